@@ -1,0 +1,161 @@
+/**
+ * The local API Gateway: turns HTTP requests into REST (v1) proxy events, runs the Lambda
+ * REQUEST authorizer first for protected routes (as API Gateway does), and calls the very same
+ * handlers that run in Lambda.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { ApiHandler, AuthorizerHandler } from '../shared/api/handlers';
+import { UNAUTHORIZED_BODY } from '../shared/api/handlers';
+import { lambdaContext } from './lambda-context';
+
+/** API Gateway's own payload limit; the handler enforces the product's smaller one. */
+const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+export interface HttpServerOptions {
+  readonly api: ApiHandler;
+  readonly authorizer: AuthorizerHandler;
+  readonly port: number;
+  readonly host?: string;
+  /** Extra routes served before the API (the console, later). */
+  readonly fallback?: (req: IncomingMessage, res: ServerResponse) => boolean;
+}
+
+const PROTECTED = new Set(['POST /api/sql']);
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): void {
+  res.writeHead(status, headers);
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_MAX_BODY) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function singleHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export async function startHttpServer(o: HttpServerOptions): Promise<{ server: Server; url: string; stop(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    handle(o, req, res).catch((err) => {
+      console.error('local API error', err);
+      if (!res.headersSent) send(res, 500, { error: { message: 'internal error', code: 'XX000' } });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const url = `http://${o.host ?? '127.0.0.1'}:${addr.port}`;
+  return {
+    server,
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handle(o: HttpServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const method = req.method ?? 'GET';
+  const route = `${method} ${url.pathname}`;
+  if (!url.pathname.startsWith('/api/')) {
+    if (o.fallback?.(req, res)) return;
+    send(res, 404, { error: { message: `no route for ${route}`, code: '08P01' } });
+    return;
+  }
+  const raw = await readBody(req);
+  if (raw === 'too-large') {
+    send(res, 413, { error: { message: `request body exceeds ${GATEWAY_MAX_BODY} bytes`, code: '54000' } });
+    return;
+  }
+  let body: string;
+  try {
+    body = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    send(res, 400, { error: { message: 'request body is not valid UTF-8', code: '22021' } });
+    return;
+  }
+  const headers = singleHeaders(req);
+  const requestId = randomUUID();
+  const resource = url.pathname;
+  let authorizer: Record<string, string> | undefined;
+  if (PROTECTED.has(route)) {
+    const authEvent: APIGatewayRequestAuthorizerEvent = {
+      type: 'REQUEST',
+      methodArn: `arn:aws:execute-api:local:000000000000:local/local/${method}${resource}`,
+      resource,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders: {},
+      pathParameters: null,
+      queryStringParameters: Object.fromEntries(url.searchParams),
+      multiValueQueryStringParameters: null,
+      stageVariables: null,
+      requestContext: { requestId } as APIGatewayRequestAuthorizerEvent['requestContext'],
+    };
+    try {
+      const result = await o.authorizer(authEvent, lambdaContext('authorizer'));
+      const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
+      if (!allowed) {
+        send(res, 403, { error: { message: 'forbidden', code: '42501' } });
+        return;
+      }
+      authorizer = Object.fromEntries(Object.entries(result.context ?? {}).map(([k, v]) => [k, String(v)]));
+    } catch (err) {
+      if ((err as Error).message === 'Unauthorized') {
+        send(res, 401, UNAUTHORIZED_BODY);
+        return;
+      }
+      throw err;
+    }
+  }
+  const event: APIGatewayProxyEvent = {
+    resource,
+    path: url.pathname,
+    httpMethod: method,
+    headers,
+    multiValueHeaders: {},
+    queryStringParameters: url.searchParams.size ? Object.fromEntries(url.searchParams) : null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body: body.length ? body : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: authorizer ?? null,
+      httpMethod: method,
+      path: url.pathname,
+      protocol: 'HTTP/1.1',
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: resource,
+      stage: 'local',
+      identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1' } as APIGatewayProxyEvent['requestContext']['identity'],
+    },
+  };
+  const result = await o.api(event, lambdaContext('ddl-api'));
+  const outHeaders: Record<string, string> = {};
+  for (const [k, v] of Object.entries(result.headers ?? {})) outHeaders[k] = String(v);
+  send(res, result.statusCode, result.body, outHeaders);
+}

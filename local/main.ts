@@ -1,0 +1,101 @@
+/**
+ * `npm start`: the whole control plane on this machine, no cloud account and no Docker.
+ * DynamoDB Local (catalog persisted under .data/ unless --in-memory) + the SQS emulator + the
+ * stream router + the executors + the HTTP API on port 6876.
+ */
+import { Command } from 'commander';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generateAppPassword } from '../shared/auth/app-passwords';
+import { defaultDataDir, JavaMissingError, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
+import { startPipeline, type Pipeline } from './pipeline';
+
+// Quiet by default on a terminal; POWERTOOLS_LOG_LEVEL=INFO shows every effect.
+process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const DEFAULT_PORT = 6876;
+const TENANT = 'default';
+
+const program = new Command()
+  .name('ddl-control-plane')
+  .description('Run the DDL control plane locally on DynamoDB Local and an SQS emulator')
+  .option('--in-memory', 'keep the catalog in memory (lost on exit) instead of under the data folder')
+  .option('--data-dir <dir>', 'where DynamoDB Local keeps the catalog', defaultDataDir())
+  .option('--port <port>', 'HTTP port (also the PORT variable)', process.env.PORT ?? String(DEFAULT_PORT))
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .parse();
+
+const opts = program.opts<{ inMemory?: boolean; dataDir: string; port: string; host: string }>();
+
+/** The bootstrap password: DDL_APP_PASSWORD when set, else one kept beside the data so restarts print the same. */
+function bootstrapPassword(dataDir: string | undefined): string {
+  if (process.env.DDL_APP_PASSWORD) return process.env.DDL_APP_PASSWORD;
+  if (!dataDir) return generateAppPassword();
+  const file = join(dataDir, 'bootstrap-app-password');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const pw = generateAppPassword();
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${pw}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return pw;
+}
+
+async function main(): Promise<void> {
+  const port = Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${opts.port}`);
+  const dataDir = opts.inMemory ? undefined : resolve(opts.dataDir);
+  let ddb: DynamoLocal | undefined;
+  let sqs: SqsEmulator | undefined;
+  let pipeline: Pipeline | undefined;
+  let stopping = false;
+
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nstopping…');
+    await pipeline?.stop().catch(() => undefined);
+    await sqs?.stop().catch(() => undefined);
+    await ddb?.stop().catch(() => undefined);
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  // Never leave the JVM behind, even on a crash.
+  process.on('exit', () => ddb?.process.kill('SIGKILL'));
+
+  try {
+    ddb = await startDynamoLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {});
+  } catch (err) {
+    if (err instanceof JavaMissingError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  sqs = await startSqsEmulator();
+  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host });
+  const password = await pipeline.passwords.create(TENANT, bootstrapPassword(dataDir), 'bootstrap');
+
+  const url = pipeline.url!;
+  console.log(`ddl-control-plane is running
+  endpoint:      ${url}/api/sql   (health: ${url}/api/health)
+  catalog:       ${dataDir ? `${dataDir} (kept across restarts)` : 'in memory (lost on exit)'}
+  tenant:        ${TENANT}
+  app password:  ${password}
+
+Try it:
+  curl -s ${url}/api/sql \\
+    -H "Authorization: Bearer ${password}" -H 'content-type: application/json' \\
+    -d '{"query": "CREATE CLUSTER c (SIZE = '"'"'25cc'"'"', REPLICATION FACTOR = 2)"}'
+  curl -s ${url}/api/sql \\
+    -H "Authorization: Bearer ${password}" -H 'content-type: application/json' \\
+    -d '{"query": "SELECT * FROM mz_internal.mz_cluster_replica_statuses"}'
+
+Ctrl-C stops everything.`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

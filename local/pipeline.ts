@@ -1,0 +1,111 @@
+/**
+ * The whole pipeline on one machine: tables and queues, the stream router (as an event source
+ * mapping would run it), one queue poller per controller, and the HTTP API. Used by `npm start`
+ * (local/main.ts) and by the integration tests, each with its own table/queue prefix.
+ */
+import { makeClients, type Clients } from '../shared/aws';
+import type { Config } from '../shared/config';
+import { CONTROLLERS, type Controller } from '../shared/definitions';
+import { FaultInjector } from '../shared/dataplane/faults';
+import { ReferenceDataPlane } from '../shared/dataplane/reference';
+import { AppPasswords } from '../shared/auth/app-passwords';
+import { makeLogger } from '../shared/lambda/logger';
+import { apiHandler, authorizerHandler, executorHandler, routerHandler } from '../shared/lambda/wiring';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
+import { startHttpServer } from './http-server';
+import { QueuePoller } from './queue-poller';
+import { ensureLocalResources } from './resources';
+import { StreamPoller } from './stream-poller';
+
+export interface PipelineOptions {
+  readonly dynamodbEndpoint: string;
+  readonly sqsEndpoint: string;
+  /** Prefix of every table and queue name (tests isolate themselves with it). */
+  readonly prefix?: string;
+  /** HTTP port; 0 picks a free one; undefined serves no HTTP. */
+  readonly port?: number;
+  readonly host?: string;
+  /** Faults for tests and the chaos run; a fresh injector (no faults) otherwise. */
+  readonly faults?: FaultInjector;
+  /** Start the router and executors (default true). */
+  readonly workers?: boolean;
+  /** Queue visibility timeout override (see LocalResourceOptions). */
+  readonly visibilityTimeoutSeconds?: number;
+}
+
+export interface Pipeline {
+  readonly config: Config;
+  readonly clients: Clients;
+  readonly url?: string;
+  readonly faults: FaultInjector;
+  readonly dataPlane: ReferenceDataPlane;
+  readonly passwords: AppPasswords;
+  readonly router: StreamPoller;
+  readonly pollers: Readonly<Record<Controller, QueuePoller>>;
+  readonly dlqUrls: Readonly<Record<Controller, string>>;
+  stop(): Promise<void>;
+}
+
+export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
+  const region = LOCAL_REGION;
+  const clients = makeClients({ region, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: o.dynamodbEndpoint, sqs: o.sqsEndpoint } });
+  const res = await ensureLocalResources(clients.ddb, clients.sqs, o.prefix ?? 'ddl-', region, {
+    ...(o.visibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: o.visibilityTimeoutSeconds } : {}),
+  });
+  const cfg = res.config;
+  const faults = o.faults ?? new FaultInjector();
+  const dataPlane = new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable!, { faults });
+
+  const router = new StreamPoller({
+    streams: clients.streams,
+    doc: clients.doc,
+    streamArn: res.streamArn,
+    checkpointTable: res.checkpointTable,
+    handler: routerHandler(cfg, clients, makeLogger('stream-router'), faults),
+    logger: makeLogger('local-stream-mapping'),
+  });
+  const pollers = {} as Record<Controller, QueuePoller>;
+  for (const c of CONTROLLERS) {
+    pollers[c] = new QueuePoller({
+      sqs: clients.sqs,
+      queueUrl: cfg.queueUrls[c],
+      handler: executorHandler(cfg, clients, c, makeLogger(`executor-${c}`), faults, dataPlane),
+      logger: makeLogger(`local-sqs-mapping-${c}`),
+      functionName: `executor-${c}`,
+      region,
+    });
+  }
+  if (o.workers !== false) {
+    router.start();
+    for (const c of CONTROLLERS) pollers[c].start();
+  }
+
+  let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
+  if (o.port !== undefined) {
+    http = await startHttpServer({
+      api: apiHandler(cfg, clients, makeLogger('ddl-api')),
+      authorizer: authorizerHandler(cfg, clients, makeLogger('authorizer')),
+      port: o.port,
+      ...(o.host ? { host: o.host } : {}),
+    });
+  }
+
+  return {
+    config: cfg,
+    clients,
+    ...(http ? { url: http.url } : {}),
+    faults,
+    dataPlane,
+    passwords: new AppPasswords(clients.doc, cfg.catalogTable),
+    router,
+    pollers,
+    dlqUrls: res.dlqUrls,
+    async stop() {
+      await http?.stop();
+      await Promise.all([router.stop(), ...CONTROLLERS.map((c) => pollers[c].stop())]);
+      clients.ddb.destroy();
+      clients.sqs.destroy();
+      clients.streams.destroy();
+    },
+  };
+}

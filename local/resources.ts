@@ -1,0 +1,106 @@
+/**
+ * Creates the local tables and queues, idempotently, from shared/definitions.ts — the same
+ * descriptions the CDK stack builds from.
+ */
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+  type CreateTableCommandInput,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { CATALOG_TABLE, DATAPLANE_TABLE, EFFECT_QUEUES, type Controller, type TableDefinition } from '../shared/definitions';
+import type { Config } from '../shared/config';
+
+/** The local router's checkpoint table: local-only, AWS's event source mapping keeps its own. */
+export const CHECKPOINT_TABLE: TableDefinition = {
+  id: 'RouterCheckpoints',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  globalSecondaryIndexes: [],
+};
+
+export function createTableInput(def: TableDefinition, name: string): CreateTableCommandInput {
+  const keys = [def.partitionKey, def.sortKey, ...def.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  const attrs = [...new Map(keys.map((k) => [k.name, k])).values()];
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: attrs.map((k) => ({ AttributeName: k.name, AttributeType: k.type })),
+    KeySchema: [
+      { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
+      { AttributeName: def.sortKey.name, KeyType: 'RANGE' },
+    ],
+    ...(def.globalSecondaryIndexes.length
+      ? {
+          GlobalSecondaryIndexes: def.globalSecondaryIndexes.map((i) => ({
+            IndexName: i.indexName,
+            KeySchema: [
+              { AttributeName: i.partitionKey.name, KeyType: 'HASH' as const },
+              { AttributeName: i.sortKey.name, KeyType: 'RANGE' as const },
+            ],
+            Projection: { ProjectionType: 'ALL' as const },
+          })),
+        }
+      : {}),
+    ...(def.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } } : {}),
+  };
+}
+
+export async function ensureTable(ddb: DynamoDBClient, def: TableDefinition, name: string): Promise<{ streamArn?: string }> {
+  try {
+    await ddb.send(new CreateTableCommand(createTableInput(def, name)));
+    if (def.ttlAttribute) {
+      await ddb.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { Enabled: true, AttributeName: def.ttlAttribute } }));
+    }
+  } catch (err) {
+    if (!(err instanceof ResourceInUseException)) throw err;
+  }
+  const d = await ddb.send(new DescribeTableCommand({ TableName: name }));
+  return d.Table?.LatestStreamArn ? { streamArn: d.Table.LatestStreamArn } : {};
+}
+
+export interface LocalResources {
+  readonly config: Config;
+  readonly checkpointTable: string;
+  readonly streamArn: string;
+  readonly dlqUrls: Readonly<Record<Controller, string>>;
+}
+
+export interface LocalResourceOptions {
+  /** Overrides the queues' visibility timeout (tests use a short one to see redeliveries quickly). */
+  readonly visibilityTimeoutSeconds?: number;
+}
+
+export async function ensureLocalResources(ddb: DynamoDBClient, sqs: SQSClient, prefix: string, region: string, o: LocalResourceOptions = {}): Promise<LocalResources> {
+  const catalogTable = `${prefix}catalog`;
+  const dataPlaneTable = `${prefix}dataplane`;
+  const checkpointTable = `${prefix}router-checkpoints`;
+  const { streamArn } = await ensureTable(ddb, CATALOG_TABLE, catalogTable);
+  await ensureTable(ddb, DATAPLANE_TABLE, dataPlaneTable);
+  await ensureTable(ddb, CHECKPOINT_TABLE, checkpointTable);
+  if (!streamArn) throw new Error(`table ${catalogTable} has no stream`);
+
+  const queueUrls = {} as Record<Controller, string>;
+  const dlqUrls = {} as Record<Controller, string>;
+  for (const q of EFFECT_QUEUES) {
+    const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${prefix}${q.dlqName}.fifo`, Attributes: { FifoQueue: 'true', MessageRetentionPeriod: '1209600' } }));
+    const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn;
+    const main = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: `${prefix}${q.name}.fifo`,
+        Attributes: {
+          FifoQueue: 'true',
+          VisibilityTimeout: String(o.visibilityTimeoutSeconds ?? q.visibilityTimeoutSeconds),
+          MessageRetentionPeriod: String(q.retentionSeconds),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: q.maxReceiveCount }),
+        },
+      }),
+    );
+    queueUrls[q.controller] = main.QueueUrl!;
+    dlqUrls[q.controller] = dlq.QueueUrl!;
+  }
+  return { config: { region, catalogTable, dataPlaneTable, queueUrls, dlqUrls }, checkpointTable, streamArn, dlqUrls };
+}

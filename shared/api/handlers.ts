@@ -1,0 +1,72 @@
+/**
+ * API Gateway (REST, v1) entry points: the DDL API behind a Lambda REQUEST authorizer. The local
+ * runtime turns HTTP requests into the very same events and calls these same functions.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { AppPasswords } from '../auth/app-passwords';
+import { AuthError, SQLSTATE } from '../errors';
+import { SqlApi } from './sql-api';
+
+export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent, context: Context) => Promise<APIGatewayAuthorizerResult>;
+
+/** The body API Gateway's UNAUTHORIZED gateway response returns (the stack sets the same). */
+export const UNAUTHORIZED_BODY = { error: { message: 'missing or invalid app password', code: SQLSTATE.invalidPassword } };
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+function json(statusCode: number, body: unknown): APIGatewayProxyResult {
+  return { statusCode, headers: JSON_HEADERS, body: JSON.stringify(body) };
+}
+
+function header(event: { headers?: Record<string, string | undefined> | null }, name: string): string | undefined {
+  const h = event.headers ?? {};
+  const key = Object.keys(h).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : h[key];
+}
+
+export function createApiHandler(deps: { api: SqlApi; logger: Logger }): ApiHandler {
+  const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    if (event.httpMethod === 'GET' && event.path.endsWith('/api/health')) return json(200, { status: 'ok' });
+    if (event.httpMethod !== 'POST' || !event.path.endsWith('/api/sql')) {
+      return json(404, { error: { message: `no route for ${event.httpMethod} ${event.path}`, code: '08P01' } });
+    }
+    const tenant = event.requestContext?.authorizer?.tenant as string | undefined;
+    // The authorizer always sets it; a missing one means the route was deployed without it.
+    if (!tenant) return json(401, UNAUTHORIZED_BODY);
+    const principal = (event.requestContext.authorizer?.tokenId as string | undefined) ?? tenant;
+    try {
+      const body = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+      const r = await deps.api.handle(tenant, `${tenant}/${principal}`, body, header(event, 'content-type'));
+      return json(r.status, r.body);
+    } catch (err) {
+      deps.logger.error('request failed', { error: err as Error });
+      return json(500, { error: { message: 'internal error', code: SQLSTATE.internalError } });
+    }
+  };
+  return middy(handler).use(injectLambdaContext(deps.logger)) as unknown as ApiHandler;
+}
+
+export function createAuthorizerHandler(deps: { passwords: AppPasswords; logger: Logger }): AuthorizerHandler {
+  const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    try {
+      const p = await deps.passwords.verify(header(event, 'authorization'));
+      return {
+        principalId: `${p.tenant}/${p.tokenId}`,
+        policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }] },
+        context: { tenant: p.tenant, tokenId: p.tokenId },
+      };
+    } catch (err) {
+      if (err instanceof AuthError) {
+        deps.logger.info('authentication refused', { reason: err.message });
+        // API Gateway answers 401 (its UNAUTHORIZED gateway response) when an authorizer throws exactly this.
+        throw new Error('Unauthorized');
+      }
+      throw err;
+    }
+  };
+  return middy(handler).use(injectLambdaContext(deps.logger)) as unknown as AuthorizerHandler;
+}

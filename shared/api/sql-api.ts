@@ -1,0 +1,229 @@
+/**
+ * `POST /api/sql`, Materialize's request and response shapes. One request is one implicit
+ * transaction: parse → plan every statement against a working copy of the catalog → one commit.
+ * The first error stops the request and nothing is committed.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { CommitConflictError, type CatalogStore, type TxnRecord } from '../catalog/store';
+import { ControlPlaneError, RequestError, SerializationError, SQLSTATE } from '../errors';
+import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
+import { planStatement, type PlanContext } from '../planner/plan';
+import { Workspace } from '../planner/workspace';
+import type { ParsedStatement } from '../sql/ast';
+import { parse } from '../sql/parser';
+import { evaluateSelect, evaluateShow, inputsNeeded, type ColumnType, type Relation, type SystemInputs } from '../system/tables';
+
+/** API Gateway's payload cap is 10 MB; ours is the product's, documented in the README. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_STATEMENTS = 1000;
+
+export interface Notice {
+  readonly message: string;
+  readonly severity: 'notice' | 'warning';
+}
+export interface ErrorBody {
+  readonly message: string;
+  readonly code: string;
+  readonly detail?: string;
+  readonly hint?: string;
+  readonly position?: number;
+}
+export type StatementResult =
+  | { readonly ok: string; readonly notices: readonly Notice[] }
+  | { readonly tag: string; readonly rows: readonly (readonly unknown[])[]; readonly desc: { readonly columns: readonly ColumnDesc[] }; readonly notices: readonly Notice[] }
+  | { readonly error: ErrorBody; readonly notices?: readonly Notice[] };
+
+interface ColumnDesc {
+  readonly name: string;
+  readonly type_oid: number;
+  readonly type_len: number;
+  readonly type_mod: number;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export interface SqlApiDeps {
+  readonly store: CatalogStore;
+  readonly logger: Logger;
+  readonly clock?: () => Date;
+  readonly newId?: () => string;
+}
+
+const requestSchema = z.union([
+  z.object({ query: z.string() }).strict(),
+  z.object({ queries: z.array(z.object({ query: z.string(), params: z.array(z.union([z.string(), z.null()])).optional() }).strict()) }).strict(),
+]);
+
+/** PostgreSQL type oids for the columns we return. */
+const TYPE_OIDS: Record<ColumnType, [number, number]> = { text: [25, -1], int8: [20, 8], bool: [16, 1], timestamptz: [1184, 8] };
+
+/** Object ids: `u` + 12 hex chars of randomness, unique per object for the data plane's fencing. */
+export function newObjectId(): string {
+  return `u${randomBytes(6).toString('hex')}`;
+}
+
+/** Transaction ids sort by time, so the outbox (EFF#<txn>#<seq>) reads in commit order. */
+export function newTxnId(now: Date): string {
+  return `${now.getTime().toString(36).padStart(9, '0')}${randomBytes(5).toString('hex')}`;
+}
+
+export function requestError(status: number, message: string, code: string = SQLSTATE.syntaxError, hint?: string): ApiResponse {
+  return { status, body: { error: { message, code, ...(hint ? { hint } : {}) } } };
+}
+
+/** Reads and validates the HTTP body into the statements to run. */
+export function readRequest(body: string | null | undefined, contentType: string | undefined): ParsedStatement[][] {
+  if (contentType !== undefined && !/^application\/json\b/i.test(contentType.trim())) {
+    throw new RequestError(415, `unsupported content type ${JSON.stringify(contentType)}: send application/json`, { code: '08P01' });
+  }
+  if (body === null || body === undefined || body === '') throw new RequestError(400, 'request body is empty: send {"query": "..."}', { code: '08P01' });
+  if (Buffer.byteLength(body, 'utf8') > MAX_BODY_BYTES) {
+    throw new RequestError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`, { code: SQLSTATE.programLimitExceeded });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch (err) {
+    throw new RequestError(400, `request body is not valid JSON: ${(err as Error).message}`, { code: '08P01' });
+  }
+  const parsed = requestSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new RequestError(400, 'request body must be {"query": "<sql>"} or {"queries": [{"query": "<sql>", "params": [...]}]}', {
+      code: '08P01',
+      detail: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+    });
+  }
+  const req = parsed.data;
+  const groups: ParsedStatement[][] = [];
+  if ('query' in req) {
+    groups.push(parse(req.query));
+  } else {
+    for (const q of req.queries) {
+      if (q.params && q.params.length > 0) {
+        throw new RequestError(400, 'parameters are not supported by DDL statements', { code: SQLSTATE.featureNotSupported });
+      }
+      const stmts = parse(q.query);
+      if (stmts.length !== 1) {
+        throw new RequestError(400, `each query in extended mode must hold exactly one statement, found ${stmts.length}`, { code: SQLSTATE.syntaxError });
+      }
+      groups.push(stmts);
+    }
+  }
+  const count = groups.reduce((n, g) => n + g.length, 0);
+  if (count > MAX_STATEMENTS) {
+    throw new RequestError(400, `request holds ${count} statements; at most ${MAX_STATEMENTS} are allowed`, { code: SQLSTATE.tooManyStatements });
+  }
+  return groups;
+}
+
+export function errorBody(err: ControlPlaneError): ErrorBody {
+  return {
+    message: err.message,
+    code: err.code,
+    ...(err.detail !== undefined ? { detail: err.detail } : {}),
+    ...(err.hint !== undefined ? { hint: err.hint } : {}),
+    ...(err.position !== undefined ? { position: err.position } : {}),
+  };
+}
+
+function statusFor(code: string): number {
+  return code === SQLSTATE.serializationFailure ? 409 : 400;
+}
+
+export class SqlApi {
+  private readonly clock: () => Date;
+  private readonly newId: () => string;
+
+  constructor(private readonly deps: SqlApiDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+    this.newId = deps.newId ?? newObjectId;
+  }
+
+  async handle(tenant: string, principal: string, body: string | null | undefined, contentType: string | undefined): Promise<ApiResponse> {
+    let groups: ParsedStatement[][];
+    try {
+      groups = readRequest(body, contentType);
+    } catch (err) {
+      if (err instanceof RequestError) return { status: err.status, body: { results: [{ error: errorBody(err) }] } };
+      if (err instanceof ControlPlaneError) return { status: statusFor(err.code), body: { results: [{ error: errorBody(err) }] } };
+      throw err;
+    }
+    const statements = groups.flat();
+    const policy = RETRY_POLICIES['ddl.commit'];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.execute(tenant, principal, statements);
+      } catch (err) {
+        if (!(err instanceof CommitConflictError)) throw err;
+        if (attempt >= policy.budget) {
+          const e = new SerializationError('could not commit: concurrent changes to the same catalog objects', { detail: err.message });
+          return { status: 409, body: { results: [{ error: errorBody(e) }] } };
+        }
+        this.deps.logger.info('commit conflict, replanning', { attempt, reasons: err.reasons });
+        await new Promise((r) => setTimeout(r, backoffMs(policy, attempt) * (0.5 + Math.random())));
+      }
+    }
+  }
+
+  /** Plans every statement against one snapshot and commits once; throws CommitConflictError to be replanned. */
+  private async execute(tenant: string, principal: string, statements: readonly ParsedStatement[]): Promise<ApiResponse> {
+    const now = this.clock();
+    const ctx: PlanContext = { principal, now: now.toISOString(), newId: this.newId };
+    const ws = new Workspace(await this.deps.store.loadSnapshot(tenant), ctx.now);
+    const results: StatementResult[] = [];
+    const writeTags: string[] = [];
+    for (const ps of statements) {
+      try {
+        const plan = planStatement(ws, ps, ctx);
+        if (plan.kind === 'write') {
+          results.push({ ok: plan.tag, notices: plan.notices.map((message) => ({ message, severity: 'notice' as const })) });
+          writeTags.push(plan.tag);
+        } else {
+          const inputs = await this.readInputs(tenant, ws, plan.statement);
+          const rel = plan.statement.kind === 'select' ? evaluateSelect(plan.statement, inputs) : evaluateShow(plan.statement, inputs);
+          results.push(selectResult(rel));
+        }
+      } catch (err) {
+        if (!(err instanceof ControlPlaneError) || err instanceof CommitConflictError) throw err;
+        const detail = results.length > 0 ? 'The request runs as one transaction: no statement in it was committed.' : undefined;
+        results.push({ error: { ...errorBody(err), ...(detail && err.detail === undefined ? { detail } : {}) } });
+        return { status: statusFor(err.code), body: { results } };
+      }
+    }
+    const changes = ws.diff();
+    if (changes.writes.length > 0) {
+      const txn: TxnRecord = { txnId: newTxnId(now), principal, statements: statements.map((s) => s.text), tags: writeTags, createdAt: ctx.now };
+      try {
+        await this.deps.store.commit(tenant, changes, txn);
+      } catch (err) {
+        if (err instanceof CommitConflictError || !(err instanceof ControlPlaneError)) throw err;
+        return { status: statusFor(err.code), body: { results: [{ error: errorBody(err) }] } };
+      }
+      this.deps.logger.info('committed', { tenant, txnId: txn.txnId, writes: changes.writes.length, effects: changes.effects.length, tags: writeTags });
+    }
+    return { status: 200, body: { results } };
+  }
+
+  private async readInputs(tenant: string, ws: Workspace, s: Parameters<typeof inputsNeeded>[0]): Promise<SystemInputs> {
+    const needs = inputsNeeded(s);
+    const [replicaStatuses, effects] = await Promise.all([
+      needs.has('replicaStatuses') ? this.deps.store.listReplicaStatuses(tenant) : [],
+      needs.has('effects') ? this.deps.store.listEffects(tenant) : [],
+    ]);
+    return { snapshot: ws.view(), replicaStatuses, effects };
+  }
+}
+
+function selectResult(rel: Relation): StatementResult {
+  return {
+    tag: `SELECT ${rel.rows.length}`,
+    rows: rel.rows,
+    desc: { columns: rel.columns.map((c) => ({ name: c.name, type_oid: TYPE_OIDS[c.type][0], type_len: TYPE_OIDS[c.type][1], type_mod: -1 })) },
+    notices: [],
+  };
+}

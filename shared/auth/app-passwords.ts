@@ -1,0 +1,82 @@
+/**
+ * App passwords: long random tokens `ddlp_<16 hex id><64 hex secret>` (a 256-bit secret).
+ * Stored only as a SHA-256 hash under their public id; a slow hash would buy nothing for random
+ * tokens and would dominate every request's latency. Compared in constant time.
+ * The same code runs in the local runtime and in the Lambda authorizer.
+ */
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { AuthError } from '../errors';
+import { AUTH_SK, authPk, TENANTS_PK, tenantSk } from '../catalog/keys';
+
+const PREFIX = 'ddlp_';
+const TOKEN_RE = /^ddlp_([0-9a-f]{16})([0-9a-f]{64})$/;
+/** Tenant names go into keys and URLs: keep them plain. */
+export const TENANT_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+export interface Principal {
+  readonly tenant: string;
+  readonly tokenId: string;
+}
+
+export function sha256(s: string): string {
+  return createHash('sha256').update(s, 'utf8').digest('hex');
+}
+
+/** The lookup id of a token; a password not in our format (e.g. a chosen DDL_APP_PASSWORD) gets one derived from its hash. */
+export function tokenId(password: string): string {
+  const m = TOKEN_RE.exec(password);
+  return m ? m[1]! : sha256(`id:${password}`).slice(0, 16);
+}
+
+export function generateAppPassword(): string {
+  return `${PREFIX}${randomBytes(8).toString('hex')}${randomBytes(32).toString('hex')}`;
+}
+
+/** Reads `Authorization: Bearer <password>` or `Basic base64(tenant:password)`. */
+export function parseAuthorization(header: string | undefined): { password: string; tenant?: string } {
+  if (!header) throw new AuthError('missing Authorization header: send "Bearer <app password>" or HTTP Basic with the tenant as user');
+  const [scheme, ...rest] = header.trim().split(/\s+/);
+  const value = rest.join(' ');
+  if (/^bearer$/i.test(scheme ?? '') && value) return { password: value };
+  if (/^basic$/i.test(scheme ?? '') && value) {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw new AuthError('malformed HTTP Basic credentials');
+    return { tenant: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  }
+  throw new AuthError('unsupported Authorization scheme: use Bearer or Basic');
+}
+
+export class AppPasswords {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(tenant: string, password = generateAppPassword(), description = ''): Promise<string> {
+    if (!TENANT_RE.test(tenant)) throw new AuthError(`invalid tenant name ${JSON.stringify(tenant)}: use lowercase letters, digits, _ and -`);
+    const now = new Date().toISOString();
+    await this.doc.send(new PutCommand({ TableName: this.table, Item: { pk: TENANTS_PK, sk: tenantSk(tenant), type: 'tenant', tenant, createdAt: now } }));
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: authPk(tokenId(password)), sk: AUTH_SK, type: 'app_password', tenant, hash: sha256(password), description, createdAt: now },
+      }),
+    );
+    return password;
+  }
+
+  async verify(authorization: string | undefined): Promise<Principal> {
+    const { password, tenant } = parseAuthorization(authorization);
+    const id = tokenId(password);
+    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: authPk(id), sk: AUTH_SK } }));
+    const item = r.Item as { tenant: string; hash: string } | undefined;
+    const given = Buffer.from(sha256(password), 'hex');
+    const stored = Buffer.from(item?.hash ?? sha256(`absent:${password}`), 'hex');
+    const ok = timingSafeEqual(given, stored) && item !== undefined;
+    if (!ok) throw new AuthError('invalid app password');
+    if (tenant !== undefined && tenant !== item.tenant) throw new AuthError('invalid app password');
+    return { tenant: item.tenant, tokenId: id };
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The catalog adapter: the only code that reads and writes catalog items with the SDK.
+ * A request's whole change (catalog items, name guards, effects, transaction record) goes into
+ * ONE TransactWriteItems (DESIGN.md invariant 1).
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ControlPlaneError, SQLSTATE } from '../errors';
+import type { EffectIntent, EffectRecord } from '../effects/model';
+import type { ChangeSet, CatalogWrite } from '../planner/workspace';
+import { attentionPk, effSk, OBJ_PREFIX, objSk, tenantPk, txnSk, EFF_PREFIX, STATUS_PREFIX, statusSk } from './keys';
+import { CatalogSnapshot, type CatalogObject } from './model';
+
+/** DynamoDB's per-transaction limit: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html */
+export const MAX_TRANSACTION_ITEMS = 100;
+const DAY = 24 * 3600;
+/** Dropped objects stay as tombstones this long: the sweeper needs them to tell orphans apart. */
+export const TOMBSTONE_TTL_SECONDS = 30 * DAY;
+/** Applied effects and transaction records age out after this. */
+export const OUTBOX_TTL_SECONDS = 7 * DAY;
+
+export interface TxnRecord {
+  readonly txnId: string;
+  readonly principal: string;
+  readonly statements: readonly string[];
+  readonly tags: readonly string[];
+  readonly createdAt: string;
+  readonly idempotencyKey?: string;
+}
+
+/** The commit lost a race: some condition on a shared item failed. Replanning decides what it means. */
+export class CommitConflictError extends ControlPlaneError {
+  constructor(readonly reasons: readonly string[]) {
+    super(`catalog commit conflicted (${reasons.join(', ')})`, { code: SQLSTATE.serializationFailure });
+    this.name = 'CommitConflictError';
+  }
+}
+
+export interface ReplicaStatusRecord {
+  readonly replicaId: string;
+  readonly status: 'online' | 'offline';
+  readonly reason: string | null;
+  readonly generation: number;
+  readonly updatedAt: string;
+}
+
+const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+export class CatalogStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    readonly table: string,
+  ) {}
+
+  async loadSnapshot(tenant: string): Promise<CatalogSnapshot> {
+    const objects = await this.queryAll<Record<string, unknown>>(tenant, OBJ_PREFIX, 'attribute_not_exists(dropped)');
+    return new CatalogSnapshot(tenant, objects.map(stripKeys));
+  }
+
+  async getObject(tenant: string, id: string): Promise<CatalogObject | undefined> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: tenantPk(tenant), sk: objSk(id) }, ConsistentRead: true }));
+    return r.Item ? stripKeys(r.Item) : undefined;
+  }
+
+  async listEffects(tenant: string): Promise<EffectRecord[]> {
+    return this.queryAll<EffectRecord>(tenant, EFF_PREFIX);
+  }
+
+  async listReplicaStatuses(tenant: string): Promise<ReplicaStatusRecord[]> {
+    return this.queryAll<ReplicaStatusRecord>(tenant, STATUS_PREFIX);
+  }
+
+  private async queryAll<T>(tenant: string, prefix: string, filter?: string): Promise<T[]> {
+    const out: T[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': prefix },
+          ...(filter ? { FilterExpression: filter } : {}),
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      out.push(...((r.Items ?? []) as T[]));
+      start = r.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  /** The transaction items for a change set: pure, exported for tests and the benchmark's floor. */
+  transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord) {
+    const pk = tenantPk(tenant);
+    const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
+    for (const w of changes.writes) items.push(this.writeItem(pk, w, txn.createdAt));
+    changes.effects.forEach((e, i) => {
+      items.push({ Put: { TableName: this.table, Item: effectItem(tenant, txn, e, i + 1), ConditionExpression: 'attribute_not_exists(pk)' } });
+    });
+    items.push({
+      Put: {
+        TableName: this.table,
+        Item: { pk, sk: txnSk(txn.txnId), type: 'txn', ...txn, effects: changes.effects.length, expiresAt: epoch(txn.createdAt) + OUTBOX_TTL_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+    return items;
+  }
+
+  async commit(tenant: string, changes: ChangeSet, txn: TxnRecord): Promise<void> {
+    const items = this.transactItems(tenant, changes, txn);
+    if (items.length > MAX_TRANSACTION_ITEMS) {
+      throw new ControlPlaneError(`this request changes ${items.length} catalog items; one request may change at most ${MAX_TRANSACTION_ITEMS}`, {
+        code: SQLSTATE.programLimitExceeded,
+        hint: 'Split the request into smaller ones.',
+      });
+    }
+    try {
+      // The token makes a network-level retry of this very call idempotent for 10 minutes.
+      await this.doc.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: txn.txnId }));
+    } catch (err) {
+      if (err instanceof TransactionCanceledException) {
+        const reasons = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None').filter((c) => c !== 'None');
+        if (reasons.every((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict' || r === 'ThrottlingError')) {
+          throw new CommitConflictError(reasons);
+        }
+      }
+      if (err instanceof Error && err.name === 'TransactionInProgressException') throw new CommitConflictError(['TransactionInProgress']);
+      throw err;
+    }
+  }
+
+  private writeItem(pk: string, w: CatalogWrite, now: string) {
+    const t = this.table;
+    switch (w.op) {
+      case 'put_object':
+        return { Put: { TableName: t, Item: objectItem(pk, w.object), ConditionExpression: 'attribute_not_exists(pk)' } };
+      case 'update_object': {
+        const item = objectItem(pk, w.after);
+        if (w.after.dropped) item.expiresAt = epoch(now) + TOMBSTONE_TTL_SECONDS;
+        return {
+          Put: {
+            TableName: t,
+            Item: item,
+            ConditionExpression: '#v = :v AND attribute_not_exists(dropped)',
+            ExpressionAttributeNames: { '#v': 'version' },
+            ExpressionAttributeValues: { ':v': w.before.version },
+          },
+        };
+      }
+      case 'put_name':
+        return {
+          Put: {
+            TableName: t,
+            Item: { pk, sk: w.sk, type: 'name', objectId: w.objectId },
+            ...(w.replaces
+              ? { ConditionExpression: 'objectId = :old', ExpressionAttributeValues: { ':old': w.replaces } }
+              : { ConditionExpression: 'attribute_not_exists(pk)' }),
+          },
+        };
+      case 'delete_name':
+        return {
+          Delete: { TableName: t, Key: { pk, sk: w.sk }, ConditionExpression: 'objectId = :id', ExpressionAttributeValues: { ':id': w.objectId } },
+        };
+    }
+  }
+}
+
+function objectItem(pk: string, o: CatalogObject): Record<string, unknown> {
+  return { pk, sk: objSk(o.id), type: 'object', ...o };
+}
+
+/** Drops the storage-only attributes of a catalog item. */
+function stripKeys(item: Record<string, unknown>): CatalogObject {
+  const { pk: _pk, sk: _sk, type: _type, expiresAt: _e, ...rest } = item;
+  return rest as unknown as CatalogObject;
+}
+
+export function effectItem(tenant: string, txn: TxnRecord, e: EffectIntent, seq: number): EffectRecord & Record<string, unknown> {
+  const sk = effSk(txn.txnId, seq);
+  return {
+    ...e,
+    pk: tenantPk(tenant),
+    sk,
+    type: 'effect',
+    effectId: `${txn.txnId}-${seq}`,
+    tenant,
+    txnId: txn.txnId,
+    state: 'pending',
+    attempts: 0,
+    createdAt: txn.createdAt,
+    updatedAt: txn.createdAt,
+    // Sparse index entry: present while the effect needs attention, removed once it settles.
+    attnPk: attentionPk(`${tenant}#${sk}`),
+    attnSk: `${txn.createdAt}#${tenant}#${sk}`,
+  };
+}
+
+export { statusSk };

@@ -1,0 +1,61 @@
+/**
+ * Configuration: read from the environment once, validated, and passed in explicitly. Handlers
+ * call `loadConfig(process.env)` in their module scope; nothing else reads `process.env`.
+ */
+import { z } from 'zod';
+import { CONTROLLERS, ENV, type Controller } from './definitions';
+
+export interface Config {
+  readonly region: string;
+  readonly catalogTable: string;
+  /** The reference data plane's table; absent when an external data plane is used. */
+  readonly dataPlaneTable?: string;
+  /** An external data plane speaking the controller contract over HTTP. */
+  readonly dataPlaneUrl?: string;
+  readonly queueUrls: Readonly<Record<Controller, string>>;
+  readonly dlqUrls: Readonly<Partial<Record<Controller, string>>>;
+}
+
+const nonEmpty = z.string().min(1);
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const schema = z.object({
+    region: nonEmpty,
+    catalogTable: nonEmpty,
+    dataPlaneTable: nonEmpty.optional(),
+    dataPlaneUrl: z.url().optional(),
+    queueUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, nonEmpty])) as Record<Controller, typeof nonEmpty>),
+    dlqUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, nonEmpty.optional()]))),
+  });
+  const raw = {
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    catalogTable: env[ENV.catalogTable],
+    dataPlaneTable: env[ENV.dataPlaneTable] || undefined,
+    dataPlaneUrl: env[ENV.dataPlaneUrl] || undefined,
+    queueUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.queueUrl(c)]])),
+    dlqUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.dlqUrl(c)] || undefined])),
+  };
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  const cfg = parsed.data;
+  if (!cfg.dataPlaneTable && !cfg.dataPlaneUrl) {
+    throw new Error(`invalid configuration: set ${ENV.dataPlaneTable} (reference data plane) or ${ENV.dataPlaneUrl}`);
+  }
+  return cfg as Config;
+}
+
+/** The environment a handler needs for a given config (used by the local runtime and CDK). */
+export function configToEnv(cfg: Config): Record<string, string> {
+  const env: Record<string, string> = { AWS_REGION: cfg.region, [ENV.catalogTable]: cfg.catalogTable };
+  if (cfg.dataPlaneTable) env[ENV.dataPlaneTable] = cfg.dataPlaneTable;
+  if (cfg.dataPlaneUrl) env[ENV.dataPlaneUrl] = cfg.dataPlaneUrl;
+  for (const c of CONTROLLERS) {
+    env[ENV.queueUrl(c)] = cfg.queueUrls[c];
+    const dlq = cfg.dlqUrls[c];
+    if (dlq) env[ENV.dlqUrl(c)] = dlq;
+  }
+  return env;
+}

@@ -1,0 +1,53 @@
+/**
+ * Fault injection for the reference data plane and the executors: tests and the chaos run use
+ * it to stand for failures the emulators cannot produce on demand.
+ */
+import { DataPlaneError, SimulatedCrash } from '../errors';
+
+export type FaultKind = 'transient' | 'terminal' | 'apply-then-fail';
+
+export class FaultInjector {
+  private readonly queued: { kind: FaultKind; remaining: number; message: string }[] = [];
+  private readonly crashPoints = new Map<string, number>();
+  latencyMs = 0;
+  /** Data-plane calls seen (tests compare it with the real changes in the action log). */
+  calls = 0;
+
+  /** The next `n` data-plane calls fail with this kind of error. */
+  failNext(n: number, kind: FaultKind, message = `injected ${kind} fault`): void {
+    this.queued.push({ kind, remaining: n, message });
+  }
+
+  /** The next `n` times the code passes `point`, it "dies" there (throws SimulatedCrash). */
+  crashAt(point: string, n = 1): void {
+    this.crashPoints.set(point, (this.crashPoints.get(point) ?? 0) + n);
+  }
+
+  clear(): void {
+    this.queued.length = 0;
+    this.crashPoints.clear();
+    this.latencyMs = 0;
+  }
+
+  /** Called where a crash may be injected. */
+  point(name: string): void {
+    const n = this.crashPoints.get(name) ?? 0;
+    if (n > 0) {
+      this.crashPoints.set(name, n - 1);
+      throw new SimulatedCrash(name);
+    }
+  }
+
+  /** Called before a data-plane call; returns the fault to apply after it, if any. */
+  async beforeCall(): Promise<FaultKind | undefined> {
+    this.calls++;
+    if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+    const f = this.queued[0];
+    if (!f) return undefined;
+    f.remaining--;
+    if (f.remaining <= 0) this.queued.shift();
+    if (f.kind === 'apply-then-fail') return f.kind;
+    throw new DataPlaneError(f.message, f.kind === 'transient');
+  }
+}
+

@@ -1,0 +1,177 @@
+/**
+ * The reference data plane: the controller contract over its own DynamoDB table. Every resource
+ * carries its owner tag and generation; every real change is written to an action log in the
+ * same transaction (so a double-apply can be counted); dropped resources leave a fenced tombstone
+ * so that an older create delivered late cannot bring them back (invariant 4).
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { DataPlaneError } from '../errors';
+import { MANAGED_BY, type ApplyResult, type DataPlane, type ObservedResource, type ReplicaSpec, type ResourceKind, type ResourceOwner } from '../controllers/contract';
+import type { FaultInjector } from './faults';
+
+const resPk = (tenant: string) => `RES#${tenant}`;
+const logPk = (tenant: string) => `LOG#${tenant}`;
+const resSk = (kind: ResourceKind, id: string) => `${kind}#${id}`;
+/** Tombstones only need to outlive any delivery that could still carry an older generation. */
+const TOMBSTONE_TTL_SECONDS = 14 * 24 * 3600;
+
+export interface ResourceItem {
+  readonly pk: string;
+  readonly sk: string;
+  readonly tenant: string;
+  readonly kind: ResourceKind;
+  readonly resourceId: string;
+  readonly owner?: ResourceOwner;
+  readonly managedBy?: string;
+  readonly generation: number;
+  readonly present: boolean;
+  readonly spec: Record<string, unknown>;
+  readonly health: 'healthy' | 'unhealthy';
+  readonly lastError?: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly droppedAt?: string;
+}
+
+export interface ActionLogEntry {
+  readonly tenant: string;
+  readonly action: 'create' | 'update' | 'drop';
+  readonly kind: ResourceKind;
+  readonly resourceId: string;
+  readonly generation: number;
+  readonly at: string;
+}
+
+export interface ReferenceDataPlaneOptions {
+  readonly faults?: FaultInjector;
+  readonly clock?: () => Date;
+}
+
+export class ReferenceDataPlane implements DataPlane {
+  private readonly faults: FaultInjector | undefined;
+  private readonly clock: () => Date;
+
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    readonly table: string,
+    options: ReferenceDataPlaneOptions = {},
+  ) {
+    this.faults = options.faults;
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  ensureReplica(owner: ResourceOwner, generation: number, spec: ReplicaSpec): Promise<ApplyResult> {
+    return this.apply('replica', owner, generation, { ...spec });
+  }
+
+  dropReplica(owner: ResourceOwner, generation: number): Promise<ApplyResult> {
+    return this.apply('replica', owner, generation, undefined);
+  }
+
+  /** Make it so: `spec` present → the resource exists at `generation`; undefined → it is gone. */
+  private async apply(kind: ResourceKind, owner: ResourceOwner, generation: number, spec: Record<string, unknown> | undefined): Promise<ApplyResult> {
+    const after = await this.faults?.beforeCall();
+    const key = { pk: resPk(owner.tenant), sk: resSk(kind, owner.objectId) };
+    const current = (await this.doc.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item as ResourceItem | undefined;
+    if (current && current.generation >= generation) return { changed: false, heldGeneration: current.generation };
+    const now = this.clock().toISOString();
+    const present = spec !== undefined;
+    const action: ActionLogEntry['action'] | undefined = present ? (current?.present ? 'update' : 'create') : current?.present ? 'drop' : undefined;
+    const item: ResourceItem & { expiresAt?: number } = {
+      ...key,
+      tenant: owner.tenant,
+      kind,
+      resourceId: owner.objectId,
+      owner,
+      managedBy: MANAGED_BY,
+      generation,
+      present,
+      spec: spec ?? current?.spec ?? {},
+      health: current?.health ?? 'healthy',
+      createdAt: current?.present ? current.createdAt : now,
+      updatedAt: now,
+      ...(present ? {} : { droppedAt: now, expiresAt: Math.floor(Date.parse(now) / 1000) + TOMBSTONE_TTL_SECONDS }),
+    };
+    const condition = current
+      ? { ConditionExpression: 'generation = :held', ExpressionAttributeValues: { ':held': current.generation } }
+      : { ConditionExpression: 'attribute_not_exists(pk)' };
+    try {
+      if (action) {
+        const log: ActionLogEntry = { tenant: owner.tenant, action, kind, resourceId: owner.objectId, generation, at: now };
+        await this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: this.table, Item: item, ...condition } },
+              { Put: { TableName: this.table, Item: { pk: logPk(owner.tenant), sk: `${now}#${randomBytes(4).toString('hex')}`, ...log } } },
+            ],
+          }),
+        );
+      } else {
+        await this.doc.send(new PutCommand({ TableName: this.table, Item: item, ...condition }));
+      }
+    } catch (err) {
+      if (isConditionFailure(err)) {
+        // Someone else moved the resource meanwhile: re-read and report what is held now.
+        return this.apply(kind, owner, generation, spec);
+      }
+      throw new DataPlaneError(`data plane write failed: ${(err as Error).message}`, true, { cause: err });
+    }
+    if (after === 'apply-then-fail') throw new DataPlaneError('injected fault after applying', true);
+    return { changed: action !== undefined, heldGeneration: generation };
+  }
+
+  async observe(tenant: string): Promise<ObservedResource[]> {
+    const items = await this.queryAll<ResourceItem>(resPk(tenant));
+    return items
+      .filter((i) => i.present)
+      .map((i) => ({
+        tenant: i.tenant,
+        kind: i.kind,
+        resourceId: i.resourceId,
+        ...(i.owner ? { owner: i.owner } : {}),
+        ...(i.managedBy ? { managedBy: i.managedBy } : {}),
+        generation: i.generation,
+        health: i.health,
+        ...(i.lastError ? { lastError: i.lastError } : {}),
+        lastHeartbeat: i.updatedAt,
+        createdAt: i.createdAt,
+        spec: i.spec,
+      }));
+  }
+
+  /** Every real change, oldest first (tests and the invariant checker count double-applies). */
+  async actionLog(tenant: string): Promise<ActionLogEntry[]> {
+    return this.queryAll<ActionLogEntry>(logPk(tenant));
+  }
+
+  /** Puts a resource that is not ours (no owner tag), as an operator's hand-made replica would be. */
+  async putForeignResource(tenant: string, kind: ResourceKind, resourceId: string, spec: Record<string, unknown>): Promise<void> {
+    const now = this.clock().toISOString();
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: resPk(tenant), sk: resSk(kind, resourceId), tenant, kind, resourceId, generation: 0, present: true, spec, health: 'healthy', createdAt: now, updatedAt: now },
+      }),
+    );
+  }
+
+  private async queryAll<T>(pk: string): Promise<T[]> {
+    const out: T[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await this.doc.send(
+        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true, ExclusiveStartKey: start }),
+      );
+      out.push(...((r.Items ?? []) as T[]));
+      start = r.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+}
+
+function isConditionFailure(err: unknown): boolean {
+  if (err instanceof TransactionCanceledException) return (err.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed');
+  return err instanceof Error && err.name === 'ConditionalCheckFailedException';
+}

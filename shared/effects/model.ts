@@ -1,0 +1,49 @@
+/**
+ * Effects are data derived from the committed catalog change, never callbacks (DESIGN.md).
+ * An effect says "reconcile this object to at least this generation"; the executor reads the
+ * object's current desired state from the catalog, so delivery order does not matter.
+ */
+import type { Controller } from '../definitions';
+
+export const EFFECT_STATES = { pending: 'pending', applied: 'applied', superseded: 'superseded', failed: 'failed' } as const;
+export type EffectState = (typeof EFFECT_STATES)[keyof typeof EFFECT_STATES];
+
+/** What the effect asks for, per controller (a tagged union: add kinds here, switches follow). */
+export type EffectKind =
+  | { readonly controller: 'compute'; readonly kind: 'replica'; readonly intent: 'ensure' | 'drop' };
+
+/** The intent the planner derives from a change, before ids are assigned. */
+export type EffectIntent = EffectKind & {
+  readonly objectId: string;
+  readonly objectName: string;
+  readonly generation: number;
+};
+
+/** The outbox record, as stored in the catalog table (sk `EFF#<txn>#<seq>`). */
+export type EffectRecord = EffectIntent & {
+  readonly pk: string;
+  readonly sk: string;
+  readonly type: 'effect';
+  readonly effectId: string;
+  readonly tenant: string;
+  readonly txnId: string;
+  readonly state: EffectState;
+  readonly attempts: number;
+  readonly lastError?: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+};
+
+/** The queue message the router sends: just enough to find the record again. */
+export interface EffectMessage {
+  readonly tenant: string;
+  readonly sk: string;
+  readonly effectId: string;
+  readonly objectId: string;
+  readonly generation: number;
+  readonly controller: Controller;
+}
+
+export function isControllerOf(kind: EffectKind, controller: Controller): boolean {
+  return kind.controller === controller;
+}

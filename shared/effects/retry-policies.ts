@@ -1,0 +1,45 @@
+/**
+ * Every retry loop in the product, by name, with its hard-coded policy (DESIGN.md invariant 7):
+ * retry behaviour is part of the design, not a user-settable global.
+ *
+ * `budget` is the number of attempts before the loop gives up: for an executor, SQS's
+ * `maxReceiveCount` (past it the message goes to the DLQ and the effect shows `failed`).
+ */
+export interface RetryPolicy {
+  readonly name: string;
+  readonly initialDelayMs: number;
+  readonly factor: number;
+  readonly capMs: number;
+  readonly budget: number;
+}
+
+function policy(name: string, initialDelayMs: number, factor: number, capMs: number, budget: number): RetryPolicy {
+  return { name, initialDelayMs, factor, capMs, budget };
+}
+
+export const RETRY_POLICIES = {
+  /** Compute reconciliation (replicas, dataflows): provisioning is slow but usually recovers. */
+  'executor.compute': policy('executor.compute', 1_000, 2, 60_000, 8),
+  /** Storage reconciliation (collections, read policies, ingestions). */
+  'executor.storage': policy('executor.storage', 1_000, 2, 60_000, 8),
+  /** Secret store writes: fast service, fail fast. */
+  'executor.secrets': policy('executor.secrets', 500, 2, 10_000, 5),
+  /** Stream router: a failed batch is retried by the event source mapping. */
+  'router.stream': policy('router.stream', 200, 2, 10_000, 10),
+  /** DDL commits that lost a race on a shared catalog item (TransactionConflict, version moved). */
+  'ddl.commit': policy('ddl.commit', 10, 2, 200, 5),
+  /** HTTP data-plane client calls. */
+  'dataplane.http': policy('dataplane.http', 100, 2, 2_000, 3),
+} as const satisfies Record<string, RetryPolicy>;
+
+export type RetryLoop = keyof typeof RETRY_POLICIES;
+
+/** Delay before attempt `attempt + 1`, given that `attempt` attempts (>= 1) have failed. */
+export function backoffMs(p: RetryPolicy, attempt: number): number {
+  const raw = p.initialDelayMs * p.factor ** Math.max(0, attempt - 1);
+  return Math.min(p.capMs, Math.round(raw));
+}
+
+export function budgetSpent(p: RetryPolicy, attempt: number): boolean {
+  return attempt >= p.budget;
+}

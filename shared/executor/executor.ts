@@ -1,0 +1,163 @@
+/**
+ * The effect executor: level-based reconciliation, like a Kubernetes controller. It acts on the
+ * object's desired state read from the catalog NOW (not on the message that woke it), applies it
+ * to the data plane fenced by generation, then marks the effect with a conditional write.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CatalogObject } from '../catalog/model';
+import { objSk, statusSk, tenantPk } from '../catalog/keys';
+import { OUTBOX_TTL_SECONDS } from '../catalog/store';
+import type { ApplyResult, DataPlane, ResourceOwner } from '../controllers/contract';
+import type { FaultInjector } from '../dataplane/faults';
+import type { Controller } from '../definitions';
+import { DataPlaneError } from '../errors';
+import type { EffectMessage, EffectRecord, EffectState } from '../effects/model';
+import { budgetSpent, type RetryPolicy } from '../effects/retry-policies';
+
+export interface ExecutorDeps {
+  readonly doc: DynamoDBDocumentClient;
+  readonly catalogTable: string;
+  readonly dataPlane: DataPlane;
+  readonly controller: Controller;
+  readonly policy: RetryPolicy;
+  readonly faults?: FaultInjector;
+  readonly clock?: () => Date;
+}
+
+export type Outcome = 'applied' | 'superseded' | 'duplicate' | 'failed';
+
+/** A transient failure: the message must come back after the policy's backoff. */
+export class RetryLater extends Error {
+  constructor(
+    message: string,
+    readonly attempt: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'RetryLater';
+  }
+}
+
+export class EffectExecutor {
+  private readonly clock: () => Date;
+  constructor(private readonly deps: ExecutorDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+  }
+
+  /** Processes one delivery; `attempt` is SQS's ApproximateReceiveCount. */
+  async process(msg: EffectMessage, attempt: number): Promise<Outcome> {
+    const { doc, catalogTable } = this.deps;
+    const effect = (await doc.send(new GetCommand({ TableName: catalogTable, Key: { pk: tenantPk(msg.tenant), sk: msg.sk }, ConsistentRead: true })))
+      .Item as EffectRecord | undefined;
+    // Gone (aged out) or settled: a duplicate delivery, nothing to do.
+    if (!effect || effect.state !== 'pending') return 'duplicate';
+    const object = (await doc.send(new GetCommand({ TableName: catalogTable, Key: { pk: tenantPk(msg.tenant), sk: objSk(effect.objectId) }, ConsistentRead: true })))
+      .Item as CatalogObject | undefined;
+
+    this.deps.faults?.point('executor.before-dataplane');
+    let result: ApplyResult;
+    try {
+      result = await this.reconcile(effect, object);
+    } catch (err) {
+      const dpErr = err instanceof DataPlaneError ? err : new DataPlaneError((err as Error).message, true, { cause: err });
+      if (!dpErr.transient) {
+        await this.settle(effect, 'failed', dpErr.message);
+        await this.writeStatus(effect, object, { online: false, reason: dpErr.message });
+        return 'failed';
+      }
+      await this.recordAttempt(effect, attempt, dpErr.message);
+      throw new RetryLater(dpErr.message, attempt, { cause: err });
+    }
+    this.deps.faults?.point('executor.after-dataplane');
+    await this.writeStatus(effect, object, { online: true, reason: null }, result.heldGeneration);
+    const state: EffectState = effect.generation < result.heldGeneration ? 'superseded' : 'applied';
+    this.deps.faults?.point('executor.before-ack');
+    await this.settle(effect, state);
+    return state;
+  }
+
+  private reconcile(effect: EffectRecord, object: CatalogObject | undefined): Promise<ApplyResult> {
+    const dp = this.deps.dataPlane;
+    switch (effect.kind) {
+      case 'replica': {
+        const owner: ResourceOwner = { tenant: effect.tenant, objectId: effect.objectId, objectKind: 'cluster_replica', objectName: effect.objectName };
+        if (object && object.kind === 'cluster_replica' && !object.dropped) {
+          return dp.ensureReplica(owner, object.generation, { clusterId: object.spec.clusterId, size: object.spec.size });
+        }
+        // Dropped (tombstone) or long gone: desired state is absent, fenced at the newest generation known.
+        return dp.dropReplica(owner, Math.max(effect.generation, object?.generation ?? 0));
+      }
+    }
+  }
+
+  /** The replica's row in mz_cluster_replica_statuses, written only by a newer-or-equal generation. */
+  private async writeStatus(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number): Promise<void> {
+    if (effect.kind !== 'replica') return;
+    const { doc, catalogTable } = this.deps;
+    const key = { pk: tenantPk(effect.tenant), sk: statusSk(effect.objectId) };
+    const present = object !== undefined && !object.dropped;
+    const generation = held ?? object?.generation ?? effect.generation;
+    try {
+      if (!present && s.online) {
+        await doc.send(new DeleteCommand({ TableName: catalogTable, Key: key, ConditionExpression: 'attribute_not_exists(pk) OR generation <= :g', ExpressionAttributeValues: { ':g': generation } }));
+        return;
+      }
+      await doc.send(
+        new PutCommand({
+          TableName: catalogTable,
+          Item: { ...key, type: 'replica_status', replicaId: effect.objectId, status: s.online ? 'online' : 'offline', reason: s.reason, generation, updatedAt: this.clock().toISOString() },
+          ConditionExpression: 'attribute_not_exists(pk) OR generation <= :g',
+          ExpressionAttributeValues: { ':g': generation },
+        }),
+      );
+    } catch (err) {
+      // A newer generation already wrote the status: ours is stale, which is fine.
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  }
+
+  private async settle(effect: EffectRecord, state: EffectState, lastError?: string): Promise<void> {
+    const now = this.clock();
+    try {
+      await this.deps.doc.send(
+        new UpdateCommand({
+          TableName: this.deps.catalogTable,
+          Key: { pk: effect.pk, sk: effect.sk },
+          UpdateExpression: `SET #s = :s, updatedAt = :now, settledAt = :now, expiresAt = :exp${lastError ? ', lastError = :err' : ''} REMOVE attnPk, attnSk`,
+          ConditionExpression: '#s = :pending',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: {
+            ':s': state,
+            ':now': now.toISOString(),
+            ':exp': Math.floor(now.getTime() / 1000) + OUTBOX_TTL_SECONDS,
+            ':pending': 'pending',
+            ...(lastError ? { ':err': lastError } : {}),
+          },
+        }),
+      );
+    } catch (err) {
+      // Another delivery settled it first: the data plane call was idempotent, so are we.
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  }
+
+  private async recordAttempt(effect: EffectRecord, attempt: number, message: string): Promise<void> {
+    const spent = budgetSpent(this.deps.policy, attempt);
+    const lastError = spent ? `${message} (retry budget of ${this.deps.policy.budget} attempts spent; moved to the dead-letter queue)` : message;
+    try {
+      await this.deps.doc.send(
+        new UpdateCommand({
+          TableName: this.deps.catalogTable,
+          Key: { pk: effect.pk, sk: effect.sk },
+          UpdateExpression: 'SET attempts = :a, lastError = :e, updatedAt = :now, deadLettered = :dl',
+          ConditionExpression: '#s = :pending',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':a': attempt, ':e': lastError, ':now': this.clock().toISOString(), ':dl': spent, ':pending': 'pending' },
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Builds each Lambda's dependencies from a validated Config. The functions/ entry points call
+ * these once per cold start; the local runtime and tests call them with their own config.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { AppPasswords } from '../auth/app-passwords';
+import type { Clients } from '../aws';
+import { CatalogStore } from '../catalog/store';
+import type { Config } from '../config';
+import type { DataPlane } from '../controllers/contract';
+import type { FaultInjector } from '../dataplane/faults';
+import { ReferenceDataPlane } from '../dataplane/reference';
+import type { Controller } from '../definitions';
+import { RETRY_POLICIES } from '../effects/retry-policies';
+import { createApiHandler, createAuthorizerHandler } from '../api/handlers';
+import { SqlApi } from '../api/sql-api';
+import { createExecutorHandler } from '../executor/handler';
+import { createRouterHandler } from '../router/handler';
+
+export function makeDataPlane(cfg: Config, clients: Clients, faults?: FaultInjector): DataPlane {
+  if (cfg.dataPlaneTable) return new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable, faults ? { faults } : {});
+  throw new Error(`no data plane configured: the HTTP data-plane client (${cfg.dataPlaneUrl}) is not available in this build`);
+}
+
+export function apiHandler(cfg: Config, clients: Clients, logger: Logger) {
+  return createApiHandler({ api: new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger }), logger });
+}
+
+export function authorizerHandler(cfg: Config, clients: Clients, logger: Logger) {
+  return createAuthorizerHandler({ passwords: new AppPasswords(clients.doc, cfg.catalogTable), logger });
+}
+
+export function routerHandler(cfg: Config, clients: Clients, logger: Logger, faults?: FaultInjector) {
+  return createRouterHandler({ sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, ...(faults ? { faults } : {}) });
+}
+
+export function executorHandler(cfg: Config, clients: Clients, controller: Controller, logger: Logger, faults?: FaultInjector, dataPlane?: DataPlane) {
+  return createExecutorHandler({
+    doc: clients.doc,
+    sqs: clients.sqs,
+    catalogTable: cfg.catalogTable,
+    queueUrl: cfg.queueUrls[controller],
+    dataPlane: dataPlane ?? makeDataPlane(cfg, clients, faults),
+    controller,
+    policy: RETRY_POLICIES[`executor.${controller}`],
+    logger,
+    ...(faults ? { faults } : {}),
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * The stream router's handler: route each record, send per controller queue with
+ * SendMessageBatch, report failed records by sequence number so the event source mapping
+ * retries from the first failure (ReportBatchItemFailures).
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import middy from '@middy/core';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Controller } from '../definitions';
+import type { FaultInjector } from '../dataplane/faults';
+import { routeRecord, type RoutedMessage } from './routing';
+
+export interface RouterDeps {
+  readonly sqs: SQSClient;
+  readonly queueUrls: Readonly<Record<Controller, string>>;
+  readonly logger: Logger;
+  readonly faults?: FaultInjector;
+}
+
+export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>;
+
+/** SendMessageBatch takes at most 10 entries. */
+const SQS_BATCH = 10;
+
+export function createRouterHandler(deps: RouterDeps): StreamHandler {
+  const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    const pending: { seq: string; msg: RoutedMessage }[] = [];
+    for (const record of event.Records) {
+      const msg = routeRecord(record);
+      if (msg) pending.push({ seq: record.dynamodb?.SequenceNumber ?? '', msg });
+    }
+    deps.faults?.point('router.before-send');
+    const failed = new Set<string>();
+    const byQueue = new Map<Controller, typeof pending>();
+    for (const p of pending) byQueue.set(p.msg.controller, [...(byQueue.get(p.msg.controller) ?? []), p]);
+    for (const [controller, items] of byQueue) {
+      for (let i = 0; i < items.length; i += SQS_BATCH) {
+        const chunk = items.slice(i, i + SQS_BATCH);
+        try {
+          const r = await deps.sqs.send(
+            new SendMessageBatchCommand({
+              QueueUrl: deps.queueUrls[controller],
+              Entries: chunk.map((p, j) => ({ Id: String(j), MessageBody: p.msg.body, MessageGroupId: p.msg.groupId, MessageDeduplicationId: p.msg.deduplicationId })),
+            }),
+          );
+          for (const f of r.Failed ?? []) failed.add(chunk[Number(f.Id)]!.seq);
+        } catch (err) {
+          deps.logger.warn('send to effect queue failed', { controller, error: (err as Error).message });
+          for (const p of chunk) failed.add(p.seq);
+        }
+      }
+    }
+    deps.faults?.point('router.after-send');
+    if (failed.size) deps.logger.warn('routing incomplete', { failed: failed.size, routed: pending.length - failed.size });
+    // Report in stream order: the mapping restarts from the lowest failed sequence number.
+    return { batchItemFailures: pending.filter((p) => failed.has(p.seq)).map((p) => ({ itemIdentifier: p.seq })) };
+  };
+  return middy(handler).use(injectLambdaContext(deps.logger)) as unknown as StreamHandler;
+}

@@ -1,0 +1,57 @@
+/**
+ * Routing: a DynamoDB stream record → the message for its controller's FIFO queue, or nothing.
+ * Pure. Only newly inserted effect records route; every other catalog write is ignored.
+ */
+import { createHash } from 'node:crypto';
+import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { CONTROLLERS, type Controller } from '../definitions';
+import { EFF_PREFIX } from '../catalog/keys';
+import type { EffectMessage, EffectRecord } from '../effects/model';
+
+/**
+ * The event-source filter (Lambda filter-pattern syntax). The CDK stack installs it on the event
+ * source mapping; the local runtime applies the same pattern before invoking the router.
+ */
+export const ROUTER_FILTER_PATTERN = { eventName: ['INSERT'], dynamodb: { NewImage: { sk: { S: [{ prefix: EFF_PREFIX }] } } } } as const;
+
+export function matchesRouterFilter(record: DynamoDBRecord): boolean {
+  return record.eventName === 'INSERT' && (record.dynamodb?.NewImage?.sk?.S ?? '').startsWith(EFF_PREFIX);
+}
+
+export interface RoutedMessage {
+  readonly controller: Controller;
+  /** Tenant/object: SQS FIFO orders per group, so effects on one object stay in order. */
+  readonly groupId: string;
+  /** The effect id: SQS drops a re-send within its 5-minute window (idempotency rests on the effect state anyway). */
+  readonly deduplicationId: string;
+  readonly body: string;
+}
+
+/** SQS limits both ids to 128 characters. */
+const MAX_ID = 128;
+function fitId(s: string): string {
+  return s.length <= MAX_ID ? s : createHash('sha256').update(s).digest('hex');
+}
+
+export function routeRecord(record: DynamoDBRecord): RoutedMessage | undefined {
+  if (!matchesRouterFilter(record)) return undefined;
+  const image = record.dynamodb?.NewImage;
+  if (!image) return undefined;
+  const effect = unmarshall(image as Record<string, AttributeValue> as never) as EffectRecord;
+  if (effect.type !== 'effect' || !(CONTROLLERS as readonly string[]).includes(effect.controller)) return undefined;
+  const msg: EffectMessage = {
+    tenant: effect.tenant,
+    sk: effect.sk,
+    effectId: effect.effectId,
+    objectId: effect.objectId,
+    generation: effect.generation,
+    controller: effect.controller,
+  };
+  return {
+    controller: effect.controller,
+    groupId: fitId(`${effect.tenant}/${effect.objectId}`),
+    deduplicationId: fitId(effect.effectId),
+    body: JSON.stringify(msg),
+  };
+}

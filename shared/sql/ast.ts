@@ -1,0 +1,352 @@
+/**
+ * The statement AST: what the user typed, normalized (identifiers lowercased unless quoted),
+ * with no catalog knowledge. The planner resolves names; the printer gives canonical SQL back.
+ */
+
+/** A possibly qualified name: `db.schema.name`, `schema.name`, `name`, or `cluster.replica`. */
+export type ObjectName = readonly string[];
+
+export type OptionValue =
+  | { readonly kind: 'string'; readonly value: string }
+  | { readonly kind: 'number'; readonly value: string }
+  | { readonly kind: 'boolean'; readonly value: boolean }
+  | { readonly kind: 'ident'; readonly value: string }
+  | { readonly kind: 'secret'; readonly name: ObjectName }
+  | { readonly kind: 'object'; readonly name: ObjectName }
+  | { readonly kind: 'list'; readonly items: readonly OptionValue[] }
+  | { readonly kind: 'none' };
+
+export interface SqlOption {
+  /** Canonical upper-case name, words separated by one space: `REPLICATION FACTOR`. */
+  readonly name: string;
+  readonly value: OptionValue;
+  /** Byte offset of the option name, for errors that point at it. */
+  readonly position: number;
+}
+
+export interface ReplicaDefinition {
+  readonly name: string;
+  readonly options: readonly SqlOption[];
+}
+
+/** Object types that DROP / SHOW know. */
+export type ObjectType =
+  | 'cluster'
+  | 'cluster replica'
+  | 'database'
+  | 'schema'
+  | 'secret'
+  | 'connection'
+  | 'source'
+  | 'sink'
+  | 'table'
+  | 'view'
+  | 'materialized view'
+  | 'index';
+
+export type Expr =
+  | { readonly kind: 'column'; readonly name: string; readonly position: number }
+  | { readonly kind: 'literal'; readonly value: string | number | boolean | null }
+  | { readonly kind: 'binary'; readonly op: '=' | '<>' | '<' | '<=' | '>' | '>='; readonly left: Expr; readonly right: Expr }
+  | { readonly kind: 'and' | 'or'; readonly left: Expr; readonly right: Expr }
+  | { readonly kind: 'not'; readonly expr: Expr }
+  | { readonly kind: 'in'; readonly expr: Expr; readonly list: readonly Expr[]; readonly negated: boolean }
+  | { readonly kind: 'like'; readonly expr: Expr; readonly pattern: Expr; readonly negated: boolean; readonly caseInsensitive: boolean }
+  | { readonly kind: 'is_null'; readonly expr: Expr; readonly negated: boolean };
+
+export interface OrderBy {
+  readonly column: string;
+  readonly desc: boolean;
+}
+
+export type ShowFilter = { readonly kind: 'like'; readonly pattern: string } | { readonly kind: 'where'; readonly expr: Expr };
+
+/**
+ * A piece of SQL kept as typed (a view's query, an index key expression, a column default): the
+ * parser only finds where it ends; whoever needs its meaning parses it (see `view-deps.ts`).
+ */
+export interface RawExpr {
+  readonly text: string;
+  /** Byte offset of `text` in the request. */
+  readonly position: number;
+}
+
+/** A column type: `text`, `numeric(10,2)`, `varchar(20)`, `text[]`, `timestamp with time zone`. */
+export interface DataType {
+  /** Lowercased unless quoted; built-in multi-word names are one part (`double precision`). */
+  readonly name: ObjectName;
+  /** Type modifiers: `(10,2)` gives `[10, 2]`. */
+  readonly typmod: readonly number[];
+  /** `text[]` is 1, `int[][]` is 2 (sizes written inside the brackets are ignored, as in PostgreSQL). */
+  readonly arrayDimensions: number;
+}
+
+export interface ColumnDef {
+  readonly name: string;
+  readonly type: DataType;
+  readonly notNull: boolean;
+  readonly default?: RawExpr;
+}
+
+/** Connection types of `CREATE CONNECTION ... TO <type>`. */
+export type ConnectionType = 'kafka' | 'postgres' | 'aws' | 'aws privatelink' | 'ssh tunnel' | 'confluent schema registry';
+
+/** Load generators of `FROM LOAD GENERATOR <generator>`. */
+export type LoadGenerator = 'auction' | 'clock' | 'counter' | 'datums' | 'key value' | 'marketing' | 'tpch';
+
+/** `KEY STRATEGY ...` / `VALUE STRATEGY ...` of an Avro format read through a schema registry. */
+export type SchemaStrategy =
+  | { readonly kind: 'latest' }
+  | { readonly kind: 'id'; readonly id: number }
+  | { readonly kind: 'inline'; readonly schema: string };
+
+export type Format =
+  | {
+      readonly kind: 'avro';
+      /** `USING CONFLUENT SCHEMA REGISTRY CONNECTION <csrConnection> [(csrOptions)]`. */
+      readonly csrConnection?: ObjectName;
+      readonly csrOptions: readonly SqlOption[];
+      readonly keyStrategy?: SchemaStrategy;
+      readonly valueStrategy?: SchemaStrategy;
+      /** `USING SCHEMA '<schema>'` (inline schema instead of a registry). */
+      readonly schema?: string;
+    }
+  | {
+      readonly kind: 'protobuf';
+      readonly csrConnection?: ObjectName;
+      readonly csrOptions: readonly SqlOption[];
+      /** `MESSAGE '<messageName>' USING SCHEMA '<schema>'`. */
+      readonly messageName?: string;
+      readonly schema?: string;
+    }
+  | { readonly kind: 'json'; readonly array: boolean }
+  | { readonly kind: 'text' }
+  | { readonly kind: 'bytes' }
+  | {
+      readonly kind: 'csv';
+      /** `WITH n COLUMNS` or `WITH HEADER [(names)]`. */
+      readonly columns: { readonly kind: 'count'; readonly count: number } | { readonly kind: 'header'; readonly names: readonly string[] };
+      readonly delimiter?: string;
+    }
+  | { readonly kind: 'regex'; readonly pattern: string };
+
+export type FormatSpecifier =
+  | { readonly kind: 'bare'; readonly format: Format }
+  | { readonly kind: 'key_value'; readonly key: Format; readonly value: Format };
+
+/** One item of a Kafka source's `INCLUDE ...`. */
+export type IncludeMetadata =
+  | { readonly kind: 'key' | 'timestamp' | 'partition' | 'offset' | 'headers'; readonly alias?: string }
+  | { readonly kind: 'header'; readonly key: string; readonly alias: string; readonly bytes: boolean };
+
+export type SourceEnvelope =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'debezium' }
+  | {
+      readonly kind: 'upsert';
+      /** `UPSERT (VALUE DECODING ERRORS = INLINE [AS alias])`. */
+      readonly valueDecodingErrors?: { readonly inline: true; readonly alias?: string };
+    };
+
+/** `FOR ALL TABLES` / `FOR TABLES (t [AS n], ...)` / `FOR SCHEMAS (s, ...)`. */
+export type ExternalReferences =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'tables'; readonly tables: readonly { readonly reference: ObjectName; readonly alias?: ObjectName }[] }
+  | { readonly kind: 'schemas'; readonly schemas: readonly string[] };
+
+export type SourceConnection =
+  | { readonly kind: 'kafka'; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
+  | { readonly kind: 'postgres'; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
+  | { readonly kind: 'load generator'; readonly generator: LoadGenerator; readonly options: readonly SqlOption[] };
+
+export interface SinkConnection {
+  readonly kind: 'kafka';
+  readonly connection: ObjectName;
+  readonly options: readonly SqlOption[];
+  /** `KEY (columns) [NOT ENFORCED]`. */
+  readonly key?: { readonly columns: readonly string[]; readonly notEnforced: boolean };
+  /** `HEADERS column`. */
+  readonly headers?: string;
+}
+
+export type AlterClusterAction =
+  | { readonly kind: 'set'; readonly options: readonly SqlOption[] }
+  | { readonly kind: 'reset'; readonly names: readonly string[] };
+
+export type SecretValue = { readonly kind: 'string'; readonly value: string } | { readonly kind: 'raw'; readonly expr: RawExpr };
+
+export type Statement =
+  | {
+      readonly kind: 'create_cluster';
+      readonly name: string;
+      /** Present for an unmanaged cluster (`REPLICAS (...)`), absent for a managed one. */
+      readonly replicas?: readonly ReplicaDefinition[];
+      readonly options: readonly SqlOption[];
+    }
+  | {
+      readonly kind: 'create_cluster_replica';
+      readonly cluster: string;
+      readonly name: string;
+      readonly options: readonly SqlOption[];
+    }
+  | {
+      readonly kind: 'drop';
+      readonly objectType: ObjectType;
+      readonly ifExists: boolean;
+      readonly names: readonly ObjectName[];
+      /** What the user typed; the plan resolves what it means. */
+      readonly cascade: boolean;
+      /** `RESTRICT` written out (the default either way). */
+      readonly restrict: boolean;
+    }
+  | {
+      readonly kind: 'show';
+      /** `clusters`, `cluster replicas`, ... (the plural the user typed, lowercased). */
+      readonly what: string;
+      /** `SHOW INDEXES ON <obj>`. */
+      readonly on?: ObjectName;
+      readonly from?: ObjectName;
+      readonly inCluster?: string;
+      readonly filter?: ShowFilter;
+    }
+  | {
+      readonly kind: 'select';
+      /** `undefined` for `*`. */
+      readonly columns?: readonly string[];
+      readonly from: ObjectName;
+      readonly fromPosition: number;
+      readonly where?: Expr;
+      readonly orderBy: readonly OrderBy[];
+      readonly limit?: number;
+      readonly offset?: number;
+    }
+  | { readonly kind: 'create_database'; readonly name: string; readonly ifNotExists: boolean }
+  | {
+      readonly kind: 'create_schema';
+      /** `schema` or `database.schema`. */
+      readonly name: ObjectName;
+      readonly ifNotExists: boolean;
+    }
+  | { readonly kind: 'create_secret'; readonly name: ObjectName; readonly ifNotExists: boolean; readonly value: SecretValue }
+  | { readonly kind: 'alter_secret'; readonly name: ObjectName; readonly ifExists: boolean; readonly value: SecretValue }
+  | {
+      readonly kind: 'create_connection';
+      readonly name: ObjectName;
+      readonly ifNotExists: boolean;
+      readonly connectionType: ConnectionType;
+      readonly options: readonly SqlOption[];
+      /** `WITH (VALIDATE = false)`. */
+      readonly withOptions: readonly SqlOption[];
+    }
+  | {
+      readonly kind: 'create_source';
+      readonly name: ObjectName;
+      readonly ifNotExists: boolean;
+      readonly inCluster?: string;
+      /** `CREATE SOURCE s (a, b) ...`: column names overriding the decoded ones. */
+      readonly columns?: readonly string[];
+      readonly connection: SourceConnection;
+      readonly format?: FormatSpecifier;
+      readonly includeMetadata: readonly IncludeMetadata[];
+      readonly envelope?: SourceEnvelope;
+      readonly references?: ExternalReferences;
+      /** `EXPOSE PROGRESS AS <name>`. */
+      readonly exposeProgress?: ObjectName;
+      readonly withOptions: readonly SqlOption[];
+    }
+  | {
+      readonly kind: 'create_webhook_source';
+      readonly name: ObjectName;
+      readonly ifNotExists: boolean;
+      readonly inCluster?: string;
+      /** JSON, JSON ARRAY, TEXT or BYTES. */
+      readonly bodyFormat: Format;
+      /** `INCLUDE HEADER '<header>' AS <alias> [BYTES]`, in order. */
+      readonly includeHeader: readonly { readonly header: string; readonly alias: string; readonly bytes: boolean }[];
+      /** `INCLUDE HEADERS [([NOT] 'name', ...)]`; `filters` is empty when no list was written. */
+      readonly includeHeaders?: { readonly filters: readonly { readonly block: boolean; readonly header: string }[] };
+      /** `CHECK (...)`: the text between the parentheses, as typed. */
+      readonly check?: RawExpr;
+    }
+  | {
+      readonly kind: 'create_sink';
+      readonly name: ObjectName;
+      readonly ifNotExists: boolean;
+      readonly inCluster?: string;
+      readonly from: ObjectName;
+      readonly connection: SinkConnection;
+      readonly format?: FormatSpecifier;
+      readonly envelope?: 'debezium' | 'upsert';
+      readonly withOptions: readonly SqlOption[];
+    }
+  | {
+      readonly kind: 'create_table';
+      readonly name: ObjectName;
+      readonly ifNotExists: boolean;
+      readonly temporary: boolean;
+      readonly columns: readonly ColumnDef[];
+      readonly withOptions: readonly SqlOption[];
+    }
+  | {
+      readonly kind: 'create_view';
+      readonly name: ObjectName;
+      readonly ifNotExists: boolean;
+      readonly orReplace: boolean;
+      readonly temporary: boolean;
+      readonly columns?: readonly string[];
+      /** The query after `AS`, as typed (not parsed here). */
+      readonly query: string;
+      /** Byte offset of `query` in the request. */
+      readonly queryPosition: number;
+    }
+  | {
+      readonly kind: 'create_materialized_view';
+      readonly name: ObjectName;
+      readonly ifNotExists: boolean;
+      readonly orReplace: boolean;
+      readonly columns?: readonly string[];
+      readonly inCluster?: string;
+      readonly withOptions: readonly SqlOption[];
+      readonly query: string;
+      readonly queryPosition: number;
+    }
+  | {
+      readonly kind: 'create_index';
+      /** Absent when the user named none (the planner derives one). */
+      readonly name?: string;
+      readonly ifNotExists: boolean;
+      readonly inCluster?: string;
+      readonly on: ObjectName;
+      /** The key expressions as typed; absent for `CREATE DEFAULT INDEX` (key inferred from the object). */
+      readonly keyParts?: readonly RawExpr[];
+      readonly withOptions: readonly SqlOption[];
+    }
+  | { readonly kind: 'alter_rename'; readonly objectType: ObjectType; readonly ifExists: boolean; readonly name: ObjectName; readonly newName: string }
+  | { readonly kind: 'alter_owner'; readonly objectType: ObjectType; readonly ifExists: boolean; readonly name: ObjectName; readonly owner: string }
+  | { readonly kind: 'alter_set_cluster'; readonly objectType: ObjectType; readonly ifExists: boolean; readonly name: ObjectName; readonly cluster: string }
+  | { readonly kind: 'alter_swap'; readonly objectType: ObjectType; readonly name: ObjectName; readonly other: string }
+  | { readonly kind: 'alter_cluster'; readonly name: string; readonly ifExists: boolean; readonly action: AlterClusterAction }
+  | { readonly kind: 'show_create'; readonly objectType: ObjectType; readonly name: ObjectName }
+  | {
+      readonly kind: 'start_transaction';
+      /** Canonical upper-case modes: `ISOLATION LEVEL SERIALIZABLE`, `READ ONLY`, `READ WRITE`. */
+      readonly modes: readonly string[];
+    }
+  | { readonly kind: 'commit'; readonly chain: boolean }
+  | { readonly kind: 'rollback'; readonly chain: boolean }
+  | {
+      readonly kind: 'explain_effects';
+      /** The DDL statement whose catalog change and effects are explained (never run). */
+      readonly statement: Statement;
+    };
+
+export type StatementKind = Statement['kind'];
+
+/** A statement with its place in the request text (byte offsets, end exclusive). */
+export interface ParsedStatement {
+  readonly statement: Statement;
+  readonly start: number;
+  readonly end: number;
+  /** The statement's own text, as typed. */
+  readonly text: string;
+}

@@ -1,0 +1,1427 @@
+/**
+ * Recursive-descent parser for the statements we support, with Materialize's spellings.
+ * Pure: text in, statements (or a SqlSyntaxError / NotSupportedError with a byte position) out.
+ *
+ * Queries inside DDL (a view's body, an index key, a column default) are not parsed here: the
+ * parser finds where they end and keeps their text as typed (`RawExpr`), as Materialize's catalog
+ * keeps `create_sql`. Recursion is capped (`MAX_NESTING_DEPTH`) so no input overflows the stack.
+ */
+import { NotSupportedError, SQLSTATE, SqlSyntaxError } from '../errors';
+import type {
+  AlterClusterAction,
+  ColumnDef,
+  ConnectionType,
+  DataType,
+  ExternalReferences,
+  Expr,
+  Format,
+  FormatSpecifier,
+  IncludeMetadata,
+  LoadGenerator,
+  ObjectName,
+  ObjectType,
+  OptionValue,
+  OrderBy,
+  ParsedStatement,
+  RawExpr,
+  ReplicaDefinition,
+  SchemaStrategy,
+  SecretValue,
+  ShowFilter,
+  SinkConnection,
+  SourceConnection,
+  SourceEnvelope,
+  SqlOption,
+  Statement,
+  StatementKind,
+} from './ast';
+import { byteOffset, lex, type Token } from './lexer';
+import { OPTION_LISTS, VALUE_PREFIX, type OptionListSpec } from './options';
+
+/** Deepest nesting of parentheses / NOT / option lists the parser follows. */
+export const MAX_NESTING_DEPTH = 128;
+
+/** Statement keywords Materialize has that we do not support yet: answered 0A000, not 42601. */
+const KNOWN_UNSUPPORTED = new Set([
+  'abort', 'close', 'comment', 'copy', 'deallocate', 'declare', 'delete', 'discard', 'end', 'execute', 'fetch', 'grant', 'insert',
+  'inspect', 'prepare', 'raise', 'reassign', 'release', 'reset', 'revoke', 'savepoint', 'set', 'subscribe', 'table', 'tail', 'update',
+  'validate', 'values', 'with',
+]);
+
+const STATEMENT_STARTS = ['ALTER', 'BEGIN', 'COMMIT', 'CREATE', 'DROP', 'EXPLAIN', 'ROLLBACK', 'SELECT', 'SHOW', 'START'];
+
+/** Statements `EXPLAIN EFFECTS FOR` accepts: the ones that change the catalog. */
+export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
+  'create_cluster', 'create_cluster_replica', 'create_database', 'create_schema', 'create_secret', 'create_connection', 'create_source',
+  'create_webhook_source', 'create_sink', 'create_table', 'create_view', 'create_materialized_view', 'create_index', 'drop',
+  'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret',
+]);
+
+/** `SHOW <plural>` forms we serve, as one or two words. */
+const SHOW_PLURALS: readonly (readonly string[])[] = [
+  ['cluster', 'replicas'], ['materialized', 'views'], ['clusters'], ['connections'], ['databases'], ['indexes'], ['objects'],
+  ['schemas'], ['secrets'], ['sinks'], ['sources'], ['tables'], ['views'],
+];
+const SHOW_UNSUPPORTED = ['columns', 'roles', 'types', 'subsources', 'privileges', 'default', 'role', 'all'];
+
+const LOAD_GENERATORS: readonly (readonly [LoadGenerator, readonly string[]])[] = [
+  ['auction', ['auction']], ['clock', ['clock']], ['counter', ['counter']], ['datums', ['datums']], ['key value', ['key', 'value']],
+  ['marketing', ['marketing']], ['tpch', ['tpch']],
+];
+
+/** Built-in type names of more than one word, and the words that may follow their first word. */
+const MULTIWORD_TYPES: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  double: [['precision']],
+  character: [['varying']],
+  char: [['varying']],
+  bit: [['varying']],
+};
+
+/** Words that end a column's `DEFAULT` expression (they start the next column option). */
+const COLUMN_OPTION_STARTS = new Set(['not', 'null', 'primary', 'unique', 'check', 'references', 'constraint', 'collate', 'generated', 'default']);
+
+const specWords = new WeakMap<OptionListSpec, readonly { name: string; canonical: string; words: readonly string[]; unsupported: boolean }[]>();
+function wordsOf(spec: OptionListSpec) {
+  let w = specWords.get(spec);
+  if (!w) {
+    const entries = [
+      ...spec.names.map((n) => ({ name: n, canonical: n, unsupported: false })),
+      ...Object.entries(spec.aliases ?? {}).map(([n, c]) => ({ name: n, canonical: c, unsupported: false })),
+      ...(spec.unsupported ?? []).map((n) => ({ name: n, canonical: n, unsupported: true })),
+    ];
+    w = entries.map((e) => ({ ...e, words: e.name.toLowerCase().split(' ') }));
+    specWords.set(spec, w);
+  }
+  return w;
+}
+
+/** "A, B or C" for messages. */
+function oneOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+export class Parser {
+  private readonly tokens: Token[];
+  private i = 0;
+  private depth = 0;
+
+  constructor(private readonly text: string) {
+    this.tokens = lex(text);
+  }
+
+  /** Parses every `;`-separated statement in the text. */
+  parseStatements(): ParsedStatement[] {
+    const out: ParsedStatement[] = [];
+    for (;;) {
+      while (this.eatOp(';'));
+      if (this.peek().kind === 'eof') return out;
+      const startTok = this.peek();
+      const statement = this.parseStatement();
+      const endTok = this.tokens[this.i - 1]!;
+      if (!this.peekOp(';') && this.peek().kind !== 'eof') this.fail('end of statement');
+      out.push({
+        statement,
+        start: this.byte(startTok.start),
+        end: this.byte(endTok.end),
+        text: this.text.slice(startTok.start, endTok.end),
+      });
+    }
+  }
+
+  parseStatement(): Statement {
+    const t = this.peek();
+    if (t.kind === 'word') {
+      switch (t.value) {
+        case 'create':
+          this.next();
+          return this.parseCreate();
+        case 'drop':
+          this.next();
+          return this.parseDrop();
+        case 'alter':
+          this.next();
+          return this.parseAlter();
+        case 'show':
+          this.next();
+          return this.parseShow();
+        case 'select':
+          this.next();
+          return this.parseSelect();
+        case 'begin':
+          this.next();
+          if (!this.eatKeyword('transaction')) this.eatKeyword('work');
+          return { kind: 'start_transaction', modes: this.parseTransactionModes() };
+        case 'start':
+          this.next();
+          this.expectKeyword('transaction');
+          return { kind: 'start_transaction', modes: this.parseTransactionModes() };
+        case 'commit':
+        case 'rollback': {
+          this.next();
+          if (!this.eatKeyword('transaction')) this.eatKeyword('work');
+          let chain = false;
+          if (this.eatKeyword('and')) {
+            chain = !this.eatKeyword('no');
+            this.expectKeyword('chain');
+          }
+          return { kind: t.value === 'commit' ? 'commit' : 'rollback', chain };
+        }
+        case 'explain':
+          this.next();
+          return this.parseExplain(t);
+      }
+      if (KNOWN_UNSUPPORTED.has(t.value)) {
+        throw this.unsupported(t, t.value.toUpperCase());
+      }
+    }
+    return this.fail(`a statement (one of ${oneOf(STATEMENT_STARTS)})`);
+  }
+
+  // ---- CREATE ------------------------------------------------------------------------------
+
+  private parseCreate(): Statement {
+    const orReplaceTok = this.peek();
+    const orReplace = this.eatKeywords('or', 'replace');
+    const temporary = this.eatKeyword('temporary') || this.eatKeyword('temp');
+    const t = this.peek();
+    if (orReplace && !this.peekKeyword('view') && !(this.peekKeywords('materialized', 'view') && !temporary)) {
+      return this.fail(temporary ? 'VIEW after CREATE OR REPLACE TEMPORARY' : 'VIEW or MATERIALIZED VIEW after CREATE OR REPLACE');
+    }
+    if (temporary && !this.peekKeyword('view') && !this.peekKeyword('table')) return this.fail('TABLE or VIEW after CREATE TEMPORARY');
+    if (t.kind === 'word') {
+      switch (t.value) {
+        case 'cluster':
+          this.next();
+          if (this.eatKeyword('replica')) return this.parseCreateClusterReplica();
+          return this.parseCreateCluster();
+        case 'database': {
+          this.next();
+          const ifNotExists = this.eatIfNotExists();
+          return { kind: 'create_database', ifNotExists, name: this.parseNameFor('database')[0]! };
+        }
+        case 'schema': {
+          this.next();
+          const ifNotExists = this.eatIfNotExists();
+          return { kind: 'create_schema', ifNotExists, name: this.parseNameFor('schema') };
+        }
+        case 'secret': {
+          this.next();
+          const ifNotExists = this.eatIfNotExists();
+          const name = this.parseNameFor('secret');
+          this.expectKeyword('as');
+          return { kind: 'create_secret', name, ifNotExists, value: this.parseSecretValue() };
+        }
+        case 'connection':
+          this.next();
+          return this.parseCreateConnection();
+        case 'source':
+          this.next();
+          return this.parseCreateSource();
+        case 'sink':
+          this.next();
+          return this.parseCreateSink();
+        case 'table':
+          this.next();
+          return this.parseCreateTable(temporary);
+        case 'view':
+          this.next();
+          return this.parseCreateView(orReplace, temporary, orReplaceTok);
+        case 'materialized':
+          if (this.peekKeywords('materialized', 'view')) {
+            this.i += 2;
+            return this.parseCreateMaterializedView(orReplace, orReplaceTok);
+          }
+          break;
+        case 'index':
+          this.next();
+          return this.parseCreateIndex(false);
+        case 'default':
+          if (this.peekKeywords('default', 'index')) {
+            this.i += 2;
+            return this.parseCreateIndex(true);
+          }
+          break;
+        case 'role':
+        case 'type':
+        case 'user':
+        case 'subsource':
+        case 'continual':
+        case 'network':
+        case 'unique':
+          throw this.unsupported(t, `CREATE ${t.value.toUpperCase()}`);
+      }
+    }
+    return this.fail(
+      `an object type after CREATE (one of ${oneOf(['CLUSTER', 'CLUSTER REPLICA', 'CONNECTION', 'DATABASE', 'DEFAULT INDEX', 'INDEX', 'MATERIALIZED VIEW', 'SCHEMA', 'SECRET', 'SINK', 'SOURCE', 'TABLE', 'VIEW'])})`,
+    );
+  }
+
+  private parseCreateCluster(): Statement {
+    const name = this.parseIdent();
+    // Materialize reads `REPLICAS (...)` both before the option list (legacy) and inside it.
+    const found: { replicas?: ReplicaDefinition[] } = {};
+    if (this.eatKeyword('replicas')) found.replicas = this.parseReplicaDefinitions();
+    let options: SqlOption[] = [];
+    if ((found.replicas !== undefined && this.eatKeyword('with')) || this.peekOp('(')) {
+      options = this.parseOptions(OPTION_LISTS.cluster, (at) => {
+        if (found.replicas !== undefined) throw new SqlSyntaxError('REPLICAS specified more than once', this.byte(at.start));
+        this.eatOp('=');
+        found.replicas = this.parseReplicaDefinitions();
+      });
+    }
+    const replicas = found.replicas;
+    return replicas !== undefined ? { kind: 'create_cluster', name, replicas, options } : { kind: 'create_cluster', name, options };
+  }
+
+  /** `( name [(options)], ... )` */
+  private parseReplicaDefinitions(): ReplicaDefinition[] {
+    this.expectOp('(');
+    const replicas: ReplicaDefinition[] = [];
+    if (!this.peekOp(')')) {
+      do {
+        const rname = this.parseIdent();
+        const options = this.peekOp('(') ? this.parseOptions(OPTION_LISTS.replica) : [];
+        replicas.push({ name: rname, options });
+      } while (this.eatOp(','));
+    }
+    this.expectOp(')');
+    return replicas;
+  }
+
+  private parseCreateClusterReplica(): Statement {
+    const name = this.parseNameFor('cluster replica');
+    const options = this.peekOp('(') ? this.parseOptions(OPTION_LISTS.replica) : [];
+    return { kind: 'create_cluster_replica', cluster: name[0]!, name: name[1]!, options };
+  }
+
+  private parseSecretValue(): SecretValue {
+    const t = this.peek();
+    const after = this.peek(1);
+    if (t.kind === 'string' && (after.kind === 'eof' || (after.kind === 'op' && after.value === ';'))) {
+      this.next();
+      return { kind: 'string', value: t.value };
+    }
+    return { kind: 'raw', expr: this.rawToStatementEnd('a secret value (a string literal or an expression)') };
+  }
+
+  private parseCreateConnection(): Statement {
+    const ifNotExists = this.eatIfNotExists();
+    const name = this.parseNameFor('connection');
+    this.expectKeyword('to');
+    const t = this.peek();
+    let connectionType: ConnectionType;
+    let spec: OptionListSpec;
+    if (this.eatKeyword('kafka')) [connectionType, spec] = ['kafka', OPTION_LISTS.kafkaConnection];
+    else if (this.eatKeyword('postgres')) [connectionType, spec] = ['postgres', OPTION_LISTS.postgresConnection];
+    else if (this.eatKeywords('aws', 'privatelink')) [connectionType, spec] = ['aws privatelink', OPTION_LISTS.awsPrivatelinkConnection];
+    else if (this.eatKeyword('aws')) [connectionType, spec] = ['aws', OPTION_LISTS.awsConnection];
+    else if (this.eatKeywords('ssh', 'tunnel')) [connectionType, spec] = ['ssh tunnel', OPTION_LISTS.sshConnection];
+    else if (this.eatKeywords('confluent', 'schema', 'registry')) [connectionType, spec] = ['confluent schema registry', OPTION_LISTS.csrConnection];
+    else if (this.peekKeyword('mysql') || this.peekKeyword('yugabyte') || this.peekKeywords('sql', 'server') || this.peekKeywords('iceberg', 'catalog')) {
+      const words = this.peekKeyword('sql') || this.peekKeyword('iceberg') ? `${t.raw} ${this.peek(1).raw}` : t.raw;
+      throw this.unsupported(t, `CREATE CONNECTION ... TO ${words.toUpperCase()}`);
+    } else {
+      return this.fail(`a connection type (one of ${oneOf(['AWS', 'AWS PRIVATELINK', 'CONFLUENT SCHEMA REGISTRY', 'KAFKA', 'POSTGRES', 'SSH TUNNEL'])})`);
+    }
+    const options = this.parseOptions(spec);
+    const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.connectionWith) : [];
+    return { kind: 'create_connection', name, ifNotExists, connectionType, options, withOptions };
+  }
+
+  private parseInCluster(): string | undefined {
+    return this.eatKeywords('in', 'cluster') ? this.parseIdent() : undefined;
+  }
+
+  private parseCreateSource(): Statement {
+    const ifNotExists = this.eatIfNotExists();
+    const name = this.parseNameFor('source');
+    const columns = this.peekOp('(') ? this.parseIdentList() : undefined;
+    const inCluster = this.parseInCluster();
+    this.expectKeyword('from');
+    const t = this.peek();
+    if (columns === undefined && this.eatKeyword('webhook')) return this.parseWebhookSource(name, ifNotExists, inCluster);
+    let connection: SourceConnection;
+    if (this.eatKeywords('kafka', 'connection')) {
+      const conn = this.parseObjectName();
+      connection = { kind: 'kafka', connection: conn, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.kafkaSource) : [] };
+    } else if (this.eatKeywords('postgres', 'connection')) {
+      const conn = this.parseObjectName();
+      connection = { kind: 'postgres', connection: conn, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.postgresSource) : [] };
+    } else if (this.eatKeywords('load', 'generator')) {
+      const generator = this.parseLoadGenerator();
+      connection = { kind: 'load generator', generator, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.loadGenerator) : [] };
+    } else if (this.peekKeyword('mysql') || this.peekKeyword('yugabyte') || this.peekKeywords('sql', 'server')) {
+      const words = this.peekKeyword('sql') ? 'SQL SERVER' : t.raw.toUpperCase();
+      throw this.unsupported(t, `CREATE SOURCE ... FROM ${words}`);
+    } else {
+      const kinds = ['KAFKA CONNECTION', 'LOAD GENERATOR', 'POSTGRES CONNECTION'];
+      return this.fail(`a source type (one of ${oneOf(columns === undefined ? [...kinds, 'WEBHOOK'] : kinds)})`);
+    }
+    const format = this.parseFormatSpecifier('source');
+    const includeMetadata = this.eatKeyword('include') ? this.parseIncludeMetadata() : [];
+    const envelope = this.eatKeyword('envelope') ? this.parseSourceEnvelope() : undefined;
+    const references = this.peekKeyword('for') ? this.parseExternalReferences() : undefined;
+    const exposeProgress = this.eatKeywords('expose', 'progress') ? (this.expectKeyword('as'), this.parseNameFor('source')) : undefined;
+    const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.sourceWith) : [];
+    return {
+      kind: 'create_source',
+      name,
+      ifNotExists,
+      ...(inCluster !== undefined ? { inCluster } : {}),
+      ...(columns !== undefined ? { columns } : {}),
+      connection,
+      ...(format ? { format } : {}),
+      includeMetadata,
+      ...(envelope ? { envelope } : {}),
+      ...(references ? { references } : {}),
+      ...(exposeProgress ? { exposeProgress } : {}),
+      withOptions,
+    };
+  }
+
+  private parseLoadGenerator(): LoadGenerator {
+    for (const [generator, words] of LOAD_GENERATORS) {
+      if (this.eatKeywords(...words)) return generator;
+    }
+    return this.fail(`a load generator (one of ${oneOf(LOAD_GENERATORS.map(([g]) => g.toUpperCase()))})`);
+  }
+
+  private parseWebhookSource(name: ObjectName, ifNotExists: boolean, inCluster: string | undefined): Statement {
+    this.expectKeywords('body', 'format');
+    const formatTok = this.peek();
+    const bodyFormat = this.parseFormat('source');
+    if (bodyFormat.kind !== 'json' && bodyFormat.kind !== 'text' && bodyFormat.kind !== 'bytes') {
+      this.failAt(formatTok, 'JSON, JSON ARRAY, TEXT or BYTES');
+    }
+    const includeHeader: { header: string; alias: string; bytes: boolean }[] = [];
+    let includeHeaders: { filters: { block: boolean; header: string }[] } | undefined;
+    while (this.peekKeyword('include')) {
+      const includeTok = this.next();
+      if (this.eatKeyword('header')) {
+        const header = this.parseStringLiteral();
+        this.expectKeyword('as');
+        const alias = this.parseIdent();
+        includeHeader.push({ header, alias, bytes: this.eatKeyword('bytes') });
+      } else if (this.eatKeyword('headers')) {
+        if (includeHeaders) throw new SqlSyntaxError('INCLUDE HEADERS specified more than once', this.byte(includeTok.start));
+        const filters: { block: boolean; header: string }[] = [];
+        if (this.eatOp('(')) {
+          do {
+            const block = this.eatKeyword('not');
+            filters.push({ block, header: this.parseStringLiteral() });
+          } while (this.eatOp(','));
+          this.expectOp(')');
+        }
+        includeHeaders = { filters };
+      } else {
+        return this.fail('HEADER or HEADERS');
+      }
+    }
+    const check = this.eatKeyword('check') ? this.rawParenthesized('a CHECK expression') : undefined;
+    return {
+      kind: 'create_webhook_source',
+      name,
+      ifNotExists,
+      ...(inCluster !== undefined ? { inCluster } : {}),
+      bodyFormat,
+      includeHeader,
+      ...(includeHeaders ? { includeHeaders } : {}),
+      ...(check ? { check } : {}),
+    };
+  }
+
+  /** `FORMAT f` or `KEY FORMAT f VALUE FORMAT f`, if present. */
+  private parseFormatSpecifier(context: 'source' | 'sink'): FormatSpecifier | undefined {
+    if (this.eatKeyword('format')) return { kind: 'bare', format: this.parseFormat(context) };
+    if (this.eatKeywords('key', 'format')) {
+      const key = this.parseFormat(context);
+      this.expectKeywords('value', 'format');
+      return { kind: 'key_value', key, value: this.parseFormat(context) };
+    }
+    return undefined;
+  }
+
+  private parseFormat(context: 'source' | 'sink'): Format {
+    if (this.eatKeyword('avro')) {
+      this.expectKeyword('using');
+      if (this.eatKeyword('schema')) return { kind: 'avro', csrOptions: [], schema: this.parseStringLiteral() };
+      const { connection, options } = this.parseCsrConnection();
+      const keyStrategy = this.eatKeywords('key', 'strategy') ? this.parseSchemaStrategy() : undefined;
+      const valueStrategy = this.eatKeywords('value', 'strategy') ? this.parseSchemaStrategy() : undefined;
+      return {
+        kind: 'avro',
+        csrConnection: connection,
+        csrOptions: options,
+        ...(keyStrategy ? { keyStrategy } : {}),
+        ...(valueStrategy ? { valueStrategy } : {}),
+      };
+    }
+    if (this.eatKeyword('protobuf')) {
+      if (this.eatKeyword('message')) {
+        const messageName = this.parseStringLiteral();
+        this.expectKeywords('using', 'schema');
+        return { kind: 'protobuf', csrOptions: [], messageName, schema: this.parseStringLiteral() };
+      }
+      this.expectKeyword('using');
+      const { connection, options } = this.parseCsrConnection();
+      return { kind: 'protobuf', csrConnection: connection, csrOptions: options };
+    }
+    if (this.eatKeyword('json')) return { kind: 'json', array: this.eatKeyword('array') };
+    if (this.eatKeyword('text')) return { kind: 'text' };
+    if (this.eatKeyword('bytes')) return { kind: 'bytes' };
+    if (context === 'source' && this.eatKeyword('csv')) {
+      this.expectKeyword('with');
+      let columns: Extract<Format, { kind: 'csv' }>['columns'];
+      if (this.eatKeyword('header')) {
+        columns = { kind: 'header', names: this.peekOp('(') ? this.parseIdentList() : [] };
+      } else {
+        const count = this.parseUnsigned();
+        this.expectKeyword('columns');
+        columns = { kind: 'count', count };
+      }
+      const delimiter = this.eatKeywords('delimited', 'by') ? this.parseStringLiteral() : undefined;
+      return { kind: 'csv', columns, ...(delimiter !== undefined ? { delimiter } : {}) };
+    }
+    if (context === 'source' && this.eatKeyword('regex')) return { kind: 'regex', pattern: this.parseStringLiteral() };
+    return this.fail(`a format (one of ${oneOf(context === 'source' ? ['AVRO', 'BYTES', 'CSV', 'JSON', 'PROTOBUF', 'REGEX', 'TEXT'] : ['AVRO', 'BYTES', 'JSON', 'PROTOBUF', 'TEXT'])})`);
+  }
+
+  private parseCsrConnection(): { connection: ObjectName; options: SqlOption[] } {
+    this.expectKeywords('confluent', 'schema', 'registry', 'connection');
+    const connection = this.parseObjectName();
+    return { connection, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.csrConfig) : [] };
+  }
+
+  private parseSchemaStrategy(): SchemaStrategy {
+    if (this.eatKeyword('latest')) return { kind: 'latest' };
+    if (this.eatKeyword('id')) return { kind: 'id', id: this.parseUnsigned() };
+    if (this.eatKeyword('inline')) return { kind: 'inline', schema: this.parseStringLiteral() };
+    return this.fail('LATEST, ID or INLINE');
+  }
+
+  private parseIncludeMetadata(): IncludeMetadata[] {
+    const items: IncludeMetadata[] = [];
+    do {
+      const t = this.peek();
+      if (this.eatKeyword('header')) {
+        const key = this.parseStringLiteral();
+        this.expectKeyword('as');
+        const alias = this.parseIdent();
+        items.push({ kind: 'header', key, alias, bytes: this.eatKeyword('bytes') });
+        continue;
+      }
+      const kind = t.kind === 'word' ? (['key', 'timestamp', 'partition', 'offset', 'headers'] as const).find((k) => k === t.value) : undefined;
+      if (!kind) return this.fail(`one of ${oneOf(['HEADER', 'HEADERS', 'KEY', 'OFFSET', 'PARTITION', 'TIMESTAMP'])}`);
+      this.next();
+      const alias = this.eatKeyword('as') ? this.parseIdent() : undefined;
+      items.push(alias !== undefined ? { kind, alias } : { kind });
+    } while (this.eatOp(','));
+    return items;
+  }
+
+  private parseSourceEnvelope(): SourceEnvelope {
+    const t = this.peek();
+    if (this.eatKeyword('none')) return { kind: 'none' };
+    if (this.eatKeyword('debezium')) return { kind: 'debezium' };
+    if (this.eatKeyword('upsert')) {
+      if (!this.eatOp('(')) return { kind: 'upsert' };
+      this.expectKeywords('value', 'decoding', 'errors');
+      this.eatOp('=');
+      const parenthesized = this.eatOp('(');
+      this.expectKeyword('inline');
+      const alias = this.eatKeyword('as') ? this.parseIdent() : undefined;
+      if (parenthesized) this.expectOp(')');
+      this.expectOp(')');
+      return { kind: 'upsert', valueDecodingErrors: alias !== undefined ? { inline: true, alias } : { inline: true } };
+    }
+    if (this.peekKeyword('materialize')) throw this.unsupported(t, 'ENVELOPE MATERIALIZE');
+    return this.fail('NONE, DEBEZIUM or UPSERT');
+  }
+
+  private parseExternalReferences(): ExternalReferences {
+    this.expectKeyword('for');
+    if (this.eatKeywords('all', 'tables')) return { kind: 'all' };
+    if (this.eatKeyword('tables')) {
+      this.expectOp('(');
+      const tables: { reference: ObjectName; alias?: ObjectName }[] = [];
+      do {
+        const reference = this.parseObjectName();
+        const alias = this.eatKeyword('as') ? this.parseObjectName() : undefined;
+        tables.push(alias ? { reference, alias } : { reference });
+      } while (this.eatOp(','));
+      this.expectOp(')');
+      return { kind: 'tables', tables };
+    }
+    if (this.eatKeyword('schemas')) return { kind: 'schemas', schemas: this.parseIdentList() };
+    return this.fail('ALL TABLES, TABLES or SCHEMAS');
+  }
+
+  private parseCreateSink(): Statement {
+    const ifNotExists = this.eatIfNotExists();
+    const name = this.parseNameFor('sink');
+    const inCluster = this.parseInCluster();
+    this.expectKeyword('from');
+    const from = this.parseObjectName();
+    this.expectKeyword('into');
+    this.expectKeywords('kafka', 'connection');
+    const conn = this.parseObjectName();
+    const options = this.peekOp('(') ? this.parseOptions(OPTION_LISTS.kafkaSink) : [];
+    let key: SinkConnection['key'];
+    if (this.peekKeyword('key') && this.peekOp('(', 1)) {
+      this.next();
+      const columns = this.parseIdentList();
+      key = { columns, notEnforced: this.eatKeywords('not', 'enforced') };
+    }
+    const headers = this.eatKeyword('headers') ? this.parseIdent() : undefined;
+    const connection: SinkConnection = {
+      kind: 'kafka',
+      connection: conn,
+      options,
+      ...(key ? { key } : {}),
+      ...(headers !== undefined ? { headers } : {}),
+    };
+    const format = this.parseFormatSpecifier('sink');
+    let envelope: 'debezium' | 'upsert' | undefined;
+    if (this.eatKeyword('envelope')) {
+      if (this.eatKeyword('debezium')) envelope = 'debezium';
+      else if (this.eatKeyword('upsert')) envelope = 'upsert';
+      else return this.fail('DEBEZIUM or UPSERT');
+    }
+    const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.sinkWith) : [];
+    return {
+      kind: 'create_sink',
+      name,
+      ifNotExists,
+      ...(inCluster !== undefined ? { inCluster } : {}),
+      from,
+      connection,
+      ...(format ? { format } : {}),
+      ...(envelope ? { envelope } : {}),
+      withOptions,
+    };
+  }
+
+  private parseCreateTable(temporary: boolean): Statement {
+    const ifNotExists = this.eatIfNotExists();
+    const name = this.parseNameFor('table');
+    if (this.peekKeyword('from')) throw this.unsupported(this.peek(), 'CREATE TABLE ... FROM SOURCE');
+    this.expectOp('(');
+    const columns: ColumnDef[] = [];
+    if (!this.peekOp(')')) {
+      do columns.push(this.parseColumnDef());
+      while (this.eatOp(','));
+    }
+    this.expectOp(')');
+    const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.tableWith) : [];
+    return { kind: 'create_table', name, ifNotExists, temporary, columns, withOptions };
+  }
+
+  private parseColumnDef(): ColumnDef {
+    const t = this.peek();
+    if (t.kind === 'word' && ['primary', 'unique', 'constraint', 'check', 'foreign', 'exclude'].includes(t.value)) {
+      throw this.unsupported(t, 'Table constraints');
+    }
+    const name = this.parseIdent();
+    const type = this.parseDataType();
+    let notNull = false;
+    let nullable = false;
+    let def: RawExpr | undefined;
+    for (;;) {
+      const o = this.peek();
+      if (this.eatKeywords('not', 'null')) notNull = true;
+      else if (this.eatKeyword('null')) nullable = true;
+      else if (this.eatKeyword('default')) {
+        if (def) throw new SqlSyntaxError('DEFAULT specified more than once', this.byte(o.start));
+        def = this.rawDefault();
+      } else if (o.kind === 'word' && COLUMN_OPTION_STARTS.has(o.value)) {
+        throw this.unsupported(o, `Column option ${o.raw.toUpperCase()}`);
+      } else break;
+      if (notNull && nullable) {
+        throw new SqlSyntaxError(`conflicting NULL/NOT NULL declarations for column ${JSON.stringify(name)}`, this.byte(o.start));
+      }
+    }
+    return def ? { name, type, notNull, default: def } : { name, type, notNull };
+  }
+
+  /** A column `DEFAULT` expression: up to the next column option, `,` or `)` at depth 0. */
+  private rawDefault(): RawExpr {
+    const first = this.i;
+    let depth = 0;
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'eof' || (t.kind === 'op' && t.value === ';')) break;
+      if (depth === 0) {
+        if (t.kind === 'op' && (t.value === ',' || t.value === ')')) break;
+        // The first token belongs to the expression whatever it is (`DEFAULT NULL`).
+        if (this.i > first && t.kind === 'word' && COLUMN_OPTION_STARTS.has(t.value)) break;
+      }
+      if (t.kind === 'op' && (t.value === '(' || t.value === '[')) depth++;
+      else if (t.kind === 'op' && (t.value === ')' || t.value === ']')) depth--;
+      this.next();
+    }
+    if (this.i === first) return this.fail('an expression after DEFAULT');
+    return this.rawSpan(first, this.i);
+  }
+
+  parseDataType(): DataType {
+    const t = this.peek();
+    let name: ObjectName;
+    let typmod: number[] = [];
+    let typmodRead = false;
+    if (t.kind === 'word' && !this.peekOp('.', 1)) {
+      this.next();
+      let word = t.value;
+      for (const rest of MULTIWORD_TYPES[word] ?? []) {
+        if (this.eatKeywords(...rest)) {
+          word = `${word} ${rest.join(' ')}`;
+          break;
+        }
+      }
+      if (word === 'timestamp' || word === 'time') {
+        // PostgreSQL writes the precision before the zone: `timestamp(3) with time zone`.
+        typmodRead = true;
+        if (this.peekOp('(')) typmod = this.parseTypmod();
+        if (this.eatKeywords('with', 'time', 'zone')) word = `${word} with time zone`;
+        else if (this.eatKeywords('without', 'time', 'zone')) word = `${word} without time zone`;
+      }
+      name = [word];
+    } else {
+      name = this.parseObjectName();
+    }
+    if (!typmodRead && this.peekOp('(')) typmod = this.parseTypmod();
+    let arrayDimensions = 0;
+    while (this.eatOp('[')) {
+      if (this.peek().kind === 'number') this.parseUnsigned();
+      this.expectOp(']');
+      arrayDimensions++;
+    }
+    return { name, typmod, arrayDimensions };
+  }
+
+  private parseTypmod(): number[] {
+    this.expectOp('(');
+    const out: number[] = [];
+    do out.push(this.parseUnsigned());
+    while (this.eatOp(','));
+    this.expectOp(')');
+    return out;
+  }
+
+  private parseCreateView(orReplace: boolean, temporary: boolean, orReplaceTok: Token): Statement {
+    const ifNotExists = this.eatIfNotExists();
+    if (orReplace && ifNotExists) throw new SqlSyntaxError('cannot specify both OR REPLACE and IF NOT EXISTS', this.byte(orReplaceTok.start));
+    const name = this.parseNameFor('view');
+    const columns = this.peekOp('(') ? this.parseIdentList() : undefined;
+    this.expectKeyword('as');
+    const query = this.rawQuery();
+    return {
+      kind: 'create_view',
+      name,
+      ifNotExists,
+      orReplace,
+      temporary,
+      ...(columns ? { columns } : {}),
+      query: query.text,
+      queryPosition: query.position,
+    };
+  }
+
+  private parseCreateMaterializedView(orReplace: boolean, orReplaceTok: Token): Statement {
+    const ifNotExists = this.eatIfNotExists();
+    if (orReplace && ifNotExists) throw new SqlSyntaxError('cannot specify both OR REPLACE and IF NOT EXISTS', this.byte(orReplaceTok.start));
+    const name = this.parseNameFor('materialized view');
+    const columns = this.peekOp('(') ? this.parseIdentList() : undefined;
+    const inCluster = this.parseInCluster();
+    const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.materializedViewWith) : [];
+    this.expectKeyword('as');
+    const query = this.rawQuery();
+    return {
+      kind: 'create_materialized_view',
+      name,
+      ifNotExists,
+      orReplace,
+      ...(columns ? { columns } : {}),
+      ...(inCluster !== undefined ? { inCluster } : {}),
+      withOptions,
+      query: query.text,
+      queryPosition: query.position,
+    };
+  }
+
+  /** A view body: everything up to the end of the statement, as typed. */
+  private rawQuery(): RawExpr {
+    const t = this.peek();
+    const startsQuery = (t.kind === 'word' && ['select', 'with', 'values', 'table'].includes(t.value)) || (t.kind === 'op' && t.value === '(');
+    if (!startsQuery) return this.fail('a query (SELECT, WITH, VALUES, TABLE or a parenthesized query)');
+    return this.rawToStatementEnd('a query');
+  }
+
+  private parseCreateIndex(isDefault: boolean): Statement {
+    const ifNotExists = this.eatIfNotExists();
+    let name: string | undefined;
+    const t = this.peek();
+    if ((t.kind === 'word' || t.kind === 'quoted') && !this.peekKeyword('on') && !this.peekKeywords('in', 'cluster')) {
+      name = this.parseIdent();
+    }
+    const inCluster = this.parseInCluster();
+    this.expectKeyword('on');
+    const on = this.parseNameFor('index');
+    if (this.eatKeyword('using')) this.expectKeyword('arrangement');
+    let keyParts: RawExpr[] | undefined;
+    if (!isDefault) {
+      if (!this.peekOp('(')) return this.fail("'(' and the index key (or CREATE DEFAULT INDEX)");
+      keyParts = this.rawList('an index key expression');
+    }
+    const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.indexWith) : [];
+    return {
+      kind: 'create_index',
+      ...(name !== undefined ? { name } : {}),
+      ifNotExists,
+      ...(inCluster !== undefined ? { inCluster } : {}),
+      on,
+      ...(keyParts ? { keyParts } : {}),
+      withOptions,
+    };
+  }
+
+  // ---- DROP --------------------------------------------------------------------------------
+
+  private parseDrop(): Statement {
+    const t = this.peek();
+    if (this.peekKeyword('owned') || this.peekKeyword('role') || this.peekKeyword('user') || this.peekKeyword('type') || this.peekKeyword('network')) {
+      throw this.unsupported(t, `DROP ${t.raw.toUpperCase()}`);
+    }
+    const objectType = this.parseObjectType();
+    const ifExists = this.eatKeywords('if', 'exists');
+    const names: ObjectName[] = [];
+    do names.push(this.parseNameFor(objectType));
+    while (this.eatOp(','));
+    let cascade = false;
+    let restrict = false;
+    if (this.eatKeyword('cascade')) cascade = true;
+    else if (this.eatKeyword('restrict')) restrict = true;
+    return { kind: 'drop', objectType, ifExists, names, cascade, restrict };
+  }
+
+  private parseObjectType(): ObjectType {
+    if (this.eatKeyword('cluster')) return this.eatKeyword('replica') ? 'cluster replica' : 'cluster';
+    if (this.eatKeywords('materialized', 'view')) return 'materialized view';
+    const simple: ObjectType[] = ['database', 'schema', 'secret', 'connection', 'source', 'sink', 'table', 'view', 'index'];
+    for (const s of simple) if (this.eatKeyword(s)) return s;
+    return this.fail('an object type (CLUSTER, CLUSTER REPLICA, SOURCE, ...)');
+  }
+
+  /** A name with the number of parts its object type takes. */
+  private parseNameFor(objectType: ObjectType): ObjectName {
+    const nameTok = this.peek();
+    const name = this.parseObjectName();
+    switch (objectType) {
+      case 'cluster replica':
+        if (name.length !== 2) this.failAt(nameTok, 'a replica name qualified by its cluster (cluster.replica)');
+        break;
+      case 'cluster':
+        if (name.length !== 1) this.failAt(nameTok, 'an unqualified cluster name');
+        break;
+      case 'database':
+        if (name.length !== 1) this.failAt(nameTok, 'an unqualified database name');
+        break;
+      case 'schema':
+        if (name.length > 2) this.failAt(nameTok, 'a schema name with at most two parts (database.schema)');
+        break;
+      default:
+        break;
+    }
+    return name;
+  }
+
+  // ---- ALTER -------------------------------------------------------------------------------
+
+  private parseAlter(): Statement {
+    const t = this.peek();
+    if (t.kind === 'word' && ['role', 'user', 'system', 'default', 'type', 'network'].includes(t.value)) {
+      throw this.unsupported(t, `ALTER ${t.raw.toUpperCase()}`);
+    }
+    const objectType = this.parseObjectType();
+    const ifExists = this.eatKeywords('if', 'exists');
+    const name = this.parseNameFor(objectType);
+    const what = `ALTER ${objectType.toUpperCase()}`;
+    const a = this.peek();
+    if (this.eatKeywords('rename', 'to')) return { kind: 'alter_rename', objectType, ifExists, name, newName: this.parseIdent() };
+    if (this.eatKeywords('owner', 'to')) return { kind: 'alter_owner', objectType, ifExists, name, owner: this.parseIdent() };
+    if (this.peekKeywords('swap', 'with')) {
+      if (ifExists) return this.fail('RENAME TO, OWNER TO or SET CLUSTER (SWAP WITH takes no IF EXISTS)');
+      this.i += 2;
+      return { kind: 'alter_swap', objectType, name, other: this.parseIdent() };
+    }
+    if (this.eatKeywords('set', 'cluster')) return { kind: 'alter_set_cluster', objectType, ifExists, name, cluster: this.parseIdent() };
+    if (objectType === 'secret' && this.eatKeyword('as')) return { kind: 'alter_secret', name, ifExists, value: this.parseSecretValue() };
+    if (objectType === 'cluster' && this.peekKeyword('set') && this.peekOp('(', 1)) {
+      this.next();
+      const action: AlterClusterAction = { kind: 'set', options: this.parseOptions(OPTION_LISTS.alterCluster) };
+      if (this.peekKeyword('with')) throw this.unsupported(this.peek(), 'ALTER CLUSTER ... WITH');
+      return { kind: 'alter_cluster', name: name[0]!, ifExists, action };
+    }
+    if (objectType === 'cluster' && this.eatKeyword('reset')) {
+      this.expectOp('(');
+      const names: string[] = [];
+      const seen = new Set<string>();
+      do {
+        const at = this.peek();
+        const n = this.parseOptionName(OPTION_LISTS.alterCluster);
+        if (seen.has(n)) throw new SqlSyntaxError(`${n} specified more than once`, this.byte(at.start));
+        seen.add(n);
+        names.push(n);
+      } while (this.eatOp(','));
+      this.expectOp(')');
+      return { kind: 'alter_cluster', name: name[0]!, ifExists, action: { kind: 'reset', names } };
+    }
+    if (a.kind === 'word' && ['set', 'reset', 'add', 'drop', 'rotate', 'alter'].includes(a.value)) {
+      throw this.unsupported(a, `${what} ... ${a.raw.toUpperCase()}`);
+    }
+    const actions = ['RENAME TO', 'OWNER TO', 'SWAP WITH', 'SET CLUSTER'];
+    if (objectType === 'secret') actions.push('AS');
+    if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
+    return this.fail(oneOf(actions));
+  }
+
+  // ---- SHOW --------------------------------------------------------------------------------
+
+  private parseShow(): Statement {
+    if (this.eatKeyword('create')) {
+      const objectType = this.parseObjectType();
+      return { kind: 'show_create', objectType, name: this.parseNameFor(objectType) };
+    }
+    const t = this.peek();
+    let what: string | undefined;
+    for (const words of SHOW_PLURALS) {
+      if (this.eatKeywords(...words)) {
+        what = words.join(' ');
+        break;
+      }
+    }
+    if (what === undefined) {
+      if (t.kind === 'word' && SHOW_UNSUPPORTED.includes(t.value)) throw this.unsupported(t, `SHOW ${t.raw.toUpperCase()}`);
+      if (t.kind === 'word' || t.kind === 'quoted') {
+        throw new NotSupportedError(`SHOW ${t.raw} (session variables) is not supported by this control plane`, { position: this.byte(t.start) });
+      }
+      return this.fail(`CREATE or what to show (one of ${oneOf(SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()))})`);
+    }
+    const on = what === 'indexes' && this.eatKeyword('on') ? this.parseObjectName() : undefined;
+    let from: ObjectName | undefined;
+    let inCluster: string | undefined;
+    if (this.eatKeyword('from')) from = this.parseObjectName();
+    if (this.eatKeywords('in', 'cluster')) inCluster = this.parseIdent();
+    let filter: ShowFilter | undefined;
+    if (this.eatKeyword('like')) filter = { kind: 'like', pattern: this.parseStringLiteral() };
+    else if (this.eatKeyword('where')) filter = { kind: 'where', expr: this.parseExpr() };
+    return {
+      kind: 'show',
+      what,
+      ...(on ? { on } : {}),
+      ...(from ? { from } : {}),
+      ...(inCluster !== undefined ? { inCluster } : {}),
+      ...(filter ? { filter } : {}),
+    };
+  }
+
+  // ---- transactions and EXPLAIN ------------------------------------------------------------
+
+  private parseTransactionModes(): string[] {
+    const modes: string[] = [];
+    for (;;) {
+      if (this.eatKeywords('isolation', 'level')) {
+        const levels = [['strict', 'serializable'], ['serializable'], ['repeatable', 'read'], ['read', 'committed'], ['read', 'uncommitted']];
+        const level = levels.find((l) => this.eatKeywords(...l));
+        if (!level) return this.fail(oneOf(levels.map((l) => l.join(' ').toUpperCase())));
+        modes.push(`ISOLATION LEVEL ${level.join(' ').toUpperCase()}`);
+      } else if (this.eatKeywords('read', 'only')) modes.push('READ ONLY');
+      else if (this.eatKeywords('read', 'write')) modes.push('READ WRITE');
+      else if (modes.length > 0) return this.fail('ISOLATION LEVEL, READ ONLY or READ WRITE');
+      else return modes;
+      if (!this.eatOp(',') && !this.peekKeyword('isolation') && !this.peekKeyword('read')) return modes;
+    }
+  }
+
+  private parseExplain(explainTok: Token): Statement {
+    if (!this.eatKeyword('effects')) {
+      const t = this.peek();
+      throw new NotSupportedError(`EXPLAIN${t.kind === 'word' ? ` ${t.raw.toUpperCase()}` : ''} is not supported by this control plane`, {
+        position: this.byte(explainTok.start),
+        hint: 'EXPLAIN EFFECTS FOR <DDL statement> shows what a statement would change.',
+      });
+    }
+    this.expectKeyword('for');
+    const t = this.peek();
+    // Checked before recursing, so `EXPLAIN EFFECTS FOR EXPLAIN ...` chains cannot nest.
+    if (!(t.kind === 'word' && (t.value === 'create' || t.value === 'drop' || t.value === 'alter'))) {
+      return this.fail('a DDL statement (CREATE, DROP or ALTER) after EXPLAIN EFFECTS FOR');
+    }
+    const statement = this.parseStatement();
+    if (!DDL_KINDS.has(statement.kind)) return this.failAt(t, 'a DDL statement after EXPLAIN EFFECTS FOR');
+    return { kind: 'explain_effects', statement };
+  }
+
+  // ---- SELECT ------------------------------------------------------------------------------
+
+  private parseSelect(): Statement {
+    let columns: string[] | undefined;
+    if (!this.eatOp('*')) {
+      columns = [];
+      do columns.push(this.parseIdent());
+      while (this.eatOp(','));
+    }
+    this.expectKeyword('from');
+    const fromPosition = this.byte(this.peek().start);
+    const from = this.parseObjectName();
+    const where = this.eatKeyword('where') ? this.parseExpr() : undefined;
+    const orderBy: OrderBy[] = [];
+    if (this.eatKeywords('order', 'by')) {
+      do {
+        const column = this.parseIdent();
+        const desc = this.eatKeyword('desc') ? true : (this.eatKeyword('asc'), false);
+        orderBy.push({ column, desc });
+      } while (this.eatOp(','));
+    }
+    let limit: number | undefined;
+    let offset: number | undefined;
+    for (let k = 0; k < 2; k++) {
+      if (limit === undefined && this.eatKeyword('limit')) limit = this.parseUnsigned();
+      else if (offset === undefined && this.eatKeyword('offset')) offset = this.parseUnsigned();
+    }
+    return {
+      kind: 'select',
+      ...(columns ? { columns } : {}),
+      from,
+      fromPosition,
+      ...(where ? { where } : {}),
+      orderBy,
+      ...(limit !== undefined ? { limit } : {}),
+      ...(offset !== undefined ? { offset } : {}),
+    };
+  }
+
+  parseExpr(): Expr {
+    return this.parseOr();
+  }
+
+  private parseOr(): Expr {
+    let left = this.parseAnd();
+    while (this.eatKeyword('or')) left = { kind: 'or', left, right: this.parseAnd() };
+    return left;
+  }
+
+  private parseAnd(): Expr {
+    let left = this.parseNot();
+    while (this.eatKeyword('and')) left = { kind: 'and', left, right: this.parseNot() };
+    return left;
+  }
+
+  private parseNot(): Expr {
+    if (this.eatKeyword('not')) return { kind: 'not', expr: this.nested(() => this.parseNot()) };
+    return this.parseComparison();
+  }
+
+  private parseComparison(): Expr {
+    const left = this.parsePrimary();
+    const t = this.peek();
+    if (t.kind === 'op' && ['=', '<>', '!=', '<', '<=', '>', '>='].includes(t.value)) {
+      this.next();
+      const op = (t.value === '!=' ? '<>' : t.value) as '=' | '<>' | '<' | '<=' | '>' | '>=';
+      return { kind: 'binary', op, left, right: this.parsePrimary() };
+    }
+    if (this.eatKeyword('is')) {
+      const negated = this.eatKeyword('not');
+      this.expectKeyword('null');
+      return { kind: 'is_null', expr: left, negated };
+    }
+    const negated = this.eatKeyword('not');
+    if (this.eatKeyword('in')) {
+      this.expectOp('(');
+      const list: Expr[] = [];
+      do list.push(this.parsePrimary());
+      while (this.eatOp(','));
+      this.expectOp(')');
+      return { kind: 'in', expr: left, list, negated };
+    }
+    if (this.peekKeyword('like') || this.peekKeyword('ilike')) {
+      const caseInsensitive = this.next().value === 'ilike';
+      return { kind: 'like', expr: left, pattern: this.parsePrimary(), negated, caseInsensitive };
+    }
+    if (negated) return this.fail('IN, LIKE or ILIKE after NOT');
+    return left;
+  }
+
+  private parsePrimary(): Expr {
+    const t = this.peek();
+    if (this.eatOp('(')) {
+      const e = this.nested(() => this.parseExpr());
+      this.expectOp(')');
+      return e;
+    }
+    if (t.kind === 'string') {
+      this.next();
+      return { kind: 'literal', value: t.value };
+    }
+    if (t.kind === 'number') {
+      this.next();
+      return { kind: 'literal', value: this.finiteNumber(t, false) };
+    }
+    if (t.kind === 'op' && t.value === '-' && this.peek(1).kind === 'number') {
+      this.next();
+      return { kind: 'literal', value: this.finiteNumber(this.next(), true) };
+    }
+    if (t.kind === 'word' && (t.value === 'true' || t.value === 'false')) {
+      this.next();
+      return { kind: 'literal', value: t.value === 'true' };
+    }
+    if (t.kind === 'word' && t.value === 'null') {
+      this.next();
+      return { kind: 'literal', value: null };
+    }
+    if (t.kind === 'word' || t.kind === 'quoted') {
+      const position = this.byte(t.start);
+      return { kind: 'column', name: this.parseIdent(), position };
+    }
+    return this.fail('an expression');
+  }
+
+  private finiteNumber(t: Token, negative: boolean): number {
+    const v = Number(t.value);
+    if (!Number.isFinite(v)) throw new SqlSyntaxError(`number out of range: ${t.raw}`, this.byte(t.start));
+    // -0 would print as 0: keep one zero.
+    return negative && v !== 0 ? -v : v;
+  }
+
+  // ---- options -----------------------------------------------------------------------------
+
+  /**
+   * `( NAME [=] value, ... )`. With a spec, names are matched against its list (longest match,
+   * so `SECRET ACCESS KEY = SECRET k` reads), unknown names list the valid ones, and a name given
+   * twice is refused. Without a spec (kept for callers that read any name), any words make a name.
+   */
+  parseOptionList(spec?: OptionListSpec): SqlOption[] {
+    if (spec) return this.parseOptions(spec);
+    this.expectOp('(');
+    const options: SqlOption[] = [];
+    if (this.peekOp(')')) return this.fail('an option name');
+    do {
+      const startTok = this.peek();
+      const words: string[] = [];
+      while (this.peek().kind === 'word' && !(words.length > 0 && this.startsOptionValue())) {
+        words.push(this.next().value.toUpperCase());
+      }
+      if (words.length === 0) this.fail('an option name');
+      const hasEquals = this.eatOp('=');
+      const bare = !hasEquals && (this.peekOp(',') || this.peekOp(')'));
+      const value = bare ? ({ kind: 'none' } as const) : this.parseOptionValue();
+      options.push({ name: words.join(' '), value, position: this.byte(startTok.start) });
+    } while (this.eatOp(','));
+    this.expectOp(')');
+    return options;
+  }
+
+  private parseOptions(spec: OptionListSpec, onReplicas?: (at: Token) => void): SqlOption[] {
+    this.expectOp('(');
+    const options: SqlOption[] = [];
+    const seen = new Set<string>();
+    do {
+      const startTok = this.peek();
+      const name = this.parseOptionName(spec);
+      if (onReplicas && name === 'REPLICAS') {
+        onReplicas(startTok);
+        continue;
+      }
+      if (seen.has(name)) throw new SqlSyntaxError(`${name} specified more than once`, this.byte(startTok.start));
+      seen.add(name);
+      const hasEquals = this.eatOp('=');
+      const prefix = VALUE_PREFIX[name];
+      let value: OptionValue;
+      if (prefix !== undefined) {
+        this.expectKeyword(prefix.toLowerCase());
+        value = this.parseOptionValue();
+      } else {
+        const bare = !hasEquals && (this.peekOp(',') || this.peekOp(')'));
+        value = bare ? { kind: 'none' } : this.parseOptionValue();
+      }
+      if (this.peekKeyword('using')) throw this.unsupported(this.peek(), `${name} ... USING`);
+      options.push({ name, value, position: this.byte(startTok.start) });
+    } while (this.eatOp(','));
+    this.expectOp(')');
+    return options;
+  }
+
+  /** Reads one of the spec's option names (canonical form), or fails listing them. */
+  private parseOptionName(spec: OptionListSpec): string {
+    const entries = wordsOf(spec);
+    const matches = (words: readonly string[], k: number) => {
+      const t = this.peek(k);
+      return t.kind === 'word' && t.value === words[k];
+    };
+    let best: (typeof entries)[number] | undefined;
+    let longestPrefix = 0;
+    for (const e of entries) {
+      let k = 0;
+      while (k < e.words.length && matches(e.words, k)) k++;
+      if (k === e.words.length) {
+        if (!best || e.words.length > best.words.length) best = e;
+      } else if (k > longestPrefix) longestPrefix = k;
+    }
+    if (best && best.words.length >= longestPrefix) {
+      const t = this.peek();
+      this.i += best.words.length;
+      if (best.unsupported) throw this.unsupported(t, `The ${best.canonical} option of ${spec.what}`);
+      return best.canonical;
+    }
+    if (longestPrefix > 0) {
+      // `REPLICATION 3`: point at what should have continued the name.
+      const continuations = new Set<string>();
+      for (const e of entries) {
+        let k = 0;
+        while (k < longestPrefix && k < e.words.length && matches(e.words, k)) k++;
+        if (k === longestPrefix && e.words.length > k) continuations.add(e.words[k]!.toUpperCase());
+      }
+      if (continuations.size > 0 || !best) {
+        return this.failAt(this.peek(longestPrefix), oneOf([...continuations].sort()));
+      }
+    }
+    return this.fail(`one of ${spec.names.join(' or ')}`);
+  }
+
+  private startsOptionValue(): boolean {
+    const t = this.peek();
+    return t.kind === 'word' && (t.value === 'true' || t.value === 'false' || t.value === 'secret');
+  }
+
+  parseOptionValue(): OptionValue {
+    const t = this.peek();
+    if (t.kind === 'string') {
+      this.next();
+      return { kind: 'string', value: t.value };
+    }
+    if (t.kind === 'number') {
+      this.next();
+      return { kind: 'number', value: t.value };
+    }
+    if (t.kind === 'op' && t.value === '-' && this.peek(1).kind === 'number') {
+      this.next();
+      return { kind: 'number', value: `-${this.next().value}` };
+    }
+    if (t.kind === 'word' && (t.value === 'true' || t.value === 'false')) {
+      this.next();
+      return { kind: 'boolean', value: t.value === 'true' };
+    }
+    if (t.kind === 'word' && t.value === 'secret') {
+      this.next();
+      return { kind: 'secret', name: this.parseObjectName() };
+    }
+    if (this.peekOp('(') || this.peekOp('[')) {
+      const close = this.next().value === '(' ? ')' : ']';
+      return this.nested(() => {
+        const items: OptionValue[] = [];
+        if (!this.peekOp(close)) {
+          do items.push(this.parseOptionValue());
+          while (this.eatOp(','));
+        }
+        this.expectOp(close);
+        return { kind: 'list', items };
+      });
+    }
+    if (t.kind === 'word' || t.kind === 'quoted') {
+      const name = this.parseObjectName();
+      return name.length === 1 ? { kind: 'ident', value: name[0]! } : { kind: 'object', name };
+    }
+    return this.fail('an option value');
+  }
+
+  // ---- raw spans ---------------------------------------------------------------------------
+
+  private rawSpan(fromToken: number, toToken: number): RawExpr {
+    const first = this.tokens[fromToken]!;
+    const last = this.tokens[toToken - 1]!;
+    return { text: this.text.slice(first.start, last.end), position: this.byte(first.start) };
+  }
+
+  /** Every token up to the end of the statement (`;` or end of input). */
+  private rawToStatementEnd(what: string): RawExpr {
+    const first = this.i;
+    while (this.peek().kind !== 'eof' && !this.peekOp(';')) this.next();
+    if (this.i === first) return this.fail(what);
+    return this.rawSpan(first, this.i);
+  }
+
+  /** `( ... )` with balanced brackets inside: the text between the parentheses. */
+  private rawParenthesized(what: string): RawExpr {
+    const items = this.rawItems(what, false);
+    return items[0]!;
+  }
+
+  /** `( a, b(c, d), ... )`: the comma-separated items at depth 0, as typed. */
+  private rawList(what: string): RawExpr[] {
+    return this.rawItems(what, true);
+  }
+
+  private rawItems(what: string, splitOnComma: boolean): RawExpr[] {
+    this.expectOp('(');
+    const items: RawExpr[] = [];
+    let first = this.i;
+    let depth = 0;
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'eof' || (t.kind === 'op' && t.value === ';')) return this.fail("')'");
+      if (t.kind === 'op') {
+        if (t.value === '(' || t.value === '[') depth++;
+        else if (t.value === ']' && depth > 0) depth--;
+        else if (t.value === ')') {
+          if (depth === 0) {
+            if (this.i === first) return this.fail(what);
+            items.push(this.rawSpan(first, this.i));
+            this.next();
+            return items;
+          }
+          depth--;
+        } else if (t.value === ',' && depth === 0 && splitOnComma) {
+          if (this.i === first) return this.fail(what);
+          items.push(this.rawSpan(first, this.i));
+          this.next();
+          first = this.i;
+          continue;
+        }
+      }
+      this.next();
+    }
+  }
+
+  // ---- names and literals ------------------------------------------------------------------
+
+  parseIdent(): string {
+    const t = this.peek();
+    if (t.kind === 'word' || t.kind === 'quoted') {
+      this.next();
+      return t.value;
+    }
+    return this.fail('an identifier');
+  }
+
+  private parseIdentList(): string[] {
+    this.expectOp('(');
+    const out: string[] = [];
+    do out.push(this.parseIdent());
+    while (this.eatOp(','));
+    this.expectOp(')');
+    return out;
+  }
+
+  parseObjectName(): ObjectName {
+    const parts = [this.parseIdent()];
+    while (this.eatOp('.')) parts.push(this.parseIdent());
+    if (parts.length > 3) this.failAt(this.prev(), 'a name with at most three parts (database.schema.name)');
+    return parts;
+  }
+
+  parseStringLiteral(): string {
+    const t = this.peek();
+    if (t.kind !== 'string') return this.fail('a string literal');
+    this.next();
+    return t.value;
+  }
+
+  private parseUnsigned(): number {
+    const t = this.peek();
+    if (t.kind !== 'number' || !/^[0-9]+$/.test(t.value) || !Number.isSafeInteger(Number(t.value))) return this.fail('a non-negative integer');
+    this.next();
+    return Number(t.value);
+  }
+
+  private eatIfNotExists(): boolean {
+    return this.eatKeywords('if', 'not', 'exists');
+  }
+
+  // ---- token helpers -----------------------------------------------------------------------
+
+  private nested<T>(f: () => T): T {
+    if (this.depth >= MAX_NESTING_DEPTH) {
+      throw new SqlSyntaxError(`statement exceeds nested expression limit of ${MAX_NESTING_DEPTH}`, this.byte(this.peek().start), {
+        code: SQLSTATE.statementTooComplex,
+      });
+    }
+    this.depth++;
+    const r = f();
+    this.depth--;
+    return r;
+  }
+
+  private unsupported(t: Token, what: string): NotSupportedError {
+    return new NotSupportedError(`${what} is not supported by this control plane`, {
+      position: this.byte(t.start),
+      hint: 'Only DDL and SELECT over the system catalog are served here.',
+    });
+  }
+
+  peek(ahead = 0): Token {
+    return this.tokens[Math.min(this.i + ahead, this.tokens.length - 1)]!;
+  }
+  next(): Token {
+    const t = this.peek();
+    if (t.kind !== 'eof') this.i++;
+    return t;
+  }
+  prev(): Token {
+    return this.tokens[Math.max(0, this.i - 1)]!;
+  }
+  peekKeyword(kw: string): boolean {
+    const t = this.peek();
+    return t.kind === 'word' && t.value === kw;
+  }
+  peekKeywords(...kws: string[]): boolean {
+    for (let k = 0; k < kws.length; k++) {
+      const t = this.peek(k);
+      if (t.kind !== 'word' || t.value !== kws[k]) return false;
+    }
+    return true;
+  }
+  eatKeyword(kw: string): boolean {
+    if (!this.peekKeyword(kw)) return false;
+    this.i++;
+    return true;
+  }
+  /** Consumes the whole keyword sequence or nothing. */
+  eatKeywords(...kws: string[]): boolean {
+    if (!this.peekKeywords(...kws)) return false;
+    this.i += kws.length;
+    return true;
+  }
+  expectKeyword(kw: string): void {
+    if (!this.eatKeyword(kw)) this.fail(kw.toUpperCase());
+  }
+  /** Expects each keyword in turn, failing at the first one missing. */
+  expectKeywords(...kws: string[]): void {
+    for (const kw of kws) this.expectKeyword(kw);
+  }
+  peekOp(op: string, ahead = 0): boolean {
+    const t = this.peek(ahead);
+    return t.kind === 'op' && t.value === op;
+  }
+  eatOp(op: string): boolean {
+    if (!this.peekOp(op)) return false;
+    this.i++;
+    return true;
+  }
+  expectOp(op: string): void {
+    if (!this.eatOp(op)) this.fail(`'${op}'`);
+  }
+  byte(index: number): number {
+    return byteOffset(this.text, index);
+  }
+  fail(expected: string): never {
+    return this.failAt(this.peek(), expected);
+  }
+  failAt(t: Token, expected: string): never {
+    const found = t.kind === 'eof' ? 'end of input' : t.kind === 'string' ? `string literal ${t.raw}` : t.raw;
+    throw new SqlSyntaxError(`Expected ${expected}, found ${found}`, this.byte(t.start));
+  }
+}
+
+/** Parses a request's SQL text into statements with their byte spans. */
+export function parse(text: string): ParsedStatement[] {
+  return new Parser(text).parseStatements();
+}

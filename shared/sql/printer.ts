@@ -1,0 +1,358 @@
+/**
+ * Prints an AST back to canonical SQL: parse(print(s)) gives s again (positions aside).
+ * Keywords are upper case, identifiers are quoted when they are not plain lower-case words or
+ * when they are keywords of our grammar, raw spans (view bodies, index keys) are written as typed.
+ */
+import type {
+  ColumnDef,
+  DataType,
+  Expr,
+  ExternalReferences,
+  Format,
+  FormatSpecifier,
+  IncludeMetadata,
+  ObjectName,
+  OptionValue,
+  SchemaStrategy,
+  SecretValue,
+  SourceConnection,
+  SourceEnvelope,
+  SqlOption,
+  Statement,
+} from './ast';
+import { KEYWORDS } from './keywords';
+import { VALUE_PREFIX } from './options';
+
+export interface PrintOptions {
+  /** Print secret values as `'<REDACTED>'` (for logs and statement history). */
+  readonly redacted?: boolean;
+}
+
+const PLAIN_WORD = /^[a-z_][a-z0-9_$]*$/;
+
+export function ident(name: string): string {
+  if (PLAIN_WORD.test(name) && !KEYWORDS.has(name)) return name;
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+export function objectName(name: ObjectName): string {
+  return name.map(ident).join('.');
+}
+
+export function stringLiteral(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+function optionValue(v: OptionValue): string {
+  switch (v.kind) {
+    case 'string':
+      return stringLiteral(v.value);
+    case 'number':
+      return v.value;
+    case 'boolean':
+      return v.value ? 'true' : 'false';
+    case 'ident':
+      return ident(v.value);
+    case 'secret':
+      return `SECRET ${objectName(v.name)}`;
+    case 'object':
+      return objectName(v.name);
+    case 'list':
+      return `(${v.items.map(optionValue).join(', ')})`;
+    case 'none':
+      return '';
+  }
+}
+
+function option(o: SqlOption): string {
+  if (o.value.kind === 'none') return o.name;
+  const prefix = VALUE_PREFIX[o.name];
+  return `${o.name} = ${prefix !== undefined ? `${prefix} ` : ''}${optionValue(o.value)}`;
+}
+
+export function optionList(options: readonly SqlOption[]): string {
+  return `(${options.map(option).join(', ')})`;
+}
+
+/** Operands of comparisons are primaries: anything else is parenthesized to read back the same. */
+function operand(e: Expr): string {
+  return e.kind === 'column' || e.kind === 'literal' ? expr(e) : `(${expr(e)})`;
+}
+
+export function expr(e: Expr): string {
+  switch (e.kind) {
+    case 'column':
+      return ident(e.name);
+    case 'literal':
+      if (e.value === null) return 'NULL';
+      if (typeof e.value === 'string') return stringLiteral(e.value);
+      if (typeof e.value === 'boolean') return e.value ? 'true' : 'false';
+      return String(e.value);
+    case 'binary':
+      return `${operand(e.left)} ${e.op} ${operand(e.right)}`;
+    case 'and':
+    case 'or':
+      return `(${expr(e.left)} ${e.kind.toUpperCase()} ${expr(e.right)})`;
+    case 'not':
+      return `NOT ${expr(e.expr)}`;
+    case 'in':
+      return `${operand(e.expr)}${e.negated ? ' NOT' : ''} IN (${e.list.map(operand).join(', ')})`;
+    case 'like':
+      return `${operand(e.expr)}${e.negated ? ' NOT' : ''} ${e.caseInsensitive ? 'ILIKE' : 'LIKE'} ${operand(e.pattern)}`;
+    case 'is_null':
+      return `${operand(e.expr)} IS ${e.negated ? 'NOT ' : ''}NULL`;
+  }
+}
+
+/** Built-in type names of several words, printed as such (the parser reads them back as one name). */
+const MULTIWORD_TYPES = new Set([
+  'double precision',
+  'character varying',
+  'char varying',
+  'bit varying',
+  'timestamp with time zone',
+  'timestamp without time zone',
+  'time with time zone',
+  'time without time zone',
+]);
+
+export function dataType(t: DataType): string {
+  const typmod = t.typmod.length > 0 ? `(${t.typmod.join(',')})` : '';
+  const arrays = '[]'.repeat(t.arrayDimensions);
+  const only = t.name.length === 1 ? t.name[0]! : undefined;
+  if (only !== undefined && MULTIWORD_TYPES.has(only)) {
+    // `timestamp(3) with time zone`: the precision goes after the first word.
+    const space = only.indexOf(' ');
+    const first = only.slice(0, space);
+    const rest = only.slice(space);
+    return first === 'timestamp' || first === 'time' ? `${first}${typmod}${rest}${arrays}` : `${only}${typmod}${arrays}`;
+  }
+  // In type position any word is a type name, so plain words need no quotes even if keywords.
+  const name = only !== undefined && PLAIN_WORD.test(only) ? only : objectName(t.name);
+  return `${name}${typmod}${arrays}`;
+}
+
+function columnDef(c: ColumnDef): string {
+  return `${ident(c.name)} ${dataType(c.type)}${c.notNull ? ' NOT NULL' : ''}${c.default ? ` DEFAULT ${c.default.text}` : ''}`;
+}
+
+function identList(names: readonly string[]): string {
+  return `(${names.map(ident).join(', ')})`;
+}
+
+function secretValue(v: SecretValue, opts: PrintOptions): string {
+  if (opts.redacted) return "'<REDACTED>'";
+  return v.kind === 'string' ? stringLiteral(v.value) : v.expr.text;
+}
+
+function strategy(s: SchemaStrategy): string {
+  switch (s.kind) {
+    case 'latest':
+      return 'LATEST';
+    case 'id':
+      return `ID ${s.id}`;
+    case 'inline':
+      return `INLINE ${stringLiteral(s.schema)}`;
+  }
+}
+
+function csr(connection: ObjectName, options: readonly SqlOption[]): string {
+  return `USING CONFLUENT SCHEMA REGISTRY CONNECTION ${objectName(connection)}${options.length ? ` ${optionList(options)}` : ''}`;
+}
+
+export function format(f: Format): string {
+  switch (f.kind) {
+    case 'avro': {
+      if (f.csrConnection === undefined) return `AVRO USING SCHEMA ${stringLiteral(f.schema ?? '')}`;
+      const parts = [`AVRO ${csr(f.csrConnection, f.csrOptions)}`];
+      if (f.keyStrategy) parts.push(`KEY STRATEGY ${strategy(f.keyStrategy)}`);
+      if (f.valueStrategy) parts.push(`VALUE STRATEGY ${strategy(f.valueStrategy)}`);
+      return parts.join(' ');
+    }
+    case 'protobuf':
+      if (f.csrConnection === undefined) {
+        return `PROTOBUF MESSAGE ${stringLiteral(f.messageName ?? '')} USING SCHEMA ${stringLiteral(f.schema ?? '')}`;
+      }
+      return `PROTOBUF ${csr(f.csrConnection, f.csrOptions)}`;
+    case 'json':
+      return f.array ? 'JSON ARRAY' : 'JSON';
+    case 'text':
+      return 'TEXT';
+    case 'bytes':
+      return 'BYTES';
+    case 'csv': {
+      const cols = f.columns.kind === 'count' ? `${f.columns.count} COLUMNS` : `HEADER${f.columns.names.length ? ` ${identList(f.columns.names)}` : ''}`;
+      return `CSV WITH ${cols}${f.delimiter !== undefined ? ` DELIMITED BY ${stringLiteral(f.delimiter)}` : ''}`;
+    }
+    case 'regex':
+      return `REGEX ${stringLiteral(f.pattern)}`;
+  }
+}
+
+function formatSpecifier(f: FormatSpecifier): string {
+  return f.kind === 'bare' ? `FORMAT ${format(f.format)}` : `KEY FORMAT ${format(f.key)} VALUE FORMAT ${format(f.value)}`;
+}
+
+function includeItem(m: IncludeMetadata): string {
+  if (m.kind === 'header') return `HEADER ${stringLiteral(m.key)} AS ${ident(m.alias)}${m.bytes ? ' BYTES' : ''}`;
+  return `${m.kind.toUpperCase()}${m.alias !== undefined ? ` AS ${ident(m.alias)}` : ''}`;
+}
+
+function envelope(e: SourceEnvelope): string {
+  switch (e.kind) {
+    case 'none':
+      return 'NONE';
+    case 'debezium':
+      return 'DEBEZIUM';
+    case 'upsert': {
+      const v = e.valueDecodingErrors;
+      if (!v) return 'UPSERT';
+      return `UPSERT (VALUE DECODING ERRORS = (INLINE${v.alias !== undefined ? ` AS ${ident(v.alias)}` : ''}))`;
+    }
+  }
+}
+
+function references(r: ExternalReferences): string {
+  switch (r.kind) {
+    case 'all':
+      return 'FOR ALL TABLES';
+    case 'tables':
+      return `FOR TABLES (${r.tables.map((t) => `${objectName(t.reference)}${t.alias ? ` AS ${objectName(t.alias)}` : ''}`).join(', ')})`;
+    case 'schemas':
+      return `FOR SCHEMAS ${identList(r.schemas)}`;
+  }
+}
+
+function sourceConnection(c: SourceConnection): string {
+  const opts = c.options.length ? ` ${optionList(c.options)}` : '';
+  switch (c.kind) {
+    case 'kafka':
+      return `KAFKA CONNECTION ${objectName(c.connection)}${opts}`;
+    case 'postgres':
+      return `POSTGRES CONNECTION ${objectName(c.connection)}${opts}`;
+    case 'load generator':
+      return `LOAD GENERATOR ${c.generator.toUpperCase()}${opts}`;
+  }
+}
+
+const withOptions = (options: readonly SqlOption[]): string => (options.length ? ` WITH ${optionList(options)}` : '');
+const ifNotExists = (b: boolean): string => (b ? 'IF NOT EXISTS ' : '');
+const ifExists = (b: boolean): string => (b ? 'IF EXISTS ' : '');
+const inCluster = (c: string | undefined): string => (c !== undefined ? ` IN CLUSTER ${ident(c)}` : '');
+
+export function print(s: Statement, opts: PrintOptions = {}): string {
+  switch (s.kind) {
+    case 'create_cluster': {
+      const parts = [`CREATE CLUSTER ${ident(s.name)}`];
+      if (s.replicas) {
+        const reps = s.replicas.map((r) => (r.options.length ? `${ident(r.name)} ${optionList(r.options)}` : ident(r.name)));
+        parts.push(`REPLICAS (${reps.join(', ')})`);
+      }
+      if (s.options.length) parts.push(optionList(s.options));
+      return parts.join(' ');
+    }
+    case 'create_cluster_replica':
+      return `CREATE CLUSTER REPLICA ${ident(s.cluster)}.${ident(s.name)}${s.options.length ? ` ${optionList(s.options)}` : ''}`;
+    case 'drop':
+      return [
+        `DROP ${s.objectType.toUpperCase()}`,
+        s.ifExists ? 'IF EXISTS' : '',
+        s.names.map(objectName).join(', '),
+        s.cascade ? 'CASCADE' : s.restrict ? 'RESTRICT' : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+    case 'show': {
+      const parts = [`SHOW ${s.what.toUpperCase()}`];
+      if (s.on) parts.push(`ON ${objectName(s.on)}`);
+      if (s.from) parts.push(`FROM ${objectName(s.from)}`);
+      if (s.inCluster !== undefined) parts.push(`IN CLUSTER ${ident(s.inCluster)}`);
+      if (s.filter) parts.push(s.filter.kind === 'like' ? `LIKE ${stringLiteral(s.filter.pattern)}` : `WHERE ${expr(s.filter.expr)}`);
+      return parts.join(' ');
+    }
+    case 'select': {
+      const parts = [`SELECT ${s.columns ? s.columns.map(ident).join(', ') : '*'} FROM ${objectName(s.from)}`];
+      if (s.where) parts.push(`WHERE ${expr(s.where)}`);
+      if (s.orderBy.length) parts.push(`ORDER BY ${s.orderBy.map((o) => `${ident(o.column)}${o.desc ? ' DESC' : ''}`).join(', ')}`);
+      if (s.limit !== undefined) parts.push(`LIMIT ${s.limit}`);
+      if (s.offset !== undefined) parts.push(`OFFSET ${s.offset}`);
+      return parts.join(' ');
+    }
+    case 'create_database':
+      return `CREATE DATABASE ${ifNotExists(s.ifNotExists)}${ident(s.name)}`;
+    case 'create_schema':
+      return `CREATE SCHEMA ${ifNotExists(s.ifNotExists)}${objectName(s.name)}`;
+    case 'create_secret':
+      return `CREATE SECRET ${ifNotExists(s.ifNotExists)}${objectName(s.name)} AS ${secretValue(s.value, opts)}`;
+    case 'alter_secret':
+      return `ALTER SECRET ${ifExists(s.ifExists)}${objectName(s.name)} AS ${secretValue(s.value, opts)}`;
+    case 'create_connection':
+      return `CREATE CONNECTION ${ifNotExists(s.ifNotExists)}${objectName(s.name)} TO ${s.connectionType.toUpperCase()} ${optionList(s.options)}${withOptions(s.withOptions)}`;
+    case 'create_source': {
+      const parts = [`CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''}${inCluster(s.inCluster)}`];
+      parts.push(`FROM ${sourceConnection(s.connection)}`);
+      if (s.format) parts.push(formatSpecifier(s.format));
+      if (s.includeMetadata.length) parts.push(`INCLUDE ${s.includeMetadata.map(includeItem).join(', ')}`);
+      if (s.envelope) parts.push(`ENVELOPE ${envelope(s.envelope)}`);
+      if (s.references) parts.push(references(s.references));
+      if (s.exposeProgress) parts.push(`EXPOSE PROGRESS AS ${objectName(s.exposeProgress)}`);
+      return parts.join(' ') + withOptions(s.withOptions);
+    }
+    case 'create_webhook_source': {
+      const parts = [`CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${inCluster(s.inCluster)} FROM WEBHOOK BODY FORMAT ${format(s.bodyFormat)}`];
+      for (const h of s.includeHeader) parts.push(`INCLUDE HEADER ${stringLiteral(h.header)} AS ${ident(h.alias)}${h.bytes ? ' BYTES' : ''}`);
+      if (s.includeHeaders) {
+        const filters = s.includeHeaders.filters.map((f) => `${f.block ? 'NOT ' : ''}${stringLiteral(f.header)}`);
+        parts.push(`INCLUDE HEADERS${filters.length ? ` (${filters.join(', ')})` : ''}`);
+      }
+      if (s.check) parts.push(`CHECK (${s.check.text})`);
+      return parts.join(' ');
+    }
+    case 'create_sink': {
+      const c = s.connection;
+      const parts = [`CREATE SINK ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${inCluster(s.inCluster)} FROM ${objectName(s.from)}`];
+      parts.push(`INTO KAFKA CONNECTION ${objectName(c.connection)}${c.options.length ? ` ${optionList(c.options)}` : ''}`);
+      if (c.key) parts.push(`KEY ${identList(c.key.columns)}${c.key.notEnforced ? ' NOT ENFORCED' : ''}`);
+      if (c.headers !== undefined) parts.push(`HEADERS ${ident(c.headers)}`);
+      if (s.format) parts.push(formatSpecifier(s.format));
+      if (s.envelope) parts.push(`ENVELOPE ${s.envelope.toUpperCase()}`);
+      return parts.join(' ') + withOptions(s.withOptions);
+    }
+    case 'create_table':
+      return `CREATE ${s.temporary ? 'TEMPORARY ' : ''}TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)} (${s.columns.map(columnDef).join(', ')})${withOptions(s.withOptions)}`;
+    case 'create_view':
+      return `CREATE ${s.orReplace ? 'OR REPLACE ' : ''}${s.temporary ? 'TEMPORARY ' : ''}VIEW ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''} AS ${s.query}`;
+    case 'create_materialized_view':
+      return `CREATE ${s.orReplace ? 'OR REPLACE ' : ''}MATERIALIZED VIEW ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''}${inCluster(s.inCluster)}${withOptions(s.withOptions)} AS ${s.query}`;
+    case 'create_index': {
+      const parts = [`CREATE ${s.keyParts ? '' : 'DEFAULT '}INDEX`];
+      if (s.ifNotExists) parts.push('IF NOT EXISTS');
+      if (s.name !== undefined) parts.push(ident(s.name));
+      if (s.inCluster !== undefined) parts.push(`IN CLUSTER ${ident(s.inCluster)}`);
+      parts.push(`ON ${objectName(s.on)}`);
+      if (s.keyParts) parts.push(`(${s.keyParts.map((k) => k.text).join(', ')})`);
+      return parts.join(' ') + withOptions(s.withOptions);
+    }
+    case 'alter_rename':
+      return `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)} RENAME TO ${ident(s.newName)}`;
+    case 'alter_owner':
+      return `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)} OWNER TO ${ident(s.owner)}`;
+    case 'alter_set_cluster':
+      return `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)} SET CLUSTER ${ident(s.cluster)}`;
+    case 'alter_swap':
+      return `ALTER ${s.objectType.toUpperCase()} ${objectName(s.name)} SWAP WITH ${ident(s.other)}`;
+    case 'alter_cluster': {
+      const head = `ALTER CLUSTER ${ifExists(s.ifExists)}${ident(s.name)}`;
+      return s.action.kind === 'set' ? `${head} SET ${optionList(s.action.options)}` : `${head} RESET (${s.action.names.join(', ')})`;
+    }
+    case 'show_create':
+      return `SHOW CREATE ${s.objectType.toUpperCase()} ${objectName(s.name)}`;
+    case 'start_transaction':
+      return `START TRANSACTION${s.modes.length ? ` ${s.modes.join(', ')}` : ''}`;
+    case 'commit':
+    case 'rollback':
+      return `${s.kind.toUpperCase()}${s.chain ? ' AND CHAIN' : ''}`;
+    case 'explain_effects':
+      return `EXPLAIN EFFECTS FOR ${print(s.statement, opts)}`;
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * The system tables (Materialize's names and columns) computed from a catalog read, and the
+ * evaluation of SELECT / SHOW over them. Pure: the caller loads the inputs.
+ */
+import type { CatalogSnapshot } from '../catalog/model';
+import type { ReplicaStatusRecord } from '../catalog/store';
+import type { EffectRecord } from '../effects/model';
+import { PlanError, SQLSTATE } from '../errors';
+import type { Expr, ObjectName, Statement } from '../sql/ast';
+
+export type Value = string | number | boolean | null;
+export type ColumnType = 'text' | 'int8' | 'bool' | 'timestamptz';
+
+export interface Column {
+  readonly name: string;
+  readonly type: ColumnType;
+}
+
+export interface Relation {
+  readonly columns: readonly Column[];
+  readonly rows: readonly (readonly Value[])[];
+}
+
+export interface SystemInputs {
+  readonly snapshot: CatalogSnapshot;
+  readonly replicaStatuses: readonly ReplicaStatusRecord[];
+  readonly effects: readonly EffectRecord[];
+}
+
+const col = (name: string, type: ColumnType = 'text'): Column => ({ name, type });
+
+interface RelationDef {
+  readonly schema: 'mz_catalog' | 'mz_internal';
+  readonly columns: readonly Column[];
+  /** Which inputs the relation reads, so the caller loads no more than it needs. */
+  readonly needs: readonly ('replicaStatuses' | 'effects')[];
+  rows(i: SystemInputs): Value[][];
+}
+
+export const RELATIONS: Readonly<Record<string, RelationDef>> = {
+  mz_clusters: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('name'), col('owner_id'), col('managed', 'bool'), col('size'), col('replication_factor', 'int8')],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot.clusters().map((c) => [c.id, c.name, c.owner, c.spec.managed, c.spec.size ?? null, c.spec.managed ? (c.spec.replicationFactor ?? 1) : null]),
+  },
+  mz_cluster_replicas: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('name'), col('cluster_id'), col('size'), col('availability_zone'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.replicas().map((r) => [r.id, r.name, r.spec.clusterId, r.spec.size, r.spec.options['AVAILABILITY ZONE'] ?? null, r.owner]),
+  },
+  mz_cluster_replica_statuses: {
+    schema: 'mz_internal',
+    columns: [col('replica_id'), col('process_id', 'int8'), col('status'), col('reason'), col('updated_at', 'timestamptz')],
+    needs: ['replicaStatuses'],
+    rows: ({ snapshot, replicaStatuses }) => {
+      const byId = new Map(replicaStatuses.map((s) => [s.replicaId, s]));
+      return snapshot.replicas().map((r) => {
+        const s = byId.get(r.id);
+        // Not yet provisioned: offline until the executor reports it, like a replica still starting.
+        return s ? [r.id, 0, s.status, s.reason, s.updatedAt] : [r.id, 0, 'offline', 'provisioning', r.updatedAt];
+      });
+    },
+  },
+  mz_pending_effects: {
+    schema: 'mz_internal',
+    columns: [
+      col('effect_id'), col('object_id'), col('object_name'), col('controller'), col('kind'), col('intent'), col('generation', 'int8'),
+      col('state'), col('attempts', 'int8'), col('last_error'), col('dead_lettered', 'bool'), col('created_at', 'timestamptz'), col('updated_at', 'timestamptz'),
+    ],
+    needs: ['effects'],
+    rows: ({ effects }) =>
+      effects
+        .filter((e) => e.state === 'pending' || e.state === 'failed')
+        .map((e) => [e.effectId, e.objectId, e.objectName, e.controller, e.kind, e.intent, e.generation, e.state, e.attempts, e.lastError ?? null, Boolean((e as { deadLettered?: boolean }).deadLettered), e.createdAt, e.updatedAt]),
+  },
+};
+
+/** Resolves `mz_clusters`, `mz_catalog.mz_clusters`, `materialize.mz_internal.x`, ... */
+export function resolveRelation(name: ObjectName, position: number): { name: string; def: RelationDef } {
+  const parts = name.length === 3 && name[0] === 'materialize' ? name.slice(1) : name;
+  const [schema, rel] = parts.length === 2 ? [parts[0], parts[1]!] : [undefined, parts[0]!];
+  const def = RELATIONS[rel];
+  // mz_catalog is on the search path; mz_internal must be named, as in Materialize.
+  if (def && (schema === def.schema || (schema === undefined && def.schema === 'mz_catalog'))) return { name: rel, def };
+  throw new PlanError(`unknown catalog item '${name.join('.')}'`, {
+    code: SQLSTATE.undefinedTable,
+    position,
+    hint: `System tables: ${Object.entries(RELATIONS).map(([n, d]) => `${d.schema}.${n}`).join(', ')}.`,
+  });
+}
+
+/** Which inputs a read statement needs beyond the snapshot. */
+export function inputsNeeded(s: Extract<Statement, { kind: 'show' | 'select' }>): Set<'replicaStatuses' | 'effects'> {
+  if (s.kind === 'select') return new Set(resolveRelation(s.from, s.fromPosition).def.needs);
+  return new Set(s.what === 'cluster replicas' ? ['replicaStatuses'] : []);
+}
+
+export function evaluateSelect(s: Extract<Statement, { kind: 'select' }>, inputs: SystemInputs): Relation {
+  const { def } = resolveRelation(s.from, s.fromPosition);
+  return project(filterSortLimit({ columns: def.columns, rows: def.rows(inputs) }, s.where, s.orderBy, s.limit, s.offset), s.columns);
+}
+
+export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: SystemInputs): Relation {
+  let rel: Relation;
+  switch (s.what) {
+    case 'clusters': {
+      const rows = inputs.snapshot.clusters().map((c) => {
+        const replicas = inputs.snapshot.replicas(c.id).map((r) => `${r.name} (${r.spec.size})`).join(', ');
+        return [c.name, replicas, null] as Value[];
+      });
+      rel = { columns: [col('name'), col('replicas'), col('comment')], rows };
+      break;
+    }
+    case 'cluster replicas': {
+      const status = new Map(inputs.replicaStatuses.map((r) => [r.replicaId, r.status]));
+      const clusters = new Map(inputs.snapshot.clusters().map((c) => [c.id, c]));
+      const rows = inputs.snapshot
+        .replicas()
+        .filter((r) => s.inCluster === undefined || clusters.get(r.spec.clusterId)?.name === s.inCluster)
+        .map((r) => [clusters.get(r.spec.clusterId)?.name ?? null, r.name, r.spec.size, status.get(r.id) === 'online', null] as Value[])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[1]).localeCompare(String(b[1])));
+      rel = { columns: [col('cluster'), col('replica'), col('size'), col('ready', 'bool'), col('comment')], rows };
+      break;
+    }
+    default:
+      throw new PlanError(`SHOW ${s.what.toUpperCase()} is not supported yet`, { code: SQLSTATE.featureNotSupported });
+  }
+  if (s.filter?.kind === 'like') {
+    const nameIdx = rel.columns.findIndex((c) => c.name === 'name' || c.name === 'replica');
+    const re = likeToRegExp(s.filter.pattern, false);
+    rel = { columns: rel.columns, rows: rel.rows.filter((r) => re.test(String(r[nameIdx]))) };
+  } else if (s.filter?.kind === 'where') {
+    rel = filterSortLimit(rel, s.filter.expr, [], undefined, undefined);
+  }
+  return rel;
+}
+
+function columnIndex(rel: Relation, name: string, position?: number): number {
+  const i = rel.columns.findIndex((c) => c.name === name);
+  if (i < 0) {
+    throw new PlanError(`column "${name}" does not exist`, {
+      code: SQLSTATE.undefinedColumn,
+      ...(position !== undefined ? { position } : {}),
+      hint: `Columns: ${rel.columns.map((c) => c.name).join(', ')}.`,
+    });
+  }
+  return i;
+}
+
+function filterSortLimit(rel: Relation, where: Expr | undefined, orderBy: readonly { column: string; desc: boolean }[], limit?: number, offset?: number): Relation {
+  let rows = rel.rows;
+  if (where) rows = rows.filter((r) => evaluate(where, rel, r) === true);
+  if (orderBy.length) {
+    const keys = orderBy.map((o) => ({ i: columnIndex(rel, o.column), desc: o.desc }));
+    rows = [...rows].sort((a, b) => {
+      for (const k of keys) {
+        const c = compare(a[k.i] ?? null, b[k.i] ?? null);
+        if (c !== 0) return k.desc ? -c : c;
+      }
+      return 0;
+    });
+  }
+  const start = offset ?? 0;
+  rows = rows.slice(start, limit === undefined ? undefined : start + limit);
+  return { columns: rel.columns, rows };
+}
+
+function project(rel: Relation, columns: readonly string[] | undefined): Relation {
+  if (!columns) return rel;
+  const idx = columns.map((c) => columnIndex(rel, c));
+  return { columns: idx.map((i) => rel.columns[i]!), rows: rel.rows.map((r) => idx.map((i) => r[i] ?? null)) };
+}
+
+/** NULLs sort last, like PostgreSQL's ascending order. */
+function compare(a: Value, b: Value): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** SQL's three-valued logic: null stands for unknown. */
+function evaluate(e: Expr, rel: Relation, row: readonly Value[]): Value {
+  switch (e.kind) {
+    case 'column':
+      return row[columnIndex(rel, e.name, e.position)] ?? null;
+    case 'literal':
+      return e.value;
+    case 'binary': {
+      const l = evaluate(e.left, rel, row);
+      const r = evaluate(e.right, rel, row);
+      if (l === null || r === null) return null;
+      const c = compare(l, typeof l === 'number' && typeof r === 'string' ? Number(r) : typeof l === 'string' && typeof r === 'number' ? String(r) : r);
+      switch (e.op) {
+        case '=':
+          return c === 0;
+        case '<>':
+          return c !== 0;
+        case '<':
+          return c < 0;
+        case '<=':
+          return c <= 0;
+        case '>':
+          return c > 0;
+        case '>=':
+          return c >= 0;
+      }
+      return null;
+    }
+    case 'and': {
+      const l = evaluate(e.left, rel, row);
+      const r = evaluate(e.right, rel, row);
+      if (l === false || r === false) return false;
+      return l === null || r === null ? null : true;
+    }
+    case 'or': {
+      const l = evaluate(e.left, rel, row);
+      const r = evaluate(e.right, rel, row);
+      if (l === true || r === true) return true;
+      return l === null || r === null ? null : false;
+    }
+    case 'not': {
+      const v = evaluate(e.expr, rel, row);
+      return v === null ? null : !v;
+    }
+    case 'in': {
+      const v = evaluate(e.expr, rel, row);
+      if (v === null) return null;
+      const found = e.list.some((x) => compare(evaluate(x, rel, row), v) === 0);
+      return e.negated ? !found : found;
+    }
+    case 'like': {
+      const v = evaluate(e.expr, rel, row);
+      const p = evaluate(e.pattern, rel, row);
+      if (v === null || p === null) return null;
+      const m = likeToRegExp(String(p), e.caseInsensitive).test(String(v));
+      return e.negated ? !m : m;
+    }
+    case 'is_null': {
+      const v = evaluate(e.expr, rel, row) === null;
+      return e.negated ? !v : v;
+    }
+  }
+}
+
+export function likeToRegExp(pattern: string, caseInsensitive: boolean): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) re += pattern[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (c === '%') re += '[\\s\\S]*';
+    else if (c === '_') re += '[\\s\\S]';
+    else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, caseInsensitive ? 'i' : '');
+}

@@ -1,0 +1,65 @@
+/** Per-test-file pipelines on the shared emulators, isolated by a unique name prefix. */
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { startPipeline, type Pipeline, type PipelineOptions } from '../../local/pipeline';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+
+export function uniquePrefix(label: string): string {
+  return `t-${label}-${randomBytes(3).toString('hex')}-`;
+}
+
+export async function testPipeline(label: string, o: Partial<PipelineOptions> = {}): Promise<Pipeline> {
+  return startPipeline({
+    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    sqsEndpoint: inject('sqsEndpoint'),
+    prefix: uniquePrefix(label),
+    port: 0,
+    ...o,
+  });
+}
+
+/** Polls `check` until it returns a truthy value (or throws its last error after `timeoutMs`). */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${(lastError as Error).message}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export interface SqlClient {
+  (query: string, init?: { password?: string | null; body?: string; contentType?: string | null }): Promise<{ status: number; body: any }>;
+}
+
+/** A client for POST /api/sql with a fresh tenant and app password. */
+export async function sqlClient(p: Pipeline, tenant = `t${randomBytes(4).toString('hex')}`): Promise<{ sql: SqlClient; tenant: string; password: string }> {
+  const password = await p.passwords.create(tenant);
+  const sql: SqlClient = async (query, init = {}) => {
+    const headers: Record<string, string> = {};
+    const pw = init.password === undefined ? password : init.password;
+    if (pw !== null) headers.authorization = `Bearer ${pw}`;
+    const ct = init.contentType === undefined ? 'application/json' : init.contentType;
+    if (ct !== null) headers['content-type'] = ct;
+    const res = await fetch(`${p.url}/api/sql`, { method: 'POST', headers, body: init.body ?? JSON.stringify({ query }) });
+    const text = await res.text();
+    let body: any = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* keep text */
+    }
+    return { status: res.status, body };
+  };
+  return { sql, tenant, password };
+}
