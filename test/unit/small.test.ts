@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { AuthError } from '../../shared/errors';
+import { generateAppPassword, parseAuthorization, tokenId } from '../../shared/auth/app-passwords';
+import { escapeKeyPart, nameSk } from '../../shared/catalog/keys';
+import { loadConfig } from '../../shared/config';
+import { backoffMs, budgetSpent, RETRY_POLICIES } from '../../shared/effects/retry-policies';
+import { EFFECT_QUEUES } from '../../shared/definitions';
+import { likeToRegExp } from '../../shared/system/tables';
+
+describe('retry policies', () => {
+  it('back off exponentially up to the cap', () => {
+    const p = RETRY_POLICIES['executor.compute'];
+    expect([1, 2, 3, 4].map((a) => backoffMs(p, a))).toEqual([1000, 2000, 4000, 8000]);
+    expect(backoffMs(p, 30)).toBe(p.capMs);
+    expect(budgetSpent(p, p.budget - 1)).toBe(false);
+    expect(budgetSpent(p, p.budget)).toBe(true);
+  });
+
+  it('set each queue’s maxReceiveCount to its executor’s budget', () => {
+    for (const q of EFFECT_QUEUES) expect(q.maxReceiveCount).toBe(RETRY_POLICIES[`executor.${q.controller}`].budget);
+  });
+});
+
+describe('app passwords', () => {
+  it('generate 256-bit secrets with a public lookup id', () => {
+    const pw = generateAppPassword();
+    expect(pw).toMatch(/^ddlp_[0-9a-f]{80}$/);
+    expect(tokenId(pw)).toBe(pw.slice(5, 21));
+    expect(generateAppPassword()).not.toBe(pw);
+    // A password of another shape still gets a stable id.
+    expect(tokenId('hunter2')).toBe(tokenId('hunter2'));
+  });
+
+  it('read Bearer and Basic credentials', () => {
+    expect(parseAuthorization('Bearer abc')).toEqual({ password: 'abc' });
+    expect(parseAuthorization(`Basic ${Buffer.from('acme:pw:with:colons').toString('base64')}`)).toEqual({ tenant: 'acme', password: 'pw:with:colons' });
+    expect(() => parseAuthorization(undefined)).toThrow(AuthError);
+    expect(() => parseAuthorization('Digest x')).toThrow(/unsupported Authorization scheme/);
+    expect(() => parseAuthorization(`Basic ${Buffer.from('nocolon').toString('base64')}`)).toThrow(/malformed/);
+  });
+});
+
+describe('catalog keys', () => {
+  it('escape the characters that could make two names share a key', () => {
+    expect(escapeKeyPart('a.b#c%d')).toBe('a%2eb%23c%25d');
+    const a = nameSk({ ns: 'item', database: 'a.b', schema: 'c', name: 'd' });
+    const b = nameSk({ ns: 'item', database: 'a', schema: 'b.c', name: 'd' });
+    expect(a).not.toBe(b);
+  });
+});
+
+describe('config', () => {
+  const env = {
+    AWS_REGION: 'eu-west-1',
+    CATALOG_TABLE: 'cat',
+    DATAPLANE_TABLE: 'dp',
+    QUEUE_URL_COMPUTE: 'q1',
+    QUEUE_URL_STORAGE: 'q2',
+    QUEUE_URL_SECRETS: 'q3',
+  };
+  it('loads and validates the environment once', () => {
+    expect(loadConfig(env)).toMatchObject({ region: 'eu-west-1', catalogTable: 'cat', queueUrls: { compute: 'q1', storage: 'q2', secrets: 'q3' } });
+  });
+  it('names every missing variable in one message', () => {
+    expect(() => loadConfig({ ...env, CATALOG_TABLE: undefined, QUEUE_URL_SECRETS: '' })).toThrow(/catalogTable.*queueUrls\.secrets|queueUrls\.secrets.*catalogTable/);
+    expect(() => loadConfig({ ...env, DATAPLANE_TABLE: undefined })).toThrow(/DATAPLANE_TABLE/);
+  });
+});
+
+describe('LIKE', () => {
+  it.each([
+    ['r%', 'r1', true],
+    ['r_', 'r10', false],
+    ['a\\%b', 'a%b', true],
+    ['a.c', 'abc', false],
+  ])('%s matches %s: %s', (pattern, value, expected) => {
+    expect(likeToRegExp(pattern, false).test(value)).toBe(expected);
+  });
+});
