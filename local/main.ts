@@ -74,7 +74,9 @@ async function main(): Promise<void> {
     throw err;
   }
   sqs = await startSqsEmulator();
-  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host });
+  const sweepIntervalSeconds = Number(process.env.SWEEP_INTERVAL_SECONDS ?? 10);
+  if (!Number.isFinite(sweepIntervalSeconds) || sweepIntervalSeconds < 0) throw new Error(`invalid SWEEP_INTERVAL_SECONDS ${process.env.SWEEP_INTERVAL_SECONDS}`);
+  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds });
   const password = await pipeline.passwords.create(TENANT, bootstrapPassword(dataDir), 'bootstrap');
 
   const url = pipeline.url!;

@@ -10,7 +10,8 @@ import { FaultInjector } from '../shared/dataplane/faults';
 import { ReferenceDataPlane } from '../shared/dataplane/reference';
 import { AppPasswords } from '../shared/auth/app-passwords';
 import { makeLogger } from '../shared/lambda/logger';
-import { apiHandler, authorizerHandler, executorHandler, routerHandler } from '../shared/lambda/wiring';
+import { apiHandler, authorizerHandler, executorHandler, makeSweeper, routerHandler } from '../shared/lambda/wiring';
+import type { Sweeper } from '../shared/sweeper/sweeper';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
 import { startHttpServer } from './http-server';
 import { QueuePoller } from './queue-poller';
@@ -29,6 +30,8 @@ export interface PipelineOptions {
   readonly faults?: FaultInjector;
   /** Start the router and executors (default true). */
   readonly workers?: boolean;
+  /** Run the sweeper every this many seconds (the AWS stack runs it every minute); 0 = never. */
+  readonly sweepIntervalSeconds?: number;
   /** Queue visibility timeout override (see LocalResourceOptions). */
   readonly visibilityTimeoutSeconds?: number;
 }
@@ -41,6 +44,7 @@ export interface Pipeline {
   readonly dataPlane: ReferenceDataPlane;
   readonly passwords: AppPasswords;
   readonly router: StreamPoller;
+  readonly sweeper: Sweeper;
   readonly pollers: Readonly<Record<Controller, QueuePoller>>;
   readonly dlqUrls: Readonly<Record<Controller, string>>;
   stop(): Promise<void>;
@@ -80,6 +84,18 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     for (const c of CONTROLLERS) pollers[c].start();
   }
 
+  const sweeper = makeSweeper(cfg, clients, makeLogger('sweeper'));
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> = Promise.resolve();
+  if (o.sweepIntervalSeconds) {
+    const sweepLogger = makeLogger('local-sweeper-schedule');
+    const tick = () => {
+      sweeping = sweeper.sweep().catch((err) => sweepLogger.error('sweep failed', { error: err as Error }));
+    };
+    tick();
+    sweepTimer = setInterval(tick, o.sweepIntervalSeconds * 1000);
+  }
+
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   if (o.port !== undefined) {
     http = await startHttpServer({
@@ -98,9 +114,12 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     dataPlane,
     passwords: new AppPasswords(clients.doc, cfg.catalogTable),
     router,
+    sweeper,
     pollers,
     dlqUrls: res.dlqUrls,
     async stop() {
+      if (sweepTimer) clearInterval(sweepTimer);
+      await sweeping;
       await http?.stop();
       await Promise.all([router.stop(), ...CONTROLLERS.map((c) => pollers[c].stop())]);
       clients.ddb.destroy();

@@ -24,6 +24,12 @@ export const RETRY_POLICIES = {
   'executor.storage': policy('executor.storage', 1_000, 2, 60_000, 8),
   /** Secret store writes: fast service, fail fast. */
   'executor.secrets': policy('executor.secrets', 500, 2, 10_000, 5),
+  /**
+   * Outbox replay by the sweeper: an effect still pending this long after its last activity has
+   * probably lost its queue message (emulator restart, stream record past 24 h) and is re-sent.
+   * Budget = replays before the effect is reported as stuck (it keeps being replayed at the cap).
+   */
+  'sweeper.replay': policy('sweeper.replay', 30_000, 2, 600_000, 10),
   /** Stream router: a failed batch is retried by the event source mapping. */
   'router.stream': policy('router.stream', 200, 2, 10_000, 10),
   /** DDL commits that lost a race on a shared catalog item (TransactionConflict, version moved). */

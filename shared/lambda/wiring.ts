@@ -16,6 +16,10 @@ import { createApiHandler, createAuthorizerHandler } from '../api/handlers';
 import { SqlApi } from '../api/sql-api';
 import { createExecutorHandler } from '../executor/handler';
 import { createRouterHandler } from '../router/handler';
+import { Sweeper } from '../sweeper/sweeper';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context, ScheduledEvent } from 'aws-lambda';
 
 export function makeDataPlane(cfg: Config, clients: Clients, faults?: FaultInjector): DataPlane {
   if (cfg.dataPlaneTable) return new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable, faults ? { faults } : {});
@@ -46,4 +50,15 @@ export function executorHandler(cfg: Config, clients: Clients, controller: Contr
     logger,
     ...(faults ? { faults } : {}),
   });
+}
+
+export function makeSweeper(cfg: Config, clients: Clients, logger: Logger): Sweeper {
+  return new Sweeper({ doc: clients.doc, sqs: clients.sqs, catalogTable: cfg.catalogTable, queueUrls: cfg.queueUrls, logger });
+}
+
+/** The EventBridge-scheduled sweeper: one sweep per invocation. */
+export function sweeperHandler(cfg: Config, clients: Clients, logger: Logger) {
+  const sweeper = makeSweeper(cfg, clients, logger);
+  const handler = async (_event: ScheduledEvent, _context: Context) => sweeper.sweep();
+  return middy(handler).use(injectLambdaContext(logger));
 }

@@ -1,0 +1,165 @@
+/**
+ * The relations a view or materialized view body reads, found with a real SQL parser
+ * (node-sql-parser's PostgreSQL grammar), not with patterns over the text.
+ *
+ * Why this library: it reads three-part names (`materialize.public.t`, which Materialize's own
+ * `SHOW CREATE` output uses) and the set operations and window frames that pgsql-ast-parser
+ * rejects, and its PostgreSQL build bundles to ~330 KB minified (the DDL Lambda's budget is 400 KB).
+ * It does not say whether a name was quoted, so before parsing, unquoted words are lowercased with
+ * our own lexer (PostgreSQL folds unquoted identifiers to lower case; keywords are case-blind):
+ * a name still in upper case afterwards can only have been quoted, and is kept as typed.
+ *
+ * A CTE is not a dependency: an unqualified name that matches a CTE in scope is skipped. Names
+ * are returned as written (1 to 3 parts), unresolved, in order of first appearance, without repeats.
+ */
+import * as nodeSqlParser from 'node-sql-parser/build/postgresql.js';
+import { SqlSyntaxError } from '../errors';
+import type { ObjectName } from './ast';
+import { byteOffset, lex } from './lexer';
+
+interface SqlParserApi {
+  astify(sql: string, opt?: { database?: string }): unknown;
+}
+type ParserCtor = new () => SqlParserApi;
+
+// The package is CommonJS: bundlers expose `Parser` on the namespace, Node's ESM loader on `default`.
+const mod = nodeSqlParser as unknown as { Parser?: ParserCtor; default?: { Parser?: ParserCtor } };
+const SqlParser = mod.Parser ?? mod.default?.Parser;
+
+let parser: SqlParserApi | undefined;
+function sqlParser(): SqlParserApi {
+  if (!SqlParser) throw new Error('node-sql-parser did not load');
+  parser ??= new SqlParser();
+  return parser;
+}
+
+export interface RelationsOptions {
+  /** Byte offset of `queryText` in the request (e.g. a view's `queryPosition`), added to error positions. */
+  readonly basePosition?: number;
+}
+
+/** The relations `queryText` (a query: SELECT, WITH ..., set operations) reads, CTEs excluded. */
+export function relationsReferenced(queryText: string, options: RelationsOptions = {}): ObjectName[] {
+  const base = options.basePosition ?? 0;
+  const { text, toOriginal } = foldUnquoted(queryText, base);
+  let ast: unknown;
+  try {
+    ast = sqlParser().astify(text, { database: 'PostgresQL' });
+  } catch (e) {
+    const offset = (e as { location?: { start?: { offset?: number } } }).location?.start?.offset;
+    const at = toOriginal(typeof offset === 'number' ? offset : 0);
+    throw new SqlSyntaxError(`Expected a query the dependency analysis can read, found ${describeAt(queryText, at)}`, base + byteOffset(queryText, at), {
+      detail: 'The view body could not be read to find the relations it depends on.',
+      cause: e,
+    });
+  }
+  const statements = Array.isArray(ast) ? ast : [ast];
+  const first = statements[0] as { type?: unknown } | undefined;
+  if (statements.length !== 1 || first?.type !== 'select') {
+    throw new SqlSyntaxError(`Expected a single query, found ${statements.length === 1 ? String(first?.type ?? 'nothing').toUpperCase() : `${statements.length} statements`}`, base, {});
+  }
+  const found = new Map<string, ObjectName>();
+  walk(first, new Set(), found);
+  return [...found.values()];
+}
+
+/**
+ * Lowercases unquoted words (identifiers and keywords) and leaves strings, quoted identifiers and
+ * comments alone; `toOriginal` maps an index in the result back to one in the input.
+ */
+function foldUnquoted(queryText: string, base: number): { text: string; toOriginal: (i: number) => number } {
+  let tokens;
+  try {
+    tokens = lex(queryText);
+  } catch (e) {
+    if (e instanceof SqlSyntaxError && e.position !== undefined) e.position += base;
+    throw e;
+  }
+  const pieces: string[] = [];
+  const starts: { folded: number; original: number }[] = [];
+  let last = 0;
+  let length = 0;
+  for (const t of tokens) {
+    if (t.kind !== 'word' || t.value === t.raw) continue;
+    const between = queryText.slice(last, t.start);
+    pieces.push(between, t.value);
+    length += between.length;
+    starts.push({ folded: length, original: t.start });
+    length += t.value.length;
+    starts.push({ folded: length, original: t.end });
+    last = t.end;
+  }
+  pieces.push(queryText.slice(last));
+  const toOriginal = (i: number): number => {
+    let shift = 0;
+    for (const s of starts) {
+      if (s.folded > i) break;
+      shift = s.original - s.folded;
+    }
+    return Math.max(0, Math.min(queryText.length, i + shift));
+  };
+  return { text: pieces.join(''), toOriginal };
+}
+
+function describeAt(text: string, at: number): string {
+  if (at >= text.length) return 'end of input';
+  try {
+    const t = lex(text.slice(at))[0];
+    if (t && t.kind !== 'eof') return t.raw;
+  } catch {
+    // Fall through to the raw character.
+  }
+  return JSON.stringify(text.slice(at, at + 1));
+}
+
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object';
+
+/** Names of the CTEs a `WITH` list brings into scope, walking each CTE body in its own scope. */
+function withScope(withList: unknown, scope: ReadonlySet<string>, found: Map<string, ObjectName>): Set<string> {
+  const inner = new Set(scope);
+  if (!Array.isArray(withList)) return inner;
+  const names = withList.map((w) => (isNode(w) && isNode(w.name) && typeof w.name.value === 'string' ? w.name.value : undefined));
+  const recursive = withList.some((w) => isNode(w) && w.recursive === true);
+  // In WITH RECURSIVE every CTE sees every other; otherwise each sees the ones before it.
+  if (recursive) for (const n of names) if (n !== undefined) inner.add(n);
+  withList.forEach((w, k) => {
+    if (!isNode(w)) return;
+    walk(w.stmt, inner, found);
+    const n = names[k];
+    if (n !== undefined) inner.add(n);
+  });
+  return inner;
+}
+
+function walk(node: unknown, scope: ReadonlySet<string>, found: Map<string, ObjectName>): void {
+  if (Array.isArray(node)) {
+    for (const n of node) walk(n, scope, found);
+    return;
+  }
+  if (!isNode(node)) return;
+  let current = scope;
+  if (Array.isArray(node.with)) current = withScope(node.with, scope, found);
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'with') continue;
+    if (key === 'from' && Array.isArray(value)) {
+      for (const item of value) {
+        if (isNode(item)) addRelation(item, current, found);
+        walk(item, current, found);
+      }
+      continue;
+    }
+    walk(value, current, found);
+  }
+}
+
+function addRelation(item: Node, scope: ReadonlySet<string>, found: Map<string, ObjectName>): void {
+  // Subqueries, VALUES and table functions carry `expr`; base relations carry a `table` name.
+  if (typeof item.table !== 'string' || item.expr !== undefined) return;
+  const db = typeof item.db === 'string' ? item.db : undefined;
+  const schema = typeof item.schema === 'string' ? item.schema : undefined;
+  const name: string[] = schema !== undefined && db !== undefined ? [db, schema, item.table] : db !== undefined ? [db, item.table] : [item.table];
+  if (name.length === 1 && scope.has(item.table)) return;
+  const key = JSON.stringify(name);
+  if (!found.has(key)) found.set(key, name);
+}

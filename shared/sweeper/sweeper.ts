@@ -1,0 +1,118 @@
+/**
+ * The sweeper. This first pass is the outbox replay: the outbox is the write-ahead log, so an
+ * effect that stayed pending past its policy's expected time is sent to its queue again — lost
+ * queue messages, a restarted SQS emulator or a stream record older than 24 h become harmless.
+ *
+ * Its cost follows the work: it reads only the sparse "needs attention" index (pending effects),
+ * never the catalog. Two sweepers may run at once: each replay is claimed with a conditional
+ * write on the effect's replay counter, so an effect is re-sent once per window, not twice.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { ATTENTION_INDEX, ATTENTION_SHARDS, type Controller } from '../definitions';
+import type { EffectRecord } from '../effects/model';
+import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
+import { routeRecord } from '../router/routing';
+import { marshall } from '@aws-sdk/util-dynamodb';
+
+export interface SweeperDeps {
+  readonly doc: DynamoDBDocumentClient;
+  readonly sqs: SQSClient;
+  readonly catalogTable: string;
+  readonly queueUrls: Readonly<Record<Controller, string>>;
+  readonly logger: Logger;
+}
+
+export interface SweepReport {
+  /** Items read from the attention index. */
+  readonly itemsRead: number;
+  readonly replayed: number;
+  /** Pending effects not yet due for a replay. */
+  readonly waiting: number;
+  /** In the DLQ: left for an operator's redrive, never replayed automatically. */
+  readonly deadLettered: number;
+}
+
+type PendingEffect = EffectRecord & { replays?: number; lastReplayAt?: string; deadLettered?: boolean };
+
+export class Sweeper {
+  constructor(private readonly deps: SweeperDeps) {}
+
+  async sweep(now: Date = new Date()): Promise<SweepReport> {
+    const policy = RETRY_POLICIES['sweeper.replay'];
+    let itemsRead = 0;
+    let replayed = 0;
+    let waiting = 0;
+    let deadLettered = 0;
+    // Only effects created before the shortest replay delay can be due: bound the range read.
+    const horizon = new Date(now.getTime() - policy.initialDelayMs).toISOString();
+    for (let shard = 0; shard < ATTENTION_SHARDS; shard++) {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const r = await this.deps.doc.send(
+          new QueryCommand({
+            TableName: this.deps.catalogTable,
+            IndexName: ATTENTION_INDEX,
+            KeyConditionExpression: 'attnPk = :pk AND attnSk < :h',
+            ExpressionAttributeValues: { ':pk': `ATTN#${shard}`, ':h': horizon },
+            ExclusiveStartKey: start,
+          }),
+        );
+        start = r.LastEvaluatedKey;
+        for (const item of (r.Items ?? []) as PendingEffect[]) {
+          itemsRead++;
+          if (item.type !== 'effect' || item.state !== 'pending') continue;
+          if (item.deadLettered) {
+            deadLettered++;
+            continue;
+          }
+          const replays = item.replays ?? 0;
+          const lastActivity = Math.max(Date.parse(item.updatedAt), Date.parse(item.lastReplayAt ?? item.createdAt));
+          if (now.getTime() - lastActivity < backoffMs(policy, replays + 1)) {
+            waiting++;
+            continue;
+          }
+          if (await this.replay(item, replays, now)) replayed++;
+        }
+      } while (start);
+    }
+    const report = { itemsRead, replayed, waiting, deadLettered };
+    if (replayed || deadLettered) this.deps.logger.info('sweep', { ...report });
+    return report;
+  }
+
+  private async replay(effect: PendingEffect, replays: number, now: Date): Promise<boolean> {
+    try {
+      // Claim this replay window; a concurrent sweeper that read the same count loses here.
+      await this.deps.doc.send(
+        new UpdateCommand({
+          TableName: this.deps.catalogTable,
+          Key: { pk: effect.pk, sk: effect.sk },
+          UpdateExpression: 'SET replays = :next, lastReplayAt = :now',
+          ConditionExpression: '#s = :pending AND (attribute_not_exists(replays) OR replays = :seen)',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':next': replays + 1, ':now': now.toISOString(), ':pending': 'pending', ':seen': replays },
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+    // The same routing the stream router uses, from the record as stored.
+    const msg = routeRecord({ eventName: 'INSERT', dynamodb: { NewImage: marshall(effect, { removeUndefinedValues: true }) as never } });
+    if (!msg) return false;
+    await this.deps.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: this.deps.queueUrls[msg.controller],
+        MessageBody: msg.body,
+        MessageGroupId: msg.groupId,
+        // A new id per replay: SQS's 5-minute dedup window must not swallow the re-send.
+        MessageDeduplicationId: `${msg.deduplicationId.slice(0, 120)}:r${replays + 1}`,
+      }),
+    );
+    this.deps.logger.info('effect replayed', { effectId: effect.effectId, replays: replays + 1 });
+    return true;
+  }
+}
