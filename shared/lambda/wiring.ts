@@ -19,6 +19,8 @@ import { createRouterHandler } from '../router/handler';
 import { Sweeper } from '../sweeper/sweeper';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 
 export function makeDataPlane(cfg: Config, clients: Clients, faults?: FaultInjector): DataPlane {
@@ -56,9 +58,16 @@ export function makeSweeper(cfg: Config, clients: Clients, logger: Logger): Swee
   return new Sweeper({ doc: clients.doc, sqs: clients.sqs, catalogTable: cfg.catalogTable, queueUrls: cfg.queueUrls, logger });
 }
 
-/** The EventBridge-scheduled sweeper: one sweep per invocation. */
-export function sweeperHandler(cfg: Config, clients: Clients, logger: Logger) {
+/** The EventBridge-scheduled sweeper: one sweep per invocation, its figures as CloudWatch metrics (EMF). */
+export function sweeperHandler(cfg: Config, clients: Clients, logger: Logger, metrics: Metrics) {
   const sweeper = makeSweeper(cfg, clients, logger);
-  const handler = async (_event: ScheduledEvent, _context: Context) => sweeper.sweep();
-  return middy(handler).use(injectLambdaContext(logger));
+  const handler = async (_event: ScheduledEvent, _context: Context) => {
+    const r = await sweeper.sweep();
+    metrics.addMetric('AttentionItemsRead', MetricUnit.Count, r.itemsRead);
+    metrics.addMetric('ReplayedEffects', MetricUnit.Count, r.replayed);
+    metrics.addMetric('DeadLetteredEffects', MetricUnit.Count, r.deadLettered);
+    metrics.addMetric('OldestPendingEffectAgeSeconds', MetricUnit.Seconds, r.oldestPendingAgeSeconds);
+    return r;
+  };
+  return middy(handler).use(injectLambdaContext(logger)).use(logMetrics(metrics));
 }

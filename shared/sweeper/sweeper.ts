@@ -33,6 +33,8 @@ export interface SweepReport {
   readonly waiting: number;
   /** In the DLQ: left for an operator's redrive, never replayed automatically. */
   readonly deadLettered: number;
+  /** Age of the oldest pending effect seen (0 when none): the "stuck effects" alarm reads it. */
+  readonly oldestPendingAgeSeconds: number;
 }
 
 type PendingEffect = EffectRecord & { replays?: number; lastReplayAt?: string; deadLettered?: boolean };
@@ -46,6 +48,7 @@ export class Sweeper {
     let replayed = 0;
     let waiting = 0;
     let deadLettered = 0;
+    let oldestCreated = now.getTime();
     // Only effects created before the shortest replay delay can be due: bound the range read.
     const horizon = new Date(now.getTime() - policy.initialDelayMs).toISOString();
     for (let shard = 0; shard < ATTENTION_SHARDS; shard++) {
@@ -64,6 +67,7 @@ export class Sweeper {
         for (const item of (r.Items ?? []) as PendingEffect[]) {
           itemsRead++;
           if (item.type !== 'effect' || item.state !== 'pending') continue;
+          oldestCreated = Math.min(oldestCreated, Date.parse(item.createdAt));
           if (item.deadLettered) {
             deadLettered++;
             continue;
@@ -78,7 +82,7 @@ export class Sweeper {
         }
       } while (start);
     }
-    const report = { itemsRead, replayed, waiting, deadLettered };
+    const report = { itemsRead, replayed, waiting, deadLettered, oldestPendingAgeSeconds: Math.round((now.getTime() - oldestCreated) / 1000) };
     if (replayed || deadLettered) this.deps.logger.info('sweep', { ...report });
     return report;
   }
