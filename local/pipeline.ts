@@ -12,6 +12,8 @@ import { AppPasswords } from '../shared/auth/app-passwords';
 import { makeLogger } from '../shared/lambda/logger';
 import { apiHandler, authorizerHandler, executorHandler, makeSweeper, routerHandler } from '../shared/lambda/wiring';
 import type { Sweeper } from '../shared/sweeper/sweeper';
+import type { RetryPolicy } from '../shared/effects/retry-policies';
+import { redriveDeadLetters } from '../shared/effects/redrive';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
 import { startHttpServer } from './http-server';
 import { QueuePoller } from './queue-poller';
@@ -34,6 +36,11 @@ export interface PipelineOptions {
   readonly sweepIntervalSeconds?: number;
   /** Queue visibility timeout override (see LocalResourceOptions). */
   readonly visibilityTimeoutSeconds?: number;
+  /**
+   * Test seam: replaces an executor's named retry policy (and its queue's maxReceiveCount) so a
+   * test can spend a budget in seconds. Production code always runs the policies as written.
+   */
+  readonly retryPolicyOverrides?: Partial<Record<Controller, RetryPolicy>>;
 }
 
 export interface Pipeline {
@@ -47,6 +54,8 @@ export interface Pipeline {
   readonly sweeper: Sweeper;
   readonly pollers: Readonly<Record<Controller, QueuePoller>>;
   readonly dlqUrls: Readonly<Record<Controller, string>>;
+  /** Moves a controller's dead-lettered effects back to its queue. */
+  redrive(controller: Controller): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -55,6 +64,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const clients = makeClients({ region, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: o.dynamodbEndpoint, sqs: o.sqsEndpoint } });
   const res = await ensureLocalResources(clients.ddb, clients.sqs, o.prefix ?? 'ddl-', region, {
     ...(o.visibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: o.visibilityTimeoutSeconds } : {}),
+    maxReceiveCount: Object.fromEntries(Object.entries(o.retryPolicyOverrides ?? {}).map(([c, p]) => [c, p.budget])),
   });
   const cfg = res.config;
   const faults = o.faults ?? new FaultInjector();
@@ -73,7 +83,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     pollers[c] = new QueuePoller({
       sqs: clients.sqs,
       queueUrl: cfg.queueUrls[c],
-      handler: executorHandler(cfg, clients, c, makeLogger(`executor-${c}`), faults, dataPlane),
+      handler: executorHandler(cfg, clients, c, makeLogger(`executor-${c}`), faults, dataPlane, o.retryPolicyOverrides?.[c]),
       logger: makeLogger(`local-sqs-mapping-${c}`),
       functionName: `executor-${c}`,
       region,
@@ -117,6 +127,8 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     sweeper,
     pollers,
     dlqUrls: res.dlqUrls,
+    redrive: (controller) =>
+      redriveDeadLetters({ sqs: clients.sqs, doc: clients.doc, catalogTable: cfg.catalogTable, dlqUrl: res.dlqUrls[controller], queueUrl: cfg.queueUrls[controller] }),
     async stop() {
       if (sweepTimer) clearInterval(sweepTimer);
       await sweeping;

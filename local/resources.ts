@@ -72,6 +72,8 @@ export interface LocalResources {
 export interface LocalResourceOptions {
   /** Overrides the queues' visibility timeout (tests use a short one to see redeliveries quickly). */
   readonly visibilityTimeoutSeconds?: number;
+  /** Overrides maxReceiveCount per controller (tests shrink retry budgets to see the DLQ quickly). */
+  readonly maxReceiveCount?: Partial<Record<Controller, number>>;
 }
 
 export async function ensureLocalResources(ddb: DynamoDBClient, sqs: SQSClient, prefix: string, region: string, o: LocalResourceOptions = {}): Promise<LocalResources> {
@@ -95,7 +97,7 @@ export async function ensureLocalResources(ddb: DynamoDBClient, sqs: SQSClient, 
           FifoQueue: 'true',
           VisibilityTimeout: String(o.visibilityTimeoutSeconds ?? q.visibilityTimeoutSeconds),
           MessageRetentionPeriod: String(q.retentionSeconds),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: q.maxReceiveCount }),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: o.maxReceiveCount?.[q.controller] ?? q.maxReceiveCount }),
         },
       }),
     );
