@@ -5,7 +5,7 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CommitConflictError, type CatalogStore, type TxnRecord } from '../catalog/store';
 import { ControlPlaneError, RequestError, SerializationError, SQLSTATE } from '../errors';
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
@@ -55,8 +55,8 @@ export interface SqlApiDeps {
 }
 
 const requestSchema = z.union([
-  z.object({ query: z.string() }).strict(),
-  z.object({ queries: z.array(z.object({ query: z.string(), params: z.array(z.union([z.string(), z.null()])).optional() }).strict()) }).strict(),
+  z.strictObject({ query: z.string() }),
+  z.strictObject({ queries: z.array(z.strictObject({ query: z.string(), params: z.optional(z.array(z.union([z.string(), z.null()]))) })) }),
 ]);
 
 /** PostgreSQL type oids for the columns we return. */

@@ -1,0 +1,13 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { DdlControlPlaneStack } from './stack';
+
+/**
+ * `npx cdk synth` / `npx cdk deploy`. `-c dataPlaneUrl=https://...` points the executors at an
+ * external data plane instead of deploying the reference one.
+ */
+const app = new App();
+new DdlControlPlaneStack(app, 'DdlControlPlane');
+// cdk-nag 3 is a policy validation plugin (cdk-nag 2 was an aspect): findings land in the
+// assembly's validation report, and an unacknowledged error fails synth.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -1,0 +1,281 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { SQLSTATE } from '../../shared/errors';
+import type { CatalogTable } from './catalog-table';
+import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
+import { PropsValidator } from './props-validation';
+
+/** SQLSTATE 08P01 protocol_violation: the request itself is malformed (not in SQLSTATE yet). */
+const SQLSTATE_PROTOCOL_VIOLATION = '08P01';
+
+/**
+ * The JSON schema API Gateway checks a `POST /api/sql` body against before any Lambda runs:
+ * exactly one of the simple form `{"query": "stmt; stmt;"}` or the extended form
+ * `{"queries": [{"query": "...", "params": [...]}]}` (DESIGN.md, "SQL over HTTP"), with no other
+ * properties: the same shape the DDL Lambda's own check accepts (shared/api/sql-api.ts).
+ */
+export const SQL_REQUEST_SCHEMA: apigw.JsonSchema = {
+  schema: apigw.JsonSchemaVersion.DRAFT4,
+  title: 'SqlRequest',
+  type: apigw.JsonSchemaType.OBJECT,
+  oneOf: [
+    {
+      type: apigw.JsonSchemaType.OBJECT,
+      required: ['query'],
+      additionalProperties: false,
+      properties: { query: { type: apigw.JsonSchemaType.STRING } },
+    },
+    {
+      type: apigw.JsonSchemaType.OBJECT,
+      required: ['queries'],
+      additionalProperties: false,
+      properties: {
+        queries: {
+          type: apigw.JsonSchemaType.ARRAY,
+          items: {
+            type: apigw.JsonSchemaType.OBJECT,
+            required: ['query'],
+            additionalProperties: false,
+            properties: {
+              query: { type: apigw.JsonSchemaType.STRING },
+              params: {
+                type: apigw.JsonSchemaType.ARRAY,
+                items: { type: [apigw.JsonSchemaType.STRING, apigw.JsonSchemaType.NULL] },
+              },
+            },
+          },
+        },
+      },
+    },
+  ],
+};
+
+/**
+ * What API Gateway answers by itself (before or instead of the DDL Lambda), in the API's error
+ * shape `{"error": {"message", "code"}}` with a SQLSTATE, matching what the Lambda and the local
+ * runtime answer in the same situations (shared/api/handlers.ts, shared/api/sql-api.ts).
+ */
+export const GATEWAY_ERROR_BODIES = {
+  /** The authorizer refused the app password, or the `Authorization` header is missing. */
+  unauthorized: { error: { message: 'missing or invalid app password', code: SQLSTATE.invalidPassword } },
+  /** The body failed {@link SQL_REQUEST_SCHEMA}. */
+  badRequestBody: {
+    error: {
+      message: 'request body must be {"query": "<sql>"} or {"queries": [{"query": "<sql>", "params": [...]}]}',
+      code: SQLSTATE_PROTOCOL_VIOLATION,
+    },
+  },
+  /** No such route (API Gateway's own answer is a misleading 403 "Missing Authentication Token"). */
+  noRoute: { error: { message: 'no route for this method and path', code: SQLSTATE_PROTOCOL_VIOLATION } },
+  /** Anything 5xx API Gateway produces itself (integration timeout, ...): no details leak. */
+  serverError: { error: { message: 'internal error', code: SQLSTATE.internalError } },
+} as const;
+
+export interface DdlApiProps {
+  /** The catalog the DDL Lambda commits to and the authorizer reads app-password hashes from. */
+  readonly catalog: CatalogTable;
+  /**
+   * The DDL Lambda's entry file.
+   * @default functions/ddl-api/handler.ts
+   */
+  readonly entry?: string;
+  /**
+   * The authorizer's entry file.
+   * @default functions/authorizer/handler.ts
+   */
+  readonly authorizerEntry?: string;
+  /**
+   * Environment of both functions (the control plane's wiring).
+   * @default {}
+   */
+  readonly environment?: DdlFunctionProps['environment'];
+  /**
+   * The stage, the first path segment of every URL.
+   * @default 'v1'
+   */
+  readonly stageName?: string;
+  /**
+   * Steady-state requests per second across the stage.
+   * @default 50
+   */
+  readonly throttlingRateLimit?: number;
+  /**
+   * Burst of requests across the stage.
+   * @default 100
+   */
+  readonly throttlingBurstLimit?: number;
+  /**
+   * How long API Gateway caches an authorizer decision per `Authorization` header. Zero makes
+   * a revoked app password stop working on the next request.
+   * @default Duration.seconds(0)
+   */
+  readonly authorizerCacheTtl?: Duration;
+  /**
+   * Execution logging of the stage. Turning it on requires the account-wide API Gateway
+   * CloudWatch role (`AWS::ApiGateway::Account`), a regional singleton this app does not own.
+   * @default apigw.MethodLoggingLevel.OFF
+   */
+  readonly executionLogLevel?: apigw.MethodLoggingLevel;
+  /**
+   * Retention of the access log group.
+   * @default logs.RetentionDays.THREE_MONTHS
+   */
+  readonly accessLogRetention?: logs.RetentionDays;
+}
+
+const STAGE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * The SQL-over-HTTP front door: a REST API with `POST /api/sql` (behind a Lambda REQUEST
+ * authorizer checking app passwords, with the body validated against
+ * {@link SQL_REQUEST_SCHEMA}) and an unauthenticated `GET /api/health`, both served by the DDL
+ * Lambda. The stage is throttled, traced with X-Ray and writes JSON access logs.
+ */
+export class DdlApi extends Construct {
+  /** The REST API. */
+  readonly api: apigw.RestApi;
+  /** The DDL Lambda behind both routes. */
+  readonly handler: DdlFunction;
+  /** The app-password authorizer Lambda. */
+  readonly authorizerHandler: DdlFunction;
+  /** The REQUEST authorizer on `POST /api/sql`. */
+  readonly authorizer: apigw.RequestAuthorizer;
+  /** `POST /api/sql`. */
+  readonly sqlMethod: apigw.Method;
+  /** `GET /api/health`. */
+  readonly healthMethod: apigw.Method;
+  /** The stage's access log group. */
+  readonly accessLogGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: DdlApiProps) {
+    super(scope, id);
+    const rate = props.throttlingRateLimit ?? 50;
+    const burst = props.throttlingBurstLimit ?? 100;
+    new PropsValidator(scope, id)
+      .check(
+        props.stageName === undefined || STAGE_NAME.test(props.stageName),
+        `stageName must match ${STAGE_NAME}, got ${props.stageName}`,
+      )
+      .check(rate > 0, `throttlingRateLimit must be positive, got ${rate}`)
+      .integerInRange('throttlingBurstLimit', burst, 0, 5_000)
+      .durationInRange('authorizerCacheTtl', props.authorizerCacheTtl, Duration.seconds(0), Duration.hours(1))
+      .throwIfInvalid();
+
+    // Parse, plan and one TransactWriteItems: API Gateway gives up after 29 s.
+    this.handler = new DdlFunction(this, 'Ddl', {
+      entry: props.entry ?? functionEntry('ddl-api'),
+      description: 'SQL over HTTP: parses, plans and commits DDL with its outbox effects',
+      memorySize: 512,
+      timeout: Duration.seconds(25),
+      environment: props.environment,
+    });
+    // One GetItem and a SHA-256 comparison (app passwords are random tokens, not user-chosen).
+    this.authorizerHandler = new DdlFunction(this, 'Authorizer', {
+      entry: props.authorizerEntry ?? functionEntry('authorizer'),
+      description: 'Checks app passwords (HTTP Basic or Bearer) against the tenant catalog',
+      timeout: Duration.seconds(10),
+      environment: props.environment,
+    });
+    props.catalog.grantItemReadWrite(this.handler.function);
+    props.catalog.grantItemActions(this.authorizerHandler.function, ['dynamodb:GetItem'], false);
+
+    this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention ?? logs.RetentionDays.THREE_MONTHS,
+    });
+    const executionLogLevel = props.executionLogLevel ?? apigw.MethodLoggingLevel.OFF;
+    this.api = new apigw.RestApi(this, 'Api', {
+      description: 'DDL control plane: SQL over HTTP',
+      endpointTypes: [apigw.EndpointType.REGIONAL],
+      // The account-wide CloudWatch role is a regional singleton: not ours to create or delete.
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: props.stageName ?? 'v1',
+        tracingEnabled: true,
+        throttlingRateLimit: rate,
+        throttlingBurstLimit: burst,
+        accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogGroup),
+        accessLogFormat: apigw.AccessLogFormat.jsonWithStandardFields(),
+        loggingLevel: executionLogLevel,
+        metricsEnabled: true,
+      },
+    });
+
+    this.authorizer = new apigw.RequestAuthorizer(this, 'AppPasswordAuthorizer', {
+      handler: this.authorizerHandler.function,
+      identitySources: [apigw.IdentitySource.header('Authorization')],
+      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(0),
+    });
+
+    const validator = this.api.addRequestValidator('SqlRequestValidator', {
+      validateRequestBody: true,
+      validateRequestParameters: true,
+    });
+    const model = this.api.addModel('SqlRequest', {
+      contentType: 'application/json',
+      schema: SQL_REQUEST_SCHEMA,
+    });
+    // The validator's own text ($context.error.validationErrorString) is left out of the bad-body
+    // answer: it can contain unescaped quotes, which would break the JSON.
+    const gatewayResponses: [string, apigw.ResponseType, string | undefined, object][] = [
+      ['Unauthorized', apigw.ResponseType.UNAUTHORIZED, '401', GATEWAY_ERROR_BODIES.unauthorized],
+      ['BadRequestBody', apigw.ResponseType.BAD_REQUEST_BODY, '400', GATEWAY_ERROR_BODIES.badRequestBody],
+      ['NoRoute', apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', GATEWAY_ERROR_BODIES.noRoute],
+      ['Default5xx', apigw.ResponseType.DEFAULT_5XX, undefined, GATEWAY_ERROR_BODIES.serverError],
+    ];
+    for (const [responseId, type, statusCode, body] of gatewayResponses) {
+      this.api.addGatewayResponse(responseId, {
+        type,
+        statusCode,
+        templates: { 'application/json': JSON.stringify(body) },
+      });
+    }
+
+    const integration = new apigw.LambdaIntegration(this.handler.function, { allowTestInvoke: false });
+    const root = this.api.root.addResource('api');
+    this.sqlMethod = root.addResource('sql').addMethod('POST', integration, {
+      authorizationType: apigw.AuthorizationType.CUSTOM,
+      authorizer: this.authorizer,
+      requestValidator: validator,
+      requestModels: { 'application/json': model },
+    });
+    this.healthMethod = root.addResource('health').addMethod('GET', integration, {
+      authorizationType: apigw.AuthorizationType.NONE,
+    });
+
+    Validations.of(this.sqlMethod).acknowledge({
+      id: 'AwsSolutions-COG4',
+      reason:
+        'Tenants authenticate with app passwords (HTTP Basic or Bearer) checked by a Lambda REQUEST authorizer; the same check runs in the local runtime, so there is no Cognito user pool.',
+    });
+    Validations.of(this.healthMethod).acknowledge(
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'GET /api/health is the unauthenticated health check for load balancers and uptime probes; it reveals no tenant data.',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason: 'GET /api/health is the unauthenticated health check: no authorizer of any kind.',
+      },
+    );
+    Validations.of(this.api.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'No WAF web ACL: every request is throttled at the stage and authenticated by the app-password authorizer, and WAF is not available in the LocalStack tier this app also deploys to.',
+    });
+    if (executionLogLevel === apigw.MethodLoggingLevel.OFF) {
+      Validations.of(this.api.deploymentStage).acknowledge({
+        id: 'AwsSolutions-APIG6',
+        reason:
+          'Execution logging needs the account-wide API Gateway CloudWatch role, a regional singleton this app does not own; JSON access logs and X-Ray tracing record every request. Set executionLogLevel where that role exists.',
+      });
+    }
+  }
+
+  /** The URL of the stage, ending in `/`. */
+  get url(): string {
+    return this.api.url;
+  }
+}

@@ -1,0 +1,176 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { Controller } from '../../shared/definitions';
+import { PropsValidator } from './props-validation';
+
+/** The repository root: `functions/`, `shared/` and the lock file live here. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Every Lambda of the control plane, by its folder under `functions/`. */
+export type FunctionName = 'stream-router' | 'ddl-api' | 'authorizer' | `executor-${Controller}`;
+
+/** `functions/<name>/handler.ts`, the entry file of a Lambda (it exports `handler`). */
+export function functionEntry(name: FunctionName): string {
+  return join(REPO_ROOT, 'functions', name, 'handler.ts');
+}
+
+/**
+ * An ESM bundle has no `require`; CommonJS dependencies bundled into it still call it (for
+ * Node built-ins). This banner gives them one.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** The defaults every control-plane Lambda shares, in one place. */
+export const FUNCTION_DEFAULTS = {
+  runtime: lambda.Runtime.NODEJS_22_X,
+  architecture: lambda.Architecture.ARM_64,
+  memorySize: 256,
+  timeout: Duration.seconds(10),
+  logRetention: logs.RetentionDays.ONE_MONTH,
+  bundling: {
+    format: nodejs.OutputFormat.ESM,
+    target: 'node22',
+    minify: true,
+    sourceMap: true,
+    // Prefer the ES module build of dependencies: it tree-shakes, the CommonJS one does not.
+    mainFields: ['module', 'main'],
+    banner: ESM_REQUIRE_BANNER,
+    // The Node.js runtime ships the AWS SDK v3; bundling it would only grow the cold start.
+    externalModules: ['@aws-sdk/*'],
+  },
+} as const;
+
+export interface DdlFunctionProps {
+  /** Path of the TypeScript entry file; it must export `handler`. */
+  readonly entry: string;
+  /**
+   * Shown in the console next to the function.
+   * @default - none
+   */
+  readonly description?: string;
+  /**
+   * Memory in MB (CPU is allotted in proportion).
+   * @default 256
+   */
+  readonly memorySize?: number;
+  /**
+   * Hard limit on one invocation.
+   * @default Duration.seconds(10)
+   */
+  readonly timeout?: Duration;
+  /**
+   * Environment variables (the control plane's wiring, see `ENV` in shared/definitions.ts).
+   * @default {}
+   */
+  readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * How long the function's log group keeps logs.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+}
+
+const ENV_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/**
+ * A control-plane Lambda with the shared defaults: Node.js 22 on ARM64, a minified ESM bundle
+ * with source maps, the AWS SDK left to the runtime, active tracing, its own log group with a
+ * retention, and its own role with no managed policy (only the grants made to it).
+ */
+export class DdlFunction extends Construct {
+  /** The function. */
+  readonly function: nodejs.NodejsFunction;
+  /** The function's execution role. */
+  readonly role: iam.Role;
+  /** The function's log group. */
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: DdlFunctionProps) {
+    super(scope, id);
+    const v = new PropsValidator(scope, id)
+      .check(props.entry.endsWith('.ts'), `entry must be a .ts file, got ${props.entry}`)
+      .check(existsSync(props.entry), `entry ${props.entry} does not exist`)
+      .integerInRange('memorySize', props.memorySize, 128, 10_240)
+      .durationInRange('timeout', props.timeout, Duration.seconds(1), Duration.minutes(15));
+    for (const name of Object.keys(props.environment ?? {})) {
+      v.check(ENV_NAME.test(name), `environment variable name ${name} must match ${ENV_NAME}`);
+    }
+    v.throwIfInvalid();
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? FUNCTION_DEFAULTS.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Our own role instead of the default one: the default attaches the managed policy
+    // AWSLambdaBasicExecutionRole (logs:CreateLogGroup/CreateLogStream/PutLogEvents on `*`).
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${this.node.path}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new nodejs.NodejsFunction(this, 'Function', {
+      entry: props.entry,
+      handler: 'handler',
+      description: props.description,
+      runtime: FUNCTION_DEFAULTS.runtime,
+      architecture: FUNCTION_DEFAULTS.architecture,
+      memorySize: props.memorySize ?? FUNCTION_DEFAULTS.memorySize,
+      timeout: props.timeout ?? FUNCTION_DEFAULTS.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      bundling: {
+        ...FUNCTION_DEFAULTS.bundling,
+        mainFields: [...FUNCTION_DEFAULTS.bundling.mainFields],
+        externalModules: [...FUNCTION_DEFAULTS.bundling.externalModules],
+      },
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+    });
+
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'The runtime is pinned to nodejs22.x on purpose, with the esbuild target (node22) that must move with it; Node.js 22 is an LTS line supported by Lambda. Moving to a newer runtime is a deliberate, tested change, not a drift to "latest".',
+    });
+
+    // Active tracing, with its IAM statement in a policy of its own. `tracing: ACTIVE` would
+    // add `xray:PutTraceSegments` on `*` to the role's default policy, and the acknowledgement
+    // below would then cover every `*` resource in that policy; here it covers this one only.
+    (this.function.node.defaultChild as lambda.CfnFunction).tracingConfig = { mode: 'Active' };
+    const xray = new iam.Policy(this, 'XRayWrite', {
+      roles: [this.role],
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+          resources: ['*'],
+        }),
+      ],
+    });
+    // Lambda checks at CreateFunction that an actively traced function's role may write traces.
+    this.function.node.addDependency(xray);
+    Validations.of(xray).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions; AWS requires Resource "*" (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsx-ray.html).',
+    });
+  }
+
+  /** Adds an environment variable to the function. */
+  addEnvironment(name: string, value: string): this {
+    this.function.addEnvironment(name, value);
+    return this;
+  }
+}

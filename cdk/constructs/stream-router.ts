@@ -1,0 +1,119 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { EFF_PREFIX } from '../../shared/catalog/keys';
+import { ATTR } from '../../shared/definitions';
+import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
+import type { CatalogTable } from './catalog-table';
+import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
+import type { EffectQueues } from './effect-queues';
+import { PropsValidator } from './props-validation';
+
+export interface StreamRouterProps {
+  /** The catalog whose stream carries the outbox. */
+  readonly catalog: CatalogTable;
+  /** The queues the router sends effects to. */
+  readonly queues: EffectQueues;
+  /**
+   * The router's entry file.
+   * @default functions/stream-router/handler.ts
+   */
+  readonly entry?: string;
+  /**
+   * Environment of the function (the control plane's wiring).
+   * @default {}
+   */
+  readonly environment?: DdlFunctionProps['environment'];
+  /**
+   * Records per invocation.
+   * @default 100
+   */
+  readonly batchSize?: number;
+  /**
+   * Age past which a record goes to the on-failure queue instead of being retried. Stuck
+   * records block their shard; the sweeper re-drives stale effects from the catalog (the outbox
+   * is the record of truth), so giving up after an hour loses nothing.
+   * @default Duration.hours(1)
+   */
+  readonly maxRecordAge?: Duration;
+  /**
+   * Retries of a failed batch (after bisecting) before it goes to the on-failure queue.
+   * @default RETRY_POLICIES['router.stream'].budget
+   */
+  readonly retryAttempts?: number;
+  /**
+   * Customer managed KMS key of the on-failure queue.
+   * @default - SQS managed server-side encryption (SSE-SQS)
+   */
+  readonly encryptionKey?: kms.IKey;
+}
+
+/**
+ * The stream router: a Lambda on the catalog's stream that turns each inserted outbox effect
+ * record into a message on its controller's FIFO queue. The stream mapping carries the safe
+ * defaults in one place: bisect on error, partial batch responses, a bounded record age and
+ * retry count, and an on-failure queue for what still fails.
+ */
+export class StreamRouter extends Construct {
+  /** The router Lambda. */
+  readonly handler: DdlFunction;
+  /** Where the mapping sends the metadata of batches it gave up on. */
+  readonly onFailureQueue: sqs.Queue;
+  /** The event source mapping on the catalog's stream. */
+  readonly eventSource: sources.DynamoEventSource;
+
+  constructor(scope: Construct, id: string, props: StreamRouterProps) {
+    super(scope, id);
+    // Limits: https://docs.aws.amazon.com/lambda/latest/api/API_CreateEventSourceMapping.html
+    new PropsValidator(scope, id)
+      .integerInRange('batchSize', props.batchSize, 1, 10_000)
+      .integerInRange('retryAttempts', props.retryAttempts, 0, 10_000)
+      .durationInRange('maxRecordAge', props.maxRecordAge, Duration.minutes(1), Duration.days(7))
+      .throwIfInvalid();
+
+    this.handler = new DdlFunction(this, 'Router', {
+      entry: props.entry ?? functionEntry('stream-router'),
+      description: 'Routes outbox effect records from the catalog stream to the controller queues',
+      timeout: Duration.seconds(30),
+      environment: props.environment,
+    });
+
+    this.onFailureQueue = new sqs.Queue(this, 'OnFailure', {
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      ...(props.encryptionKey
+        ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: props.encryptionKey }
+        : { encryption: sqs.QueueEncryption.SQS_MANAGED }),
+    });
+    Validations.of(this.onFailureQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is itself the dead-letter destination of the catalog stream's event source mapping (its on-failure destination); a DLQ of a DLQ would only move the same records one hop further.",
+    });
+
+    this.eventSource = new sources.DynamoEventSource(props.catalog.table, {
+      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+      batchSize: props.batchSize ?? 100,
+      bisectBatchOnError: true,
+      reportBatchItemFailures: true,
+      maxRecordAge: props.maxRecordAge ?? Duration.hours(1),
+      retryAttempts: props.retryAttempts ?? RETRY_POLICIES['router.stream'].budget,
+      onFailure: new sources.SqsDlq(this.onFailureQueue),
+      // Only new outbox records are routed; every other catalog write stays out of the Lambda.
+      // The same pattern as ROUTER_FILTER_PATTERN (shared/router/routing.ts), which the local
+      // runtime applies; a test pins the two together.
+      filters: [
+        lambda.FilterCriteria.filter({
+          eventName: lambda.FilterRule.isEqual('INSERT'),
+          dynamodb: { NewImage: { [ATTR.sk]: { S: lambda.FilterRule.beginsWith(EFF_PREFIX) } } },
+        }),
+      ],
+    });
+    this.handler.function.addEventSource(this.eventSource);
+
+    for (const { queue } of props.queues.all) queue.grantSendMessages(this.handler.function);
+  }
+}

@@ -1,0 +1,144 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { type Controller, CONTROLLERS, ENV } from '../shared/definitions';
+import { CatalogTable, type CatalogTableProps } from './constructs/catalog-table';
+import { DdlApi } from './constructs/ddl-api';
+import type { DdlFunction, FunctionName } from './constructs/ddl-function';
+import { EffectExecutor } from './constructs/effect-executor';
+import { EffectQueues } from './constructs/effect-queues';
+import { Observability } from './constructs/observability';
+import { PropsValidator } from './constructs/props-validation';
+import { ReferenceDataPlane } from './constructs/reference-data-plane';
+import { StreamRouter } from './constructs/stream-router';
+
+/** The CDK context key that replaces the reference data plane with an external one. */
+export const DATA_PLANE_URL_CONTEXT = 'dataPlaneUrl';
+
+export interface DdlControlPlaneStackProps extends StackProps {
+  /**
+   * Base URL of an external data plane (the HTTP controller contract). When set, the reference
+   * data plane is left out and the executors receive `DATAPLANE_URL` instead of `DATAPLANE_TABLE`.
+   * @default - the CDK context value `dataPlaneUrl`; when that is unset too, the reference data plane
+   */
+  readonly dataPlaneUrl?: string;
+  /**
+   * Options of the catalog table.
+   * @default - the {@link CatalogTable} defaults
+   */
+  readonly catalog?: CatalogTableProps;
+  /**
+   * Entry files to use instead of `functions/<name>/handler.ts`, by function.
+   * @default {}
+   */
+  readonly entries?: Readonly<Partial<Record<FunctionName, string>>>;
+}
+
+/**
+ * The whole control plane in one stack. It only wires the constructs together: every pattern,
+ * default and acknowledgement lives in its construct.
+ */
+export class DdlControlPlaneStack extends Stack {
+  readonly catalog: CatalogTable;
+  readonly queues: EffectQueues;
+  /** The reference data plane, unless an external one was configured. */
+  readonly dataPlane?: ReferenceDataPlane;
+  /** The external data plane's URL, when one was configured. */
+  readonly dataPlaneUrl?: string;
+  readonly router: StreamRouter;
+  readonly executors: Readonly<Record<Controller, EffectExecutor>>;
+  readonly api: DdlApi;
+  readonly observability: Observability;
+
+  constructor(scope: Construct, id: string, props: DdlControlPlaneStackProps = {}) {
+    super(scope, id, {
+      description: 'DDL control plane: catalog, outbox stream router, effect executors, SQL API',
+      ...props,
+    });
+    const fromContext: unknown = this.node.tryGetContext(DATA_PLANE_URL_CONTEXT);
+    const dataPlaneUrl = props.dataPlaneUrl ?? (fromContext === undefined ? undefined : String(fromContext));
+    new PropsValidator(scope, id)
+      .check(
+        dataPlaneUrl === undefined || isHttpUrl(dataPlaneUrl),
+        `dataPlaneUrl (prop or context "${DATA_PLANE_URL_CONTEXT}") must be an http(s) URL, got "${dataPlaneUrl}"`,
+      )
+      .throwIfInvalid();
+    const entries = props.entries ?? {};
+
+    this.catalog = new CatalogTable(this, 'Catalog', props.catalog);
+    this.queues = new EffectQueues(this, 'EffectQueues');
+    if (dataPlaneUrl === undefined) this.dataPlane = new ReferenceDataPlane(this, 'ReferenceDataPlane');
+    else this.dataPlaneUrl = dataPlaneUrl;
+
+    // Every function gets the same wiring (shared/config.ts loads and validates it once).
+    const environment: Record<string, string> = { [ENV.catalogTable]: this.catalog.tableName };
+    if (this.dataPlane) environment[ENV.dataPlaneTable] = this.dataPlane.table.tableName;
+    if (this.dataPlaneUrl) environment[ENV.dataPlaneUrl] = this.dataPlaneUrl;
+    for (const { definition, queue, dlq } of this.queues.all) {
+      environment[ENV.queueUrl(definition.controller)] = queue.queueUrl;
+      environment[ENV.dlqUrl(definition.controller)] = dlq.queueUrl;
+    }
+
+    this.router = new StreamRouter(this, 'StreamRouter', {
+      catalog: this.catalog,
+      queues: this.queues,
+      entry: entries['stream-router'],
+      environment,
+    });
+    const executors = {} as Record<Controller, EffectExecutor>;
+    for (const controller of CONTROLLERS) {
+      executors[controller] = new EffectExecutor(this, `Executor-${controller}`, {
+        controller,
+        catalog: this.catalog,
+        queue: this.queues.byController[controller],
+        dataPlaneTable: this.dataPlane?.table,
+        entry: entries[`executor-${controller}`],
+        environment,
+      });
+    }
+    this.executors = executors;
+    this.api = new DdlApi(this, 'DdlApi', {
+      catalog: this.catalog,
+      entry: entries['ddl-api'],
+      authorizerEntry: entries.authorizer,
+      environment,
+    });
+
+    const functions: Record<string, DdlFunction> = {
+      'stream-router': this.router.handler,
+      'ddl-api': this.api.handler,
+      authorizer: this.api.authorizerHandler,
+    };
+    const deadLetterQueues: Record<string, sqs.IQueue> = {
+      'stream-router-on-failure': this.router.onFailureQueue,
+    };
+    for (const controller of CONTROLLERS) {
+      functions[`executor-${controller}`] = this.executors[controller].handler;
+      deadLetterQueues[`${controller}-dlq`] = this.queues.byController[controller].dlq;
+    }
+    this.observability = new Observability(this, 'Observability', {
+      functions,
+      deadLetterQueues,
+      api: this.api.api,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API stage' });
+    new CfnOutput(this, 'SqlEndpoint', { value: `${this.api.url}api/sql`, description: 'POST SQL here' });
+    new CfnOutput(this, 'CatalogTableName', { value: this.catalog.tableName });
+    if (this.dataPlane) new CfnOutput(this, 'DataPlaneTableName', { value: this.dataPlane.table.tableName });
+    for (const { definition, queue, dlq } of this.queues.all) {
+      new CfnOutput(this, `QueueUrl-${definition.controller}`, { value: queue.queueUrl });
+      new CfnOutput(this, `DlqUrl-${definition.controller}`, { value: dlq.queueUrl });
+    }
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.alarmTopic.topicArn });
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

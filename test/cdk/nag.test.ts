@@ -1,0 +1,126 @@
+/**
+ * cdk-nag (AwsSolutions pack, cdk-nag 3: a policy validation plugin) over the whole app, for
+ * both data plane variants: zero unacknowledged findings of any severity, and every
+ * acknowledgement carries a reason. Bundling is off: the rules read the template only.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type App, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { DATA_PLANE_URL_CONTEXT, DdlControlPlaneStack } from '../../cdk/stack';
+import { BUNDLING_STACKS, testApp } from './helpers';
+
+interface Violation {
+  readonly ruleName: string;
+  readonly severity: string;
+  readonly violatingConstructs: { readonly constructPath: string }[];
+}
+interface ValidationReport {
+  readonly pluginReports: { readonly pluginName: string; readonly violations: Violation[] }[];
+}
+
+/**
+ * Lets synth finish and write the report instead of throwing at the first error, so that an
+ * assertion can show every finding.
+ */
+const REPORT_ONLY = { '@aws-cdk/core:failSynthOnValidationErrors': false };
+
+/** Synthesizes with the AwsSolutions pack and returns every unacknowledged finding. */
+function nagFindings(app: App): string[] {
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  const assembly = app.synth();
+  const report = JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')) as ValidationReport;
+  return report.pluginReports.flatMap((p) =>
+    p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${v.severity} ${v.ruleName} at ${c.constructPath}`)),
+  );
+}
+
+/**
+ * Every acknowledgement recorded in the tree: path, rule id, reason. CDK records an id without
+ * a plugin namespace as `Annotation::<id>`; cdk-nag strips that prefix when it matches findings.
+ */
+function acknowledgements(root: IConstruct): { path: string; id: string; reason: string }[] {
+  return root.node
+    .findAll()
+    .flatMap((c) =>
+      c.node.metadata
+        .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((m) => Object.entries(m.data as Record<string, string>).map(([id, reason]) => ({
+            path: c.node.path,
+            id: id.replace(/^annotation::/i, ''),
+            reason,
+          })),),
+    );
+}
+
+describe.each([
+  ['reference data plane (default)', {}],
+  ['external data plane (context dataPlaneUrl)', { [DATA_PLANE_URL_CONTEXT]: 'https://dataplane.example.com' }],
+])('AwsSolutions checks, %s', (_variant, context) => {
+  it('report no unacknowledged error or warning', () => {
+    // Prepare
+    const app = testApp({ ...context, ...REPORT_ONLY, [BUNDLING_STACKS]: [] });
+    const stack = new DdlControlPlaneStack(app, 'DdlControlPlane');
+
+    // Act
+    const findings = nagFindings(app);
+
+    // Assess
+    expect(findings).toEqual([]);
+    const annotations = Annotations.fromStack(stack);
+    expect(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+    expect(annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+  });
+});
+
+describe('acknowledgements', () => {
+  it('are the documented ones, each with a specific reason', () => {
+    // Prepare
+    const app = testApp({ [BUNDLING_STACKS]: [] });
+    new DdlControlPlaneStack(app, 'DdlControlPlane');
+
+    // Act
+    const acks = acknowledgements(app);
+    const summary = [...new Set(acks.map((a) => `${a.id} @ ${a.path.replace(/Executor-\w+|StreamRouter\/Router|DdlApi\/(Ddl|Authorizer)/, '<fn>')}`))];
+
+    // Assess
+    for (const ack of acks) expect(ack.reason.length, `${ack.id} at ${ack.path}`).toBeGreaterThan(60);
+    expect(summary.sort()).toEqual(
+      [
+        'AwsSolutions-APIG3 @ DdlControlPlane/DdlApi/Api/DeploymentStage.v1',
+        'AwsSolutions-APIG4 @ DdlControlPlane/DdlApi/Api/Default/api/health/GET',
+        'AwsSolutions-APIG6 @ DdlControlPlane/DdlApi/Api/DeploymentStage.v1',
+        'AwsSolutions-COG4 @ DdlControlPlane/DdlApi/Api/Default/api/health/GET',
+        'AwsSolutions-COG4 @ DdlControlPlane/DdlApi/Api/Default/api/sql/POST',
+        'AwsSolutions-IAM5[Resource::*] @ DdlControlPlane/<fn>/XRayWrite',
+        'AwsSolutions-IAM5[Resource::*] @ DdlControlPlane/<fn>/Executor/XRayWrite',
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ddl-control-plane/*] @ DdlControlPlane/<fn>/SecretStore',
+        'AwsSolutions-L1 @ DdlControlPlane/<fn>/Function',
+        'AwsSolutions-L1 @ DdlControlPlane/<fn>/Executor/Function',
+        'AwsSolutions-SQS3 @ DdlControlPlane/StreamRouter/OnFailure',
+      ].sort(),
+    );
+  });
+
+  it('the harness sees findings when there are some (negative control)', () => {
+    // Prepare
+    const app = testApp(REPORT_ONLY);
+    const stack = new Stack(app, 'Unsafe');
+    new sqs.Queue(stack, 'PlainQueue', { encryption: sqs.QueueEncryption.UNENCRYPTED });
+
+    // Act
+    const findings = nagFindings(app);
+
+    // Assess
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/AwsSolutions-SQS3 at Unsafe\/PlainQueue/),
+        expect.stringMatching(/AwsSolutions-SQS4 at Unsafe\/PlainQueue/),
+      ]),
+    );
+  });
+});
