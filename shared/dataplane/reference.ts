@@ -8,7 +8,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { DataPlaneError } from '../errors';
-import { MANAGED_BY, type ApplyResult, type DataPlane, type ObservedResource, type ReplicaSpec, type ResourceKind, type ResourceOwner } from '../controllers/contract';
+import { MANAGED_BY, type ApplyResult, type DataPlane, type ObservedResource, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from '../controllers/contract';
 import type { FaultInjector } from './faults';
 
 const resPk = (tenant: string) => `RES#${tenant}`;
@@ -30,6 +30,8 @@ export interface ResourceItem {
   readonly spec: Record<string, unknown>;
   readonly health: 'healthy' | 'unhealthy';
   readonly lastError?: string;
+  readonly errorIsFatal?: boolean;
+  readonly readPolicy?: ReadPolicy;
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly droppedAt?: string;
@@ -37,7 +39,7 @@ export interface ResourceItem {
 
 export interface ActionLogEntry {
   readonly tenant: string;
-  readonly action: 'create' | 'update' | 'drop';
+  readonly action: 'create' | 'update' | 'drop' | 'set_read_policy';
   readonly kind: ResourceKind;
   readonly resourceId: string;
   readonly generation: number;
@@ -62,12 +64,55 @@ export class ReferenceDataPlane implements DataPlane {
     this.clock = options.clock ?? (() => new Date());
   }
 
-  ensureReplica(owner: ResourceOwner, generation: number, spec: ReplicaSpec): Promise<ApplyResult> {
-    return this.apply('replica', owner, generation, { ...spec });
+  ensure<K extends ResourceKind>(kind: K, owner: ResourceOwner, generation: number, spec: ResourceSpecs[K]): Promise<ApplyResult> {
+    return this.apply(kind, owner, generation, { ...spec });
   }
 
-  dropReplica(owner: ResourceOwner, generation: number): Promise<ApplyResult> {
-    return this.apply('replica', owner, generation, undefined);
+  drop(kind: ResourceKind, owner: ResourceOwner, generation: number): Promise<ApplyResult> {
+    return this.apply(kind, owner, generation, undefined);
+  }
+
+  /** Installs a read policy on a present collection; fenced like every other change. */
+  async setReadPolicy(owner: ResourceOwner, generation: number, policy: ReadPolicy): Promise<ApplyResult> {
+    await this.faults?.beforeCall();
+    const key = { pk: resPk(owner.tenant), sk: resSk('collection', owner.objectId) };
+    const current = (await this.doc.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item as ResourceItem | undefined;
+    if (!current || !current.present) throw new DataPlaneError(`collection ${owner.objectId} does not exist`, false);
+    if (current.generation > generation) return { changed: false, heldGeneration: current.generation };
+    if (current.readPolicy && current.readPolicy.lagMs === policy.lagMs) return { changed: false, heldGeneration: current.generation };
+    const now = this.clock().toISOString();
+    const log: ActionLogEntry = { tenant: owner.tenant, action: 'set_read_policy', kind: 'collection', resourceId: owner.objectId, generation, at: now };
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...current, readPolicy: policy, updatedAt: now },
+                ConditionExpression: 'generation = :held',
+                ExpressionAttributeValues: { ':held': current.generation },
+              },
+            },
+            { Put: { TableName: this.table, Item: { pk: logPk(owner.tenant), sk: `${now}#${randomBytes(4).toString('hex')}`, ...log } } },
+          ],
+        }),
+      );
+    } catch (err) {
+      if (isConditionFailure(err)) return this.setReadPolicy(owner, generation, policy);
+      throw new DataPlaneError(`data plane write failed: ${(err as Error).message}`, true, { cause: err });
+    }
+    return { changed: true, heldGeneration: current.generation };
+  }
+
+  /** Health injection for tests: makes a connector (ingestion/export) report an error, or recover. */
+  async setHealth(tenant: string, kind: ResourceKind, resourceId: string, health: { healthy: true } | { healthy: false; error: string; fatal?: boolean }): Promise<void> {
+    const key = { pk: resPk(tenant), sk: resSk(kind, resourceId) };
+    const current = (await this.doc.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item as ResourceItem | undefined;
+    if (!current) throw new Error(`no ${kind} ${resourceId}`);
+    const { lastError: _e, errorIsFatal: _f, ...rest } = current;
+    const item = health.healthy ? { ...rest, health: 'healthy' } : { ...rest, health: 'unhealthy', lastError: health.error, errorIsFatal: health.fatal ?? false };
+    await this.doc.send(new PutCommand({ TableName: this.table, Item: { ...item, updatedAt: this.clock().toISOString() } }));
   }
 
   /** Make it so: `spec` present → the resource exists at `generation`; undefined → it is gone. */
@@ -90,6 +135,8 @@ export class ReferenceDataPlane implements DataPlane {
       present,
       spec: spec ?? current?.spec ?? {},
       health: current?.health ?? 'healthy',
+      // A collection's read policy travels with its spec: created together, never one without the other.
+      ...(present && kind === 'collection' && spec?.readPolicy ? { readPolicy: spec.readPolicy as ReadPolicy } : {}),
       createdAt: current?.present ? current.createdAt : now,
       updatedAt: now,
       ...(present ? {} : { droppedAt: now, expiresAt: Math.floor(Date.parse(now) / 1000) + TOMBSTONE_TTL_SECONDS }),
@@ -134,7 +181,8 @@ export class ReferenceDataPlane implements DataPlane {
         ...(i.managedBy ? { managedBy: i.managedBy } : {}),
         generation: i.generation,
         health: i.health,
-        ...(i.lastError ? { lastError: i.lastError } : {}),
+        ...(i.lastError ? { lastError: i.lastError, errorIsFatal: i.errorIsFatal ?? false } : {}),
+        ...(i.readPolicy ? { readPolicy: i.readPolicy } : {}),
         lastHeartbeat: i.updatedAt,
         createdAt: i.createdAt,
         spec: i.spec,

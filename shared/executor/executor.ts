@@ -83,10 +83,10 @@ export class EffectExecutor {
       case 'replica': {
         const owner: ResourceOwner = { tenant: effect.tenant, objectId: effect.objectId, objectKind: 'cluster_replica', objectName: effect.objectName };
         if (object && object.kind === 'cluster_replica' && !object.dropped) {
-          return dp.ensureReplica(owner, object.generation, { clusterId: object.spec.clusterId, size: object.spec.size });
+          return dp.ensure('replica', owner, object.generation, { clusterId: object.spec.clusterId, size: object.spec.size });
         }
         // Dropped (tombstone) or long gone: desired state is absent, fenced at the newest generation known.
-        return dp.dropReplica(owner, Math.max(effect.generation, object?.generation ?? 0));
+        return dp.drop('replica', owner, Math.max(effect.generation, object?.generation ?? 0));
       }
     }
   }
