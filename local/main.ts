@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { generateAppPassword } from '../shared/auth/app-passwords';
 import { defaultDataDir, JavaMissingError, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
 import { startPipeline, type Pipeline } from './pipeline';
@@ -39,6 +40,17 @@ function bootstrapPassword(dataDir: string | undefined): string {
   writeFileSync(file, `${pw}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return pw;
+}
+
+/** The local secret store's AES-256 key, kept beside the catalog (0600) so values survive restarts. */
+function secretsKey(dataDir: string | undefined): Buffer {
+  if (!dataDir) return randomBytes(32);
+  const file = join(dataDir, 'secrets.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  const key = randomBytes(32);
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 });
+  return key;
 }
 
 async function main(): Promise<void> {
@@ -76,7 +88,7 @@ async function main(): Promise<void> {
   sqs = await startSqsEmulator();
   const sweepIntervalSeconds = Number(process.env.SWEEP_INTERVAL_SECONDS ?? 10);
   if (!Number.isFinite(sweepIntervalSeconds) || sweepIntervalSeconds < 0) throw new Error(`invalid SWEEP_INTERVAL_SECONDS ${process.env.SWEEP_INTERVAL_SECONDS}`);
-  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds });
+  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir) });
   const password = await pipeline.passwords.create(TENANT, bootstrapPassword(dataDir), 'bootstrap');
 
   const url = pipeline.url!;

@@ -14,6 +14,8 @@ import { apiHandler, authorizerHandler, executorHandler, makeSweeper, routerHand
 import type { Sweeper } from '../shared/sweeper/sweeper';
 import type { RetryPolicy } from '../shared/effects/retry-policies';
 import { redriveDeadLetters } from '../shared/effects/redrive';
+import { LocalSecretStore } from '../shared/secrets/local-store';
+import { randomBytes } from 'node:crypto';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
 import { startHttpServer } from './http-server';
 import { QueuePoller } from './queue-poller';
@@ -32,6 +34,8 @@ export interface PipelineOptions {
   readonly faults?: FaultInjector;
   /** Start the router and executors (default true). */
   readonly workers?: boolean;
+  /** The local secret store's 32-byte AES key (a fresh random one when absent: fine for tests). */
+  readonly secretsKey?: Buffer;
   /** Run the sweeper every this many seconds (the AWS stack runs it every minute); 0 = never. */
   readonly sweepIntervalSeconds?: number;
   /** Queue visibility timeout override (see LocalResourceOptions). */
@@ -49,6 +53,7 @@ export interface Pipeline {
   readonly url?: string;
   readonly faults: FaultInjector;
   readonly dataPlane: ReferenceDataPlane;
+  readonly secrets: LocalSecretStore;
   readonly passwords: AppPasswords;
   readonly router: StreamPoller;
   readonly sweeper: Sweeper;
@@ -69,6 +74,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const cfg = res.config;
   const faults = o.faults ?? new FaultInjector();
   const dataPlane = new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable!, { faults });
+  const secrets = new LocalSecretStore(clients.doc, res.secretsTable, o.secretsKey ?? randomBytes(32));
 
   const router = new StreamPoller({
     streams: clients.streams,
@@ -83,7 +89,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     pollers[c] = new QueuePoller({
       sqs: clients.sqs,
       queueUrl: cfg.queueUrls[c],
-      handler: executorHandler(cfg, clients, c, makeLogger(`executor-${c}`), faults, dataPlane, o.retryPolicyOverrides?.[c]),
+      handler: executorHandler(cfg, clients, c, makeLogger(`executor-${c}`), faults, dataPlane, o.retryPolicyOverrides?.[c], secrets),
       logger: makeLogger(`local-sqs-mapping-${c}`),
       functionName: `executor-${c}`,
       region,
@@ -109,7 +115,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   if (o.port !== undefined) {
     http = await startHttpServer({
-      api: apiHandler(cfg, clients, makeLogger('ddl-api')),
+      api: apiHandler(cfg, clients, makeLogger('ddl-api'), secrets),
       authorizer: authorizerHandler(cfg, clients, makeLogger('authorizer')),
       port: o.port,
       ...(o.host ? { host: o.host } : {}),
@@ -122,6 +128,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     ...(http ? { url: http.url } : {}),
     faults,
     dataPlane,
+    secrets,
     passwords: new AppPasswords(clients.doc, cfg.catalogTable),
     router,
     sweeper,

@@ -22,6 +22,14 @@ export const CHECKPOINT_TABLE: TableDefinition = {
   globalSecondaryIndexes: [],
 };
 
+/** The local secret store's table (AES-256-GCM values; AWS uses Secrets Manager instead). */
+export const SECRETS_TABLE: TableDefinition = {
+  id: 'Secrets',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  globalSecondaryIndexes: [],
+};
+
 export function createTableInput(def: TableDefinition, name: string): CreateTableCommandInput {
   const keys = [def.partitionKey, def.sortKey, ...def.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];
   const attrs = [...new Map(keys.map((k) => [k.name, k])).values()];
@@ -65,6 +73,7 @@ export async function ensureTable(ddb: DynamoDBClient, def: TableDefinition, nam
 export interface LocalResources {
   readonly config: Config;
   readonly checkpointTable: string;
+  readonly secretsTable: string;
   readonly streamArn: string;
   readonly dlqUrls: Readonly<Record<Controller, string>>;
 }
@@ -83,6 +92,8 @@ export async function ensureLocalResources(ddb: DynamoDBClient, sqs: SQSClient, 
   const { streamArn } = await ensureTable(ddb, CATALOG_TABLE, catalogTable);
   await ensureTable(ddb, DATAPLANE_TABLE, dataPlaneTable);
   await ensureTable(ddb, CHECKPOINT_TABLE, checkpointTable);
+  const secretsTable = `${prefix}secrets`;
+  await ensureTable(ddb, SECRETS_TABLE, secretsTable);
   if (!streamArn) throw new Error(`table ${catalogTable} has no stream`);
 
   const queueUrls = {} as Record<Controller, string>;
@@ -104,5 +115,5 @@ export async function ensureLocalResources(ddb: DynamoDBClient, sqs: SQSClient, 
     queueUrls[q.controller] = main.QueueUrl!;
     dlqUrls[q.controller] = dlq.QueueUrl!;
   }
-  return { config: { region, catalogTable, dataPlaneTable, queueUrls, dlqUrls }, checkpointTable, streamArn, dlqUrls };
+  return { config: { region, catalogTable, dataPlaneTable, queueUrls, dlqUrls }, checkpointTable, secretsTable, streamArn, dlqUrls };
 }

@@ -13,9 +13,14 @@ export interface Config {
   readonly dataPlaneTable?: string;
   /** An external data plane speaking the controller contract over HTTP. */
   readonly dataPlaneUrl?: string;
+  /** Bearer token for the HTTP data plane (env `DATAPLANE_TOKEN`); unset sends no Authorization header. */
+  readonly dataPlaneToken?: string;
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly dlqUrls: Readonly<Partial<Record<Controller, string>>>;
 }
+
+/** The HTTP data plane's bearer token. Candidate for ENV (shared/definitions.ts) next to DATAPLANE_URL. */
+const DATAPLANE_TOKEN_ENV = 'DATAPLANE_TOKEN';
 
 const nonEmpty = z.string().check(z.minLength(1));
 
@@ -25,6 +30,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     catalogTable: nonEmpty,
     dataPlaneTable: z.optional(nonEmpty),
     dataPlaneUrl: z.optional(z.url()),
+    dataPlaneToken: z.optional(nonEmpty),
     queueUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, nonEmpty])) as Record<Controller, typeof nonEmpty>),
     dlqUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, z.optional(nonEmpty)]))),
   });
@@ -33,6 +39,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     catalogTable: env[ENV.catalogTable],
     dataPlaneTable: env[ENV.dataPlaneTable] || undefined,
     dataPlaneUrl: env[ENV.dataPlaneUrl] || undefined,
+    dataPlaneToken: env[DATAPLANE_TOKEN_ENV] || undefined,
     queueUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.queueUrl(c)]])),
     dlqUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.dlqUrl(c)] || undefined])),
   };
@@ -53,6 +60,7 @@ export function configToEnv(cfg: Config): Record<string, string> {
   const env: Record<string, string> = { AWS_REGION: cfg.region, [ENV.catalogTable]: cfg.catalogTable };
   if (cfg.dataPlaneTable) env[ENV.dataPlaneTable] = cfg.dataPlaneTable;
   if (cfg.dataPlaneUrl) env[ENV.dataPlaneUrl] = cfg.dataPlaneUrl;
+  if (cfg.dataPlaneToken) env[DATAPLANE_TOKEN_ENV] = cfg.dataPlaneToken;
   for (const c of CONTROLLERS) {
     env[ENV.queueUrl(c)] = cfg.queueUrls[c];
     const dlq = cfg.dlqUrls[c];

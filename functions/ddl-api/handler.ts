@@ -1,7 +1,7 @@
 import { makeClients } from '../../shared/aws';
 import { loadConfig } from '../../shared/config';
 import { makeLogger } from '../../shared/lambda/logger';
-import { apiHandler } from '../../shared/lambda/wiring';
+import { apiHandler, awsSecretStore } from '../../shared/lambda/wiring';
 
 const config = loadConfig(process.env);
-export const handler = apiHandler(config, makeClients({ region: config.region }), makeLogger('ddl-api'));
+export const handler = apiHandler(config, makeClients({ region: config.region }), makeLogger('ddl-api'), awsSecretStore(config));

@@ -1,7 +1,7 @@
 import { makeClients } from '../../shared/aws';
 import { loadConfig } from '../../shared/config';
 import { makeLogger } from '../../shared/lambda/logger';
-import { executorHandler } from '../../shared/lambda/wiring';
+import { executorHandler, awsSecretStore } from '../../shared/lambda/wiring';
 
 const config = loadConfig(process.env);
-export const handler = executorHandler(config, makeClients({ region: config.region }), 'secrets', makeLogger('executor-secrets'));
+export const handler = executorHandler(config, makeClients({ region: config.region }), 'secrets', makeLogger('executor-secrets'), undefined, undefined, undefined, awsSecretStore(config));

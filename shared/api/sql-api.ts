@@ -9,7 +9,9 @@ import * as z from 'zod/mini';
 import { CommitConflictError, type CatalogStore, type TxnRecord } from '../catalog/store';
 import { ControlPlaneError, RequestError, SerializationError, SQLSTATE } from '../errors';
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
-import { planStatement, type PlanContext } from '../planner/plan';
+import { Planner, type PlanContext, type PlanValue } from '../planner/plan';
+import type { SecretStore } from '../secrets/store';
+import { print } from '../sql/printer';
 import { Workspace } from '../planner/workspace';
 import type { ParsedStatement } from '../sql/ast';
 import { parse } from '../sql/parser';
@@ -49,6 +51,8 @@ export interface ApiResponse {
 
 export interface SqlApiDeps {
   readonly store: CatalogStore;
+  /** Where secret values go (before the commit that references them). */
+  readonly secrets?: SecretStore;
   readonly logger: Logger;
   readonly clock?: () => Date;
   readonly newId?: () => string;
@@ -173,16 +177,24 @@ export class SqlApi {
   /** Plans every statement against one snapshot and commits once; throws CommitConflictError to be replanned. */
   private async execute(tenant: string, principal: string, statements: readonly ParsedStatement[]): Promise<ApiResponse> {
     const now = this.clock();
-    const ctx: PlanContext = { principal, now: now.toISOString(), newId: this.newId };
+    // The SQL parser library that reads view bodies is a third of the bundle: load it only when needed.
+    const needsViewDeps = statements.some((s) => /^(create_view|create_materialized_view|explain_effects)$/.test(s.statement.kind));
+    const relationsReferenced = needsViewDeps ? (await import('../sql/view-deps')).relationsReferenced : undefined;
+    const ctx: PlanContext = { principal, now: now.toISOString(), newId: this.newId, ...(relationsReferenced ? { relationsReferenced } : {}) };
     const ws = new Workspace(await this.deps.store.loadSnapshot(tenant), ctx.now);
+    const planner = new Planner(ws, ctx);
     const results: StatementResult[] = [];
     const writeTags: string[] = [];
     for (const ps of statements) {
       try {
-        const plan = planStatement(ws, ps, ctx);
+        const plan = planner.plan(ps);
         if (plan.kind === 'write') {
           results.push({ ok: plan.tag, notices: plan.notices.map((message) => ({ message, severity: 'notice' as const })) });
           writeTags.push(plan.tag);
+        } else if (plan.kind === 'txn') {
+          results.push({ ok: plan.tag, notices: [] });
+        } else if (plan.kind === 'rows') {
+          results.push(rowsResult(plan.columns, plan.rows));
         } else {
           const inputs = await this.readInputs(tenant, ws, plan.statement);
           const rel = plan.statement.kind === 'select' ? evaluateSelect(plan.statement, inputs) : evaluateShow(plan.statement, inputs);
@@ -197,8 +209,14 @@ export class SqlApi {
     }
     const changes = ws.diff();
     if (changes.writes.length > 0) {
-      const txn: TxnRecord = { txnId: newTxnId(now), principal, statements: statements.map((s) => s.text), tags: writeTags, createdAt: ctx.now };
+      // Statement history never holds a secret value.
+      const txn: TxnRecord = { txnId: newTxnId(now), principal, statements: statements.map((s) => print(s.statement, { redacted: true })), tags: writeTags, createdAt: ctx.now };
       try {
+        // Values first: a crash after this and before the commit leaves an unreferenced version
+        // the sweeper removes; the reverse order could commit a secret without its value.
+        const secretWrites = planner.secretWrites();
+        if (secretWrites.length && !this.deps.secrets) throw new ControlPlaneError('no secret store is configured', { code: SQLSTATE.featureNotSupported });
+        for (const w of secretWrites) await this.deps.secrets!.put(tenant, w.secretId, w.generation, w.value);
         await this.deps.store.commit(tenant, changes, txn);
       } catch (err) {
         if (err instanceof CommitConflictError || !(err instanceof ControlPlaneError)) throw err;
@@ -217,6 +235,15 @@ export class SqlApi {
     ]);
     return { snapshot: ws.view(), replicaStatuses, effects };
   }
+}
+
+function rowsResult(columns: readonly string[], rows: readonly (readonly PlanValue[])[]): StatementResult {
+  return {
+    tag: `SELECT ${rows.length}`,
+    rows,
+    desc: { columns: columns.map((name) => ({ name, type_oid: TYPE_OIDS.text[0], type_len: TYPE_OIDS.text[1], type_mod: -1 })) },
+    notices: [],
+  };
 }
 
 function selectResult(rel: Relation): StatementResult {

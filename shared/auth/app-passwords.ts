@@ -8,6 +8,7 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/li
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AuthError } from '../errors';
 import { AUTH_SK, authPk, TENANTS_PK, tenantSk } from '../catalog/keys';
+import { CatalogStore } from '../catalog/store';
 
 const PREFIX = 'ddlp_';
 const TOKEN_RE = /^ddlp_([0-9a-f]{16})([0-9a-f]{64})$/;
@@ -58,6 +59,7 @@ export class AppPasswords {
     if (!TENANT_RE.test(tenant)) throw new AuthError(`invalid tenant name ${JSON.stringify(tenant)}: use lowercase letters, digits, _ and -`);
     const now = new Date().toISOString();
     await this.doc.send(new PutCommand({ TableName: this.table, Item: { pk: TENANTS_PK, sk: tenantSk(tenant), type: 'tenant', tenant, createdAt: now } }));
+    await new CatalogStore(this.doc, this.table).ensureTenantCatalog(tenant, now);
     await this.doc.send(
       new PutCommand({
         TableName: this.table,

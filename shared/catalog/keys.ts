@@ -31,7 +31,10 @@ export function escapeKeyPart(s: string): string {
 export type NameSpace =
   | { readonly ns: 'cluster'; readonly name: string }
   | { readonly ns: 'replica'; readonly clusterId: string; readonly name: string }
-  | { readonly ns: 'item'; readonly database: string; readonly schema: string; readonly name: string };
+  | { readonly ns: 'database'; readonly name: string }
+  | { readonly ns: 'schema'; readonly databaseId: string; readonly name: string }
+  /** Items (sources, tables, views, ...) share one namespace per schema; keyed by the schema's id so renames above don't move guards. */
+  | { readonly ns: 'item'; readonly schemaId: string; readonly name: string };
 
 export function nameSk(n: NameSpace): string {
   switch (n.ns) {
@@ -39,8 +42,12 @@ export function nameSk(n: NameSpace): string {
       return `NAME#cluster#${escapeKeyPart(n.name)}`;
     case 'replica':
       return `NAME#replica#${n.clusterId}#${escapeKeyPart(n.name)}`;
+    case 'database':
+      return `NAME#database#${escapeKeyPart(n.name)}`;
+    case 'schema':
+      return `NAME#schema#${n.databaseId}#${escapeKeyPart(n.name)}`;
     case 'item':
-      return `NAME#item#${escapeKeyPart(n.database)}.${escapeKeyPart(n.schema)}.${escapeKeyPart(n.name)}`;
+      return `NAME#item#${n.schemaId}#${escapeKeyPart(n.name)}`;
   }
 }
 

@@ -9,7 +9,12 @@ import { ControlPlaneError, SQLSTATE } from '../errors';
 import type { EffectIntent, EffectRecord } from '../effects/model';
 import type { ChangeSet, CatalogWrite } from '../planner/workspace';
 import { attentionPk, effSk, OBJ_PREFIX, objSk, tenantPk, txnSk, EFF_PREFIX, STATUS_PREFIX, statusSk } from './keys';
-import { CatalogSnapshot, type CatalogObject } from './model';
+import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from './model';
+import { nameSk } from './keys';
+
+/** Fixed ids of the default database and schema every tenant starts with. */
+export const DEFAULT_DATABASE_ID = 'u000000000001';
+export const DEFAULT_SCHEMA_ID = 'u000000000002';
 
 /** DynamoDB's per-transaction limit: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -55,6 +60,32 @@ export class CatalogStore {
   async loadSnapshot(tenant: string): Promise<CatalogSnapshot> {
     const objects = await this.queryAll<Record<string, unknown>>(tenant, OBJ_PREFIX, 'attribute_not_exists(dropped)');
     return new CatalogSnapshot(tenant, objects.map(stripKeys));
+  }
+
+  /**
+   * A new tenant's catalog starts like Materialize's: database `materialize` with schema
+   * `public`. Idempotent (conditional puts; an existing catalog is left alone).
+   */
+  async ensureTenantCatalog(tenant: string, now = new Date().toISOString()): Promise<void> {
+    const pk = tenantPk(tenant);
+    const base = { generation: 1, version: 1, dependents: 0, createdAt: now, updatedAt: now, owner: 'system', bootstrap: true };
+    const db = { ...base, id: DEFAULT_DATABASE_ID, kind: 'database', name: DEFAULT_DATABASE, dependents: 1, dependsOn: [], spec: {} };
+    const schema = { ...base, id: DEFAULT_SCHEMA_ID, kind: 'schema', name: DEFAULT_SCHEMA, dependsOn: [DEFAULT_DATABASE_ID], spec: { databaseId: DEFAULT_DATABASE_ID } };
+    const put = (Item: Record<string, unknown>) => ({ Put: { TableName: this.table, Item, ConditionExpression: 'attribute_not_exists(pk)' } });
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            put({ pk, sk: objSk(db.id), type: 'object', ...db }),
+            put({ pk, sk: objSk(schema.id), type: 'object', ...schema }),
+            put({ pk, sk: nameSk({ ns: 'database', name: DEFAULT_DATABASE }), type: 'name', objectId: db.id, bootstrap: true }),
+            put({ pk, sk: nameSk({ ns: 'schema', databaseId: db.id, name: DEFAULT_SCHEMA }), type: 'name', objectId: schema.id, bootstrap: true }),
+          ],
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof TransactionCanceledException)) throw err;
+    }
   }
 
   async getObject(tenant: string, id: string): Promise<CatalogObject | undefined> {
@@ -143,12 +174,24 @@ export class CatalogStore {
           Put: {
             TableName: t,
             Item: item,
-            ConditionExpression: '#v = :v AND attribute_not_exists(dropped)',
+            // The plan read this version and this many dependents: anything else means a race.
+            ConditionExpression: '#v = :v AND attribute_not_exists(dropped) AND (dependents = :d OR (attribute_not_exists(dependents) AND :d = :zero))',
             ExpressionAttributeNames: { '#v': 'version' },
-            ExpressionAttributeValues: { ':v': w.before.version },
+            ExpressionAttributeValues: { ':v': w.before.version, ':d': w.before.dependents, ':zero': 0 },
           },
         };
       }
+      case 'adjust_dependents':
+        return {
+          Update: {
+            TableName: t,
+            Key: { pk, sk: objSk(w.id) },
+            UpdateExpression: 'ADD dependents :delta',
+            // A reference to a dropped object must not commit (the drop won the race).
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(dropped)',
+            ExpressionAttributeValues: { ':delta': w.delta },
+          },
+        };
       case 'put_name':
         return {
           Put: {
@@ -174,7 +217,7 @@ function objectItem(pk: string, o: CatalogObject): Record<string, unknown> {
 /** Drops the storage-only attributes of a catalog item. */
 function stripKeys(item: Record<string, unknown>): CatalogObject {
   const { pk: _pk, sk: _sk, type: _type, expiresAt: _e, ...rest } = item;
-  return rest as unknown as CatalogObject;
+  return { dependents: 0, dependsOn: [], ...rest } as unknown as CatalogObject;
 }
 
 export function effectItem(tenant: string, txn: TxnRecord, e: EffectIntent, seq: number): EffectRecord & Record<string, unknown> {

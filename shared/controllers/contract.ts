@@ -38,7 +38,13 @@ export interface ResourceSpecs {
   /** Compute: a replica of a cluster. */
   readonly replica: { readonly clusterId: string; readonly size: string };
   /** Compute: the dataflow maintaining a materialized view or an index, on a cluster. */
-  readonly dataflow: { readonly clusterId: string; readonly objectKind: 'materialized_view' | 'index'; readonly inputs: readonly string[] };
+  readonly dataflow: {
+    readonly clusterId: string;
+    readonly objectKind: 'materialized_view' | 'index';
+    readonly inputs: readonly string[];
+    /** An index is an arrangement with its own compaction window. */
+    readonly readPolicy?: ReadPolicy;
+  };
   /** Storage: a durable collection with its read policy. */
   readonly collection: { readonly objectKind: string; readonly readPolicy: ReadPolicy };
   /** Storage: an ingestion writing a source's collection, running on a cluster. */

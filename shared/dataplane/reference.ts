@@ -135,8 +135,8 @@ export class ReferenceDataPlane implements DataPlane {
       present,
       spec: spec ?? current?.spec ?? {},
       health: current?.health ?? 'healthy',
-      // A collection's read policy travels with its spec: created together, never one without the other.
-      ...(present && kind === 'collection' && spec?.readPolicy ? { readPolicy: spec.readPolicy as ReadPolicy } : {}),
+      // A read policy travels with its spec (collections, index arrangements): created together, never one without the other.
+      ...(present && spec?.readPolicy ? { readPolicy: spec.readPolicy as ReadPolicy } : {}),
       createdAt: current?.present ? current.createdAt : now,
       updatedAt: now,
       ...(present ? {} : { droppedAt: now, expiresAt: Math.floor(Date.parse(now) / 1000) + TOMBSTONE_TTL_SECONDS }),

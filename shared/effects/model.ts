@@ -9,8 +9,13 @@ export const EFFECT_STATES = { pending: 'pending', applied: 'applied', supersede
 export type EffectState = (typeof EFFECT_STATES)[keyof typeof EFFECT_STATES];
 
 /** What the effect asks for, per controller (a tagged union: add kinds here, switches follow). */
+export type Intent = 'ensure' | 'drop';
 export type EffectKind =
-  | { readonly controller: 'compute'; readonly kind: 'replica'; readonly intent: 'ensure' | 'drop' };
+  | { readonly controller: 'compute'; readonly kind: 'replica' | 'dataflow'; readonly intent: Intent }
+  | { readonly controller: 'storage'; readonly kind: 'collection' | 'ingestion' | 'export'; readonly intent: Intent }
+  | { readonly controller: 'secrets'; readonly kind: 'secret'; readonly intent: Intent };
+
+export type ResourceEffectKind = EffectKind['kind'];
 
 /** The intent the planner derives from a change, before ids are assigned. */
 export type EffectIntent = EffectKind & {

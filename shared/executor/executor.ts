@@ -14,6 +14,8 @@ import type { Controller } from '../definitions';
 import { DataPlaneError } from '../errors';
 import type { EffectMessage, EffectRecord, EffectState } from '../effects/model';
 import { budgetSpent, type RetryPolicy } from '../effects/retry-policies';
+import { desiredSpec } from '../effects/desired';
+import type { SecretStore } from '../secrets/store';
 
 export interface ExecutorDeps {
   readonly doc: DynamoDBDocumentClient;
@@ -23,6 +25,7 @@ export interface ExecutorDeps {
   readonly policy: RetryPolicy;
   readonly faults?: FaultInjector;
   readonly clock?: () => Date;
+  readonly secrets?: SecretStore;
 }
 
 export type Outcome = 'applied' | 'superseded' | 'duplicate' | 'failed';
@@ -77,18 +80,32 @@ export class EffectExecutor {
     return state;
   }
 
-  private reconcile(effect: EffectRecord, object: CatalogObject | undefined): Promise<ApplyResult> {
+  private async reconcile(effect: EffectRecord, object: CatalogObject | undefined): Promise<ApplyResult> {
+    const present = object !== undefined && !object.dropped;
+    // Dropped (tombstone) or long gone: desired state is absent, fenced at the newest generation known.
+    const generation = Math.max(effect.generation, object?.generation ?? 0);
+    if (effect.kind === 'secret') return this.reconcileSecret(effect, present, generation);
     const dp = this.deps.dataPlane;
-    switch (effect.kind) {
-      case 'replica': {
-        const owner: ResourceOwner = { tenant: effect.tenant, objectId: effect.objectId, objectKind: 'cluster_replica', objectName: effect.objectName };
-        if (object && object.kind === 'cluster_replica' && !object.dropped) {
-          return dp.ensure('replica', owner, object.generation, { clusterId: object.spec.clusterId, size: object.spec.size });
-        }
-        // Dropped (tombstone) or long gone: desired state is absent, fenced at the newest generation known.
-        return dp.drop('replica', owner, Math.max(effect.generation, object?.generation ?? 0));
-      }
+    const owner: ResourceOwner = { tenant: effect.tenant, objectId: effect.objectId, objectKind: object?.kind ?? 'unknown', objectName: effect.objectName };
+    if (!present) return dp.drop(effect.kind, owner, generation);
+    const lookup = async (id: string) =>
+      (await this.deps.doc.send(new GetCommand({ TableName: this.deps.catalogTable, Key: { pk: tenantPk(effect.tenant), sk: objSk(id) }, ConsistentRead: true }))).Item as CatalogObject | undefined;
+    return dp.ensure(effect.kind, owner, generation, await desiredSpec(effect.kind, object!, lookup));
+  }
+
+  /** The committed generation's value must be in the store (the DDL put it there first); older ones go. */
+  private async reconcileSecret(effect: EffectRecord, present: boolean, generation: number): Promise<ApplyResult> {
+    const store = this.deps.secrets;
+    if (!store) throw new DataPlaneError('no secret store is configured for the secrets executor', false);
+    if (!present) {
+      await store.prune(effect.tenant, effect.objectId);
+      return { changed: true, heldGeneration: generation };
     }
+    if (!(await store.has(effect.tenant, effect.objectId, generation))) {
+      throw new DataPlaneError(`the value of secret ${effect.objectName} (generation ${generation}) is missing from the secret store; set it again with ALTER SECRET`, false);
+    }
+    await store.prune(effect.tenant, effect.objectId, generation);
+    return { changed: false, heldGeneration: generation };
   }
 
   /** The replica's row in mz_cluster_replica_statuses, written only by a newer-or-equal generation. */

@@ -9,27 +9,38 @@ import { CatalogStore } from '../catalog/store';
 import type { Config } from '../config';
 import type { DataPlane } from '../controllers/contract';
 import type { FaultInjector } from '../dataplane/faults';
+import { HttpDataPlane } from '../dataplane/http-client';
 import { ReferenceDataPlane } from '../dataplane/reference';
 import type { Controller } from '../definitions';
-import { RETRY_POLICIES } from '../effects/retry-policies';
+import { RETRY_POLICIES, type RetryPolicy } from '../effects/retry-policies';
 import { createApiHandler, createAuthorizerHandler } from '../api/handlers';
 import { SqlApi } from '../api/sql-api';
 import { createExecutorHandler } from '../executor/handler';
 import { createRouterHandler } from '../router/handler';
 import { Sweeper } from '../sweeper/sweeper';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { AwsSecretStore } from '../secrets/aws-store';
+import type { SecretStore } from '../secrets/store';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 
+/** An external data plane (DATAPLANE_URL) when one is configured, else the reference one. */
 export function makeDataPlane(cfg: Config, clients: Clients, faults?: FaultInjector): DataPlane {
+  if (cfg.dataPlaneUrl) return new HttpDataPlane(cfg.dataPlaneUrl, cfg.dataPlaneToken ? { token: cfg.dataPlaneToken } : {});
   if (cfg.dataPlaneTable) return new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable, faults ? { faults } : {});
-  throw new Error(`no data plane configured: the HTTP data-plane client (${cfg.dataPlaneUrl}) is not available in this build`);
+  throw new Error('no data plane configured: set DATAPLANE_URL or DATAPLANE_TABLE');
 }
 
-export function apiHandler(cfg: Config, clients: Clients, logger: Logger) {
-  return createApiHandler({ api: new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger }), logger });
+/** In AWS, secret values live in Secrets Manager. */
+export function awsSecretStore(cfg: Config): SecretStore {
+  return new AwsSecretStore(new SecretsManagerClient({ region: cfg.region }));
+}
+
+export function apiHandler(cfg: Config, clients: Clients, logger: Logger, secrets?: SecretStore) {
+  return createApiHandler({ api: new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger, ...(secrets ? { secrets } : {}) }), logger });
 }
 
 export function authorizerHandler(cfg: Config, clients: Clients, logger: Logger) {
@@ -40,7 +51,16 @@ export function routerHandler(cfg: Config, clients: Clients, logger: Logger, fau
   return createRouterHandler({ sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, ...(faults ? { faults } : {}) });
 }
 
-export function executorHandler(cfg: Config, clients: Clients, controller: Controller, logger: Logger, faults?: FaultInjector, dataPlane?: DataPlane) {
+export function executorHandler(
+  cfg: Config,
+  clients: Clients,
+  controller: Controller,
+  logger: Logger,
+  faults?: FaultInjector,
+  dataPlane?: DataPlane,
+  policy: RetryPolicy = RETRY_POLICIES[`executor.${controller}`],
+  secrets?: SecretStore,
+) {
   return createExecutorHandler({
     doc: clients.doc,
     sqs: clients.sqs,
@@ -48,8 +68,9 @@ export function executorHandler(cfg: Config, clients: Clients, controller: Contr
     queueUrl: cfg.queueUrls[controller],
     dataPlane: dataPlane ?? makeDataPlane(cfg, clients, faults),
     controller,
-    policy: RETRY_POLICIES[`executor.${controller}`],
+    policy,
     logger,
+    ...(secrets ? { secrets } : {}),
     ...(faults ? { faults } : {}),
   });
 }

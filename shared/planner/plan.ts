@@ -1,98 +1,875 @@
 /**
- * The planner: statement + catalog (a Workspace) → catalog changes, or a read. Pure: ids and
- * the clock come in through the context, errors are PlanErrors with SQLSTATEs.
+ * The planner: statement + catalog (a Workspace) → catalog changes, or a read. Pure: ids and the
+ * clock come in through the context; errors are PlanErrors with SQLSTATEs and positions.
+ * The AST records what the user typed (`cascade`); the plan resolves what it means (every
+ * object the drop takes with it).
  */
-import type { ClusterObject, ReplicaObject } from '../catalog/model';
+import {
+  DEFAULT_DATABASE,
+  DEFAULT_SCHEMA,
+  isItemKind,
+  type CatalogObject,
+  type CatalogSnapshot,
+  type ClusterObject,
+  type ConnectorSettings,
+  type ItemKind,
+  type ObjectKind,
+  type ObjectOf,
+  type ObjectSpec,
+  type ReplicaObject,
+} from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
-import type { ObjectName, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
-import { optionString, readOptions, type OptionSpec } from './options';
+import type { ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
+import { objectName as printName, print } from '../sql/printer';
+import { DEFAULT_CLUSTER, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
+import {
+  findItem,
+  isSystemRelation,
+  itemTarget,
+  KIND_LABEL,
+  KINDS_OF_TYPE,
+  RELATION_KINDS,
+  resolveItem,
+  resolveSchema,
+  unknownCluster,
+  unknownDatabase,
+  unknownItem,
+  validateName,
+  wrongType,
+} from './names';
+import { optionString } from './options';
 import type { Workspace } from './workspace';
+
+export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
+export { validateName } from './names';
 
 export interface PlanContext {
   readonly principal: string;
   readonly now: string;
   readonly newId: () => string;
+  /**
+   * Finds the relations a view body reads (shared/sql/view-deps.ts, a real SQL parser). Passed
+   * in so the planner stays synchronous while the caller loads that parser only when a request
+   * has a view to plan.
+   */
+  readonly relationsReferenced?: (query: string, options: { basePosition: number }) => ObjectName[];
 }
+
+/** A secret value to put in the secret store before the commit (never into the catalog). */
+export interface SecretWrite {
+  readonly secretId: string;
+  readonly generation: number;
+  readonly value: string;
+}
+
+export type PlanValue = string | number | boolean | null;
 
 export type StatementPlan =
   | { readonly kind: 'write'; readonly tag: string; readonly notices: readonly string[] }
-  | { readonly kind: 'read'; readonly statement: Extract<Statement, { kind: 'show' | 'select' }> };
+  | { readonly kind: 'read'; readonly statement: Extract<Statement, { kind: 'show' | 'select' }> }
+  | { readonly kind: 'rows'; readonly columns: readonly string[]; readonly rows: readonly (readonly PlanValue[])[] }
+  | { readonly kind: 'txn'; readonly tag: 'BEGIN' | 'COMMIT' | 'ROLLBACK' };
 
-/** Replica sizes we provision, Materialize's credit sizes (legacy t-shirt sizes are not offered). */
-export const REPLICA_SIZES = ['25cc', '50cc', '100cc', '200cc', '300cc', '400cc', '600cc', '800cc', '1200cc', '1600cc', '3200cc', '6400cc', '128C', '256C', '512C'] as const;
+type S<K extends Statement['kind']> = Extract<Statement, { kind: K }>;
 
-/** Materialize caps identifiers at 255 bytes. */
-export const MAX_IDENTIFIER_BYTES = 255;
-/** A managed cluster's replicas are provisioned one item each; keep a request well inside DynamoDB's 100-item transaction. */
-export const MAX_REPLICATION_FACTOR = 32;
-
-const CLUSTER_OPTIONS: OptionSpec = {
-  SIZE: 'string',
-  'REPLICATION FACTOR': 'uint',
-  'INTROSPECTION INTERVAL': 'any',
-  'INTROSPECTION DEBUGGING': 'boolean',
-  'AVAILABILITY ZONES': 'any',
-  MANAGED: 'boolean',
-  DISK: 'boolean',
-  SCHEDULE: 'any',
-  'WORKLOAD CLASS': 'any',
-};
-const REPLICA_OPTIONS: OptionSpec = {
-  SIZE: 'string',
-  'AVAILABILITY ZONE': 'string',
-  'INTROSPECTION INTERVAL': 'any',
-  'INTROSPECTION DEBUGGING': 'boolean',
-  DISK: 'boolean',
-  'BILLED AS': 'string',
-  INTERNAL: 'boolean',
+/** Load generators that produce several tables, and the subsources they create. */
+const LOAD_GENERATOR_TABLES: Readonly<Record<string, readonly string[]>> = {
+  auction: ['accounts', 'auctions', 'bids', 'organizations', 'users'],
+  marketing: ['conversion_predictions', 'coupons', 'customers', 'leads'],
+  tpch: ['customer', 'lineitem', 'nation', 'orders', 'part', 'partsupp', 'region', 'supplier'],
 };
 
-export function planStatement(ws: Workspace, parsed: ParsedStatement, ctx: PlanContext): StatementPlan {
-  const s = parsed.statement;
-  const at = parsed.start;
-  switch (s.kind) {
-    case 'create_cluster':
-      return planCreateCluster(ws, s, at, ctx);
-    case 'create_cluster_replica':
-      return planCreateReplica(ws, s, at, ctx);
-    case 'drop':
-      return planDrop(ws, s, at);
-    case 'show':
-    case 'select':
-      return { kind: 'read', statement: s };
-    default:
-      throw new NotSupportedError(`${parsed.text.split(/\s+/).slice(0, 3).join(' ').toUpperCase()} is not supported yet`, { position: at });
-  }
-}
+const CONNECTION_TYPES: Readonly<Record<string, string>> = {
+  kafka: 'kafka',
+  postgres: 'postgres',
+  aws: 'aws',
+  'aws privatelink': 'aws-privatelink',
+  'ssh tunnel': 'ssh',
+  'confluent schema registry': 'confluent-schema-registry',
+};
 
-export function validateName(name: string, position: number, what: string): void {
-  if (name.includes('\u0000')) {
-    throw new PlanError(`${what} name contains a NUL character`, { code: SQLSTATE.characterNotInRepertoire, position });
+export class Planner {
+  /** Secret values this request sets, by secret id (latest wins). */
+  private secrets = new Map<string, SecretWrite>();
+  private savedSecrets: Map<string, SecretWrite> | undefined;
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly ctx: PlanContext,
+  ) {}
+
+  secretWrites(): SecretWrite[] {
+    return [...this.secrets.values()].filter((w) => this.ws.get(w.secretId));
   }
-  if (Buffer.byteLength(name, 'utf8') > MAX_IDENTIFIER_BYTES) {
-    throw new PlanError(`identifier length exceeds ${MAX_IDENTIFIER_BYTES} bytes`, { code: SQLSTATE.nameTooLong, position });
+
+  plan(parsed: ParsedStatement): StatementPlan {
+    return this.planStatement(parsed.statement, parsed.start, parsed);
   }
-  if (name.startsWith('mz_')) {
-    throw new PlanError(`${what} name ${JSON.stringify(name)} is reserved`, {
-      code: SQLSTATE.reservedName,
-      position,
-      hint: 'Names that begin with "mz_" are reserved for system objects.',
+
+  private planStatement(s: Statement, at: number, parsed: ParsedStatement): StatementPlan {
+    switch (s.kind) {
+      case 'create_cluster':
+        return this.createCluster(s, at);
+      case 'create_cluster_replica':
+        return this.createReplica(s, at);
+      case 'create_database':
+        return this.createDatabase(s, at);
+      case 'create_schema':
+        return this.createSchema(s, at);
+      case 'create_secret':
+        return this.createSecret(s, at);
+      case 'alter_secret':
+        return this.alterSecret(s, at);
+      case 'create_connection':
+        return this.createConnection(s, at);
+      case 'create_source':
+        return this.createSource(s, at);
+      case 'create_webhook_source':
+        return this.createWebhookSource(s, at);
+      case 'create_sink':
+        return this.createSink(s, at);
+      case 'create_table':
+        return this.createTable(s, at);
+      case 'create_view':
+        return this.createView(s, at);
+      case 'create_materialized_view':
+        return this.createMaterializedView(s, at);
+      case 'create_index':
+        return this.createIndex(s, at);
+      case 'drop':
+        return this.drop(s, at);
+      case 'alter_rename':
+        return this.alterRename(s, at);
+      case 'alter_owner':
+        return this.alterOwner(s, at);
+      case 'alter_set_cluster':
+        return this.alterSetCluster(s, at);
+      case 'alter_swap':
+        return this.alterSwap(s, at);
+      case 'alter_cluster':
+        return this.alterCluster(s, at);
+      case 'show_create':
+        return this.showCreate(s, at);
+      case 'show':
+      case 'select':
+        return { kind: 'read', statement: s };
+      case 'start_transaction':
+        this.ws.begin();
+        this.savedSecrets = new Map(this.secrets);
+        return { kind: 'txn', tag: 'BEGIN' };
+      case 'commit':
+        return { kind: 'txn', tag: 'COMMIT' };
+      case 'rollback':
+        this.ws.rollback();
+        this.secrets = this.savedSecrets ?? new Map();
+        return { kind: 'txn', tag: 'ROLLBACK' };
+      case 'explain_effects':
+        return this.explainEffects(s, at, parsed);
+    }
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------------
+
+  private view(): CatalogSnapshot {
+    return this.ws.view();
+  }
+
+  private base<K extends ObjectKind>(kind: K, name: string, dependsOn: readonly string[], spec: ObjectSpec[K]): ObjectOf<K> {
+    const now = this.ctx.now;
+    return { id: this.ctx.newId(), kind, name, generation: 1, version: 1, dependents: 0, dependsOn: [...new Set(dependsOn)], createdAt: now, updatedAt: now, owner: this.ctx.principal, spec } as unknown as ObjectOf<K>;
+  }
+
+  private cluster(name: string | undefined, at: number): ClusterObject {
+    const clusterName = name ?? DEFAULT_CLUSTER;
+    const c = this.view().cluster(clusterName);
+    if (!c) {
+      throw new PlanError(`unknown cluster '${clusterName}'`, {
+        code: SQLSTATE.undefinedObject,
+        position: at,
+        ...(name === undefined ? { hint: `Name a cluster with IN CLUSTER, or create the default one: CREATE CLUSTER ${DEFAULT_CLUSTER} (SIZE = '25cc').` } : {}),
+      });
+    }
+    return c;
+  }
+
+  /**
+   * A new item's target; a duplicate name is 42P07 unless IF NOT EXISTS (then a notice and
+   * `undefined`: nothing to do).
+   */
+  private newItem(name: ObjectName, what: string, ifNotExists: boolean, at: number, notices: string[]): { schemaId: string; name: string } | undefined {
+    const t = itemTarget(this.view(), name, at);
+    validateName(t.name, at, what);
+    const existing = this.view().item(t.schema.id, t.name);
+    if (existing) {
+      if (ifNotExists) {
+        notices.push(`${KIND_LABEL[existing.kind]} "${t.name}" already exists, skipping`);
+        return undefined;
+      }
+      throw new PlanError(`${KIND_LABEL[existing.kind]} '${printName(this.view().qualifiedName(existing))}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+    }
+    return { schemaId: t.schema.id, name: t.name };
+  }
+
+  private write(tag: string, notices: readonly string[] = []): StatementPlan {
+    return { kind: 'write', tag, notices };
+  }
+
+  // ---- clusters --------------------------------------------------------------------------------
+
+  private createCluster(s: S<'create_cluster'>, at: number): StatementPlan {
+    validateName(s.name, at, 'cluster');
+    const opts = optionMap(s.options);
+    if (this.view().cluster(s.name)) {
+      throw new PlanError(`cluster '${s.name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+    }
+    const managedOpt = opts.get('MANAGED');
+    const managed = s.replicas === undefined && !(managedOpt?.value.kind === 'boolean' && !managedOpt.value.value);
+    if (managed) {
+      const size = parseSize(opts.get('SIZE'), at);
+      const replicationFactor = parseReplicationFactor(opts.get('REPLICATION FACTOR'), at);
+      const cluster = this.base('cluster', s.name, [], { managed: true, size, replicationFactor, options: otherOptions(s.options, ['SIZE', 'REPLICATION FACTOR']) });
+      this.ws.create(cluster);
+      for (let i = 1; i <= replicationFactor; i++) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}));
+    } else {
+      for (const name of ['SIZE', 'REPLICATION FACTOR']) {
+        const o = opts.get(name);
+        if (o) {
+          throw new PlanError(`${name} applies to managed clusters only`, {
+            code: SQLSTATE.invalidParameterValue,
+            position: o.position,
+            hint: 'Give each replica its own SIZE in REPLICAS (...), or drop REPLICAS to create a managed cluster.',
+          });
+        }
+      }
+      const cluster = this.base('cluster', s.name, [], { managed: false, options: otherOptions(s.options, ['MANAGED']) });
+      this.ws.create(cluster);
+      const seen = new Set<string>();
+      for (const r of s.replicas ?? []) {
+        if (seen.has(r.name)) throw new PlanError(`replica '${r.name}' specified more than once`, { code: SQLSTATE.duplicateObject, position: at });
+        seen.add(r.name);
+        this.ws.create(this.replicaFromDefinition(cluster.id, r, at));
+      }
+    }
+    return this.write('CREATE CLUSTER');
+  }
+
+  private replicaFromDefinition(clusterId: string, r: ReplicaDefinition, at: number): ReplicaObject {
+    validateName(r.name, at, 'cluster replica');
+    const opts = optionMap(r.options);
+    return this.replica(clusterId, r.name, parseSize(opts.get('SIZE'), at), false, otherOptions(r.options, ['SIZE']));
+  }
+
+  private replica(clusterId: string, name: string, size: string, managed: boolean, options: Record<string, string>): ReplicaObject {
+    // Replicas belong to their cluster (dropped with it), so they are not counted as its dependents.
+    return this.base('cluster_replica', name, [], { size, clusterId, managed, options });
+  }
+
+  private createReplica(s: S<'create_cluster_replica'>, at: number): StatementPlan {
+    const view = this.view();
+    const cluster = view.cluster(s.cluster);
+    if (!cluster) throw unknownCluster(s.cluster, at);
+    if (cluster.spec.managed) {
+      throw new PlanError('cannot create more replicas in a managed cluster', {
+        code: SQLSTATE.featureNotSupported,
+        position: at,
+        hint: `Use ALTER CLUSTER ${s.cluster} SET (REPLICATION FACTOR = ...) to change the replica count of a managed cluster.`,
+      });
+    }
+    if (view.replicas(cluster.id).some((r) => r.name === s.name)) {
+      throw new PlanError(`cluster replica '${s.cluster}.${s.name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+    }
+    this.ws.create(this.replicaFromDefinition(cluster.id, { name: s.name, options: s.options }, at));
+    // Fences a concurrent DROP CLUSTER that did not see this replica.
+    this.ws.touch(cluster.id);
+    return this.write('CREATE CLUSTER REPLICA');
+  }
+
+  private alterCluster(s: S<'alter_cluster'>, at: number): StatementPlan {
+    const cluster = this.view().cluster(s.name);
+    if (!cluster) {
+      if (s.ifExists) return this.write('ALTER CLUSTER', [`cluster "${s.name}" does not exist, skipping`]);
+      throw unknownCluster(s.name, at);
+    }
+    const opts = s.action.kind === 'set' ? optionMap(s.action.options) : new Map<string, SqlOption>();
+    const reset = s.action.kind === 'reset' ? s.action.names : [];
+    const touchesShape = opts.has('SIZE') || opts.has('REPLICATION FACTOR') || reset.includes('SIZE') || reset.includes('REPLICATION FACTOR');
+    if (!cluster.spec.managed && touchesShape) {
+      throw new PlanError('SIZE and REPLICATION FACTOR can only be altered on a managed cluster', {
+        code: SQLSTATE.featureNotSupported,
+        position: at,
+        hint: 'Create or drop the replicas of an unmanaged cluster one by one.',
+      });
+    }
+    const size = opts.has('SIZE') ? parseSize(opts.get('SIZE'), at) : cluster.spec.size!;
+    const replicationFactor = opts.has('REPLICATION FACTOR')
+      ? parseReplicationFactor(opts.get('REPLICATION FACTOR'), at)
+      : reset.includes('REPLICATION FACTOR')
+        ? 1
+        : (cluster.spec.replicationFactor ?? 1);
+    const other = { ...cluster.spec.options, ...otherOptions(s.action.kind === 'set' ? s.action.options : [], ['SIZE', 'REPLICATION FACTOR']) };
+    for (const r of reset) delete other[r];
+    this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec: { ...cluster.spec, ...(cluster.spec.managed ? { size, replicationFactor } : {}), options: other } }), false);
+    if (cluster.spec.managed) {
+      const replicas = this.view().replicas(cluster.id);
+      for (const r of replicas) {
+        const index = Number(/^r(\d+)$/.exec(r.name)?.[1] ?? Number.NaN);
+        if (!(index <= replicationFactor)) this.ws.drop(r.id);
+        else if (r.spec.size !== size) this.ws.update(r.id, (o) => ({ ...(o as ReplicaObject), spec: { ...(o as ReplicaObject).spec, size } }), true);
+      }
+      const names = new Set(this.view().replicas(cluster.id).map((r) => r.name));
+      for (let i = 1; i <= replicationFactor; i++) if (!names.has(`r${i}`)) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}));
+    }
+    return this.write('ALTER CLUSTER');
+  }
+
+  // ---- databases and schemas -------------------------------------------------------------------
+
+  private createDatabase(s: S<'create_database'>, at: number): StatementPlan {
+    validateName(s.name, at, 'database');
+    if (this.view().database(s.name)) {
+      if (s.ifNotExists) return this.write('CREATE DATABASE', [`database "${s.name}" already exists, skipping`]);
+      throw new PlanError(`database '${s.name}' already exists`, { code: SQLSTATE.duplicateDatabase, position: at });
+    }
+    const db = this.base('database', s.name, [], {});
+    this.ws.create(db);
+    // Like Materialize (and PostgreSQL), a new database comes with a public schema.
+    this.ws.create(this.base('schema', DEFAULT_SCHEMA, [db.id], { databaseId: db.id }));
+    return this.write('CREATE DATABASE');
+  }
+
+  private createSchema(s: S<'create_schema'>, at: number): StatementPlan {
+    const [dbName, schemaName] = s.name.length === 2 ? [s.name[0]!, s.name[1]!] : [DEFAULT_DATABASE, s.name[0]!];
+    validateName(schemaName, at, 'schema');
+    const db = this.view().database(dbName);
+    if (!db) throw unknownDatabase(dbName, at);
+    if (this.view().schema(db.id, schemaName)) {
+      if (s.ifNotExists) return this.write('CREATE SCHEMA', [`schema "${schemaName}" already exists, skipping`]);
+      throw new PlanError(`schema '${dbName}.${schemaName}' already exists`, { code: SQLSTATE.duplicateSchema, position: at });
+    }
+    this.ws.create(this.base('schema', schemaName, [db.id], { databaseId: db.id }));
+    return this.write('CREATE SCHEMA');
+  }
+
+  // ---- secrets and connections -----------------------------------------------------------------
+
+  private secretValue(v: S<'create_secret'>['value'], at: number): string {
+    if (v.kind === 'string') return v.value;
+    throw new NotSupportedError('secret values must be string literals', { position: v.expr.position ?? at, hint: "Write the value as a string: CREATE SECRET s AS 'value'." });
+  }
+
+  private createSecret(s: S<'create_secret'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    const t = this.newItem(s.name, 'secret', s.ifNotExists, at, notices);
+    if (!t) return this.write('CREATE SECRET', notices);
+    const value = this.secretValue(s.value, at);
+    const secret = this.base('secret', t.name, [t.schemaId], { schemaId: t.schemaId, createSql: print(s, { redacted: true }) });
+    this.ws.create(secret);
+    this.secrets.set(secret.id, { secretId: secret.id, generation: secret.generation, value });
+    return this.write('CREATE SECRET', notices);
+  }
+
+  private alterSecret(s: S<'alter_secret'>, at: number): StatementPlan {
+    const found = findItem(this.view(), s.name, at);
+    if (!found) {
+      if (s.ifExists) return this.write('ALTER SECRET', [`secret "${s.name.join('.')}" does not exist, skipping`]);
+      throw unknownItem(s.name, at);
+    }
+    if (found.kind !== 'secret') throw wrongType(found, 'secret', at);
+    const value = this.secretValue(s.value, at);
+    this.ws.update(found.id, (o) => o, true);
+    const updated = this.ws.get(found.id)!;
+    this.secrets.set(found.id, { secretId: found.id, generation: updated.generation, value });
+    return this.write('ALTER SECRET');
+  }
+
+  /** Splits options into plain values, secret references and connection references. */
+  private connectorSettings(type: string, options: readonly SqlOption[], at: number): { settings: ConnectorSettings; dependsOn: string[] } {
+    const plain: Record<string, string> = {};
+    const secretRefs: Record<string, string> = {};
+    const connectionRefs: Record<string, string> = {};
+    const dependsOn: string[] = [];
+    for (const o of options) {
+      const v = o.value;
+      if (v.kind === 'secret') {
+        const secret = resolveItem(this.view(), v.name, ['secret'], 'secret', o.position ?? at);
+        secretRefs[o.name] = secret.id;
+        dependsOn.push(secret.id);
+      } else if (v.kind === 'object' || (v.kind === 'ident' && /CONNECTION|TUNNEL|PRIVATELINK/.test(o.name))) {
+        const name = v.kind === 'object' ? v.name : [v.value];
+        const conn = resolveItem(this.view(), name, ['connection'], 'connection', o.position ?? at);
+        connectionRefs[o.name] = conn.id;
+        dependsOn.push(conn.id);
+      } else {
+        plain[o.name] = optionString(v) ?? '';
+      }
+    }
+    return { settings: { type, options: plain, secretRefs, connectionRefs }, dependsOn };
+  }
+
+  private createConnection(s: S<'create_connection'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    const t = this.newItem(s.name, 'connection', s.ifNotExists, at, notices);
+    if (!t) return this.write('CREATE CONNECTION', notices);
+    const { settings, dependsOn } = this.connectorSettings(CONNECTION_TYPES[s.connectionType] ?? s.connectionType, s.options, at);
+    const validateOpt = s.withOptions.find((o) => o.name === 'VALIDATE');
+    const validate = validateOpt ? !(validateOpt.value.kind === 'boolean' && !validateOpt.value.value) : true;
+    this.ws.create(
+      this.base('connection', t.name, [t.schemaId, ...dependsOn], { schemaId: t.schemaId, createSql: print(s, { redacted: true }), connector: settings, validate }),
+    );
+    return this.write('CREATE CONNECTION', notices);
+  }
+
+  // ---- sources and sinks -----------------------------------------------------------------------
+
+  private createSource(s: S<'create_source'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
+    if (!t) return this.write('CREATE SOURCE', notices);
+    const cluster = this.cluster(s.inCluster, at);
+    const conn = s.connection;
+    let connectionId: string | undefined;
+    let sourceType: ObjectSpec['source']['sourceType'];
+    const options: Record<string, string> = {};
+    for (const o of conn.options) options[o.name] = optionString(o.value) ?? '';
+    if (conn.kind === 'load generator') {
+      sourceType = 'load-generator';
+      options.GENERATOR = conn.generator.toUpperCase();
+    } else {
+      sourceType = conn.kind;
+      const c = resolveItem(this.view(), conn.connection, ['connection'], 'connection', at);
+      if (c.spec.connector.type !== conn.kind) {
+        throw new PlanError(`${c.name} is not a ${conn.kind.toUpperCase()} CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
+      }
+      connectionId = c.id;
+    }
+    const source = this.base('source', t.name, [t.schemaId, cluster.id, ...(connectionId ? [connectionId] : [])], {
+      schemaId: t.schemaId,
+      createSql: print(s),
+      clusterId: cluster.id,
+      ...(connectionId ? { connectionId } : {}),
+      sourceType,
+      options,
+      ...(s.format ? { format: print(s).match(/\bFORMAT\b.*$/)?.[0] ?? '' } : {}),
+      ...(s.envelope ? { envelope: s.envelope.kind } : {}),
     });
+    this.ws.create(source);
+    for (const sub of this.subsources(s, at)) {
+      const target = itemTarget(this.view(), sub.name, at);
+      validateName(target.name, at, 'subsource');
+      if (this.view().item(target.schema.id, target.name)) {
+        throw new PlanError(`catalog item '${sub.name.join('.')}' already exists`, { code: SQLSTATE.duplicateObject, position: at, hint: 'Name the subsource with AS in FOR TABLES (...).' });
+      }
+      this.ws.create(this.base('subsource', target.name, [target.schema.id], { schemaId: target.schema.id, createSql: '', sourceId: source.id, reference: sub.reference }));
+    }
+    return this.write('CREATE SOURCE', notices);
+  }
+
+  /** The subsources a source makes: one per referenced upstream table. */
+  private subsources(s: S<'create_source'>, at: number): { name: ObjectName; reference: string }[] {
+    const refs = s.references;
+    if (!refs) return [];
+    const qualifier = s.name.slice(0, -1);
+    if (s.connection.kind === 'load generator') {
+      const tables = LOAD_GENERATOR_TABLES[s.connection.generator];
+      if (!tables) throw new PlanError(`LOAD GENERATOR ${s.connection.generator.toUpperCase()} has no tables`, { code: SQLSTATE.invalidParameterValue, position: at });
+      if (refs.kind === 'all') return tables.map((tbl) => ({ name: [...qualifier, tbl], reference: tbl }));
+      if (refs.kind === 'tables') return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
+      throw new NotSupportedError('FOR SCHEMAS is not supported for load generators', { position: at });
+    }
+    if (refs.kind === 'tables') return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
+    // FOR ALL TABLES / FOR SCHEMAS on an upstream: the table list is only known upstream; the
+    // ingestion writes them under the source itself.
+    return [];
+  }
+
+  private createWebhookSource(s: S<'create_webhook_source'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
+    if (!t) return this.write('CREATE SOURCE', notices);
+    const cluster = this.cluster(s.inCluster, at);
+    this.ws.create(
+      this.base('source', t.name, [t.schemaId, cluster.id], {
+        schemaId: t.schemaId,
+        createSql: print(s),
+        clusterId: cluster.id,
+        sourceType: 'webhook',
+        options: { 'BODY FORMAT': s.bodyFormat.kind.toUpperCase() },
+      }),
+    );
+    return this.write('CREATE SOURCE', notices);
+  }
+
+  private createSink(s: S<'create_sink'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    const t = this.newItem(s.name, 'sink', s.ifNotExists, at, notices);
+    if (!t) return this.write('CREATE SINK', notices);
+    const cluster = this.cluster(s.inCluster, at);
+    const from = resolveItem(this.view(), s.from, RELATION_KINDS, 'relation', at);
+    const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
+    if (conn.spec.connector.type !== 'kafka') throw new PlanError(`${conn.name} is not a KAFKA CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
+    const options: Record<string, string> = {};
+    for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
+    this.ws.create(
+      this.base('sink', t.name, [t.schemaId, cluster.id, from.id, conn.id], {
+        schemaId: t.schemaId,
+        createSql: print(s),
+        clusterId: cluster.id,
+        fromId: from.id,
+        connectionId: conn.id,
+        options,
+        ...(s.envelope ? { envelope: s.envelope } : {}),
+      }),
+    );
+    return this.write('CREATE SINK', notices);
+  }
+
+  // ---- tables, views, indexes ------------------------------------------------------------------
+
+  private createTable(s: S<'create_table'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    if (s.temporary) throw new NotSupportedError('temporary tables are session objects; the HTTP API has no session', { position: at });
+    const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
+    if (!t) return this.write('CREATE TABLE', notices);
+    const seen = new Set<string>();
+    for (const c of s.columns) {
+      validateName(c.name, at, 'column');
+      if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateObject, position: at });
+      seen.add(c.name);
+    }
+    const columns = s.columns.map((c) => ({ name: c.name, type: [c.type.name.join('.'), c.type.typmod.length ? `(${c.type.typmod.join(',')})` : '', '[]'.repeat(c.type.arrayDimensions)].join(''), notNull: c.notNull }));
+    this.ws.create(this.base('table', t.name, [t.schemaId], { schemaId: t.schemaId, createSql: print(s), columns }));
+    return this.write('CREATE TABLE', notices);
+  }
+
+  /** The catalog items a query reads (found by a real SQL parser), resolved; system relations skipped. */
+  private queryDependencies(query: string, position: number): string[] {
+    const ids: string[] = [];
+    if (!this.ctx.relationsReferenced) throw new Error('planner context lacks relationsReferenced');
+    for (const name of this.ctx.relationsReferenced(query, { basePosition: position })) {
+      if (isSystemRelation(name)) continue;
+      const item = findItem(this.view(), name, position);
+      if (!item) throw unknownItem(name, position);
+      if (!(RELATION_KINDS as readonly string[]).includes(item.kind)) throw wrongType(item, 'relation', position);
+      ids.push(item.id);
+    }
+    return ids;
+  }
+
+  private viewLike(s: S<'create_view'> | S<'create_materialized_view'>, at: number, kind: 'view' | 'materialized_view'): StatementPlan {
+    const tag = kind === 'view' ? 'CREATE VIEW' : 'CREATE MATERIALIZED VIEW';
+    if (s.kind === 'create_view' && s.temporary) throw new NotSupportedError('temporary views are session objects; the HTTP API has no session', { position: at });
+    const notices: string[] = [];
+    const target = itemTarget(this.view(), s.name, at);
+    const existing = this.view().item(target.schema.id, target.name);
+    const refs = this.queryDependencies(s.query, s.queryPosition);
+    const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
+    if (existing && s.orReplace) {
+      if (existing.kind !== kind) throw wrongType(existing, KIND_LABEL[kind], at);
+      if (refs.includes(existing.id)) throw new PlanError(`cannot replace ${target.name}: the new definition reads it`, { code: SQLSTATE.invalidParameterValue, position: at });
+      this.ws.update(
+        existing.id,
+        (o) => ({ ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...(o.spec as object), query: s.query, createSql: print(s), ...(cluster ? { clusterId: cluster.id } : {}) } }) as unknown as CatalogObject,
+        true,
+      );
+      return this.write(tag);
+    }
+    const t = this.newItem(s.name, KIND_LABEL[kind], s.ifNotExists, at, notices);
+    if (!t) return this.write(tag, notices);
+    if (kind === 'view') {
+      this.ws.create(this.base('view', t.name, [t.schemaId, ...refs], { schemaId: t.schemaId, createSql: print(s), query: s.query }));
+    } else {
+      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql: print(s), clusterId: cluster!.id, query: s.query }));
+    }
+    return this.write(tag, notices);
+  }
+
+  private createView(s: S<'create_view'>, at: number): StatementPlan {
+    return this.viewLike(s, at, 'view');
+  }
+
+  private createMaterializedView(s: S<'create_materialized_view'>, at: number): StatementPlan {
+    return this.viewLike(s, at, 'materialized_view');
+  }
+
+  private createIndex(s: S<'create_index'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    const on = resolveItem(this.view(), s.on, RELATION_KINDS, 'relation', at);
+    const keyParts = (s.keyParts ?? []).map((k) => k.text);
+    const derived = keyParts.length ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
+    const schemaId = on.spec.schemaId;
+    const name = s.name ?? derived;
+    validateName(name, at, 'index');
+    const existing = this.view().item(schemaId, name);
+    if (existing) {
+      if (s.ifNotExists) return this.write('CREATE INDEX', [`index "${name}" already exists, skipping`]);
+      throw new PlanError(`index '${name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+    }
+    const cluster = this.cluster(s.inCluster, at);
+    this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts }));
+    return this.write('CREATE INDEX', notices);
+  }
+
+  // ---- DROP ------------------------------------------------------------------------------------
+
+  private drop(s: S<'drop'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    const tag = `DROP ${s.objectType.toUpperCase()}`;
+    // Databases drop their contents unless RESTRICT (Materialize's default); everything else restricts.
+    const cascade = s.cascade || (s.objectType === 'database' && !s.restrict);
+    for (const name of s.names) {
+      const target = this.findForDrop(s.objectType, name, at);
+      if (!target) {
+        if (s.ifExists) {
+          notices.push(`${s.objectType} "${name.join('.')}" does not exist, skipping`);
+          continue;
+        }
+        throw s.objectType === 'cluster'
+          ? unknownCluster(name[0]!, at)
+          : s.objectType === 'cluster replica'
+            ? new PlanError(`unknown cluster replica '${name.join('.')}'`, { code: SQLSTATE.undefinedObject, position: at })
+            : s.objectType === 'database'
+              ? unknownDatabase(name[0]!, at)
+              : s.objectType === 'schema'
+                ? new PlanError(`unknown schema '${name.join('.')}'`, { code: SQLSTATE.undefinedObject, position: at })
+                : unknownItem(name, at);
+      }
+      if (!KINDS_OF_TYPE[s.objectType].includes(target.kind)) throw wrongType(target, s.objectType, at);
+      if (target.kind === 'cluster_replica') {
+        const cluster = this.view().get(target.spec.clusterId) as ClusterObject | undefined;
+        if (cluster?.spec.managed) {
+          throw new PlanError('cannot drop replicas from a managed cluster', {
+            code: SQLSTATE.featureNotSupported,
+            position: at,
+            hint: `Use ALTER CLUSTER ${cluster.name} SET (REPLICATION FACTOR = ...) to change the replica count of a managed cluster.`,
+          });
+        }
+        if (cluster) this.ws.touch(cluster.id);
+      }
+      if (target.kind === 'subsource') {
+        throw new PlanError(`cannot drop subsource ${target.name} on its own`, { code: SQLSTATE.dependentObjectsStillExist, position: at, hint: 'Drop its source instead.' });
+      }
+      const doomed = this.dropClosure(target, cascade, at);
+      for (const id of doomed) this.ws.drop(id);
+    }
+    return this.write(tag, notices);
+  }
+
+  private findForDrop(type: S<'drop'>['objectType'], name: ObjectName, at: number): CatalogObject | undefined {
+    const view = this.view();
+    switch (type) {
+      case 'cluster':
+        return view.cluster(name[0]!);
+      case 'cluster replica': {
+        const cluster = view.cluster(name[0]!);
+        return cluster ? view.replicas(cluster.id).find((r) => r.name === name[1]) : undefined;
+      }
+      case 'database':
+        return view.database(name[0]!);
+      case 'schema': {
+        const [dbName, schemaName] = name.length === 2 ? [name[0]!, name[1]!] : [DEFAULT_DATABASE, name[0]!];
+        const db = view.database(dbName);
+        return db ? view.schema(db.id, schemaName) : undefined;
+      }
+      default: {
+        const t = itemTarget(view, name, at);
+        return view.item(t.schema.id, t.name);
+      }
+    }
+  }
+
+  /** Everything a drop takes: owned parts always; dependents only with CASCADE (else 2BP01). */
+  private dropClosure(root: CatalogObject, cascade: boolean, at: number): string[] {
+    const view = this.view();
+    const order: string[] = [];
+    const seen = new Set<string>();
+    const owned = (o: CatalogObject): CatalogObject[] =>
+      o.kind === 'cluster'
+        ? view.replicas(o.id)
+        : o.kind === 'source'
+          ? view.ofKind('subsource').filter((s) => s.spec.sourceId === o.id)
+          : [];
+    const visit = (o: CatalogObject, isRoot: boolean) => {
+      if (seen.has(o.id)) return;
+      seen.add(o.id);
+      const parts = owned(o);
+      const dependents = [...view.dependentsOf(o.id), ...parts.flatMap((p) => view.dependentsOf(p.id))].filter((d) => !parts.some((p) => p.id === d.id));
+      if (dependents.length && !cascade) {
+        const d = dependents[0]!;
+        throw new PlanError(
+          `cannot drop ${KIND_LABEL[o.kind]} ${isRoot ? '' : 'dependency '}${printName(view.qualifiedName(o))}: still depended upon by ${KIND_LABEL[d.kind]} ${printName(view.qualifiedName(d))}`,
+          { code: SQLSTATE.dependentObjectsStillExist, position: at, hint: 'Use DROP ... CASCADE to drop the dependent objects too.' },
+        );
+      }
+      for (const d of dependents) visit(d, false);
+      for (const p of parts) visit(p, false);
+      order.push(o.id);
+    };
+    visit(root, true);
+    return order;
+  }
+
+  // ---- ALTER -----------------------------------------------------------------------------------
+
+  private findForAlter(type: S<'alter_rename'>['objectType'], name: ObjectName, ifExists: boolean, at: number): CatalogObject | undefined {
+    const o = this.findForDrop(type, name, at);
+    if (!o) {
+      if (ifExists) return undefined;
+      throw type === 'cluster' ? unknownCluster(name[0]!, at) : type === 'database' ? unknownDatabase(name[0]!, at) : unknownItem(name, at);
+    }
+    if (!KINDS_OF_TYPE[type].includes(o.kind)) throw wrongType(o, type, at);
+    return o;
+  }
+
+  private alterRename(s: S<'alter_rename'>, at: number): StatementPlan {
+    const tag = `ALTER ${s.objectType.toUpperCase()}`;
+    const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
+    if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
+    validateName(s.newName, at, KIND_LABEL[o.kind]);
+    if (this.nameTaken(o, s.newName)) {
+      throw new PlanError(`${KIND_LABEL[o.kind]} '${s.newName}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+    }
+    this.ws.update(o.id, (x) => ({ ...x, name: s.newName }) as CatalogObject, false);
+    return this.write(tag);
+  }
+
+  private nameTaken(o: CatalogObject, name: string): boolean {
+    const view = this.view();
+    if (isItemKind(o.kind)) return view.item((o.spec as { schemaId: string }).schemaId, name) !== undefined;
+    switch (o.kind) {
+      case 'cluster':
+        return view.cluster(name) !== undefined;
+      case 'cluster_replica':
+        return view.replicas(o.spec.clusterId).some((r) => r.name === name);
+      case 'database':
+        return view.database(name) !== undefined;
+      case 'schema':
+        return view.schema(o.spec.databaseId, name) !== undefined;
+    }
+    return false;
+  }
+
+  private alterOwner(s: S<'alter_owner'>, at: number): StatementPlan {
+    const tag = `ALTER ${s.objectType.toUpperCase()}`;
+    const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
+    if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
+    this.ws.update(o.id, (x) => ({ ...x, owner: s.owner }) as CatalogObject, false);
+    return this.write(tag);
+  }
+
+  private alterSetCluster(s: S<'alter_set_cluster'>, at: number): StatementPlan {
+    const tag = `ALTER ${s.objectType.toUpperCase()}`;
+    const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
+    if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
+    if (!['source', 'sink', 'materialized_view', 'index'].includes(o.kind)) {
+      throw new NotSupportedError(`ALTER ${s.objectType.toUpperCase()} ... SET CLUSTER is not supported for a ${KIND_LABEL[o.kind]}`, { position: at });
+    }
+    const cluster = this.cluster(s.cluster, at);
+    const spec = o.spec as { clusterId: string };
+    if (spec.clusterId === cluster.id) return this.write(tag);
+    this.ws.update(
+      o.id,
+      (x) => ({ ...x, dependsOn: [...x.dependsOn.filter((d) => d !== spec.clusterId), cluster.id], spec: { ...(x.spec as object), clusterId: cluster.id } }) as unknown as CatalogObject,
+      true,
+    );
+    return this.write(tag);
+  }
+
+  private alterSwap(s: S<'alter_swap'>, at: number): StatementPlan {
+    const tag = `ALTER ${s.objectType.toUpperCase()}`;
+    const a = this.findForAlter(s.objectType, s.name, false, at)!;
+    const otherName = [...s.name.slice(0, -1), s.other];
+    const b = this.findForAlter(s.objectType, otherName, false, at)!;
+    const [an, bn] = [a.name, b.name];
+    this.ws.update(a.id, (x) => ({ ...x, name: bn }) as CatalogObject, false);
+    this.ws.update(b.id, (x) => ({ ...x, name: an }) as CatalogObject, false);
+    return this.write(tag);
+  }
+
+  // ---- SHOW CREATE and EXPLAIN EFFECTS ---------------------------------------------------------
+
+  private showCreate(s: S<'show_create'>, at: number): StatementPlan {
+    const o = this.findForAlter(s.objectType, s.name, false, at)!;
+    const view = this.view();
+    let sql: string;
+    if (o.kind === 'cluster') {
+      sql = o.spec.managed
+        ? `CREATE CLUSTER ${printName([o.name])} (SIZE = '${o.spec.size}', REPLICATION FACTOR = ${o.spec.replicationFactor ?? 1})`
+        : `CREATE CLUSTER ${printName([o.name])} REPLICAS (${view
+            .replicas(o.id)
+            .map((r) => `${printName([r.name])} (SIZE = '${r.spec.size}')`)
+            .join(', ')})`;
+    } else if (isItemKind(o.kind)) {
+      sql = (o.spec as { createSql: string }).createSql || `-- ${KIND_LABEL[o.kind]} created by its source`;
+    } else {
+      sql = `CREATE ${KIND_LABEL[o.kind].toUpperCase()} ${printName(view.qualifiedName(o))}`;
+    }
+    return { kind: 'rows', columns: ['name', 'create_sql'], rows: [[printName(view.qualifiedName(o)), sql]] };
+  }
+
+  /** A dry run: plans the inner statement on a copy and reports what would change; commits nothing. */
+  private explainEffects(s: S<'explain_effects'>, at: number, parsed: ParsedStatement): StatementPlan {
+    const before = this.ws.diff();
+    const scratch = this.ws.fork();
+    new Planner(scratch, this.ctx).planStatement(s.statement, at, parsed);
+    const after = scratch.diff();
+    const seen = new Set(before.writes.map((w) => JSON.stringify(w)));
+    const seenEffects = new Set(before.effects.map((e) => JSON.stringify(e)));
+    const rows: PlanValue[][] = [];
+    const names = scratch.view();
+    for (const w of after.writes) {
+      if (seen.has(JSON.stringify(w))) continue;
+      switch (w.op) {
+        case 'put_object':
+          rows.push(['catalog', 'create', KIND_LABEL[w.object.kind], printName(names.qualifiedName(w.object)), `generation ${w.object.generation}`]);
+          break;
+        case 'update_object':
+          rows.push(['catalog', w.after.dropped ? 'drop' : 'update', KIND_LABEL[w.after.kind], w.before.name, `generation ${w.after.generation}`]);
+          break;
+        case 'adjust_dependents':
+          rows.push(['catalog', 'reference', 'dependents', w.id, `${w.delta > 0 ? '+' : ''}${w.delta}`]);
+          break;
+        case 'put_name':
+        case 'delete_name':
+          break;
+      }
+    }
+    for (const e of after.effects) {
+      if (seenEffects.has(JSON.stringify(e))) continue;
+      rows.push(['effect', e.intent, `${e.controller}.${e.kind}`, e.objectName, `generation ${e.generation}`]);
+    }
+    return { kind: 'rows', columns: ['type', 'action', 'kind', 'object', 'detail'], rows };
   }
 }
 
-function parseSize(value: string | undefined, position: number): string {
+// ---- option helpers ----------------------------------------------------------------------------
+
+function optionMap(options: readonly SqlOption[]): Map<string, SqlOption> {
+  return new Map(options.map((o) => [o.name, o]));
+}
+
+function parseSize(o: SqlOption | undefined, at: number): string {
+  const value = o ? optionString(o.value) : undefined;
+  const position = o?.position ?? at;
   if (value === undefined) {
     throw new PlanError('SIZE option is required', { code: SQLSTATE.invalidParameterValue, position, hint: `Valid sizes: ${REPLICA_SIZES.join(', ')}.` });
   }
   if (!(REPLICA_SIZES as readonly string[]).includes(value)) {
-    throw new PlanError(`unknown cluster replica size ${value}`, {
-      code: SQLSTATE.invalidParameterValue,
-      position,
-      hint: `Valid sizes: ${REPLICA_SIZES.join(', ')}.`,
-    });
+    throw new PlanError(`unknown cluster replica size ${value}`, { code: SQLSTATE.invalidParameterValue, position, hint: `Valid sizes: ${REPLICA_SIZES.join(', ')}.` });
   }
   return value;
+}
+
+function parseReplicationFactor(o: SqlOption | undefined, at: number): number {
+  if (!o) return 1;
+  const v: OptionValue = o.value;
+  if (v.kind !== 'number' || !/^[0-9]+$/.test(v.value)) {
+    throw new PlanError('invalid value for REPLICATION FACTOR: expected a non-negative integer', { code: SQLSTATE.invalidParameterValue, position: o.position ?? at });
+  }
+  const n = Number(v.value);
+  if (n > MAX_REPLICATION_FACTOR) {
+    throw new PlanError(`REPLICATION FACTOR ${n} exceeds the maximum of ${MAX_REPLICATION_FACTOR}`, { code: SQLSTATE.invalidParameterValue, position: o.position ?? at });
+  }
+  return n;
 }
 
 function otherOptions(options: readonly SqlOption[], skip: readonly string[]): Record<string, string> {
@@ -101,161 +878,9 @@ function otherOptions(options: readonly SqlOption[], skip: readonly string[]): R
   return out;
 }
 
-function optionPosition(options: readonly SqlOption[], name: string, fallback: number): number {
-  return options.find((o) => o.name === name)?.position ?? fallback;
+/** Kept for callers that plan one statement at a time. */
+export function planStatement(ws: Workspace, parsed: ParsedStatement, ctx: PlanContext): StatementPlan {
+  return new Planner(ws, ctx).plan(parsed);
 }
 
-function planCreateCluster(ws: Workspace, s: Extract<Statement, { kind: 'create_cluster' }>, at: number, ctx: PlanContext): StatementPlan {
-  validateName(s.name, at, 'cluster');
-  const opts = readOptions(s.options, CLUSTER_OPTIONS, 'cluster');
-  if (ws.view().cluster(s.name)) {
-    throw new PlanError(`cluster '${s.name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
-  }
-  const managedOpt = opts.get('MANAGED');
-  const managed = s.replicas === undefined && !(managedOpt?.kind === 'boolean' && !managedOpt.value);
-  const clusterId = ctx.newId();
-  const base = { id: clusterId, name: s.name, generation: 1, version: 1, createdAt: ctx.now, updatedAt: ctx.now, owner: ctx.principal };
-  if (managed) {
-    const size = parseSize(optionString(opts.get('SIZE')), optionPosition(s.options, 'SIZE', at));
-    const rfValue = opts.get('REPLICATION FACTOR');
-    const replicationFactor = rfValue ? Number(optionString(rfValue)) : 1;
-    if (replicationFactor > MAX_REPLICATION_FACTOR) {
-      throw new PlanError(`REPLICATION FACTOR ${replicationFactor} exceeds the maximum of ${MAX_REPLICATION_FACTOR}`, {
-        code: SQLSTATE.invalidParameterValue,
-        position: optionPosition(s.options, 'REPLICATION FACTOR', at),
-      });
-    }
-    const cluster: ClusterObject = {
-      ...base,
-      kind: 'cluster',
-      spec: { managed: true, size, replicationFactor, options: otherOptions(s.options, ['SIZE', 'REPLICATION FACTOR']) },
-    };
-    ws.create(cluster);
-    for (let i = 1; i <= replicationFactor; i++) {
-      ws.create(newReplica(ctx, clusterId, `r${i}`, size, true, {}));
-    }
-  } else {
-    if (opts.has('SIZE') || opts.has('REPLICATION FACTOR')) {
-      throw new PlanError('SIZE and REPLICATION FACTOR apply to managed clusters only', {
-        code: SQLSTATE.invalidParameterValue,
-        position: optionPosition(s.options, opts.has('SIZE') ? 'SIZE' : 'REPLICATION FACTOR', at),
-        hint: 'Give each replica its own SIZE in REPLICAS (...), or drop REPLICAS to create a managed cluster.',
-      });
-    }
-    const cluster: ClusterObject = { ...base, kind: 'cluster', spec: { managed: false, options: otherOptions(s.options, ['MANAGED']) } };
-    ws.create(cluster);
-    const seen = new Set<string>();
-    for (const r of s.replicas ?? []) {
-      if (seen.has(r.name)) {
-        throw new PlanError(`replica '${r.name}' specified more than once`, { code: SQLSTATE.duplicateObject, position: at });
-      }
-      seen.add(r.name);
-      ws.create(replicaFromDefinition(ctx, clusterId, r, at));
-    }
-  }
-  return { kind: 'write', tag: 'CREATE CLUSTER', notices: [] };
-}
-
-function replicaFromDefinition(ctx: PlanContext, clusterId: string, r: ReplicaDefinition, at: number): ReplicaObject {
-  validateName(r.name, at, 'cluster replica');
-  const opts = readOptions(r.options, REPLICA_OPTIONS, 'cluster replica');
-  const size = parseSize(optionString(opts.get('SIZE')), optionPosition(r.options, 'SIZE', at));
-  return newReplica(ctx, clusterId, r.name, size, false, otherOptions(r.options, ['SIZE']));
-}
-
-function newReplica(ctx: PlanContext, clusterId: string, name: string, size: string, managed: boolean, options: Record<string, string>): ReplicaObject {
-  return {
-    id: ctx.newId(),
-    kind: 'cluster_replica',
-    name,
-    generation: 1,
-    version: 1,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    owner: ctx.principal,
-    spec: { size, clusterId, managed, options },
-  };
-}
-
-function unknownCluster(name: string, position: number): PlanError {
-  return new PlanError(`unknown cluster '${name}'`, { code: SQLSTATE.undefinedObject, position });
-}
-
-function planCreateReplica(ws: Workspace, s: Extract<Statement, { kind: 'create_cluster_replica' }>, at: number, ctx: PlanContext): StatementPlan {
-  const view = ws.view();
-  const cluster = view.cluster(s.cluster);
-  if (!cluster) throw unknownCluster(s.cluster, at);
-  if (cluster.spec.managed) {
-    throw new PlanError(`cannot create more replicas in a managed cluster`, {
-      code: SQLSTATE.featureNotSupported,
-      position: at,
-      hint: `Use ALTER CLUSTER ${s.cluster} SET (REPLICATION FACTOR = ...) to change the replica count of a managed cluster.`,
-    });
-  }
-  if (view.replicas(cluster.id).some((r) => r.name === s.name)) {
-    throw new PlanError(`cluster replica '${s.cluster}.${s.name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
-  }
-  ws.create(replicaFromDefinition(ctx, cluster.id, { name: s.name, options: s.options }, at));
-  // Fences a concurrent DROP CLUSTER that did not see this replica.
-  ws.touch(cluster.id);
-  return { kind: 'write', tag: 'CREATE CLUSTER REPLICA', notices: [] };
-}
-
-function planDrop(ws: Workspace, s: Extract<Statement, { kind: 'drop' }>, at: number): StatementPlan {
-  const notices: string[] = [];
-  const tag = `DROP ${s.objectType.toUpperCase()}`;
-  for (const name of s.names) {
-    switch (s.objectType) {
-      case 'cluster':
-        dropCluster(ws, name, s.ifExists, s.cascade, at, notices);
-        break;
-      case 'cluster replica':
-        dropReplica(ws, name, s.ifExists, at, notices);
-        break;
-      default:
-        throw new NotSupportedError(`DROP ${s.objectType.toUpperCase()} is not supported yet`, { position: at });
-    }
-  }
-  return { kind: 'write', tag, notices };
-}
-
-function dropCluster(ws: Workspace, name: ObjectName, ifExists: boolean, _cascade: boolean, at: number, notices: string[]): void {
-  const clusterName = name[0]!;
-  const view = ws.view();
-  const cluster = view.cluster(clusterName);
-  if (!cluster) {
-    if (ifExists) {
-      notices.push(`cluster "${clusterName}" does not exist, skipping`);
-      return;
-    }
-    throw unknownCluster(clusterName, at);
-  }
-  // Replicas belong to their cluster and go with it; objects that run on the cluster (indexes,
-  // materialized views, sources) are dependents that need CASCADE: none exist yet in this catalog.
-  for (const r of view.replicas(cluster.id)) ws.drop(r.id);
-  ws.drop(cluster.id);
-}
-
-function dropReplica(ws: Workspace, name: ObjectName, ifExists: boolean, at: number, notices: string[]): void {
-  const [clusterName, replicaName] = name as [string, string];
-  const view = ws.view();
-  const cluster = view.cluster(clusterName);
-  const replica = cluster ? view.replicas(cluster.id).find((r) => r.name === replicaName) : undefined;
-  if (!cluster || !replica) {
-    if (ifExists) {
-      notices.push(`cluster replica "${clusterName}.${replicaName}" does not exist, skipping`);
-      return;
-    }
-    if (!cluster) throw unknownCluster(clusterName, at);
-    throw new PlanError(`unknown cluster replica '${clusterName}.${replicaName}'`, { code: SQLSTATE.undefinedObject, position: at });
-  }
-  if (cluster.spec.managed) {
-    throw new PlanError(`cannot drop replicas from a managed cluster`, {
-      code: SQLSTATE.featureNotSupported,
-      position: at,
-      hint: `Use ALTER CLUSTER ${clusterName} SET (REPLICATION FACTOR = ...) to change the replica count of a managed cluster.`,
-    });
-  }
-  ws.drop(replica.id);
-  ws.touch(cluster.id);
-}
+export type { ItemKind };

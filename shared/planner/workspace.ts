@@ -3,25 +3,40 @@
  * memory; `diff()` then turns (initial, final) into the request's catalog writes and effects, so
  * each item is written at most once per transaction and a create-then-drop collapses to nothing.
  * Pure: no I/O.
+ *
+ * Concurrency (invariant 5) rests on conditions over the items two statements share:
+ * - a new name is a guard item put only if absent;
+ * - a new reference adds to the referenced object's `dependents` counter, on condition that it is
+ *   not dropped (creators of dependents do not conflict with each other);
+ * - a drop or change of an object rewrites it on condition that its `version` and `dependents`
+ *   are what the plan saw — so a dependent created meanwhile makes the drop replan (and fail with
+ *   2BP01 or cascade to it).
  */
-import { CatalogSnapshot, type CatalogObject } from '../catalog/model';
+import { CatalogSnapshot, isItemKind, type CatalogObject } from '../catalog/model';
 import { nameSk, type NameSpace } from '../catalog/keys';
 import { deriveEffects } from '../effects/derive';
 import type { EffectIntent } from '../effects/model';
 
 export function nameSpaceOf(o: CatalogObject): NameSpace {
+  if (isItemKind(o.kind)) return { ns: 'item', schemaId: (o.spec as { schemaId: string }).schemaId, name: o.name };
   switch (o.kind) {
     case 'cluster':
       return { ns: 'cluster', name: o.name };
     case 'cluster_replica':
       return { ns: 'replica', clusterId: o.spec.clusterId, name: o.name };
+    case 'database':
+      return { ns: 'database', name: o.name };
+    case 'schema':
+      return { ns: 'schema', databaseId: o.spec.databaseId, name: o.name };
   }
+  throw new Error(`no namespace for ${o.kind}`);
 }
 
 /** One catalog write, in the order the transaction will carry it. */
 export type CatalogWrite =
   | { readonly op: 'put_object'; readonly object: CatalogObject }
   | { readonly op: 'update_object'; readonly before: CatalogObject; readonly after: CatalogObject }
+  | { readonly op: 'adjust_dependents'; readonly id: string; readonly delta: number }
   | { readonly op: 'put_name'; readonly sk: string; readonly objectId: string; readonly replaces?: string }
   | { readonly op: 'delete_name'; readonly sk: string; readonly objectId: string };
 
@@ -30,9 +45,12 @@ export interface ChangeSet {
   readonly effects: readonly EffectIntent[];
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 export class Workspace {
   private readonly initial: ReadonlyMap<string, CatalogObject>;
-  private readonly current = new Map<string, CatalogObject>();
+  private current = new Map<string, CatalogObject>();
+  private savepoint: Map<string, CatalogObject> | undefined;
 
   constructor(
     readonly snapshot: CatalogSnapshot,
@@ -54,22 +72,61 @@ export class Workspace {
 
   create(o: CatalogObject): void {
     this.current.set(o.id, o);
+    for (const ref of o.dependsOn) this.adjustDependents(ref, +1);
   }
 
   drop(id: string): void {
     const o = this.current.get(id);
     if (!o || o.dropped) return;
-    this.current.set(id, { ...o, dropped: true, droppedAt: this.now, generation: o.generation + 1, version: o.version + 1, updatedAt: this.now });
+    this.current.set(id, { ...o, dropped: true, droppedAt: this.now, generation: o.generation + 1, version: this.nextVersion(o), updatedAt: this.now });
+    for (const ref of o.dependsOn) this.adjustDependents(ref, -1);
+  }
+
+  /** Replaces an object's fields; `desired` says whether the data plane's view of it changes (a new generation). */
+  update(id: string, change: (o: CatalogObject) => CatalogObject, desired: boolean): void {
+    const o = this.current.get(id);
+    if (!o || o.dropped) return;
+    const next = change(o);
+    for (const ref of o.dependsOn) if (!next.dependsOn.includes(ref)) this.adjustDependents(ref, -1);
+    for (const ref of next.dependsOn) if (!o.dependsOn.includes(ref)) this.adjustDependents(ref, +1);
+    // One new generation per request; objects created in this request stay at generation 1.
+    const generation = desired && this.initial.get(id)?.generation === o.generation ? o.generation + 1 : o.generation;
+    this.current.set(id, { ...next, generation, version: this.nextVersion(o), updatedAt: this.now } as CatalogObject);
   }
 
   /** Bumps an object's version so that a concurrent statement that read it loses (invariant 5). */
   touch(id: string): void {
     const o = this.current.get(id);
     if (!o || o.dropped) return;
-    const initial = this.initial.get(id);
-    // One bump per request is enough to fence; created-in-this-request objects need none.
-    if (!initial || o.version > initial.version) return;
-    this.current.set(id, { ...o, version: o.version + 1, updatedAt: this.now });
+    this.current.set(id, { ...o, version: this.nextVersion(o), updatedAt: this.now });
+  }
+
+  /** A copy to plan on without touching this one (EXPLAIN EFFECTS). */
+  fork(): Workspace {
+    const w = new Workspace(this.snapshot, this.now);
+    w.current = new Map(this.current);
+    return w;
+  }
+
+  /** BEGIN: remember the state; ROLLBACK returns to it. */
+  begin(): void {
+    this.savepoint = new Map(this.current);
+  }
+  rollback(): void {
+    this.current = this.savepoint ?? new Map(this.initial);
+    this.savepoint = undefined;
+  }
+
+  /** One version bump per request is enough to fence; objects created in this request need none. */
+  private nextVersion(o: CatalogObject): number {
+    const initial = this.initial.get(o.id);
+    return initial && o.version === initial.version ? o.version + 1 : o.version;
+  }
+
+  private adjustDependents(id: string, delta: number): void {
+    const o = this.current.get(id);
+    if (!o) return;
+    (this.current as Map<string, Mutable<CatalogObject>>).set(id, { ...o, dependents: o.dependents + delta } as Mutable<CatalogObject>);
   }
 
   diff(): ChangeSet {
@@ -86,7 +143,12 @@ export class Workspace {
         if (after.dropped) continue; // created and dropped in one request: nothing happened
         writes.push({ op: 'put_object', object: after });
       } else if (after !== before) {
-        writes.push({ op: 'update_object', before, after });
+        if (after.version === before.version) {
+          // Only the dependents counter moved: an ADD that does not conflict with other creators.
+          if (after.dependents !== before.dependents) writes.push({ op: 'adjust_dependents', id, delta: after.dependents - before.dependents });
+        } else {
+          writes.push({ op: 'update_object', before, after });
+        }
       }
       effects.push(...deriveEffects(before, after));
     }

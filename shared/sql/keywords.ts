@@ -6,9 +6,9 @@
  * safe; the round-trip fuzz test (identifiers drawn from every keyword) keeps this list honest.
  */
 export const KEYWORDS: ReadonlySet<string> = new Set([
-  'all', 'alter', 'and', 'as', 'asc', 'begin', 'by', 'cascade', 'check', 'cluster', 'commit', 'connection', 'create', 'database',
-  'default', 'desc', 'drop', 'effects', 'envelope', 'exists', 'explain', 'expose', 'false', 'for', 'format', 'from', 'if', 'ilike',
-  'in', 'include', 'index', 'into', 'is', 'like', 'limit', 'materialized', 'not', 'null', 'offset', 'on', 'or', 'order', 'replace',
-  'replica', 'replicas', 'restrict', 'rollback', 'schema', 'secret', 'select', 'show', 'sink', 'source', 'start', 'table', 'temp',
-  'temporary', 'to', 'true', 'using', 'view', 'where', 'with', 'without',
+  'all', 'alter', 'and', 'as', 'asc', 'begin', 'by', 'cascade', 'check', 'cluster', 'commit', 'connection', 'constraint', 'create',
+  'database', 'default', 'desc', 'drop', 'effects', 'envelope', 'exclude', 'exists', 'explain', 'expose', 'false', 'for', 'foreign',
+  'format', 'from', 'if', 'ilike', 'in', 'include', 'index', 'into', 'is', 'like', 'limit', 'materialized', 'not', 'null', 'offset',
+  'on', 'or', 'order', 'primary', 'replace', 'replica', 'replicas', 'restrict', 'rollback', 'schema', 'secret', 'select', 'show',
+  'sink', 'source', 'start', 'table', 'temp', 'temporary', 'to', 'true', 'unique', 'using', 'view', 'where', 'with', 'without',
 ]);

@@ -28,7 +28,6 @@ export interface Token {
 /** Materialize's limit (PostgreSQL truncates at 63 bytes instead; Materialize refuses). */
 export const MAX_IDENTIFIER_BYTES = 255;
 
-const CH_NUL = 0;
 const CH_TAB = 9;
 const CH_LF = 10;
 const CH_VT = 11;

@@ -619,7 +619,7 @@ export class Parser {
   private parseColumnDef(): ColumnDef {
     const t = this.peek();
     if (t.kind === 'word' && ['primary', 'unique', 'constraint', 'check', 'foreign', 'exclude'].includes(t.value)) {
-      throw this.unsupported(t, 'Table constraints');
+      throw this.unsupported(t, `Table constraint ${t.raw.toUpperCase()}`);
     }
     const name = this.parseIdent();
     const type = this.parseDataType();
@@ -668,6 +668,7 @@ export class Parser {
     let name: ObjectName;
     let typmod: number[] = [];
     let typmodRead = false;
+    if (t.kind !== 'word' && t.kind !== 'quoted') return this.fail('a data type');
     if (t.kind === 'word' && !this.peekOp('.', 1)) {
       this.next();
       let word = t.value;
@@ -904,7 +905,7 @@ export class Parser {
       if (t.kind === 'word' || t.kind === 'quoted') {
         throw new NotSupportedError(`SHOW ${t.raw} (session variables) is not supported by this control plane`, { position: this.byte(t.start) });
       }
-      return this.fail(`CREATE or what to show (one of ${oneOf(SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()))})`);
+      return this.fail(`CREATE or what to show (one of ${oneOf(SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()).sort())})`);
     }
     const on = what === 'indexes' && this.eatKeyword('on') ? this.parseObjectName() : undefined;
     let from: ObjectName | undefined;
@@ -967,8 +968,11 @@ export class Parser {
     let columns: string[] | undefined;
     if (!this.eatOp('*')) {
       columns = [];
-      do columns.push(this.parseIdent());
-      while (this.eatOp(','));
+      do {
+        // `SELECT a, FROM t`: a bare FROM here ends the list rather than naming a column.
+        if (this.peekKeyword('from')) return this.fail('a column name');
+        columns.push(this.parseIdent());
+      } while (this.eatOp(','));
     }
     this.expectKeyword('from');
     const fromPosition = this.byte(this.peek().start);
@@ -1184,7 +1188,7 @@ export class Parser {
         return this.failAt(this.peek(longestPrefix), oneOf([...continuations].sort()));
       }
     }
-    return this.fail(`one of ${spec.names.join(' or ')}`);
+    return this.fail(spec.names.length === 1 ? spec.names[0]! : `one of ${spec.names.join(' or ')}`);
   }
 
   private startsOptionValue(): boolean {

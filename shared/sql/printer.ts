@@ -39,7 +39,11 @@ export function objectName(name: ObjectName): string {
   return name.map(ident).join('.');
 }
 
+const E_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '\\': '\\\\', "'": "''" };
+
+/** A string literal; one with line breaks or tabs is written as `E'...'` so it stays on one line. */
 export function stringLiteral(s: string): string {
+  if (/[\n\r\t\b\f]/.test(s)) return `E'${s.replace(/[\n\r\t\b\f\\']/g, (c) => E_ESCAPES[c]!)}'`;
   return `'${s.replace(/'/g, "''")}'`;
 }
 

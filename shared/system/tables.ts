@@ -2,7 +2,7 @@
  * The system tables (Materialize's names and columns) computed from a catalog read, and the
  * evaluation of SELECT / SHOW over them. Pure: the caller loads the inputs.
  */
-import type { CatalogSnapshot } from '../catalog/model';
+import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot } from '../catalog/model';
 import type { ReplicaStatusRecord } from '../catalog/store';
 import type { EffectRecord } from '../effects/model';
 import { PlanError, SQLSTATE } from '../errors';
@@ -29,6 +29,19 @@ export interface SystemInputs {
 
 const col = (name: string, type: ColumnType = 'text'): Column => ({ name, type });
 
+/** mz_objects.type spellings. */
+const OBJECT_TYPE: Readonly<Record<string, string>> = {
+  secret: 'secret',
+  connection: 'connection',
+  source: 'source',
+  subsource: 'source',
+  sink: 'sink',
+  table: 'table',
+  view: 'view',
+  materialized_view: 'materialized-view',
+  index: 'index',
+};
+
 interface RelationDef {
   readonly schema: 'mz_catalog' | 'mz_internal';
   readonly columns: readonly Column[];
@@ -50,6 +63,76 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
     columns: [col('id'), col('name'), col('cluster_id'), col('size'), col('availability_zone'), col('owner_id')],
     needs: [],
     rows: ({ snapshot }) => snapshot.replicas().map((r) => [r.id, r.name, r.spec.clusterId, r.spec.size, r.spec.options['AVAILABILITY ZONE'] ?? null, r.owner]),
+  },
+  mz_databases: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('name'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('database').map((d) => [d.id, d.name, d.owner]),
+  },
+  mz_schemas: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('database_id'), col('name'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('schema').map((x) => [x.id, x.spec.databaseId, x.name, x.owner]),
+  },
+  mz_sources: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('connection_id'), col('envelope_type'), col('cluster_id'), col('owner_id'), col('create_sql')],
+    needs: [],
+    rows: ({ snapshot }) => [
+      ...snapshot.ofKind('source').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.sourceType, x.spec.connectionId ?? null, x.spec.envelope ?? null, x.spec.clusterId, x.owner, x.spec.createSql]),
+      ...snapshot.ofKind('subsource').map((x) => [x.id, x.spec.schemaId, x.name, 'subsource', null, null, null, x.owner, null]),
+    ],
+  },
+  mz_sinks: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('connection_id'), col('envelope_type'), col('cluster_id'), col('owner_id'), col('create_sql')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('sink').map((x) => [x.id, x.spec.schemaId, x.name, 'kafka', x.spec.connectionId, x.spec.envelope ?? null, x.spec.clusterId, x.owner, x.spec.createSql]),
+  },
+  mz_connections: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('owner_id'), col('create_sql')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('connection').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.connector.type, x.owner, x.spec.createSql]),
+  },
+  mz_secrets: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('secret').map((x) => [x.id, x.spec.schemaId, x.name, x.owner]),
+  },
+  mz_tables: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('owner_id'), col('create_sql')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('table').map((x) => [x.id, x.spec.schemaId, x.name, x.owner, x.spec.createSql]),
+  },
+  mz_views: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('definition'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('view').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.query, x.owner]),
+  },
+  mz_materialized_views: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('cluster_id'), col('definition'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('materialized_view').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.clusterId, x.spec.query, x.owner]),
+  },
+  mz_indexes: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('name'), col('on_id'), col('cluster_id'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('index').map((x) => [x.id, x.name, x.spec.onId, x.spec.clusterId, x.owner]),
+  },
+  mz_objects: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('owner_id'), col('cluster_id')],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot.items().map((x) => [x.id, x.spec.schemaId, x.name, OBJECT_TYPE[x.kind] ?? x.kind, x.owner, (x.spec as { clusterId?: string }).clusterId ?? null]),
   },
   mz_cluster_replica_statuses: {
     schema: 'mz_internal',
@@ -125,8 +208,18 @@ export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: Sy
       rel = { columns: [col('cluster'), col('replica'), col('size'), col('ready', 'bool'), col('comment')], rows };
       break;
     }
+    case 'databases':
+      rel = { columns: [col('name'), col('comment')], rows: inputs.snapshot.ofKind('database').map((d) => [d.name, null]) };
+      break;
+    case 'schemas': {
+      const dbName = s.from?.[0] ?? DEFAULT_DATABASE;
+      const db = inputs.snapshot.database(dbName);
+      if (!db) throw new PlanError(`unknown database '${dbName}'`, { code: SQLSTATE.undefinedObject });
+      rel = { columns: [col('name'), col('comment')], rows: inputs.snapshot.ofKind('schema').filter((x) => x.spec.databaseId === db.id).map((x) => [x.name, null]) };
+      break;
+    }
     default:
-      throw new PlanError(`SHOW ${s.what.toUpperCase()} is not supported yet`, { code: SQLSTATE.featureNotSupported });
+      rel = showItems(s, inputs.snapshot);
   }
   if (s.filter?.kind === 'like') {
     const nameIdx = rel.columns.findIndex((c) => c.name === 'name' || c.name === 'replica');
@@ -256,4 +349,58 @@ export function likeToRegExp(pattern: string, caseInsensitive: boolean): RegExp 
     else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`^${re}$`, caseInsensitive ? 'i' : '');
+}
+
+/** SHOW SOURCES | SINKS | ... [FROM schema] [IN CLUSTER c]: the items of one schema (public by default). */
+function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSnapshot): Relation {
+  const kinds: Record<string, readonly string[]> = {
+    sources: ['source', 'subsource'],
+    sinks: ['sink'],
+    connections: ['connection'],
+    secrets: ['secret'],
+    tables: ['table'],
+    views: ['view'],
+    'materialized views': ['materialized_view'],
+    indexes: ['index'],
+    objects: ['secret', 'connection', 'source', 'subsource', 'sink', 'table', 'view', 'materialized_view', 'index'],
+  };
+  const wanted = kinds[s.what];
+  if (!wanted) throw new PlanError(`SHOW ${s.what.toUpperCase()} is not supported`, { code: SQLSTATE.featureNotSupported });
+  const from = s.from ?? [DEFAULT_SCHEMA];
+  const [dbName, schemaName] = from.length === 2 ? [from[0]!, from[1]!] : [DEFAULT_DATABASE, from[0]!];
+  const db = snapshot.database(dbName);
+  const schema = db ? snapshot.schema(db.id, schemaName) : undefined;
+  if (!schema) throw new PlanError(`unknown schema '${from.join('.')}'`, { code: SQLSTATE.undefinedObject });
+  const clusterName = (id: string | undefined) => (id ? (snapshot.get(id)?.name ?? null) : null);
+  let items = snapshot.items().filter((i) => wanted.includes(i.kind) && i.spec.schemaId === schema.id);
+  if (s.on) {
+    const on = snapshot.items().find((i) => i.name === s.on![s.on!.length - 1]);
+    items = items.filter((i) => i.kind === 'index' && i.spec.onId === on?.id);
+  }
+  if (s.inCluster !== undefined) items = items.filter((i) => clusterName((i.spec as { clusterId?: string }).clusterId) === s.inCluster);
+  switch (s.what) {
+    case 'sources':
+      return {
+        columns: [col('name'), col('type'), col('cluster'), col('comment')],
+        rows: items.map((i) => [i.name, i.kind === 'subsource' ? 'subsource' : (i.spec as { sourceType: string }).sourceType, clusterName((i.spec as { clusterId?: string }).clusterId), null]),
+      };
+    case 'sinks':
+      return { columns: [col('name'), col('type'), col('cluster'), col('comment')], rows: items.map((i) => [i.name, 'kafka', clusterName((i.spec as { clusterId: string }).clusterId), null]) };
+    case 'connections':
+      return { columns: [col('name'), col('type'), col('comment')], rows: items.map((i) => [i.name, (i.spec as { connector: { type: string } }).connector.type, null]) };
+    case 'materialized views':
+      return { columns: [col('name'), col('cluster'), col('comment')], rows: items.map((i) => [i.name, clusterName((i.spec as { clusterId: string }).clusterId), null]) };
+    case 'indexes':
+      return {
+        columns: [col('name'), col('on'), col('cluster'), col('key'), col('comment')],
+        rows: items.map((i) => {
+          const x = i.spec as { onId: string; clusterId: string; keyParts: readonly string[] };
+          return [i.name, snapshot.get(x.onId)?.name ?? null, clusterName(x.clusterId), `{${x.keyParts.join(',')}}`, null];
+        }),
+      };
+    case 'objects':
+      return { columns: [col('name'), col('type'), col('comment')], rows: items.map((i) => [i.name, OBJECT_TYPE[i.kind] ?? i.kind, null]) };
+    default:
+      return { columns: [col('name'), col('comment')], rows: items.map((i) => [i.name, null]) };
+  }
 }

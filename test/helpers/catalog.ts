@@ -15,8 +15,12 @@ export async function partitionItems(p: Pipeline, pk: string): Promise<Record<st
   return out;
 }
 
+/**
+ * The tenant's catalog items, less the default database and schema every tenant starts with
+ * (while untouched): what requests committed.
+ */
 export async function tenantItems(p: Pipeline, tenant: string) {
-  return partitionItems(p, `T#${tenant}`);
+  return (await partitionItems(p, `T#${tenant}`)).filter((i) => !(i.bootstrap && (i.type === 'name' || (i.version === 1 && !i.dropped && i.dependents === (i.kind === 'database' ? 1 : 0)))));
 }
 
 /** Present replicas in the reference data plane, by owner object id. */

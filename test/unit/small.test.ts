@@ -43,8 +43,8 @@ describe('app passwords', () => {
 describe('catalog keys', () => {
   it('escape the characters that could make two names share a key', () => {
     expect(escapeKeyPart('a.b#c%d')).toBe('a%2eb%23c%25d');
-    const a = nameSk({ ns: 'item', database: 'a.b', schema: 'c', name: 'd' });
-    const b = nameSk({ ns: 'item', database: 'a', schema: 'b.c', name: 'd' });
+    const a = nameSk({ ns: 'replica', clusterId: 'u1', name: 'a#b' });
+    const b = nameSk({ ns: 'replica', clusterId: 'u1#a', name: 'b' });
     expect(a).not.toBe(b);
   });
 });

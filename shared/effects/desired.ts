@@ -1,0 +1,52 @@
+/**
+ * The desired state of a data-plane resource, from the catalog object that owns it: a pure
+ * function of the object and the objects it references (fetched by the caller).
+ */
+import type { CatalogObject, ConnectorSettings, ObjectOf } from '../catalog/model';
+import { DEFAULT_READ_POLICY, type ConnectorSpec, type ResourceKind, type ResourceSpecs } from '../controllers/contract';
+
+export type Lookup = (id: string) => Promise<CatalogObject | undefined>;
+
+function connector(type: string, own: Readonly<Record<string, string>>, conn?: ConnectorSettings): ConnectorSpec {
+  return {
+    type: (conn?.type ?? type) as ConnectorSpec['type'],
+    options: { ...(conn?.options ?? {}), ...own },
+    secretRefs: { ...(conn?.secretRefs ?? {}) },
+  };
+}
+
+/** The ids a resource reads (everything it references except its schema and cluster). */
+function inputsOf(o: CatalogObject, clusterId: string): string[] {
+  const schemaId = (o.spec as { schemaId?: string }).schemaId;
+  return o.dependsOn.filter((d) => d !== schemaId && d !== clusterId);
+}
+
+export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: Lookup): Promise<ResourceSpecs[ResourceKind]> {
+  switch (kind) {
+    case 'replica': {
+      const r = o as ObjectOf<'cluster_replica'>;
+      return { clusterId: r.spec.clusterId, size: r.spec.size };
+    }
+    case 'collection':
+      return { objectKind: o.kind, readPolicy: DEFAULT_READ_POLICY };
+    case 'dataflow': {
+      const d = o as ObjectOf<'materialized_view'> | ObjectOf<'index'>;
+      return {
+        clusterId: d.spec.clusterId,
+        objectKind: d.kind,
+        inputs: inputsOf(d, d.spec.clusterId),
+        ...(d.kind === 'index' ? { readPolicy: DEFAULT_READ_POLICY } : {}),
+      };
+    }
+    case 'ingestion': {
+      const s = o as ObjectOf<'source'>;
+      const conn = s.spec.connectionId ? ((await lookup(s.spec.connectionId)) as ObjectOf<'connection'> | undefined) : undefined;
+      return { clusterId: s.spec.clusterId, connector: connector(s.spec.sourceType, s.spec.options, conn?.spec.connector) };
+    }
+    case 'export': {
+      const k = o as ObjectOf<'sink'>;
+      const conn = (await lookup(k.spec.connectionId)) as ObjectOf<'connection'> | undefined;
+      return { clusterId: k.spec.clusterId, from: k.spec.fromId, connector: connector('kafka', k.spec.options, conn?.spec.connector) };
+    }
+  }
+}

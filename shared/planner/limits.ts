@@ -1,0 +1,10 @@
+/** Product limits the planner enforces (documented in the README). */
+
+/** Materialize caps identifiers at 255 bytes. */
+export const MAX_IDENTIFIER_BYTES = 255;
+/** A managed cluster's replicas are one catalog item each; keep one request well inside DynamoDB's transaction limits. */
+export const MAX_REPLICATION_FACTOR = 32;
+/** Replica sizes we provision, Materialize's credit sizes (legacy t-shirt sizes are not offered). */
+export const REPLICA_SIZES = ['25cc', '50cc', '100cc', '200cc', '300cc', '400cc', '600cc', '800cc', '1200cc', '1600cc', '3200cc', '6400cc', '128C', '256C', '512C'] as const;
+/** Sources, sinks, materialized views and indexes without IN CLUSTER run here, like Materialize's default. */
+export const DEFAULT_CLUSTER = 'quickstart';

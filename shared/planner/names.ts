@@ -1,0 +1,119 @@
+/** Name resolution against a catalog view, with Materialize's defaults and messages. Pure. */
+import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot, type ItemKind, type ItemObject, type ObjectKind, type ObjectOf } from '../catalog/model';
+import { PlanError, SQLSTATE } from '../errors';
+import type { ObjectName, ObjectType } from '../sql/ast';
+import { MAX_IDENTIFIER_BYTES } from './limits';
+
+/** What each object type of the SQL surface means in the catalog. */
+export const KINDS_OF_TYPE: Readonly<Record<ObjectType, readonly ObjectKind[]>> = {
+  cluster: ['cluster'],
+  'cluster replica': ['cluster_replica'],
+  database: ['database'],
+  schema: ['schema'],
+  secret: ['secret'],
+  connection: ['connection'],
+  source: ['source', 'subsource'],
+  sink: ['sink'],
+  table: ['table'],
+  view: ['view'],
+  'materialized view': ['materialized_view'],
+  index: ['index'],
+};
+
+export const KIND_LABEL: Readonly<Record<ObjectKind, string>> = {
+  database: 'database',
+  schema: 'schema',
+  cluster: 'cluster',
+  cluster_replica: 'cluster replica',
+  secret: 'secret',
+  connection: 'connection',
+  source: 'source',
+  subsource: 'subsource',
+  sink: 'sink',
+  table: 'table',
+  view: 'view',
+  materialized_view: 'materialized view',
+  index: 'index',
+};
+
+/** Kinds a query can read from. */
+export const RELATION_KINDS: readonly ItemKind[] = ['source', 'subsource', 'table', 'view', 'materialized_view'];
+
+export function validateName(name: string, position: number, what: string): void {
+  if (name.includes('\u0000')) {
+    throw new PlanError(`${what} name contains a NUL character`, { code: SQLSTATE.characterNotInRepertoire, position });
+  }
+  if (name.length === 0) throw new PlanError(`${what} name is empty`, { code: SQLSTATE.syntaxError, position });
+  if (Buffer.byteLength(name, 'utf8') > MAX_IDENTIFIER_BYTES) {
+    throw new PlanError(`identifier length exceeds ${MAX_IDENTIFIER_BYTES} bytes`, { code: SQLSTATE.nameTooLong, position });
+  }
+  if (name.startsWith('mz_')) {
+    throw new PlanError(`${what} name ${JSON.stringify(name)} is reserved`, {
+      code: SQLSTATE.reservedName,
+      position,
+      hint: 'Names that begin with "mz_" are reserved for system objects.',
+    });
+  }
+}
+
+export function unknownDatabase(name: string, position: number): PlanError {
+  return new PlanError(`unknown database '${name}'`, { code: SQLSTATE.undefinedObject, position });
+}
+
+export function unknownSchema(name: string, position: number): PlanError {
+  return new PlanError(`unknown schema '${name}'`, { code: SQLSTATE.undefinedObject, position });
+}
+
+export function unknownItem(name: ObjectName, position: number): PlanError {
+  return new PlanError(`unknown catalog item '${name.join('.')}'`, { code: SQLSTATE.undefinedTable, position });
+}
+
+export function unknownCluster(name: string, position: number): PlanError {
+  return new PlanError(`unknown cluster '${name}'`, { code: SQLSTATE.undefinedObject, position });
+}
+
+/** `db.schema` / `schema` → the schema object. */
+export function resolveSchema(view: CatalogSnapshot, name: ObjectName, position: number): ObjectOf<'schema'> {
+  const [dbName, schemaName] = name.length === 2 ? [name[0]!, name[1]!] : [DEFAULT_DATABASE, name[0]!];
+  const db = view.database(dbName);
+  if (!db) throw unknownDatabase(dbName, position);
+  const schema = view.schema(db.id, schemaName);
+  if (!schema) throw unknownSchema(name.join('.'), position);
+  return schema;
+}
+
+/** Where a new item named `name` goes: its schema and its own name. */
+export function itemTarget(view: CatalogSnapshot, name: ObjectName, position: number): { schema: ObjectOf<'schema'>; name: string } {
+  const itemName = name[name.length - 1]!;
+  const schema = resolveSchema(view, name.length === 1 ? [DEFAULT_SCHEMA] : name.slice(0, -1), position);
+  return { schema, name: itemName };
+}
+
+/** Finds an item by a possibly qualified name; undefined when absent (the database or schema must exist). */
+export function findItem(view: CatalogSnapshot, name: ObjectName, position: number): ItemObject | undefined {
+  const { schema, name: itemName } = itemTarget(view, name, position);
+  return view.item(schema.id, itemName);
+}
+
+export function wrongType(o: { name: string; kind: ObjectKind }, expected: string, position: number): PlanError {
+  return new PlanError(`${o.name} is ${/^[aeiou]/.test(KIND_LABEL[o.kind]) ? 'an' : 'a'} ${KIND_LABEL[o.kind]} not ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`, {
+    code: SQLSTATE.wrongObjectType,
+    position,
+  });
+}
+
+/** Resolves an item that must exist and be of one of `kinds`. */
+export function resolveItem<K extends ItemKind>(view: CatalogSnapshot, name: ObjectName, kinds: readonly K[], expected: string, position: number): Extract<ItemObject, { kind: K }> {
+  const item = findItem(view, name, position);
+  if (!item) throw unknownItem(name, position);
+  if (!(kinds as readonly string[]).includes(item.kind)) throw wrongType(item, expected, position);
+  return item as Extract<ItemObject, { kind: K }>;
+}
+
+/** System relations a view may read without a catalog dependency. */
+export function isSystemRelation(name: ObjectName): boolean {
+  const schema = name.length >= 2 ? name[name.length - 2]! : undefined;
+  const rel = name[name.length - 1]!;
+  if (schema && ['mz_catalog', 'mz_internal', 'pg_catalog', 'information_schema', 'mz_introspection'].includes(schema)) return true;
+  return name.length === 1 && (rel.startsWith('mz_') || rel.startsWith('pg_'));
+}
