@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { makeClients } from '../shared/aws';
 import { RESOURCE_KINDS, type ConnectorSpec, type DataPlane, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from '../shared/controllers/contract';
+import { isTransientStatus } from '../shared/dataplane/http-client';
 import { ReferenceDataPlane } from '../shared/dataplane/reference';
 import { DATAPLANE_TABLE } from '../shared/definitions';
 import { DataPlaneError } from '../shared/errors';
@@ -78,7 +79,7 @@ void schemasMatchContract;
 const dropBody = z.strictObject({ owner, generation });
 const readPolicyBody = z.strictObject({ owner, generation, policy: readPolicy });
 
-/** An answer other than 200; `transient` tells the client whether sending it again may help. */
+/** An answer other than 200, with the message the caller sees; its status alone classes it (isTransientStatus). */
 class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -98,7 +99,7 @@ export async function startDataPlaneServer(o: DataPlaneServerOptions): Promise<D
     route(o.dataPlane, expected, req)
       .then((body) => send(res, 200, body))
       .catch((err: unknown) => {
-        if (err instanceof HttpError) return send(res, err.status, errorBody(err.message, isTransient(err.status)), err.headers);
+        if (err instanceof HttpError) return send(res, err.status, errorBody(err.message, isTransientStatus(err.status)), err.headers);
         // The contract's classification: transient → 503 (retry), terminal → 422 (mark failed).
         if (err instanceof DataPlaneError) return send(res, err.transient ? 503 : 422, errorBody(err.message, err.transient));
         onError(err);
@@ -215,10 +216,6 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   } catch (err) {
     throw new HttpError(400, `request body is not valid JSON: ${(err as Error).message}`);
   }
-}
-
-function isTransient(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
 }
 
 function errorBody(message: string, transient: boolean) {

@@ -40,8 +40,9 @@ export function createApiHandler(deps: { api: SqlApi; logger: Logger }): ApiHand
     const principal = (event.requestContext.authorizer?.tokenId as string | undefined) ?? tenant;
     try {
       const body = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-      const r = await deps.api.handle(tenant, `${tenant}/${principal}`, body, header(event, 'content-type'));
-      return json(r.status, r.body);
+      const r = await deps.api.handle(tenant, `${tenant}/${principal}`, body, header(event, 'content-type'), header(event, 'idempotency-key'));
+      const res = json(r.status, r.body);
+      return r.replayed ? { ...res, headers: { ...res.headers, 'idempotent-replayed': 'true' } } : res;
     } catch (err) {
       deps.logger.error('request failed', { error: err as Error });
       return json(500, { error: { message: 'internal error', code: SQLSTATE.internalError } });

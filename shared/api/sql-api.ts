@@ -4,7 +4,7 @@
  * The first error stops the request and nothing is committed.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
 import { CommitConflictError, type CatalogStore, type TxnRecord } from '../catalog/store';
 import { ControlPlaneError, RequestError, SerializationError, SQLSTATE } from '../errors';
@@ -47,6 +47,8 @@ interface ColumnDesc {
 export interface ApiResponse {
   readonly status: number;
   readonly body: unknown;
+  /** The response was recorded for this Idempotency-Key by an earlier request. */
+  readonly replayed?: boolean;
 }
 
 export interface SqlApiDeps {
@@ -148,7 +150,11 @@ export class SqlApi {
     this.newId = deps.newId ?? newObjectId;
   }
 
-  async handle(tenant: string, principal: string, body: string | null | undefined, contentType: string | undefined): Promise<ApiResponse> {
+  async handle(tenant: string, principal: string, body: string | null | undefined, contentType: string | undefined, idempotencyKey?: string): Promise<ApiResponse> {
+    if (idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(idempotencyKey)) {
+      const e = new RequestError(400, 'Idempotency-Key must be 1 to 255 printable ASCII characters', { code: SQLSTATE.invalidParameterValue });
+      return { status: 400, body: { results: [{ error: errorBody(e) }] } };
+    }
     let groups: ParsedStatement[][];
     try {
       groups = readRequest(body, contentType);
@@ -159,9 +165,31 @@ export class SqlApi {
     }
     const statements = groups.flat();
     const policy = RETRY_POLICIES['ddl.commit'];
+    const idem = idempotencyKey === undefined ? undefined : { key: idempotencyKey, fingerprint: createHash('sha256').update(body ?? '', 'utf8').digest('hex') };
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.execute(tenant, principal, statements);
+        if (idem) {
+          // Checked on every attempt: a concurrent request with the same key may have just committed.
+          const seen = await this.deps.store.getIdempotency(tenant, idem.key, this.clock());
+          if (seen) {
+            if (seen.fingerprint !== idem.fingerprint) {
+              const e = new RequestError(422, 'Idempotency-Key was already used with a different request body', {
+                code: SQLSTATE.invalidParameterValue,
+                hint: 'Use a new key for a new request.',
+              });
+              return { status: 422, body: { results: [{ error: errorBody(e) }] } };
+            }
+            return { status: seen.status, body: JSON.parse(seen.body), replayed: true };
+          }
+        }
+        const response = await this.execute(tenant, principal, statements, idem);
+        if (idem && response.status !== 200) {
+          // A twin request with this key may have committed between our check and our plan (and
+          // made ours fail, e.g. on its own new name): its recorded answer is the answer.
+          const twin = await this.deps.store.getIdempotency(tenant, idem.key, this.clock());
+          if (twin && twin.fingerprint === idem.fingerprint) return { status: twin.status, body: JSON.parse(twin.body), replayed: true };
+        }
+        return response;
       } catch (err) {
         if (!(err instanceof CommitConflictError)) throw err;
         if (attempt >= policy.budget) {
@@ -175,7 +203,7 @@ export class SqlApi {
   }
 
   /** Plans every statement against one snapshot and commits once; throws CommitConflictError to be replanned. */
-  private async execute(tenant: string, principal: string, statements: readonly ParsedStatement[]): Promise<ApiResponse> {
+  private async execute(tenant: string, principal: string, statements: readonly ParsedStatement[], idem?: { key: string; fingerprint: string }): Promise<ApiResponse> {
     const now = this.clock();
     // The SQL parser library that reads view bodies is a third of the bundle: load it only when needed.
     const needsViewDeps = statements.some((s) => /^(create_view|create_materialized_view|explain_effects)$/.test(s.statement.kind));
@@ -217,7 +245,7 @@ export class SqlApi {
         const secretWrites = planner.secretWrites();
         if (secretWrites.length && !this.deps.secrets) throw new ControlPlaneError('no secret store is configured', { code: SQLSTATE.featureNotSupported });
         for (const w of secretWrites) await this.deps.secrets!.put(tenant, w.secretId, w.generation, w.value);
-        await this.deps.store.commit(tenant, changes, txn);
+        await this.deps.store.commit(tenant, changes, txn, idem && { ...idem, status: 200, body: JSON.stringify({ results }) });
       } catch (err) {
         if (err instanceof CommitConflictError || !(err instanceof ControlPlaneError)) throw err;
         return { status: statusFor(err.code), body: { results: [{ error: errorBody(err) }] } };

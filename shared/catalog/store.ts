@@ -8,7 +8,10 @@ import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentCl
 import { ControlPlaneError, SQLSTATE } from '../errors';
 import type { EffectIntent, EffectRecord } from '../effects/model';
 import type { ChangeSet, CatalogWrite } from '../planner/workspace';
-import { attentionPk, effSk, OBJ_PREFIX, objSk, tenantPk, txnSk, EFF_PREFIX, STATUS_PREFIX, statusSk } from './keys';
+import { attentionPk, effSk, idemSk, OBJ_PREFIX, objSk, tenantPk, txnSk, EFF_PREFIX, STATUS_PREFIX, statusSk } from './keys';
+import { createHash } from 'node:crypto';
+
+const sha256hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from './model';
 import { nameSk } from './keys';
 
@@ -23,6 +26,17 @@ const DAY = 24 * 3600;
 export const TOMBSTONE_TTL_SECONDS = 30 * DAY;
 /** Applied effects and transaction records age out after this. */
 export const OUTBOX_TTL_SECONDS = 7 * DAY;
+
+/** A retried request with the same Idempotency-Key gets this response back instead of running again. */
+export interface IdempotencyRecord {
+  readonly key: string;
+  /** SHA-256 of the request body: the same key with another body is refused. */
+  readonly fingerprint: string;
+  readonly status: number;
+  readonly body: string;
+}
+/** How long an Idempotency-Key is remembered. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
 export interface TxnRecord {
   readonly txnId: string;
@@ -122,7 +136,7 @@ export class CatalogStore {
   }
 
   /** The transaction items for a change set: pure, exported for tests and the benchmark's floor. */
-  transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord) {
+  transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord) {
     const pk = tenantPk(tenant);
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
     for (const w of changes.writes) items.push(this.writeItem(pk, w, txn.createdAt));
@@ -136,11 +150,29 @@ export class CatalogStore {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
+    if (idempotency) {
+      // In the same transaction: the response is remembered exactly when the change commits.
+      items.push({
+        Put: {
+          TableName: this.table,
+          Item: { pk, sk: idemSk(sha256hex(idempotency.key)), type: 'idempotency', ...idempotency, txnId: txn.txnId, createdAt: txn.createdAt, expiresAt: epoch(txn.createdAt) + IDEMPOTENCY_TTL_SECONDS },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      });
+    }
     return items;
   }
 
-  async commit(tenant: string, changes: ChangeSet, txn: TxnRecord): Promise<void> {
-    const items = this.transactItems(tenant, changes, txn);
+  async getIdempotency(tenant: string, key: string, now: Date): Promise<IdempotencyRecord | undefined> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: tenantPk(tenant), sk: idemSk(sha256hex(key)) }, ConsistentRead: true }));
+    const item = r.Item as (IdempotencyRecord & { expiresAt: number }) | undefined;
+    // TTL deletes lag; an expired record is treated as gone.
+    if (!item || item.expiresAt * 1000 <= now.getTime()) return undefined;
+    return { key: item.key, fingerprint: item.fingerprint, status: item.status, body: item.body };
+  }
+
+  async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord): Promise<void> {
+    const items = this.transactItems(tenant, changes, txn, idempotency);
     if (items.length > MAX_TRANSACTION_ITEMS) {
       throw new ControlPlaneError(`this request changes ${items.length} catalog items; one request may change at most ${MAX_TRANSACTION_ITEMS}`, {
         code: SQLSTATE.programLimitExceeded,

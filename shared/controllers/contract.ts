@@ -2,7 +2,7 @@
  * The controller contract between the control plane and a data plane (DESIGN.md). Every
  * operation is an idempotent "make it so" keyed by resource id and generation: applying an
  * older generation than the one held changes nothing, so duplicates and reordering are harmless.
- * `docs/controller-contract.openapi.yaml` is the same contract over HTTP.
+ * `docs/controller-contract.openapi.json` is the same contract over HTTP.
  */
 
 /** The owner tag every resource we create carries (like a Kubernetes owner reference). */

@@ -120,6 +120,10 @@ export class ReferenceDataPlane implements DataPlane {
     const after = await this.faults?.beforeCall();
     const key = { pk: resPk(owner.tenant), sk: resSk(kind, owner.objectId) };
     const current = (await this.doc.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item as ResourceItem | undefined;
+    if (current && !current.managedBy) {
+      // Never touch what we do not own: the sweeper reports it, an operator decides.
+      throw new DataPlaneError(`${kind} ${owner.objectId} exists but is not managed by ${MANAGED_BY}; it was left alone`, false);
+    }
     if (current && current.generation >= generation) return { changed: false, heldGeneration: current.generation };
     const now = this.clock().toISOString();
     const present = spec !== undefined;

@@ -5,6 +5,7 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { CatalogTable } from '../../cdk/constructs/catalog-table';
 import { DdlApi } from '../../cdk/constructs/ddl-api';
@@ -14,6 +15,7 @@ import { EffectQueues } from '../../cdk/constructs/effect-queues';
 import { Observability, type PowertoolsLogLevel } from '../../cdk/constructs/observability';
 import { InvalidPropsError } from '../../cdk/constructs/props-validation';
 import { StreamRouter } from '../../cdk/constructs/stream-router';
+import { Sweeper } from '../../cdk/constructs/sweeper';
 import { BUNDLING_STACKS, bareStack, captureError, FIXTURE_ENTRY, identityStatements, logicalId, testApp } from './helpers';
 
 function base(stack: Stack = bareStack()) {
@@ -165,6 +167,7 @@ describe('props validation: one error listing every problem', () => {
           serviceName: '',
           metricsNamespace: '  ',
           logLevel: 'LOUD' as PowertoolsLogLevel,
+          pendingEffectAgeThreshold: Duration.seconds(30),
         }),
     );
 
@@ -173,7 +176,39 @@ describe('props validation: one error listing every problem', () => {
       'serviceName must not be empty',
       'metricsNamespace must not be empty',
       'logLevel must be one of TRACE, DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT, got LOUD',
+      'pendingEffectAgeThreshold must be between 1 minute and 1 day, got 30 seconds',
     ]);
+  });
+
+  it('Sweeper: an EventBridge rate in whole minutes, at most hourly', () => {
+    // Prepare
+    const { stack, catalog, queues } = base();
+
+    // Act
+    const tooFast = problemsOf(() => new Sweeper(stack, 'Fast', { catalog, queues, entry: FIXTURE_ENTRY, interval: Duration.seconds(30) }));
+    const fractional = problemsOf(
+      () => new Sweeper(stack, 'Odd', { catalog, queues, entry: FIXTURE_ENTRY, interval: Duration.seconds(90) }),
+    );
+    const tooSlow = problemsOf(() => new Sweeper(stack, 'Slow', { catalog, queues, entry: FIXTURE_ENTRY, interval: Duration.hours(2) }));
+
+    // Assess
+    expect(tooFast).toEqual([
+      'interval must be between 1 minute and 1 hour, got 30 seconds',
+      'interval must be a whole number of minutes (an EventBridge rate), got 30 seconds',
+    ]);
+    expect(fractional).toEqual(['interval must be a whole number of minutes (an EventBridge rate), got 1 minute 30 seconds']);
+    expect(tooSlow).toEqual(['interval must be between 1 minute and 1 hour, got 2 hours']);
+  });
+
+  it('CatalogTable.indexArn refuses an index the definition does not have', () => {
+    // Prepare
+    const { catalog } = base();
+
+    // Act
+    const error = captureError(() => catalog.indexArn('nope'));
+
+    // Assess
+    expect((error as Error).message).toBe('Test/Catalog: definition Catalog has no index nope');
   });
 });
 
@@ -238,6 +273,47 @@ describe('options', () => {
     for (const q of queuesJson) expect(q.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [logicalId(key), 'Arn'] });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 20 } });
     expect(identityStatements(template).flatMap((s) => s.actions)).toContain('kms:Decrypt');
+  });
+
+  it('a slower sweeper: the rule, the dropped-tick age and the not-running window follow the interval', () => {
+    // Prepare
+    const { stack, catalog, queues } = base();
+    const observability = new Observability(stack, 'Obs', { pendingEffectAgeThreshold: Duration.minutes(10) });
+
+    // Act
+    const sweeper = new Sweeper(stack, 'Sweeper', { catalog, queues, entry: FIXTURE_ENTRY, interval: Duration.minutes(5) });
+    const alarms = observability.addSweeper('sweeper', sweeper);
+    const template = Template.fromStack(stack);
+
+    // Assess
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [{ Arn: { 'Fn::GetAtt': [logicalId(sweeper.handler.function), 'Arn'] }, Id: 'Target0', RetryPolicy: { MaximumEventAgeInSeconds: 300 } }],
+    });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 300 });
+    const props = (alarm: IConstruct) => template.toJSON().Resources[logicalId(alarm)].Properties;
+    expect(props(alarms.notRunning)).toMatchObject({ MetricName: 'Invocations', Period: 900, Threshold: 1, TreatMissingData: 'breaching' });
+    expect(props(alarms.stuckEffects)).toMatchObject({ MetricName: 'OldestPendingEffectAgeSeconds', Threshold: 600 });
+    expect(observability.functionErrorAlarms.sweeper).toBeDefined();
+  });
+
+  it('the sweeper may use a customer managed queue key to send, and the table key to read and claim', () => {
+    // Prepare
+    const stack = new Stack(testApp({ [BUNDLING_STACKS]: [] }), 'Regional', { env: { region: 'eu-west-1' } });
+    const tableKey = new kms.Key(stack, 'TableKey', { enableKeyRotation: true });
+    const queueKey = new kms.Key(stack, 'QueueKey', { enableKeyRotation: true });
+    const catalog = new CatalogTable(stack, 'Catalog', { encryptionKey: tableKey });
+    const queues = new EffectQueues(stack, 'Queues', { encryptionKey: queueKey });
+
+    // Act
+    new Sweeper(stack, 'Sweeper', { catalog, queues, entry: FIXTURE_ENTRY });
+    const keyStatements = identityStatements(Template.fromStack(stack)).filter((s) => s.actions.some((a) => a.startsWith('kms:')));
+    const actionsOn = (key: kms.Key) =>
+      new Set(keyStatements.filter((s) => JSON.stringify(s.resources).includes(logicalId(key))).flatMap((s) => s.actions));
+
+    // Assess
+    expect(actionsOn(queueKey)).toEqual(new Set(['kms:GenerateDataKey', 'kms:Decrypt']));
+    expect(actionsOn(tableKey)).toEqual(new Set(['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey']));
   });
 
   it('API throttling, cache TTL and stage name come from props', () => {

@@ -37,7 +37,7 @@ describe('with CDK context dataPlaneUrl', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
 
     // Assess
-    expect(functions).toHaveLength(6);
+    expect(functions).toHaveLength(7);
     for (const fn of functions) {
       const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
       const env = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, fakeResolve(v)]));

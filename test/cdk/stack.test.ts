@@ -13,9 +13,11 @@ import { GATEWAY_ERROR_BODIES } from '../../cdk/constructs/ddl-api';
 import { ESM_REQUIRE_BANNER, type FunctionName, REPO_ROOT } from '../../cdk/constructs/ddl-function';
 import { ITEM_READ_WRITE_ACTIONS } from '../../cdk/constructs/defined-table';
 import { SECRET_STORE_ACTIONS } from '../../cdk/constructs/effect-executor';
+import { SWEEPER_METRICS } from '../../cdk/constructs/observability';
+import { SWEEPER_ACTIONS } from '../../cdk/constructs/sweeper';
 import { DdlControlPlaneStack } from '../../cdk/stack';
 import { loadConfig } from '../../shared/config';
-import { CATALOG_TABLE, CONTROLLERS, DATAPLANE_TABLE, EFFECT_QUEUES, ENV } from '../../shared/definitions';
+import { ATTENTION_INDEX, CATALOG_TABLE, CONTROLLERS, DATAPLANE_TABLE, EFFECT_QUEUES, ENV } from '../../shared/definitions';
 import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
 import { ROUTER_FILTER_PATTERN } from '../../shared/router/routing';
 import { fakeResolve, identityStatements, logicalId, statementsOfRole, testApp } from './helpers';
@@ -34,6 +36,7 @@ const BUNDLE_BUDGET: Record<FunctionName, number> = {
   'executor-compute': 1024 * 1024,
   'executor-storage': 1024 * 1024,
   'executor-secrets': 1024 * 1024,
+  sweeper: 1024 * 1024,
 };
 
 let stack: DdlControlPlaneStack;
@@ -41,7 +44,7 @@ let template: Template;
 let assemblyDir: string;
 
 beforeAll(() => {
-  // Prepare (once for the file: bundling six functions is the slow part)
+  // Prepare (once for the file: bundling seven functions is the slow part)
   const app = testApp();
   stack = new DdlControlPlaneStack(app, 'DdlControlPlane');
   template = Template.fromStack(stack);
@@ -56,6 +59,7 @@ function functionsByName(): Record<FunctionName, string> {
     'executor-compute': logicalId(stack.executors.compute.handler.function),
     'executor-storage': logicalId(stack.executors.storage.handler.function),
     'executor-secrets': logicalId(stack.executors.secrets.handler.function),
+    sweeper: logicalId(stack.sweeper.handler.function),
   };
 }
 
@@ -372,13 +376,66 @@ describe('DdlApi', () => {
   });
 });
 
+describe('Sweeper', () => {
+  it('an EventBridge rule runs the sweeper every minute (a rule, not EventBridge Scheduler)', () => {
+    // Prepare
+    const sweeper = logicalId(stack.sweeper.handler.function);
+
+    // Assess
+    template.resourceCountIs('AWS::Events::Rule', 1);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 0);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeper, 'Arn'] }, RetryPolicy: { MaximumEventAgeInSeconds: 60 } })],
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [sweeper, 'Arn'] },
+      Principal: 'events.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [logicalId(stack.sweeper.rule), 'Arn'] },
+    });
+  });
+
+  it('a failed or late tick is dropped, not retried: the next tick does the same work', () => {
+    // Assess
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: logicalId(stack.sweeper.handler.function) },
+      MaximumRetryAttempts: 0,
+      MaximumEventAgeInSeconds: 60,
+    });
+    const fn = template.toJSON().Resources[logicalId(stack.sweeper.handler.function)];
+    expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    expect(fn.Properties.Timeout).toBe(60);
+  });
+
+  it('may Query the attention index (not the table), UpdateItem on the catalog, SendMessage to each queue, nothing else', () => {
+    // Prepare
+    const catalog = logicalId(stack.catalog.table);
+
+    // Act
+    const statements = statementsOfRole(template, logicalId(stack.sweeper.handler.role));
+    const byAction = (action: string) =>
+      statements.filter((s) => s.actions.includes(action)).flatMap((s) => s.resources.map(fakeResolve)).sort();
+
+    // Assess
+    expect([...new Set(statements.flatMap((s) => s.actions))].sort()).toEqual(
+      [...Object.values(SWEEPER_ACTIONS), 'logs:CreateLogStream', 'logs:PutLogEvents', ...XRAY_ACTIONS].sort(),
+    );
+    expect(byAction(SWEEPER_ACTIONS.readAttention)).toEqual([`getatt:${catalog}.Arn/index/${ATTENTION_INDEX}`]);
+    expect(byAction(SWEEPER_ACTIONS.claimReplay)).toEqual([`getatt:${catalog}.Arn`]);
+    expect(byAction(SWEEPER_ACTIONS.replayEffect)).toEqual(stack.queues.all.map(({ queue }) => `getatt:${logicalId(queue)}.Arn`).sort());
+    for (const s of statements.filter((x) => x.resources.includes('*'))) expect(s.actions.sort()).toEqual([...XRAY_ACTIONS].sort());
+  });
+});
+
 describe('every function', () => {
   it('runs nodejs22.x on arm64 with active tracing, source maps and its own log group', () => {
     // Act
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
 
     // Assess
-    expect(functions).toHaveLength(6);
+    expect(functions).toHaveLength(7);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -488,6 +545,85 @@ describe('Observability', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/ApiGateway', MetricName: '5XXError' });
   });
 
+  it('alarms when an effect stays pending more than 5 minutes (the sweeper\'s Powertools metric)', () => {
+    // Assess
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'DdlControlPlane',
+      MetricName: SWEEPER_METRICS.oldestPendingEffectAgeSeconds,
+      Dimensions: [{ Name: 'service', Value: 'ddl-control-plane' }],
+      Statistic: 'Maximum',
+      Period: 300,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 300,
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: logicalId(stack.observability.alarmTopic) }],
+      OKActions: [{ Ref: logicalId(stack.observability.alarmTopic) }],
+    });
+  });
+
+  it('alarms on any failed connector (metric emitted by a later sweeper pass: missing is not breaching)', () => {
+    // Assess
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'DdlControlPlane',
+      MetricName: SWEEPER_METRICS.failedConnectors,
+      Dimensions: [{ Name: 'service', Value: 'ddl-control-plane' }],
+      Statistic: 'Maximum',
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: logicalId(stack.observability.alarmTopic) }],
+    });
+  });
+
+  it('alarms on one sweeper error, and on a sweeper that stopped running (missing invocations are breaching)', () => {
+    // Prepare
+    const sweeper = logicalId(stack.sweeper.handler.function);
+
+    // Assess
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: sweeper } }],
+      Statistic: 'Sum',
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      AlarmActions: [{ Ref: logicalId(stack.observability.alarmTopic) }],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Invocations',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: sweeper } }],
+      Statistic: 'Sum',
+      Period: 300,
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 1,
+      TreatMissingData: 'breaching',
+      AlarmActions: [{ Ref: logicalId(stack.observability.alarmTopic) }],
+    });
+  });
+
+  it('every alarm notifies the topic on ALARM and on OK', () => {
+    // Act
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+
+    // Assess: 3 DLQs + on-failure queue, 7 functions, API 5xx, 3 sweeper alarms
+    expect(alarms).toHaveLength(EFFECT_QUEUES.length + 1 + 7 + 1 + 3);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: logicalId(stack.observability.alarmTopic) }]);
+      expect(alarm.Properties.OKActions).toEqual([{ Ref: logicalId(stack.observability.alarmTopic) }]);
+    }
+  });
+
+  it('the dashboard shows every sweeper metric', () => {
+    // Act
+    const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
+    const body = fakeResolve(dashboard!.Properties.DashboardBody);
+
+    // Assess
+    for (const name of Object.values(SWEEPER_METRICS)) expect(body).toContain(`"${name}"`);
+  });
+
   it('notifies an encrypted, TLS-only topic and draws a dashboard', () => {
     // Assess
     template.hasResourceProperties('AWS::SNS::Topic', {
@@ -506,7 +642,7 @@ describe('Observability', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, the table name and the queue URLs', () => {
+  it('exports the API URL, the table names, the queue URLs, the alarm topic, the sweeper and the dashboard', () => {
     // Act
     const outputs = Object.keys(template.toJSON().Outputs as object);
 
@@ -518,6 +654,9 @@ describe('outputs', () => {
         'CatalogTableName',
         'DataPlaneTableName',
         ...CONTROLLERS.flatMap((c) => [`QueueUrl${c}`, `DlqUrl${c}`]),
+        'AlarmTopicArn',
+        'SweeperFunctionName',
+        'DashboardName',
       ]),
     );
   });

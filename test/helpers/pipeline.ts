@@ -39,7 +39,7 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
 }
 
 export interface SqlClient {
-  (query: string, init?: { password?: string | null; body?: string; contentType?: string | null }): Promise<{ status: number; body: any }>;
+  (query: string, init?: { password?: string | null; body?: string; contentType?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 /** A client for POST /api/sql with a fresh tenant and app password. */
@@ -51,6 +51,7 @@ export async function sqlClient(p: Pipeline, tenant = `t${randomBytes(4).toStrin
     if (pw !== null) headers.authorization = `Bearer ${pw}`;
     const ct = init.contentType === undefined ? 'application/json' : init.contentType;
     if (ct !== null) headers['content-type'] = ct;
+    Object.assign(headers, init.headers ?? {});
     const res = await fetch(`${p.url}/api/sql`, { method: 'POST', headers, body: init.body ?? JSON.stringify({ query }) });
     const text = await res.text();
     let body: any = text;
@@ -59,7 +60,7 @@ export async function sqlClient(p: Pipeline, tenant = `t${randomBytes(4).toStrin
     } catch {
       /* keep text */
     }
-    return { status: res.status, body };
+    return { status: res.status, body, headers: res.headers };
   };
   return { sql, tenant, password };
 }

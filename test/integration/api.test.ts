@@ -51,7 +51,7 @@ describe('malformed requests', () => {
     ['a body of the wrong shape', '{"sql": "SHOW CLUSTERS"}', 'application/json', 400, '08P01', /must be \{"query"/],
     ['an empty body', '', 'application/json', 400, '08P01', /empty/],
     ['the wrong content type', '{"query": "SHOW CLUSTERS"}', 'text/plain', 415, '08P01', /content type/],
-  ])('%s → %i', async (_name, body, contentType, status, code, message) => {
+  ])('%s', async (_name, body, contentType, status, code, message) => {
     const { sql, tenant } = await sqlClient(p);
     const r = await sql('', { body, contentType });
     expect(r.status).toBe(status);
@@ -76,5 +76,46 @@ describe('malformed requests', () => {
     const { sql } = await sqlClient(p);
     const r = await sql("SELECT * FROM mz_clusters WHERE name = 'é' AND ?");
     expect(r.body.results[0].error.position).toBe(Buffer.byteLength("SELECT * FROM mz_clusters WHERE name = 'é' AND "));
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const create = "CREATE CLUSTER idem (SIZE = '25cc', REPLICATION FACTOR = 2)";
+
+  it('returns the first response to a retry without committing again', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const first = await sql(create, { headers: { 'idempotency-key': 'retry-1' } });
+    const again = await sql(create, { headers: { 'idempotency-key': 'retry-1' } });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await tenantItems(p, tenant)).filter((i) => i.type === 'txn')).toHaveLength(1);
+    // Without the key the same statement is a new request, and fails on the existing name.
+    expect((await sql(create)).body.results[0].error.code).toBe('42P07');
+  });
+
+  it('refuses the same key with another body (422), and commits nothing', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    await sql(create, { headers: { 'idempotency-key': 'k' } });
+    const before = await tenantItems(p, tenant);
+    const other = await sql("CREATE CLUSTER other (SIZE = '25cc')", { headers: { 'idempotency-key': 'k' } });
+    expect(other.status).toBe(422);
+    expect(other.body.results[0].error.message).toMatch(/already used with a different request body/);
+    expect(await tenantItems(p, tenant)).toEqual(before);
+  });
+
+  it('commits once when concurrent requests race with one key', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const responses = await Promise.all(Array.from({ length: 6 }, () => sql(create, { headers: { 'idempotency-key': 'race' } })));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    for (const r of responses) expect(r.body).toEqual(responses[0]!.body);
+    expect((await tenantItems(p, tenant)).filter((i) => i.type === 'txn')).toHaveLength(1);
+  });
+
+  it('rejects a malformed key', async () => {
+    const { sql } = await sqlClient(p);
+    const r = await sql(create, { headers: { 'idempotency-key': 'has space' } });
+    expect(r.status).toBe(400);
   });
 });
