@@ -11,6 +11,7 @@ import { Observability } from './constructs/observability';
 import { PropsValidator } from './constructs/props-validation';
 import { ReferenceDataPlane } from './constructs/reference-data-plane';
 import { StreamRouter } from './constructs/stream-router';
+import { Sweeper } from './constructs/sweeper';
 
 /** The CDK context key that replaces the reference data plane with an external one. */
 export const DATA_PLANE_URL_CONTEXT = 'dataPlaneUrl';
@@ -48,11 +49,12 @@ export class DdlControlPlaneStack extends Stack {
   readonly router: StreamRouter;
   readonly executors: Readonly<Record<Controller, EffectExecutor>>;
   readonly api: DdlApi;
+  readonly sweeper: Sweeper;
   readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props: DdlControlPlaneStackProps = {}) {
     super(scope, id, {
-      description: 'DDL control plane: catalog, outbox stream router, effect executors, SQL API',
+      description: 'DDL control plane: catalog, outbox stream router, effect executors, sweeper, SQL API',
       ...props,
     });
     const fromContext: unknown = this.node.tryGetContext(DATA_PLANE_URL_CONTEXT);
@@ -103,6 +105,12 @@ export class DdlControlPlaneStack extends Stack {
       authorizerEntry: entries.authorizer,
       environment,
     });
+    this.sweeper = new Sweeper(this, 'Sweeper', {
+      catalog: this.catalog,
+      queues: this.queues,
+      entry: entries.sweeper,
+      environment,
+    });
 
     const functions: Record<string, DdlFunction> = {
       'stream-router': this.router.handler,
@@ -120,6 +128,7 @@ export class DdlControlPlaneStack extends Stack {
       functions,
       deadLetterQueues,
       api: this.api.api,
+      sweeper: this.sweeper,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API stage' });
@@ -131,6 +140,11 @@ export class DdlControlPlaneStack extends Stack {
       new CfnOutput(this, `DlqUrl-${definition.controller}`, { value: dlq.queueUrl });
     }
     new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.alarmTopic.topicArn });
+    new CfnOutput(this, 'SweeperFunctionName', {
+      value: this.sweeper.handler.function.functionName,
+      description: 'Invoke it to sweep now instead of waiting for the schedule',
+    });
+    new CfnOutput(this, 'DashboardName', { value: this.observability.dashboard.dashboardName });
   }
 }
 

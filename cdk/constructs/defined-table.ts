@@ -149,6 +149,28 @@ export abstract class DefinedTable extends Construct {
     return this.definition.globalSecondaryIndexes.map((gsi) => `${this.tableArn}/index/${gsi.indexName}`);
   }
 
+  /** The ARN of one index of the definition; an index the definition does not name is an error. */
+  indexArn(indexName: string): string {
+    if (!this.definition.globalSecondaryIndexes.some((gsi) => gsi.indexName === indexName)) {
+      throw new Error(`${this.node.path}: definition ${this.definition.id} has no index ${indexName}`);
+    }
+    return `${this.tableArn}/index/${indexName}`;
+  }
+
+  /**
+   * `Query` on one named index only (not on the table, not on the other indexes), plus the key
+   * use a customer managed key needs to read.
+   */
+  grantIndexQuery(grantee: iam.IGrantable, indexName: string): iam.Grant {
+    const grant = iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:Query'],
+      resourceArns: [this.indexArn(indexName)],
+    });
+    this.encryptionKey?.grant(grantee, ...KEY_READ_ACTIONS);
+    return grant;
+  }
+
   /** GetItem and Query on the table and its indexes. */
   grantItemRead(grantee: iam.IGrantable): iam.Grant {
     return this.grantItemActions(grantee, ITEM_READ_ACTIONS, false);

@@ -8,3 +8,4 @@ export * from './observability';
 export * from './props-validation';
 export * from './reference-data-plane';
 export * from './stream-router';
+export * from './sweeper';

@@ -9,10 +9,37 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { DdlFunction } from './ddl-function';
 import { PropsValidator } from './props-validation';
+import type { Sweeper } from './sweeper';
 
 /** The log levels Powertools for AWS Lambda (TypeScript) accepts in `POWERTOOLS_LOG_LEVEL`. */
 export const POWERTOOLS_LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 export type PowertoolsLogLevel = (typeof POWERTOOLS_LOG_LEVELS)[number];
+
+/**
+ * The metrics the sweeper emits through Powertools (EMF, shared/lambda/wiring.ts
+ * `sweeperHandler`), in the functions' namespace with the one dimension `service`.
+ */
+export const SWEEPER_METRICS = {
+  attentionItemsRead: 'AttentionItemsRead',
+  replayedEffects: 'ReplayedEffects',
+  deadLetteredEffects: 'DeadLetteredEffects',
+  oldestPendingEffectAgeSeconds: 'OldestPendingEffectAgeSeconds',
+  /**
+   * Connectors whose status is `failed`. Not emitted yet: the sweeper's connector status pass
+   * (a later issue) adds it. Its alarm exists already and stays OK while the metric is missing.
+   */
+  failedConnectors: 'FailedConnectors',
+} as const;
+
+/** The sweeper's alarms. */
+export interface SweeperAlarms {
+  /** An effect has stayed pending longer than `pendingEffectAgeThreshold`. */
+  readonly stuckEffects: cloudwatch.Alarm;
+  /** At least one connector is `failed`. */
+  readonly failedConnectors: cloudwatch.Alarm;
+  /** The sweeper has not run for three intervals: every sweeper metric (and alarm) went quiet. */
+  readonly notRunning: cloudwatch.Alarm;
+}
 
 export interface ObservabilityProps {
   /**
@@ -28,6 +55,19 @@ export interface ObservabilityProps {
    * @default {}
    */
   readonly deadLetterQueues?: Readonly<Record<string, sqs.IQueue>>;
+  /**
+   * The sweeper to watch: its errors, stuck effects, failed connectors, and that it runs at all.
+   * Can also be added with {@link Observability.addSweeper}.
+   * @default - no sweeper alarms
+   */
+  readonly sweeper?: Sweeper;
+  /**
+   * Age past which a pending effect raises the stuck-effects alarm. An executor retries an
+   * effect for about four minutes (8 receives, 30 s visibility timeout) before its message goes
+   * to the DLQ, so a shorter age would page for effects that are still being retried.
+   * @default Duration.minutes(5)
+   */
+  readonly pendingEffectAgeThreshold?: Duration;
   /**
    * The REST API whose 5xx responses raise an alarm.
    * @default - no API alarm
@@ -65,7 +105,8 @@ const FIVE_MINUTES = Duration.minutes(5);
 /**
  * Operations in one place: the Powertools environment of every function, alarms on what must
  * never happen quietly (a message in a DLQ or in the router's on-failure queue, a function
- * error, an API 5xx), an encrypted SNS topic they notify, and a dashboard of the same metrics.
+ * error, an API 5xx, an effect stuck pending, a failed connector, a sweeper that stopped), an
+ * encrypted SNS topic they notify, and a dashboard of the same metrics.
  */
 export class Observability extends Construct {
   /** The topic the alarms notify. */
@@ -80,9 +121,16 @@ export class Observability extends Construct {
   readonly functionErrorAlarms: Record<string, cloudwatch.Alarm> = {};
   /** The API's 5xx alarm, when an API was given. */
   readonly apiServerErrorAlarm?: cloudwatch.Alarm;
+  /** The alarms of each sweeper, by name. */
+  readonly sweeperAlarms: Record<string, SweeperAlarms> = {};
+  /** `POWERTOOLS_SERVICE_NAME`: the `service` dimension of every Powertools metric. */
+  readonly serviceName: string;
+  /** `POWERTOOLS_METRICS_NAMESPACE`: the namespace of every Powertools metric. */
+  readonly metricsNamespace: string;
 
   private readonly environment: Readonly<Record<string, string>>;
   private readonly action: actions.SnsAction;
+  private readonly pendingEffectAgeThreshold: Duration;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps = {}) {
     super(scope, id);
@@ -93,11 +141,15 @@ export class Observability extends Construct {
         props.logLevel === undefined || POWERTOOLS_LOG_LEVELS.includes(props.logLevel),
         `logLevel must be one of ${POWERTOOLS_LOG_LEVELS.join(', ')}, got ${props.logLevel}`,
       )
+      .durationInRange('pendingEffectAgeThreshold', props.pendingEffectAgeThreshold, Duration.minutes(1), Duration.days(1))
       .throwIfInvalid();
+    this.pendingEffectAgeThreshold = props.pendingEffectAgeThreshold ?? Duration.minutes(5);
 
+    this.serviceName = props.serviceName ?? 'ddl-control-plane';
+    this.metricsNamespace = props.metricsNamespace ?? 'DdlControlPlane';
     this.environment = {
-      POWERTOOLS_SERVICE_NAME: props.serviceName ?? 'ddl-control-plane',
-      POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace ?? 'DdlControlPlane',
+      POWERTOOLS_SERVICE_NAME: this.serviceName,
+      POWERTOOLS_METRICS_NAMESPACE: this.metricsNamespace,
       POWERTOOLS_LOG_LEVEL: props.logLevel ?? 'INFO',
     };
 
@@ -135,6 +187,7 @@ export class Observability extends Construct {
 
     for (const [name, queue] of Object.entries(props.deadLetterQueues ?? {})) this.addDeadLetterQueue(name, queue);
     for (const [name, fn] of Object.entries(props.functions ?? {})) this.addFunction(name, fn);
+    if (props.sweeper) this.addSweeper('sweeper', props.sweeper);
     if (props.api) {
       const errors = props.api.metricServerError({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM });
       this.apiServerErrorAlarm = this.addAlarm('Api5xx', errors, 'The SQL API answered with a 5xx');
@@ -181,6 +234,89 @@ export class Observability extends Construct {
     return alarm;
   }
 
+  /**
+   * Watches a sweeper: the function (as {@link addFunction}), effects pending too long, failed
+   * connectors, and a sweeper that stopped running, plus its figures on the dashboard.
+   */
+  addSweeper(name: string, sweeper: Sweeper): SweeperAlarms {
+    this.addFunction(name, sweeper.handler);
+    const metric = (metricName: string, statistic: string) =>
+      this.powertoolsMetric(metricName, { period: FIVE_MINUTES, statistic });
+    const oldestPending = metric(SWEEPER_METRICS.oldestPendingEffectAgeSeconds, cloudwatch.Stats.MAXIMUM);
+    const failedConnectors = metric(SWEEPER_METRICS.failedConnectors, cloudwatch.Stats.MAXIMUM);
+    const thresholdSeconds = this.pendingEffectAgeThreshold.toSeconds();
+
+    // Invocations is only published for periods with invocations: missing data means the rule
+    // or the function stopped, which must be breaching. Without this alarm a stopped sweeper
+    // would turn the stuck-effects alarm quiet exactly when effects pile up.
+    const window = Duration.minutes(Math.max(5, 3 * sweeper.interval.toMinutes()));
+    const invocations = sweeper.handler.function.metricInvocations({ period: window, statistic: cloudwatch.Stats.SUM });
+
+    const alarms: SweeperAlarms = {
+      stuckEffects: this.addAlarm(
+        `${name}-stuck-effects`,
+        oldestPending,
+        `An outbox effect has been pending for more than ${this.pendingEffectAgeThreshold.toHumanString()}: see mz_internal.mz_pending_effects and the DLQs`,
+        thresholdSeconds,
+      ),
+      // FailedConnectors comes with the sweeper's connector status pass (a later issue); until
+      // then the metric is missing and the alarm stays OK (missing data is not breaching).
+      failedConnectors: this.addAlarm(
+        `${name}-failed-connectors`,
+        failedConnectors,
+        'At least one connector is failed: see mz_internal.mz_source_statuses and mz_sink_statuses',
+      ),
+      notRunning: this.addAlarm(
+        `${name}-not-running`,
+        invocations,
+        `Lambda ${name} has not run for ${window.toHumanString()}: check its EventBridge rule and its throttles`,
+        1,
+        {
+          comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+        },
+      ),
+    };
+    this.sweeperAlarms[name] = alarms;
+
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: `${name}: outbox replay`,
+        left: [
+          metric(SWEEPER_METRICS.attentionItemsRead, cloudwatch.Stats.SUM),
+          metric(SWEEPER_METRICS.replayedEffects, cloudwatch.Stats.SUM),
+          metric(SWEEPER_METRICS.deadLetteredEffects, cloudwatch.Stats.MAXIMUM),
+        ],
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: `${name}: oldest pending effect (seconds)`,
+        left: [oldestPending],
+        leftAnnotations: [{ value: thresholdSeconds, label: 'stuck-effects alarm' }],
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: `${name}: failed connectors`,
+        left: [failedConnectors],
+        width: 8,
+      }),
+    );
+    return alarms;
+  }
+
+  /**
+   * A metric the functions emit through Powertools (EMF): the Powertools namespace, with the
+   * `service` dimension Powertools adds to every metric.
+   */
+  powertoolsMetric(metricName: string, options: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: this.metricsNamespace,
+      metricName,
+      dimensionsMap: { service: this.serviceName },
+      ...options,
+    });
+  }
+
   /** Alarms as soon as one message is visible in the queue. */
   addDeadLetterQueue(name: string, queue: sqs.IQueue): cloudwatch.Alarm {
     const depth = queue.metricApproximateNumberOfMessagesVisible({
@@ -193,14 +329,23 @@ export class Observability extends Construct {
     return alarm;
   }
 
-  /** An alarm on `metric > threshold` (missing data is not breaching) that notifies the topic. */
-  addAlarm(id: string, metric: cloudwatch.IMetric, description: string, threshold = 0): cloudwatch.Alarm {
+  /**
+   * An alarm that notifies the topic, by default on `metric > threshold` with missing data not
+   * breaching.
+   */
+  addAlarm(
+    id: string,
+    metric: cloudwatch.IMetric,
+    description: string,
+    threshold = 0,
+    options: Pick<cloudwatch.AlarmProps, 'comparisonOperator' | 'treatMissingData'> = {},
+  ): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
       metric,
       threshold,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      comparisonOperator: options.comparisonOperator ?? cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      treatMissingData: options.treatMissingData ?? cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription: description,
     });
     alarm.addAlarmAction(this.action);
