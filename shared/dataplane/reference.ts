@@ -193,6 +193,21 @@ export class ReferenceDataPlane implements DataPlane {
       }));
   }
 
+  /**
+   * The cost meter: replica-seconds per resource, present ones counted up to `now`. An orphaned
+   * replica keeps accruing here, which is how an orphan shows up as money.
+   */
+  async replicaSeconds(tenant: string, now: Date = this.clock()): Promise<{ total: number; byReplica: Record<string, number> }> {
+    const items = await this.queryAll<ResourceItem>(resPk(tenant));
+    const byReplica: Record<string, number> = {};
+    for (const i of items) {
+      if (i.kind !== 'replica' || i.generation === 0) continue;
+      const end = i.present ? now.getTime() : Date.parse(i.droppedAt ?? i.updatedAt);
+      byReplica[i.resourceId] = Math.max(0, (end - Date.parse(i.createdAt)) / 1000);
+    }
+    return { total: Object.values(byReplica).reduce((a, b) => a + b, 0), byReplica };
+  }
+
   /** Every real change, oldest first (tests and the invariant checker count double-applies). */
   async actionLog(tenant: string): Promise<ActionLogEntry[]> {
     return this.queryAll<ActionLogEntry>(logPk(tenant));

@@ -1420,7 +1420,7 @@ export class Parser {
     return this.failAt(this.peek(), expected);
   }
   failAt(t: Token, expected: string): never {
-    const found = t.kind === 'eof' ? 'end of input' : t.kind === 'string' ? `string literal ${t.raw}` : t.raw;
+    const found = t.kind === 'eof' ? 'end of input' : t.kind === 'string' ? 'a string literal' /* never echoed: it may be a secret */ : t.raw;
     throw new SqlSyntaxError(`Expected ${expected}, found ${found}`, this.byte(t.start));
   }
 }

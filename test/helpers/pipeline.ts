@@ -10,13 +10,24 @@ export function uniquePrefix(label: string): string {
   return `t-${label}-${randomBytes(3).toString('hex')}-`;
 }
 
+/** Pipelines this worker started and has not stopped (the suite-wide invariant checks walk them). */
+export const livePipelines = new Set<Pipeline>();
+
 export async function testPipeline(label: string, o: Partial<PipelineOptions> = {}): Promise<Pipeline> {
-  return startPipeline({
+  const p = await startPipeline({
     dynamodbEndpoint: inject('dynamodbEndpoint'),
     sqsEndpoint: inject('sqsEndpoint'),
     prefix: uniquePrefix(label),
     port: 0,
     ...o,
+  });
+  livePipelines.add(p);
+  const stop = p.stop.bind(p);
+  return Object.assign(p, {
+    stop: async () => {
+      livePipelines.delete(p);
+      await stop();
+    },
   });
 }
 
