@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 
 const sha256hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from './model';
+import { LOCK_SK, StagedCommits, StagedConflict, type Expectation, type FinalOp, type StagedOptions } from './staged';
 import { nameSk } from './keys';
 
 /** Fixed ids of the default database and schema every tenant starts with. */
@@ -65,14 +66,24 @@ export interface ReplicaStatusRecord {
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
+export interface CatalogStoreOptions extends StagedOptions {}
+
 export class CatalogStore {
+  private readonly staged: StagedCommits;
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     readonly table: string,
-  ) {}
+    options: CatalogStoreOptions = {},
+  ) {
+    this.staged = new StagedCommits(doc, table, options);
+  }
 
   async loadSnapshot(tenant: string): Promise<CatalogSnapshot> {
-    const objects = await this.queryAll<Record<string, unknown>>(tenant, OBJ_PREFIX, 'attribute_not_exists(dropped)');
+    // The lock is read alongside (no added latency): a staged change in flight is finished or
+    // abandoned before anyone reads, so a reader never sees half of it.
+    const [objects, lock] = await Promise.all([this.queryAll<Record<string, unknown>>(tenant, OBJ_PREFIX, 'attribute_not_exists(dropped)'), this.staged.getLock(tenant)]);
+    if (lock && (await this.staged.settle(tenant, lock))) return this.loadSnapshot(tenant);
     return new CatalogSnapshot(tenant, objects.map(stripKeys));
   }
 
@@ -173,11 +184,16 @@ export class CatalogStore {
 
   async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord): Promise<void> {
     const items = this.transactItems(tenant, changes, txn, idempotency);
-    if (items.length > MAX_TRANSACTION_ITEMS) {
-      throw new ControlPlaneError(`this request changes ${items.length} catalog items; one request may change at most ${MAX_TRANSACTION_ITEMS}`, {
-        code: SQLSTATE.programLimitExceeded,
-        hint: 'Split the request into smaller ones.',
-      });
+    // No staged commit may hold the catalog while a normal one lands (see staged.ts).
+    items.push({ ConditionCheck: { TableName: this.table, Key: { pk: tenantPk(tenant), sk: LOCK_SK }, ConditionExpression: 'attribute_not_exists(pk)' } });
+    if (items.length > MAX_TRANSACTION_ITEMS || approximateSize(items) > MAX_TRANSACTION_BYTES) {
+      try {
+        await this.staged.commit(tenant, txn.txnId, expectationsOf(changes), this.finalOps(tenant, changes, txn, idempotency));
+      } catch (err) {
+        if (err instanceof StagedConflict) throw new CommitConflictError([err.reason]);
+        throw err;
+      }
+      return;
     }
     try {
       // The token makes a network-level retry of this very call idempotent for 10 minutes.
@@ -192,6 +208,20 @@ export class CatalogStore {
       if (err instanceof Error && err.name === 'TransactionInProgressException') throw new CommitConflictError(['TransactionInProgress']);
       throw err;
     }
+  }
+
+  /** The final state of every item a change writes, for a staged commit (no conditions: validated under the lock). */
+  private finalOps(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord): FinalOp[] {
+    const ops: FinalOp[] = [];
+    for (const item of this.transactItems(tenant, changes, txn, idempotency)) {
+      if (item.Put) ops.push({ op: 'put', item: item.Put.Item as Record<string, unknown> });
+      else if (item.Delete) ops.push({ op: 'delete', key: item.Delete.Key as { pk: string; sk: string } });
+    }
+    const pk = tenantPk(tenant);
+    for (const w of changes.writes) {
+      if (w.op === 'adjust_dependents') ops.push({ op: 'put', item: objectItem(pk, { ...w.before, dependents: w.before.dependents + w.delta }) });
+    }
+    return ops;
   }
 
   private writeItem(pk: string, w: CatalogWrite, now: string) {
@@ -240,6 +270,37 @@ export class CatalogStore {
         };
     }
   }
+}
+
+/** DynamoDB caps a transaction at 4 MB; we stay well under with a rough JSON measure. */
+const MAX_TRANSACTION_BYTES = 3_500_000;
+function approximateSize(items: unknown[]): number {
+  return Buffer.byteLength(JSON.stringify(items));
+}
+
+/** What a staged commit must find unchanged when it takes the lock: exactly what the plan read. */
+function expectationsOf(changes: ChangeSet): Expectation[] {
+  const out: Expectation[] = [];
+  for (const w of changes.writes) {
+    switch (w.op) {
+      case 'put_object':
+        out.push({ sk: objSk(w.object.id), absent: true });
+        break;
+      case 'update_object':
+        out.push({ sk: objSk(w.before.id), version: w.before.version, dependents: w.before.dependents });
+        break;
+      case 'adjust_dependents':
+        out.push({ sk: objSk(w.id), version: w.before.version, dependents: w.before.dependents });
+        break;
+      case 'put_name':
+        out.push(w.replaces ? { sk: w.sk, objectId: w.replaces } : { sk: w.sk, absent: true });
+        break;
+      case 'delete_name':
+        out.push({ sk: w.sk, objectId: w.objectId });
+        break;
+    }
+  }
+  return out;
 }
 
 function objectItem(pk: string, o: CatalogObject): Record<string, unknown> {

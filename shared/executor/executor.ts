@@ -58,6 +58,12 @@ export class EffectExecutor {
     const object = (await doc.send(new GetCommand({ TableName: catalogTable, Key: { pk: tenantPk(msg.tenant), sk: objSk(effect.objectId) }, ConsistentRead: true })))
       .Item as CatalogObject | undefined;
 
+    if (object ? object.generation < effect.generation : effect.intent === 'ensure') {
+      // The effect is newer than the catalog item: a staged commit is still being rolled
+      // forward. Acting now could resurrect what it drops; come back when the catalog caught up.
+      await this.recordAttempt(effect, attempt, `catalog not yet at generation ${effect.generation}`);
+      throw new RetryLater(`catalog not yet at generation ${effect.generation} for ${effect.objectId}`, attempt);
+    }
     this.deps.faults?.point('executor.before-dataplane');
     let result: ApplyResult;
     try {

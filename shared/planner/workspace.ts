@@ -36,7 +36,7 @@ export function nameSpaceOf(o: CatalogObject): NameSpace {
 export type CatalogWrite =
   | { readonly op: 'put_object'; readonly object: CatalogObject }
   | { readonly op: 'update_object'; readonly before: CatalogObject; readonly after: CatalogObject }
-  | { readonly op: 'adjust_dependents'; readonly id: string; readonly delta: number }
+  | { readonly op: 'adjust_dependents'; readonly id: string; readonly delta: number; readonly before: CatalogObject }
   | { readonly op: 'put_name'; readonly sk: string; readonly objectId: string; readonly replaces?: string }
   | { readonly op: 'delete_name'; readonly sk: string; readonly objectId: string };
 
@@ -145,7 +145,7 @@ export class Workspace {
       } else if (after !== before) {
         if (after.version === before.version) {
           // Only the dependents counter moved: an ADD that does not conflict with other creators.
-          if (after.dependents !== before.dependents) writes.push({ op: 'adjust_dependents', id, delta: after.dependents - before.dependents });
+          if (after.dependents !== before.dependents) writes.push({ op: 'adjust_dependents', id, delta: after.dependents - before.dependents, before });
         } else {
           writes.push({ op: 'update_object', before, after });
         }

@@ -16,6 +16,7 @@ import type { EffectRecord } from '../effects/model';
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { routeRecord } from '../router/routing';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { StagedCommits } from '../catalog/staged';
 
 export interface SweeperDeps {
   readonly doc: DynamoDBDocumentClient;
@@ -66,6 +67,12 @@ export class Sweeper {
         start = r.LastEvaluatedKey;
         for (const item of (r.Items ?? []) as PendingEffect[]) {
           itemsRead++;
+          if ((item as { type: string }).type === 'lock') {
+            // A staged commit nobody has read since it crashed: finish or abandon it.
+            const lock = item as unknown as { tenant: string };
+            await new StagedCommits(this.deps.doc, this.deps.catalogTable).settle(lock.tenant, item as unknown as Record<string, unknown>);
+            continue;
+          }
           if (item.type !== 'effect' || item.state !== 'pending') continue;
           oldestCreated = Math.min(oldestCreated, Date.parse(item.createdAt));
           if (item.deadLettered) {
