@@ -21,6 +21,9 @@ export const ITEM_WRITE_ACTIONS = [
 ] as const;
 export const ITEM_READ_WRITE_ACTIONS = [...ITEM_READ_ACTIONS, ...ITEM_WRITE_ACTIONS] as const;
 
+/** The actions an index ARN can be granted: an index is read, never written. */
+const INDEX_READ_ACTIONS: readonly string[] = ['dynamodb:Query', 'dynamodb:Scan'];
+
 /** KMS actions DynamoDB performs on the caller's behalf with a customer managed table key. */
 const KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'] as const;
 const KEY_WRITE_ACTIONS = ['kms:Encrypt', 'kms:GenerateDataKey'] as const;
@@ -158,16 +161,24 @@ export abstract class DefinedTable extends Construct {
   }
 
   /**
-   * `Query` on one named index only (not on the table, not on the other indexes), plus the key
-   * use a customer managed key needs to read.
+   * Reads (`Query`, `Scan`) on one named index only: not on the table, not on the other indexes.
+   * Plus the key use a customer managed key needs to read.
    */
-  grantIndexQuery(grantee: iam.IGrantable, indexName: string): iam.Grant {
-    const grant = iam.Grant.addToPrincipal({
-      grantee,
-      actions: ['dynamodb:Query'],
-      resourceArns: [this.indexArn(indexName)],
-    });
+  grantIndexRead(grantee: iam.IGrantable, indexName: string, actions: readonly string[] = ['dynamodb:Query']): iam.Grant {
+    const notReads = actions.filter((a) => !INDEX_READ_ACTIONS.includes(a));
+    if (notReads.length > 0) throw new Error(`${this.node.path}: an index only serves ${INDEX_READ_ACTIONS.join(' and ')}, not ${notReads.join(', ')}`);
+    const grant = iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [this.indexArn(indexName)] });
     this.encryptionKey?.grant(grantee, ...KEY_READ_ACTIONS);
+    return grant;
+  }
+
+  /**
+   * The given actions on the table's own ARN only (not its indexes), plus the key actions a
+   * customer managed key needs. For a caller whose `Query` never names an index.
+   */
+  grantTableActions(grantee: iam.IGrantable, actions: readonly string[], writes: boolean): iam.Grant {
+    const grant = iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [this.tableArn] });
+    this.encryptionKey?.grant(grantee, ...KEY_READ_ACTIONS, ...(writes ? KEY_WRITE_ACTIONS : []));
     return grant;
   }
 

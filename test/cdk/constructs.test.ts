@@ -4,6 +4,7 @@
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
@@ -200,7 +201,7 @@ describe('props validation: one error listing every problem', () => {
     expect(tooSlow).toEqual(['interval must be between 1 minute and 1 hour, got 2 hours']);
   });
 
-  it('CatalogTable.indexArn refuses an index the definition does not have', () => {
+  it('CatalogTable refuses an index the definition does not have, and index writes', () => {
     // Prepare
     const { catalog } = base();
 
@@ -209,6 +210,9 @@ describe('props validation: one error listing every problem', () => {
 
     // Assess
     expect((error as Error).message).toBe('Test/Catalog: definition Catalog has no index nope');
+    expect(() => catalog.grantIndexRead(new iam.AnyPrincipal(), 'attention', ['dynamodb:PutItem'])).toThrow(
+      'Test/Catalog: an index only serves dynamodb:Query and dynamodb:Scan, not dynamodb:PutItem',
+    );
   });
 });
 
@@ -297,7 +301,7 @@ describe('options', () => {
     expect(observability.functionErrorAlarms.sweeper).toBeDefined();
   });
 
-  it('the sweeper may use a customer managed queue key to send, and the table key to read and claim', () => {
+  it('the sweeper may use a customer managed queue key to send, and the table key to read and write', () => {
     // Prepare
     const stack = new Stack(testApp({ [BUNDLING_STACKS]: [] }), 'Regional', { env: { region: 'eu-west-1' } });
     const tableKey = new kms.Key(stack, 'TableKey', { enableKeyRotation: true });

@@ -1,0 +1,141 @@
+import { Duration } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { ATTENTION_INDEX } from '../../shared/definitions';
+import type { CatalogTable } from './catalog-table';
+import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
+import type { EffectQueues } from './effect-queues';
+import { PropsValidator } from './props-validation';
+
+/** Where a sweeper permission applies. */
+export type SweeperResource = 'attentionIndex' | 'catalogTable' | 'effectQueues';
+
+/**
+ * The AWS calls the sweeper makes today, each with the one IAM action it needs and where. The
+ * constructor grants exactly these and a test pins the role to them. A new call in the sweeper
+ * (observing the data plane, collecting orphans through the outbox) adds its line here, nothing
+ * broader.
+ */
+export const SWEEPER_ACCESS = {
+  /** shared/sweeper/sweeper.ts `QueryCommand` on the attention index: pending effects and stale locks, shard by shard. */
+  readAttention: { action: 'dynamodb:Query', on: 'attentionIndex' },
+  /** `UpdateCommand` on an effect record: claims one replay window (a conditional write). */
+  claimReplay: { action: 'dynamodb:UpdateItem', on: 'catalogTable' },
+  /** `SendMessageCommand` to the effect's controller queue: the replay itself. */
+  replayEffect: { action: 'sqs:SendMessage', on: 'effectQueues' },
+  /** shared/catalog/staged.ts `settle` of a lock found on the index: `GetCommand` of its staging record. */
+  readStaging: { action: 'dynamodb:GetItem', on: 'catalogTable' },
+  /** `settle`: `QueryCommand` of the staged records (on the table, no index). */
+  readStages: { action: 'dynamodb:Query', on: 'catalogTable' },
+  /** `settle`: `BatchWriteCommand` rolling the staged items forward, then deleting the stage records. */
+  applyStages: { action: 'dynamodb:BatchWriteItem', on: 'catalogTable' },
+  /** `settle`: `DeleteCommand` of the lock (conditional on its owner). */
+  releaseLock: { action: 'dynamodb:DeleteItem', on: 'catalogTable' },
+} as const satisfies Record<string, { readonly action: string; readonly on: SweeperResource }>;
+
+/** The actions of {@link SWEEPER_ACCESS} on one resource, without repeats. */
+export function sweeperActions(on: SweeperResource): string[] {
+  return [...new Set(Object.values(SWEEPER_ACCESS).filter((a) => a.on === on).map((a) => a.action))];
+}
+
+/**
+ * KMS actions an SQS producer needs on a queue encrypted with a customer managed key.
+ * https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-key-management.html
+ */
+const QUEUE_KEY_SEND_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
+
+export interface SweeperProps {
+  /** The catalog whose attention index the sweeper reads and whose effect records it claims. */
+  readonly catalog: CatalogTable;
+  /** The queues the sweeper re-sends due effects to. */
+  readonly queues: EffectQueues;
+  /**
+   * The sweeper's entry file.
+   * @default functions/sweeper/handler.ts
+   */
+  readonly entry?: string;
+  /**
+   * Environment of the function (the control plane's wiring).
+   * @default {}
+   */
+  readonly environment?: DdlFunctionProps['environment'];
+  /**
+   * How often the EventBridge rule runs the sweeper (a `rate(...)` schedule, in whole minutes:
+   * EventBridge's finest rate). The outbox replay's shortest delay is 30 s and its longest
+   * 10 minutes (`RETRY_POLICIES['sweeper.replay']`), so a slower sweep only delays replays.
+   * @default Duration.minutes(1)
+   */
+  readonly interval?: Duration;
+  /**
+   * Hard limit on one sweep. A sweep longer than the interval overlaps the next one, which is
+   * safe: each replay is claimed with a conditional write, so two sweepers never both send it.
+   * @default Duration.minutes(1)
+   */
+  readonly timeout?: Duration;
+  /**
+   * Memory in MB.
+   * @default 256
+   */
+  readonly memorySize?: number;
+}
+
+/**
+ * The sweeper: a Lambda run by an EventBridge rule on a rate schedule (a rule, not EventBridge
+ * Scheduler: rules are in LocalStack's free tier, Scheduler is a mock there). One sweep reads
+ * the catalog's sparse attention index and re-sends effects that stayed pending past their
+ * replay delay. It needs no reserved concurrency: two sweeps at once are safe by design.
+ */
+export class Sweeper extends Construct {
+  /** The sweeper Lambda. */
+  readonly handler: DdlFunction;
+  /** The rule that runs it. */
+  readonly rule: events.Rule;
+  /** How often the rule fires. */
+  readonly interval: Duration;
+
+  constructor(scope: Construct, id: string, props: SweeperProps) {
+    super(scope, id);
+    this.interval = props.interval ?? Duration.minutes(1);
+    new PropsValidator(scope, id)
+      .durationInRange('interval', props.interval, Duration.minutes(1), Duration.hours(1))
+      .check(
+        props.interval === undefined || Number.isInteger(props.interval.toSeconds() / 60),
+        `interval must be a whole number of minutes (an EventBridge rate), got ${props.interval?.toHumanString()}`,
+      )
+      .throwIfInvalid();
+
+    this.handler = new DdlFunction(this, 'Sweeper', {
+      entry: props.entry ?? functionEntry('sweeper'),
+      description: 'Sweeps the outbox: re-sends effects left pending past their replay delay',
+      timeout: props.timeout ?? Duration.minutes(1),
+      memorySize: props.memorySize,
+      environment: props.environment,
+    });
+    const fn = this.handler.function;
+
+    // A failed or late sweep is not worth retrying: the next tick reads the state as it is then
+    // (level-based) and does the same work. So no async retries, and a tick that could not be
+    // delivered within one interval is dropped instead of queued behind the next one.
+    fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: this.interval });
+    this.rule = new events.Rule(this, 'Schedule', {
+      description: `Runs the DDL control plane sweeper every ${this.interval.toHumanString()}`,
+      schedule: events.Schedule.rate(this.interval),
+    });
+    this.rule.addTarget(new targets.LambdaFunction(fn, { maxEventAge: this.interval }));
+
+    this.grantSweeperAccess(fn, props);
+  }
+
+  /** Exactly {@link SWEEPER_ACCESS}: one grant per resource it names. */
+  private grantSweeperAccess(grantee: iam.IGrantable, props: SweeperProps): void {
+    props.catalog.grantIndexRead(grantee, ATTENTION_INDEX, sweeperActions('attentionIndex'));
+    props.catalog.grantTableActions(grantee, sweeperActions('catalogTable'), true);
+    const queueActions = sweeperActions('effectQueues');
+    for (const { queue } of props.queues.all) {
+      queue.grant(grantee, ...queueActions);
+      queue.encryptionMasterKey?.grant(grantee, ...QUEUE_KEY_SEND_ACTIONS);
+    }
+  }
+}
