@@ -13,6 +13,7 @@ import { makeLogger } from '../shared/lambda/logger';
 import { apiHandler, authorizerHandler, executorHandler, makeSweeper, routerHandler } from '../shared/lambda/wiring';
 import type { Sweeper } from '../shared/sweeper/sweeper';
 import type { RetryPolicy } from '../shared/effects/retry-policies';
+import type { Prober } from '../shared/probes/types';
 import { redriveDeadLetters } from '../shared/effects/redrive';
 import { LocalSecretStore } from '../shared/secrets/local-store';
 import { randomBytes } from 'node:crypto';
@@ -34,6 +35,8 @@ export interface PipelineOptions {
   readonly faults?: FaultInjector;
   /** Start the router and executors (default true). */
   readonly workers?: boolean;
+  /** Probes the connectors' upstreams (purification and the sweeper's runtime checks). */
+  readonly prober?: Prober;
   /** The local secret store's 32-byte AES key (a fresh random one when absent: fine for tests). */
   readonly secretsKey?: Buffer;
   /** Run the sweeper every this many seconds (the AWS stack runs it every minute); 0 = never. */
@@ -100,7 +103,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     for (const c of CONTROLLERS) pollers[c].start();
   }
 
-  const sweeper = makeSweeper(cfg, clients, makeLogger('sweeper'));
+  const sweeper = makeSweeper(cfg, clients, makeLogger('sweeper'), { dataPlane, secrets, ...(o.prober ? { prober: o.prober } : {}) });
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   if (o.sweepIntervalSeconds) {

@@ -11,6 +11,7 @@ import { ControlPlaneError, RequestError, SerializationError, SQLSTATE } from '.
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { Planner, type PlanContext, type PlanValue } from '../planner/plan';
 import type { SecretStore } from '../secrets/store';
+import { StatusStore } from '../status/store';
 import { print } from '../sql/printer';
 import { Workspace } from '../planner/workspace';
 import type { ParsedStatement } from '../sql/ast';
@@ -256,12 +257,15 @@ export class SqlApi {
   }
 
   private async readInputs(tenant: string, ws: Workspace, s: Parameters<typeof inputsNeeded>[0]): Promise<SystemInputs> {
-    const needs = inputsNeeded(s);
-    const [replicaStatuses, effects] = await Promise.all([
+    const needs = inputsNeeded(s, ws.view());
+    const statuses = new StatusStore(this.deps.store.doc, this.deps.store.table);
+    const [replicaStatuses, effects, connectorStatuses, history] = await Promise.all([
       needs.has('replicaStatuses') ? this.deps.store.listReplicaStatuses(tenant) : [],
       needs.has('effects') ? this.deps.store.listEffects(tenant) : [],
+      needs.has('connectorStatuses') ? statuses.list(tenant) : [],
+      needs.has('history') ? statuses.history(tenant) : [],
     ]);
-    return { snapshot: ws.view(), replicaStatuses, effects };
+    return { snapshot: ws.view(), replicaStatuses, effects, connectorStatuses, history };
   }
 }
 

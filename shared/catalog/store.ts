@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 
 const sha256hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from './model';
+import { commitStatusItems } from '../status/store';
 import { LOCK_SK, StagedCommits, StagedConflict, type Expectation, type FinalOp, type StagedOptions } from './staged';
 import { nameSk } from './keys';
 
@@ -72,7 +73,7 @@ export class CatalogStore {
   private readonly staged: StagedCommits;
 
   constructor(
-    private readonly doc: DynamoDBDocumentClient,
+    readonly doc: DynamoDBDocumentClient,
     readonly table: string,
     options: CatalogStoreOptions = {},
   ) {
@@ -150,7 +151,15 @@ export class CatalogStore {
   transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord) {
     const pk = tenantPk(tenant);
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
-    for (const w of changes.writes) items.push(this.writeItem(pk, w, txn.createdAt));
+    for (const w of changes.writes) {
+      items.push(this.writeItem(pk, w, txn.createdAt));
+      // A connector's status starts (created) and ends (dropped) with the catalog change itself.
+      if (w.op === 'put_object' && (w.object.kind === 'source' || w.object.kind === 'sink')) {
+        items.push(...commitStatusItems(this.table, tenant, { ...w.object, kind: w.object.kind }, 'created', txn.createdAt));
+      } else if (w.op === 'update_object' && w.after.dropped && (w.after.kind === 'source' || w.after.kind === 'sink')) {
+        items.push(...commitStatusItems(this.table, tenant, { ...w.after, kind: w.after.kind }, 'dropped', txn.createdAt));
+      }
+    }
     changes.effects.forEach((e, i) => {
       items.push({ Put: { TableName: this.table, Item: effectItem(tenant, txn, e, i + 1), ConditionExpression: 'attribute_not_exists(pk)' } });
     });

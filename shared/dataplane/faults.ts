@@ -7,7 +7,7 @@ import { DataPlaneError, SimulatedCrash } from '../errors';
 export type FaultKind = 'transient' | 'terminal' | 'apply-then-fail';
 
 export class FaultInjector {
-  private readonly queued: { kind: FaultKind; remaining: number; message: string }[] = [];
+  private readonly queued: { kind: FaultKind; remaining: number; message: string; skip: number }[] = [];
   private readonly crashPoints = new Map<string, number>();
   latencyMs = 0;
   /** Data-plane calls seen (tests compare it with the real changes in the action log). */
@@ -15,7 +15,12 @@ export class FaultInjector {
 
   /** The next `n` data-plane calls fail with this kind of error. */
   failNext(n: number, kind: FaultKind, message = `injected ${kind} fault`): void {
-    this.queued.push({ kind, remaining: n, message });
+    this.queued.push({ kind, remaining: n, message, skip: 0 });
+  }
+
+  /** Lets `skip` calls through, then fails the `n` after them. */
+  failAfter(skip: number, n: number, kind: FaultKind, message = `injected ${kind} fault`): void {
+    this.queued.push({ kind, remaining: n, message, skip });
   }
 
   /** The next `n` times the code passes `point`, it "dies" there (throws SimulatedCrash). */
@@ -44,6 +49,10 @@ export class FaultInjector {
     if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
     const f = this.queued[0];
     if (!f) return undefined;
+    if (f.skip > 0) {
+      f.skip--;
+      return undefined;
+    }
     f.remaining--;
     if (f.remaining <= 0) this.queued.shift();
     if (f.kind === 'apply-then-fail') return f.kind;

@@ -16,6 +16,8 @@ import type { EffectMessage, EffectRecord, EffectState } from '../effects/model'
 import { budgetSpent, type RetryPolicy } from '../effects/retry-policies';
 import { desiredSpec } from '../effects/desired';
 import type { SecretStore } from '../secrets/store';
+import { StatusStore, type StoredStatus } from '../status/store';
+import { transition } from '../status/transition';
 
 export interface ExecutorDeps {
   readonly doc: DynamoDBDocumentClient;
@@ -73,6 +75,7 @@ export class EffectExecutor {
       if (!dpErr.transient) {
         await this.settle(effect, 'failed', dpErr.message);
         await this.writeStatus(effect, object, { online: false, reason: dpErr.message });
+        await this.failConnector(effect, object, dpErr.message);
         return 'failed';
       }
       await this.recordAttempt(effect, attempt, dpErr.message);
@@ -138,6 +141,15 @@ export class EffectExecutor {
       // A newer generation already wrote the status: ours is stale, which is fine.
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
     }
+  }
+
+  /** A terminal error on a source's ingestion or a sink's export puts the connector in `failed`, in front of the user. */
+  private async failConnector(effect: EffectRecord, object: CatalogObject | undefined, message: string): Promise<void> {
+    if ((effect.kind !== 'ingestion' && effect.kind !== 'export') || !object || (object.kind !== 'source' && object.kind !== 'sink')) return;
+    const { doc, catalogTable } = this.deps;
+    const prev = (await doc.send(new GetCommand({ TableName: catalogTable, Key: { pk: tenantPk(effect.tenant), sk: statusSk(effect.objectId) }, ConsistentRead: true }))).Item as StoredStatus | undefined;
+    const t = transition(prev, { kind: object.kind, dropped: false, generation: object.generation, effectError: message, resourcePresent: false, replicas: 1 }, this.clock().toISOString());
+    await new StatusStore(doc, catalogTable).apply(effect.tenant, { id: object.id, kind: object.kind, name: object.name }, t, prev?.version);
   }
 
   private async settle(effect: EffectRecord, state: EffectState, lastError?: string): Promise<void> {

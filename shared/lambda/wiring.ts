@@ -21,6 +21,7 @@ import { Sweeper } from '../sweeper/sweeper';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { AwsSecretStore } from '../secrets/aws-store';
 import type { SecretStore } from '../secrets/store';
+import type { Prober } from '../probes/types';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -75,8 +76,8 @@ export function executorHandler(
   });
 }
 
-export function makeSweeper(cfg: Config, clients: Clients, logger: Logger): Sweeper {
-  return new Sweeper({ doc: clients.doc, sqs: clients.sqs, catalogTable: cfg.catalogTable, queueUrls: cfg.queueUrls, logger });
+export function makeSweeper(cfg: Config, clients: Clients, logger: Logger, extra: { dataPlane?: DataPlane; prober?: Prober; secrets?: SecretStore } = {}): Sweeper {
+  return new Sweeper({ doc: clients.doc, sqs: clients.sqs, catalogTable: cfg.catalogTable, queueUrls: cfg.queueUrls, logger, ...extra });
 }
 
 /** The EventBridge-scheduled sweeper: one sweep per invocation, its figures as CloudWatch metrics (EMF). */
@@ -88,6 +89,7 @@ export function sweeperHandler(cfg: Config, clients: Clients, logger: Logger, me
     metrics.addMetric('ReplayedEffects', MetricUnit.Count, r.replayed);
     metrics.addMetric('DeadLetteredEffects', MetricUnit.Count, r.deadLettered);
     metrics.addMetric('OldestPendingEffectAgeSeconds', MetricUnit.Seconds, r.oldestPendingAgeSeconds);
+    metrics.addMetric('FailedConnectors', MetricUnit.Count, r.connectors.failed);
     return r;
   };
   return middy(handler).use(injectLambdaContext(logger)).use(logMetrics(metrics));

@@ -17,6 +17,11 @@ import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { routeRecord } from '../router/routing';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { StagedCommits } from '../catalog/staged';
+import type { DataPlane } from '../controllers/contract';
+import type { Prober } from '../probes/types';
+import type { SecretStore } from '../secrets/store';
+import type { StoredStatus } from '../status/store';
+import { ConnectorPass, type ConnectorPassReport } from './connectors';
 
 export interface SweeperDeps {
   readonly doc: DynamoDBDocumentClient;
@@ -24,6 +29,10 @@ export interface SweeperDeps {
   readonly catalogTable: string;
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly logger: Logger;
+  /** For the connector pass (statuses); without it only the outbox replay runs. */
+  readonly dataPlane?: DataPlane;
+  readonly prober?: Prober;
+  readonly secrets?: SecretStore;
 }
 
 export interface SweepReport {
@@ -36,6 +45,8 @@ export interface SweepReport {
   readonly deadLettered: number;
   /** Age of the oldest pending effect seen (0 when none): the "stuck effects" alarm reads it. */
   readonly oldestPendingAgeSeconds: number;
+  /** Connectors observed, status changes written, and how many are failed now. */
+  readonly connectors: ConnectorPassReport;
 }
 
 type PendingEffect = EffectRecord & { replays?: number; lastReplayAt?: string; deadLettered?: boolean };
@@ -50,6 +61,7 @@ export class Sweeper {
     let waiting = 0;
     let deadLettered = 0;
     let oldestCreated = now.getTime();
+    const connectorStatuses: (StoredStatus & { tenant: string })[] = [];
     // Only effects created before the shortest replay delay can be due: bound the range read.
     const horizon = new Date(now.getTime() - policy.initialDelayMs).toISOString();
     for (let shard = 0; shard < ATTENTION_SHARDS; shard++) {
@@ -73,6 +85,10 @@ export class Sweeper {
             await new StagedCommits(this.deps.doc, this.deps.catalogTable).settle(lock.tenant, item as unknown as Record<string, unknown>);
             continue;
           }
+          if ((item as { type: string }).type === 'connector_status') {
+            connectorStatuses.push(item as unknown as StoredStatus & { tenant: string });
+            continue;
+          }
           if (item.type !== 'effect' || item.state !== 'pending') continue;
           oldestCreated = Math.min(oldestCreated, Date.parse(item.createdAt));
           if (item.deadLettered) {
@@ -89,8 +105,11 @@ export class Sweeper {
         }
       } while (start);
     }
-    const report = { itemsRead, replayed, waiting, deadLettered, oldestPendingAgeSeconds: Math.round((now.getTime() - oldestCreated) / 1000) };
-    if (replayed || deadLettered) this.deps.logger.info('sweep', { ...report });
+    const connectors = this.deps.dataPlane
+      ? await new ConnectorPass({ ...this.deps, dataPlane: this.deps.dataPlane }).run(connectorStatuses, now)
+      : { checked: 0, transitions: 0, failed: 0 };
+    const report = { itemsRead, replayed, waiting, deadLettered, oldestPendingAgeSeconds: Math.round((now.getTime() - oldestCreated) / 1000), connectors };
+    if (replayed || deadLettered || connectors.transitions) this.deps.logger.info('sweep', { ...report });
     return report;
   }
 

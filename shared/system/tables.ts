@@ -4,6 +4,7 @@
  */
 import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot } from '../catalog/model';
 import type { ReplicaStatusRecord } from '../catalog/store';
+import type { HistoryRow, StoredStatus } from '../status/store';
 import type { EffectRecord } from '../effects/model';
 import { PlanError, SQLSTATE } from '../errors';
 import type { Expr, ObjectName, Statement } from '../sql/ast';
@@ -25,6 +26,58 @@ export interface SystemInputs {
   readonly snapshot: CatalogSnapshot;
   readonly replicaStatuses: readonly ReplicaStatusRecord[];
   readonly effects: readonly EffectRecord[];
+  readonly connectorStatuses: readonly StoredStatus[];
+  readonly history: readonly HistoryRow[];
+}
+
+export type Input = 'replicaStatuses' | 'effects' | 'connectorStatuses' | 'history';
+
+/** A connector's status as shown: its own, or a subsource's parent's. */
+function connectorRows(kind: 'source' | 'sink', i: SystemInputs): Value[][] {
+  const byId = new Map(i.connectorStatuses.map((x) => [x.objectId, x]));
+  const rows: Value[][] = [];
+  const row = (id: string, name: string, type: string, st: StoredStatus | undefined) =>
+    rows.push([id, name, type, st?.lastStatusChangeAt ?? null, st?.status ?? 'created', st?.error ?? null, st?.details ? JSON.stringify(st.details) : null]);
+  if (kind === 'source') {
+    for (const x of i.snapshot.ofKind('source')) row(x.id, x.name, x.spec.sourceType, byId.get(x.id));
+    for (const x of i.snapshot.ofKind('subsource')) row(x.id, x.name, 'subsource', byId.get(x.spec.sourceId));
+  } else {
+    for (const x of i.snapshot.ofKind('sink')) {
+      const own = byId.get(x.id);
+      const upstream = failingUpstream(i.snapshot, i.connectorStatuses, x.id);
+      // A sink whose input is stalled or failed cannot be running, whatever its own probe says.
+      const shown = upstream && (own?.status ?? 'running') === 'running' ? { ...own!, status: 'stalled' as const, error: `upstream ${upstream.kind} ${upstream.name} is ${upstream.status}: ${upstream.error}` } : own;
+      row(x.id, x.name, 'kafka', shown);
+    }
+  }
+  return rows;
+}
+
+/** The first stalled or failed connector this object reads from, transitively (itself excluded). */
+export function failingUpstream(snapshot: CatalogSnapshot, statuses: readonly StoredStatus[], id: string): StoredStatus | undefined {
+  const byId = new Map(statuses.map((x) => [x.objectId, x]));
+  const seen = new Set<string>();
+  const visit = (oid: string): StoredStatus | undefined => {
+    if (seen.has(oid)) return undefined;
+    seen.add(oid);
+    const o = snapshot.get(oid);
+    if (!o) return undefined;
+    if (oid !== id) {
+      const sid = o.kind === 'subsource' ? o.spec.sourceId : oid;
+      const st = byId.get(sid);
+      if (st && (st.status === 'stalled' || st.status === 'failed')) return st;
+    }
+    const refs = o.kind === 'subsource' ? [o.spec.sourceId] : o.dependsOn;
+    for (const d of refs) {
+      const dep = snapshot.get(d);
+      if (dep && ['source', 'subsource', 'table', 'view', 'materialized_view'].includes(dep.kind)) {
+        const f = visit(d);
+        if (f) return f;
+      }
+    }
+    return undefined;
+  };
+  return visit(id);
 }
 
 const col = (name: string, type: ColumnType = 'text'): Column => ({ name, type });
@@ -46,7 +99,7 @@ interface RelationDef {
   readonly schema: 'mz_catalog' | 'mz_internal';
   readonly columns: readonly Column[];
   /** Which inputs the relation reads, so the caller loads no more than it needs. */
-  readonly needs: readonly ('replicaStatuses' | 'effects')[];
+  readonly needs: readonly Input[];
   rows(i: SystemInputs): Value[][];
 }
 
@@ -134,6 +187,46 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
     rows: ({ snapshot }) =>
       snapshot.items().map((x) => [x.id, x.spec.schemaId, x.name, OBJECT_TYPE[x.kind] ?? x.kind, x.owner, (x.spec as { clusterId?: string }).clusterId ?? null]),
   },
+  mz_source_statuses: {
+    schema: 'mz_internal',
+    columns: [col('id'), col('name'), col('type'), col('last_status_change_at', 'timestamptz'), col('status'), col('error'), col('details')],
+    needs: ['connectorStatuses'],
+    rows: (i) => connectorRows('source', i),
+  },
+  mz_sink_statuses: {
+    schema: 'mz_internal',
+    columns: [col('id'), col('name'), col('type'), col('last_status_change_at', 'timestamptz'), col('status'), col('error'), col('details')],
+    needs: ['connectorStatuses'],
+    rows: (i) => connectorRows('sink', i),
+  },
+  mz_source_status_history: {
+    schema: 'mz_internal',
+    columns: [col('occurred_at', 'timestamptz'), col('source_id'), col('status'), col('error'), col('details')],
+    needs: ['history'],
+    rows: ({ history }) =>
+      history.filter((h) => (h as { kind?: string }).kind !== 'sink').map((h) => [h.occurredAt, h.objectId, h.status, h.error, h.details ? JSON.stringify(h.details) : null]),
+  },
+  mz_sink_status_history: {
+    schema: 'mz_internal',
+    columns: [col('occurred_at', 'timestamptz'), col('sink_id'), col('status'), col('error'), col('details')],
+    needs: ['history'],
+    rows: ({ history }) =>
+      history.filter((h) => (h as { kind?: string }).kind === 'sink').map((h) => [h.occurredAt, h.objectId, h.status, h.error, h.details ? JSON.stringify(h.details) : null]),
+  },
+  /** Ours: views, materialized views, indexes and sinks show a stalled or failed source they read from. */
+  mz_dependency_statuses: {
+    schema: 'mz_internal',
+    columns: [col('id'), col('name'), col('type'), col('status'), col('error'), col('upstream_id'), col('upstream_name')],
+    needs: ['connectorStatuses'],
+    rows: ({ snapshot, connectorStatuses }) =>
+      snapshot
+        .items()
+        .filter((x) => ['view', 'materialized_view', 'index', 'sink'].includes(x.kind))
+        .map((x) => {
+          const up = failingUpstream(snapshot, connectorStatuses, x.id);
+          return [x.id, x.name, OBJECT_TYPE[x.kind] ?? x.kind, up ? up.status : 'running', up ? `upstream ${up.kind} ${up.name}: ${up.error}` : null, up?.objectId ?? null, up?.name ?? null];
+        }),
+  },
   mz_cluster_replica_statuses: {
     schema: 'mz_internal',
     columns: [col('replica_id'), col('process_id', 'int8'), col('status'), col('reason'), col('updated_at', 'timestamptz')],
@@ -176,12 +269,41 @@ export function resolveRelation(name: ObjectName, position: number): { name: str
 }
 
 /** Which inputs a read statement needs beyond the snapshot. */
-export function inputsNeeded(s: Extract<Statement, { kind: 'show' | 'select' }>): Set<'replicaStatuses' | 'effects'> {
-  if (s.kind === 'select') return new Set(resolveRelation(s.from, s.fromPosition).def.needs);
+export function inputsNeeded(s: Extract<Statement, { kind: 'show' | 'select' }>, snapshot?: CatalogSnapshot): Set<Input> {
+  if (s.kind === 'select') {
+    if (snapshot && userRelation(snapshot, s.from)) return new Set<Input>(['connectorStatuses']);
+    return new Set(resolveRelation(s.from, s.fromPosition).def.needs);
+  }
   return new Set(s.what === 'cluster replicas' ? ['replicaStatuses'] : []);
 }
 
+/** A user object named in FROM (resolved in materialize.public by default), if it is one. */
+function userRelation(snapshot: CatalogSnapshot, name: ObjectName) {
+  const [db, schema, rel] = name.length === 3 ? name : name.length === 2 ? [DEFAULT_DATABASE, name[0]!, name[1]!] : [DEFAULT_DATABASE, DEFAULT_SCHEMA, name[0]!];
+  const d = snapshot.database(db!);
+  const sc = d ? snapshot.schema(d.id, schema!) : undefined;
+  return sc ? snapshot.item(sc.id, rel!) : undefined;
+}
+
 export function evaluateSelect(s: Extract<Statement, { kind: 'select' }>, inputs: SystemInputs): Relation {
+  const user = userRelation(inputs.snapshot, s.from);
+  if (user) {
+    // Reading a stalled or failed source (or anything built on one) is an error, never stale rows.
+    const own = user.kind === 'source' || user.kind === 'subsource' ? inputs.connectorStatuses.find((x) => x.objectId === (user.kind === 'subsource' ? user.spec.sourceId : user.id)) : undefined;
+    const failing = own && (own.status === 'stalled' || own.status === 'failed') ? own : failingUpstream(inputs.snapshot, inputs.connectorStatuses, user.id);
+    if (failing) {
+      throw new PlanError(`cannot read ${s.from.join('.')}: ${failing.kind} ${failing.name} is ${failing.status}: ${failing.error}`, {
+        code: SQLSTATE.internalError,
+        position: s.fromPosition,
+        ...(failing.details?.hints?.length ? { hint: failing.details.hints.join(' ') } : {}),
+      });
+    }
+    throw new PlanError(`reading the rows of ${s.from.join('.')} is served by the data plane, not the control plane`, {
+      code: SQLSTATE.featureNotSupported,
+      position: s.fromPosition,
+      hint: 'SELECT here reads the system catalog (mz_sources, mz_internal.mz_source_statuses, ...).',
+    });
+  }
   const { def } = resolveRelation(s.from, s.fromPosition);
   return project(filterSortLimit({ columns: def.columns, rows: def.rows(inputs) }, s.where, s.orderBy, s.limit, s.offset), s.columns);
 }

@@ -1,0 +1,55 @@
+/**
+ * Which error namespace a connection type reports under, and the scrubbing every probe result
+ * goes through before it leaves the prober. Pure: no I/O.
+ */
+import type { ProbeNamespace, ProbeResult } from './types';
+
+const BY_TYPE: Readonly<Record<string, ProbeNamespace>> = {
+  postgres: 'postgres',
+  kafka: 'kafka',
+  aws: 'aws',
+  'aws-privatelink': 'aws',
+  ssh: 'ssh',
+  'confluent-schema-registry': 'schema-registry',
+  'schema-registry': 'schema-registry',
+  s3: 's3',
+};
+
+/**
+ * The namespace a connection type reports under. A type with nothing to probe still needs one
+ * (a ProbeResult always carries it); only an `ok` result is ever produced for those, and an `ok`
+ * result's namespace is never shown, so the fallback is the type itself.
+ */
+export function namespaceOf(type: string): ProbeNamespace {
+  return BY_TYPE[type.toLowerCase()] ?? (type.toLowerCase() as ProbeNamespace);
+}
+
+export const REDACTED = '********';
+
+/**
+ * Removes every occurrence of every secret value (and its URL-encoded form) from a text. Longest
+ * first, so a secret that contains another is removed whole. Upstream servers echo what they were
+ * sent (`database "hunter2" does not exist` when a password was typed into DATABASE), so the
+ * scrub is applied to every message and hint, whatever produced it.
+ */
+export function scrubSecrets(text: string, secrets: Readonly<Record<string, string>>): string {
+  const values = new Set<string>();
+  for (const v of Object.values(secrets)) {
+    if (typeof v !== 'string' || v.length === 0) continue;
+    values.add(v);
+    const encoded = encodeURIComponent(v);
+    if (encoded !== v) values.add(encoded);
+  }
+  let out = text;
+  for (const v of [...values].sort((a, b) => b.length - a.length)) out = out.split(v).join(REDACTED);
+  return out;
+}
+
+export function scrubResult(r: ProbeResult, secrets: Readonly<Record<string, string>>): ProbeResult {
+  if (r.error === undefined && r.hint === undefined) return r;
+  return {
+    ...r,
+    ...(r.error !== undefined ? { error: scrubSecrets(r.error, secrets) } : {}),
+    ...(r.hint !== undefined ? { hint: scrubSecrets(r.hint, secrets) } : {}),
+  };
+}
