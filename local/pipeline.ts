@@ -118,7 +118,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   if (o.port !== undefined) {
     http = await startHttpServer({
-      api: apiHandler(cfg, clients, makeLogger('ddl-api'), secrets),
+      api: apiHandler(cfg, clients, makeLogger('ddl-api'), secrets, o.prober),
       authorizer: authorizerHandler(cfg, clients, makeLogger('authorizer')),
       port: o.port,
       ...(o.host ? { host: o.host } : {}),

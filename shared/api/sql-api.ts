@@ -12,6 +12,9 @@ import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { Planner, type PlanContext, type PlanValue } from '../planner/plan';
 import type { SecretStore } from '../secrets/store';
 import { StatusStore } from '../status/store';
+import type { Prober, ProbeResult } from '../probes/types';
+import { resolveConnection } from '../sweeper/connectors';
+import type { ObjectOf } from '../catalog/model';
 import { print } from '../sql/printer';
 import { Workspace } from '../planner/workspace';
 import type { ParsedStatement } from '../sql/ast';
@@ -56,6 +59,8 @@ export interface SqlApiDeps {
   readonly store: CatalogStore;
   /** Where secret values go (before the commit that references them). */
   readonly secrets?: SecretStore;
+  /** Checks new connections, sources and sinks against their upstream before commit (purification). */
+  readonly prober?: Prober;
   readonly logger: Logger;
   readonly clock?: () => Date;
   readonly newId?: () => string;
@@ -237,6 +242,15 @@ export class SqlApi {
       }
     }
     const changes = ws.diff();
+    if (this.deps.prober) {
+      // Purification: check every new connection, source and sink against its upstream before
+      // anything commits; an unreachable upstream is the user's answer now, not a status later.
+      const problem = await this.purify(tenant, ws, planner, changes);
+      if (problem) {
+        results.push({ error: { ...errorBody(problem), detail: 'The request runs as one transaction: no statement in it was committed.' } });
+        return { status: 400, body: { results } };
+      }
+    }
     if (changes.writes.length > 0) {
       // Statement history never holds a secret value.
       const txn: TxnRecord = { txnId: newTxnId(now), principal, statements: statements.map((s) => print(s.statement, { redacted: true })), tags: writeTags, createdAt: ctx.now };
@@ -254,6 +268,35 @@ export class SqlApi {
       this.deps.logger.info('committed', { tenant, txnId: txn.txnId, writes: changes.writes.length, effects: changes.effects.length, tags: writeTags });
     }
     return { status: 200, body: { results } };
+  }
+
+  private async purify(tenant: string, ws: Workspace, planner: Planner, changes: ReturnType<Workspace['diff']>): Promise<ControlPlaneError | undefined> {
+    const view = ws.view();
+    const pending = new Map(planner.secretWrites().map((w) => [w.secretId, w.value]));
+    const get = async (id: string) => view.get(id) ?? (await this.deps.store.getObject(tenant, id));
+    const input = (conn: ObjectOf<'connection'>) => resolveConnection(tenant, conn, get, this.deps.secrets, pending);
+    for (const w of changes.writes) {
+      if (w.op !== 'put_object') continue;
+      const o = w.object;
+      let result: ProbeResult | undefined;
+      let what = '';
+      if (o.kind === 'connection' && o.spec.validate) {
+        result = await this.deps.prober!.probeConnection(await input(o));
+        what = `connection ${o.name}`;
+      } else if ((o.kind === 'source' || o.kind === 'sink') && (o.spec as { connectionId?: string }).connectionId) {
+        const conn = (await get((o.spec as { connectionId: string }).connectionId)) as ObjectOf<'connection'> | undefined;
+        if (!conn || !conn.spec.validate) continue;
+        result = o.kind === 'source' ? await this.deps.prober!.probeSource(await input(conn), o.spec.options) : await this.deps.prober!.probeSink(await input(conn), o.spec.options);
+        what = `${o.kind} ${o.name}`;
+      }
+      if (result && !result.ok) {
+        return new ControlPlaneError(`${result.namespace}: ${result.error ?? 'the upstream check failed'}`, {
+          code: result.fatal ? SQLSTATE.connectionException : SQLSTATE.sqlclientUnableToEstablish,
+          hint: result.hint ?? `Fix the upstream, or create the ${what.split(' ')[0]} WITH (VALIDATE = false) on its connection to skip this check.`,
+        });
+      }
+    }
+    return undefined;
   }
 
   private async readInputs(tenant: string, ws: Workspace, s: Parameters<typeof inputsNeeded>[0]): Promise<SystemInputs> {

@@ -40,8 +40,8 @@ export function awsSecretStore(cfg: Config): SecretStore {
   return new AwsSecretStore(new SecretsManagerClient({ region: cfg.region }));
 }
 
-export function apiHandler(cfg: Config, clients: Clients, logger: Logger, secrets?: SecretStore) {
-  return createApiHandler({ api: new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger, ...(secrets ? { secrets } : {}) }), logger });
+export function apiHandler(cfg: Config, clients: Clients, logger: Logger, secrets?: SecretStore, prober?: Prober) {
+  return createApiHandler({ api: new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger, ...(secrets ? { secrets } : {}), ...(prober ? { prober } : {}) }), logger });
 }
 
 export function authorizerHandler(cfg: Config, clients: Clients, logger: Logger) {

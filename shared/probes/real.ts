@@ -219,10 +219,10 @@ function pgFailure(err: unknown, target: string): ProbeResult {
     const hint = PG_HINTS[e.code];
     return fail('postgres', `db error: ${e.severity}: ${String(e.message)}`, { fatal, ...(hint ? { hint } : {}) });
   }
-  const os = osError(err);
-  if (os) return fail('postgres', `error connecting to server: ${os}`);
   const message = messageOf(err);
   if (isTimeout(err) || /timeout/i.test(message)) return timedOut('postgres', target);
+  const os = osError(err);
+  if (os) return fail('postgres', `error connecting to server: ${os}`);
   if (/does not support SSL/i.test(message)) {
     return fail('postgres', `error performing TLS handshake: ${message}`, { fatal: true, hint: 'Use SSL MODE disable, or enable SSL on the server' });
   }
@@ -315,11 +315,11 @@ function kafkaFailure(err: unknown, brokers: readonly string[]): ProbeResult {
       hint: 'Check SASL MECHANISMS, SASL USERNAME and the SASL PASSWORD secret',
     });
   }
-  const os = osError(err);
-  if (os) return fail('kafka', `error connecting to broker ${broker}: ${os}`);
   if (errors.some((e) => e.name === 'KafkaJSRequestTimeoutError' || e.message === 'Connection timeout') || isTimeout(err)) {
     return timedOut('kafka', target);
   }
+  const os = osError(err);
+  if (os) return fail('kafka', `error connecting to broker ${broker}: ${os}`);
   if (errors.some((e) => e.name === 'KafkaJSConnectionClosedError')) {
     return fail('kafka', `connection to broker ${broker} closed by the server`, {
       hint: 'The broker may require SSL or SASL: check SECURITY PROTOCOL',
@@ -374,9 +374,9 @@ function s3Failure(err: unknown, namespace: ProbeNamespace, target: string, buck
   if (status === 301 || name === 'PermanentRedirect' || name === 'AuthorizationHeaderMalformed') {
     return fail(namespace, `bucket "${bucket ?? ''}" is not in this REGION`, { fatal: true, hint: 'Set REGION to the region of the bucket' });
   }
+  if (isTimeout(err) || name === 'AbortError' || name === 'RequestTimeout') return timedOut(namespace, target);
   const os = osError(err);
   if (os) return fail(namespace, `error connecting to ${target}: ${os}`);
-  if (isTimeout(err) || name === 'TimeoutError' || name === 'AbortError' || name === 'RequestTimeout') return timedOut(namespace, target);
   if (status !== undefined) return fail(namespace, `unexpected HTTP ${status} from ${target}${name ? ` (${name})` : ''}`);
   return fail(namespace, `error connecting to ${target}: ${messageOf(err)}`);
 }
@@ -447,10 +447,12 @@ async function probeSchemaRegistry(conn: ConnectionProbeInput, timeoutMs: number
     }
     return fail('schema-registry', `unexpected HTTP ${res.status} from ${subjects.origin}${subjects.pathname}`, { fatal: res.status === 404 });
   } catch (err) {
+    if (isTimeout(err) || timeout.aborted || signal.aborted) return timedOut('schema-registry', target);
     const os = osError(err);
     if (os) return fail('schema-registry', `error connecting to ${target}: ${os}`);
-    if (isTimeout(err) || timeout.aborted || signal.aborted) return timedOut('schema-registry', target);
-    return fail('schema-registry', `error connecting to ${target}: ${messageOf(err)}`);
+    // fetch says only "fetch failed"; the reason is its cause.
+    const cause = (err as { cause?: unknown })?.cause;
+    return fail('schema-registry', `error connecting to ${target}: ${messageOf(cause ?? err)}`);
   }
 }
 

@@ -148,3 +148,27 @@ describe('connector statuses', () => {
     expect((await status(sql, 'ticks')).status).toBe('failed');
   });
 });
+
+describe('purification', () => {
+  it('checks a new connection and source against the upstream before commit; a failure commits nothing', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    await sql("CREATE CLUSTER c (SIZE = '25cc'); CREATE SECRET pw AS 'pw'");
+    await settled(tenant);
+    const before = await tenantItems(p, tenant);
+
+    prober.answers.set('down.purify.test', { ok: false, namespace: 'postgres', error: 'error connecting to server: Connection refused (os error 111)' });
+    const down = await sql("CREATE CONNECTION pg TO POSTGRES (HOST 'down.purify.test', USER 'u', PASSWORD SECRET pw)");
+    expect(down.status).toBe(400);
+    expect(down.body.results.at(-1).error).toMatchObject({ code: '08001', message: 'postgres: error connecting to server: Connection refused (os error 111)' });
+    expect(await tenantItems(p, tenant)).toEqual(before);
+
+    // Skipping validation commits; the source's own check then refuses a missing publication.
+    expect((await sql("CREATE CONNECTION pg TO POSTGRES (HOST 'nopub.purify.test', USER 'u', PASSWORD SECRET pw)")).status).toBe(200);
+    prober.answers.set('nopub.purify.test', { ok: false, namespace: 'postgres', error: 'publication "mz" does not exist', fatal: true, hint: 'CREATE PUBLICATION mz FOR ALL TABLES' });
+    const src = await sql("CREATE SOURCE s IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz') FOR ALL TABLES");
+    expect(src.body.results.at(-1).error).toMatchObject({ code: '08000', message: 'postgres: publication "mz" does not exist', hint: 'CREATE PUBLICATION mz FOR ALL TABLES' });
+    expect((await sql('SHOW SOURCES')).body.results[0].rows).toEqual([]);
+    prober.answers.delete('nopub.purify.test');
+    expect((await sql("CREATE SOURCE s IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz') FOR ALL TABLES")).status).toBe(200);
+  });
+});
