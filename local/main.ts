@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { generateAppPassword } from '../shared/auth/app-passwords';
 import { defaultDataDir, JavaMissingError, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
 import { startPipeline, type Pipeline } from './pipeline';
+import { realProber } from '../shared/probes/lazy';
 
 // Quiet by default on a terminal; POWERTOOLS_LOG_LEVEL=INFO shows every effect.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
   sqs = await startSqsEmulator();
   const sweepIntervalSeconds = Number(process.env.SWEEP_INTERVAL_SECONDS ?? 10);
   if (!Number.isFinite(sweepIntervalSeconds) || sweepIntervalSeconds < 0) throw new Error(`invalid SWEEP_INTERVAL_SECONDS ${process.env.SWEEP_INTERVAL_SECONDS}`);
-  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir) });
+  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber() });
   const password = await pipeline.passwords.create(TENANT, bootstrapPassword(dataDir), 'bootstrap');
 
   const url = pipeline.url!;

@@ -22,6 +22,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { AwsSecretStore } from '../secrets/aws-store';
 import type { SecretStore } from '../secrets/store';
 import type { Prober } from '../probes/types';
+import type { FullPassOptions } from '../sweeper/full-pass';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -76,13 +77,13 @@ export function executorHandler(
   });
 }
 
-export function makeSweeper(cfg: Config, clients: Clients, logger: Logger, extra: { dataPlane?: DataPlane; prober?: Prober; secrets?: SecretStore } = {}): Sweeper {
+export function makeSweeper(cfg: Config, clients: Clients, logger: Logger, extra: { dataPlane?: DataPlane; prober?: Prober; secrets?: SecretStore; fullPass?: FullPassOptions } = {}): Sweeper {
   return new Sweeper({ doc: clients.doc, sqs: clients.sqs, catalogTable: cfg.catalogTable, queueUrls: cfg.queueUrls, logger, ...extra });
 }
 
 /** The EventBridge-scheduled sweeper: one sweep per invocation, its figures as CloudWatch metrics (EMF). */
-export function sweeperHandler(cfg: Config, clients: Clients, logger: Logger, metrics: Metrics) {
-  const sweeper = makeSweeper(cfg, clients, logger);
+export function sweeperHandler(cfg: Config, clients: Clients, logger: Logger, metrics: Metrics, extra: { prober?: Prober; secrets?: SecretStore } = {}) {
+  const sweeper = makeSweeper(cfg, clients, logger, { dataPlane: makeDataPlane(cfg, clients), ...extra });
   const handler = async (_event: ScheduledEvent, _context: Context) => {
     const r = await sweeper.sweep();
     metrics.addMetric('AttentionItemsRead', MetricUnit.Count, r.itemsRead);

@@ -96,26 +96,28 @@ export class RealProber implements Prober {
 
   /** The outer deadline, the never-throw net, and the secret scrub, around one probe. */
   private async guarded(conn: ConnectionProbeInput, work: (signal: AbortSignal) => Promise<ProbeResult>): Promise<ProbeResult> {
-    const namespace = namespaceOf(conn.type);
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
-    let result: ProbeResult;
+    let namespace: ProbeNamespace = 'postgres';
     try {
+      namespace = namespaceOf(String(conn.type));
+      const timeout = timedOut(namespace, targetOf(conn));
       const deadline = new Promise<ProbeResult>((resolve) => {
-        timer = setTimeout(() => resolve(timedOut(namespace, targetOf(conn))), this.timeoutMs + DEADLINE_GRACE_MS);
+        timer = setTimeout(() => resolve(timeout), this.timeoutMs + DEADLINE_GRACE_MS);
       });
       const attempt = Promise.resolve()
         .then(() => work(abort.signal))
         .catch((err: unknown) => fail(namespace, `internal error while probing: ${messageOf(err)}`));
-      result = await Promise.race([attempt, deadline]);
+      return scrubResult(await Promise.race([attempt, deadline]), conn.secrets);
     } catch (err) {
-      result = fail(namespace, `internal error while probing: ${messageOf(err)}`);
+      // Malformed input (the scrub itself failed, or reading the options did): say so, and
+      // show nothing of it, since it may hold a secret that could not be scrubbed.
+      return fail(namespace, `internal error while probing${err instanceof Error ? ` (${err.name})` : ''}`);
     } finally {
       clearTimeout(timer);
       // Tells a probe still running (the deadline won) to close its client.
       abort.abort();
     }
-    return scrubResult(result, conn.secrets);
   }
 }
 
@@ -123,6 +125,7 @@ export class RealProber implements Prober {
 // PostgreSQL
 
 async function probePostgres(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, source?: { publication: string }): Promise<ProbeResult> {
+  if (viaTunnel(conn)) return ok('postgres');
   const o = conn.options;
   const host = opt(o, 'HOST');
   if (!host) return fail('postgres', 'HOST option is required', { fatal: true });
@@ -219,10 +222,10 @@ function pgFailure(err: unknown, target: string): ProbeResult {
     const hint = PG_HINTS[e.code];
     return fail('postgres', `db error: ${e.severity}: ${String(e.message)}`, { fatal, ...(hint ? { hint } : {}) });
   }
-  const message = messageOf(err);
-  if (isTimeout(err) || /timeout/i.test(message)) return timedOut('postgres', target);
   const os = osError(err);
   if (os) return fail('postgres', `error connecting to server: ${os}`);
+  const message = messageOf(err);
+  if (isTimeout(err) || /timeout/i.test(message)) return timedOut('postgres', target);
   if (/does not support SSL/i.test(message)) {
     return fail('postgres', `error performing TLS handshake: ${message}`, { fatal: true, hint: 'Use SSL MODE disable, or enable SSL on the server' });
   }
@@ -233,6 +236,7 @@ function pgFailure(err: unknown, target: string): ProbeResult {
 // Kafka
 
 async function probeKafka(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, source?: { topic: string }): Promise<ProbeResult> {
+  if (viaTunnel(conn)) return ok('kafka');
   const brokers = brokersOf(conn.options);
   if (brokers.length === 0) return fail('kafka', 'BROKER or BROKERS option is required', { fatal: true });
   if (source && !source.topic) return fail('kafka', 'TOPIC option is required', { fatal: true });
@@ -315,11 +319,11 @@ function kafkaFailure(err: unknown, brokers: readonly string[]): ProbeResult {
       hint: 'Check SASL MECHANISMS, SASL USERNAME and the SASL PASSWORD secret',
     });
   }
+  const os = osError(err);
+  if (os) return fail('kafka', `error connecting to broker ${broker}: ${os}`);
   if (errors.some((e) => e.name === 'KafkaJSRequestTimeoutError' || e.message === 'Connection timeout') || isTimeout(err)) {
     return timedOut('kafka', target);
   }
-  const os = osError(err);
-  if (os) return fail('kafka', `error connecting to broker ${broker}: ${os}`);
   if (errors.some((e) => e.name === 'KafkaJSConnectionClosedError')) {
     return fail('kafka', `connection to broker ${broker} closed by the server`, {
       hint: 'The broker may require SSL or SASL: check SECURITY PROTOCOL',
@@ -374,9 +378,10 @@ function s3Failure(err: unknown, namespace: ProbeNamespace, target: string, buck
   if (status === 301 || name === 'PermanentRedirect' || name === 'AuthorizationHeaderMalformed') {
     return fail(namespace, `bucket "${bucket ?? ''}" is not in this REGION`, { fatal: true, hint: 'Set REGION to the region of the bucket' });
   }
-  if (isTimeout(err) || name === 'AbortError' || name === 'RequestTimeout') return timedOut(namespace, target);
+  // Before the timeout check: the SDK renames ECONNRESET and EPIPE to TimeoutError.
   const os = osError(err);
   if (os) return fail(namespace, `error connecting to ${target}: ${os}`);
+  if (isTimeout(err) || name === 'AbortError' || name === 'RequestTimeout') return timedOut(namespace, target);
   if (status !== undefined) return fail(namespace, `unexpected HTTP ${status} from ${target}${name ? ` (${name})` : ''}`);
   return fail(namespace, `error connecting to ${target}: ${messageOf(err)}`);
 }
@@ -447,9 +452,9 @@ async function probeSchemaRegistry(conn: ConnectionProbeInput, timeoutMs: number
     }
     return fail('schema-registry', `unexpected HTTP ${res.status} from ${subjects.origin}${subjects.pathname}`, { fatal: res.status === 404 });
   } catch (err) {
-    if (isTimeout(err) || timeout.aborted || signal.aborted) return timedOut('schema-registry', target);
     const os = osError(err);
     if (os) return fail('schema-registry', `error connecting to ${target}: ${os}`);
+    if (isTimeout(err) || timeout.aborted || signal.aborted) return timedOut('schema-registry', target);
     // fetch says only "fetch failed"; the reason is its cause.
     const cause = (err as { cause?: unknown })?.cause;
     return fail('schema-registry', `error connecting to ${target}: ${messageOf(cause ?? err)}`);
@@ -473,6 +478,15 @@ function opt(options: Options, name: string): string | undefined {
   const want = name.toUpperCase().replace(/[_\s]+/g, ' ');
   for (const [k, v] of Object.entries(options)) if (k.toUpperCase().replace(/[_\s]+/g, ' ') === want) return v;
   return undefined;
+}
+
+/**
+ * A connection routed through an SSH tunnel or AWS PrivateLink is reachable only from where the
+ * tunnel ends (the data plane), not from here: a direct probe would report a false outage, so
+ * these are not probed. The tunnel's own connection (type ssh) is probed for reachability.
+ */
+function viaTunnel(conn: ConnectionProbeInput): boolean {
+  return opt(conn.options, 'SSH TUNNEL') !== undefined || opt(conn.options, 'AWS PRIVATELINK') !== undefined;
 }
 
 function portOf(options: Options, dflt: number): number | undefined {
@@ -541,13 +555,15 @@ function* errorChain(err: unknown): Generator<ErrorLike> {
   }
 }
 
-/** Socket errors in the words (and numbers) Materialize shows, from Rust's io::Error on Linux. */
+/**
+ * Socket errors in the words (and numbers) Materialize shows, from Rust's io::Error on Linux.
+ * ETIMEDOUT is not here: it reads as our own "timed out connecting to ..." (see isTimeout).
+ */
 const OS_ERRORS: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'Connection refused (os error 111)',
   ECONNRESET: 'Connection reset by peer (os error 104)',
   EHOSTUNREACH: 'No route to host (os error 113)',
   ENETUNREACH: 'Network is unreachable (os error 101)',
-  ETIMEDOUT: 'Connection timed out (os error 110)',
   EPIPE: 'Broken pipe (os error 32)',
   ENOTFOUND: 'failed to lookup address information: Name or service not known',
   EAI_AGAIN: 'failed to lookup address information: Temporary failure in name resolution',
@@ -561,7 +577,7 @@ function osError(err: unknown): string | undefined {
 }
 
 function isTimeout(err: unknown): boolean {
-  for (const e of errorChain(err)) if (e.name === 'TimeoutError' || e.code === 'ETIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') return true;
+  for (const e of errorChain(err)) if (e.name === 'TimeoutError' || e.code === 'ETIMEDOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') return true;
   return false;
 }
 

@@ -14,7 +14,12 @@ export type OptionValue =
   | { readonly kind: 'secret'; readonly name: ObjectName }
   | { readonly kind: 'object'; readonly name: ObjectName }
   | { readonly kind: 'list'; readonly items: readonly OptionValue[] }
-  | { readonly kind: 'none' };
+  | { readonly kind: 'none' }
+  /**
+   * A cluster's `SCHEDULE = ON REFRESH [(HYDRATION TIME ESTIMATE = '<interval>')]` (`SCHEDULE = MANUAL`
+   * is the ident `manual`): the cluster runs only while a REFRESH materialized view needs it.
+   */
+  | { readonly kind: 'refresh_schedule'; readonly hydrationTimeEstimate?: string };
 
 export interface SqlOption {
   /** Canonical upper-case name, words separated by one space: `REPLICATION FACTOR`. */

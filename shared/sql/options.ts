@@ -32,7 +32,8 @@ const SSL_NAMES = ['SSL CERTIFICATE', 'SSL CERTIFICATE AUTHORITY', 'SSL KEY'] as
 
 export const OPTION_LISTS = {
   cluster: { what: 'CREATE CLUSTER', names: CLUSTER_NAMES },
-  alterCluster: { what: 'ALTER CLUSTER', names: CLUSTER_NAMES.filter((n) => n !== 'REPLICAS') },
+  // Materialize reads `ALTER CLUSTER ... SET (REPLICAS (...))` / `RESET (REPLICAS)`; we do not.
+  alterCluster: { what: 'ALTER CLUSTER', names: CLUSTER_NAMES.filter((n) => n !== 'REPLICAS'), unsupported: ['REPLICAS'] },
   replica: {
     what: 'cluster replica',
     names: [
@@ -127,7 +128,8 @@ export const OPTION_LISTS = {
     names: ['AVRO KEY FULLNAME', 'AVRO VALUE FULLNAME', 'KEY COMPATIBILITY LEVEL', 'NULL DEFAULTS', 'VALUE COMPATIBILITY LEVEL'],
     unsupported: ['DOC ON', 'KEY DOC ON', 'VALUE DOC ON'],
   },
-  tableWith: { what: 'CREATE TABLE', names: ['RETAIN HISTORY'] },
+  // `PARTITION BY (col, ...)`: a storage layout hint Materialize keeps in the table's definition.
+  tableWith: { what: 'CREATE TABLE', names: ['PARTITION BY', 'RETAIN HISTORY'] },
   indexWith: { what: 'CREATE INDEX', names: ['RETAIN HISTORY'] },
   materializedViewWith: {
     what: 'CREATE MATERIALIZED VIEW',

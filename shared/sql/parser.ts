@@ -62,7 +62,10 @@ const SHOW_PLURALS: readonly (readonly string[])[] = [
   ['cluster', 'replicas'], ['materialized', 'views'], ['clusters'], ['connections'], ['databases'], ['indexes'], ['objects'],
   ['schemas'], ['secrets'], ['sinks'], ['sources'], ['tables'], ['views'],
 ];
-const SHOW_UNSUPPORTED = ['columns', 'roles', 'types', 'subsources', 'privileges', 'default', 'role', 'all'];
+const SHOW_UNSUPPORTED = ['columns', 'roles', 'types', 'subsources', 'privileges', 'default', 'role', 'all', 'extended', 'full', 'network', 'continual'];
+
+/** Object types Materialize has and we do not serve (answered 0A000 where an object type is read). */
+const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['type', 'role', 'user', 'network', 'continual', 'owned'];
 
 const LOAD_GENERATORS: readonly (readonly [LoadGenerator, readonly string[]])[] = [
   ['auction', ['auction']], ['clock', ['clock']], ['counter', ['counter']], ['datums', ['datums']], ['key value', ['key', 'value']],
@@ -95,6 +98,44 @@ function wordsOf(spec: OptionListSpec) {
   return w;
 }
 
+/** Operators our SELECT subset reads (or that close what it reads): failing at one is a syntax error. */
+const SELECT_SUBSET_OPS = new Set([',', ';', ')', ']', '=', '<>', '!=', '<', '<=', '>', '>=']);
+/** Words that, where a SELECT fails on them, start SQL beyond our subset rather than a typo. */
+const SELECT_BEYOND_WORDS = new Set([
+  'all', 'any', 'array', 'as', 'at', 'between', 'case', 'cast', 'collate', 'cross', 'distinct', 'escape', 'except', 'exists', 'fetch', 'filter',
+  'full', 'group', 'having', 'inner', 'intersect', 'interval', 'join', 'lateral', 'left', 'natural', 'nulls', 'options', 'over', 'right',
+  'similar', 'some', 'union', 'using', 'window',
+]);
+/** Words of our own SELECT grammar: a misplaced one is a syntax error, not an alias. */
+const SELECT_GRAMMAR_WORDS = new Set(['and', 'asc', 'by', 'desc', 'from', 'ilike', 'in', 'is', 'like', 'limit', 'not', 'null', 'offset', 'or', 'order', 'where']);
+
+/** Whether a SELECT that failed at `t` (after `prev`) is valid SQL beyond our subset. */
+function selectGoesBeyond(t: Token, prev: Token | undefined): boolean {
+  const after = (...words: string[]) => prev !== undefined && prev.kind === 'word' && words.includes(prev.value);
+  switch (t.kind) {
+    case 'op':
+      // `LIMIT -1` is our grammar's business; any other operator is an expression we do not read.
+      if (t.value === '-' && after('limit', 'offset')) return false;
+      // A comma right after a relation's name: `FROM a, b` (a join).
+      if (t.value === ',') return (prev?.kind === 'word' && !SELECT_GRAMMAR_WORDS.has(prev.value)) || prev?.kind === 'quoted';
+      return !SELECT_SUBSET_OPS.has(t.value);
+    case 'word':
+      if (SELECT_BEYOND_WORDS.has(t.value)) return true;
+      if (after('is') || after('select')) return !SELECT_GRAMMAR_WORDS.has(t.value); // `IS TRUE`, `SELECT DISTINCT`
+      if (['select', 'values', 'with', 'table'].includes(t.value)) return prev?.kind === 'op' && prev.value === '('; // a subquery
+      // A word right after a name is an alias (`FROM mz_sources s`, `SELECT a b FROM`).
+      return (prev?.kind === 'word' || prev?.kind === 'quoted') && !SELECT_GRAMMAR_WORDS.has(t.value) && !SELECT_GRAMMAR_WORDS.has(prev.value);
+    case 'quoted':
+      return (prev?.kind === 'word' || prev?.kind === 'quoted') && !(prev.kind === 'word' && SELECT_GRAMMAR_WORDS.has(prev.value));
+    case 'number':
+    case 'string':
+      // A literal in the select list or an ORDER BY ordinal.
+      return after('select', 'by') || (prev?.kind === 'op' && prev.value === ',');
+    default:
+      return false;
+  }
+}
+
 /** "A, B or C" for messages. */
 function oneOf(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
@@ -104,6 +145,8 @@ export class Parser {
   private readonly tokens: Token[];
   private i = 0;
   private depth = 0;
+  /** Index of the token the last `failAt` pointed at (read by `parseSelectOrUnsupported`). */
+  private failedAt: number | undefined;
 
   constructor(private readonly text: string) {
     this.tokens = lex(text);
@@ -146,7 +189,7 @@ export class Parser {
           return this.parseShow();
         case 'select':
           this.next();
-          return this.parseSelect();
+          return this.parseSelectOrUnsupported();
         case 'begin':
           this.next();
           if (!this.eatKeyword('transaction')) this.eatKeyword('work');
@@ -248,6 +291,7 @@ export class Parser {
         case 'continual':
         case 'network':
         case 'unique':
+        case 'replacement':
           throw this.unsupported(t, `CREATE ${t.value.toUpperCase()}`);
       }
     }
@@ -258,16 +302,25 @@ export class Parser {
 
   private parseCreateCluster(): Statement {
     const name = this.parseIdent();
-    // Materialize reads `REPLICAS (...)` both before the option list (legacy) and inside it.
+    // Materialize reads `REPLICAS (...)` both before the option list (legacy) and inside it, and
+    // (for historical reasons) the option list with or without its parentheses:
+    // `CREATE CLUSTER c SIZE = 'small', REPLICATION FACTOR = 2`.
     const found: { replicas?: ReplicaDefinition[] } = {};
-    if (this.eatKeyword('replicas')) found.replicas = this.parseReplicaDefinitions();
+    const onReplicas = (at: Token) => {
+      if (found.replicas !== undefined) throw new SqlSyntaxError('REPLICAS specified more than once', this.byte(at.start));
+      this.eatOp('=');
+      found.replicas = this.parseReplicaDefinitions();
+    };
     let options: SqlOption[] = [];
-    if ((found.replicas !== undefined && this.eatKeyword('with')) || this.peekOp('(')) {
-      options = this.parseOptions(OPTION_LISTS.cluster, (at) => {
-        if (found.replicas !== undefined) throw new SqlSyntaxError('REPLICAS specified more than once', this.byte(at.start));
-        this.eatOp('=');
-        found.replicas = this.parseReplicaDefinitions();
-      });
+    if (this.peekKeyword('replicas') && !this.peekOp('=', 1)) {
+      this.next();
+      found.replicas = this.parseReplicaDefinitions();
+      if (this.eatOp(',')) options = this.parseOptionItems(OPTION_LISTS.cluster, onReplicas);
+      else if (this.eatKeyword('with') || this.peekOp('(')) options = this.parseOptions(OPTION_LISTS.cluster, onReplicas);
+    } else if (this.peekOp('(')) {
+      options = this.parseOptions(OPTION_LISTS.cluster, onReplicas);
+    } else if (this.peek().kind === 'word') {
+      options = this.parseOptionItems(OPTION_LISTS.cluster, onReplicas);
     }
     const replicas = found.replicas;
     return replicas !== undefined ? { kind: 'create_cluster', name, replicas, options } : { kind: 'create_cluster', name, options };
@@ -290,7 +343,12 @@ export class Parser {
 
   private parseCreateClusterReplica(): Statement {
     const name = this.parseNameFor('cluster replica');
-    const options = this.peekOp('(') ? this.parseOptions(OPTION_LISTS.replica) : [];
+    // Parentheses optional, as for CREATE CLUSTER: `CREATE CLUSTER REPLICA c.r SIZE '1'`.
+    const options = this.peekOp('(')
+      ? this.parseOptions(OPTION_LISTS.replica)
+      : this.peek().kind === 'word'
+        ? this.parseOptionItems(OPTION_LISTS.replica)
+        : [];
     return { kind: 'create_cluster_replica', cluster: name[0]!, name: name[1]!, options };
   }
 
@@ -605,6 +663,9 @@ export class Parser {
     const ifNotExists = this.eatIfNotExists();
     const name = this.parseNameFor('table');
     if (this.peekKeyword('from')) throw this.unsupported(this.peek(), 'CREATE TABLE ... FROM SOURCE');
+    // `CREATE TABLE t (a, b) FROM SOURCE s (...)`: column names, no types, before FROM SOURCE.
+    const afterColumns = this.peekOp('(') ? this.tokens[this.matchingClose(this.i)] : undefined;
+    if (afterColumns?.kind === 'word' && afterColumns.value === 'from') throw this.unsupported(afterColumns, 'CREATE TABLE ... FROM SOURCE');
     this.expectOp('(');
     const columns: ColumnDef[] = [];
     if (!this.peekOp(')')) {
@@ -690,6 +751,9 @@ export class Parser {
       name = this.parseObjectName();
     }
     if (!typmodRead && this.peekOp('(')) typmod = this.parseTypmod();
+    // Materialize's own container types: `int list`, `map[text => int]`.
+    if (this.peekKeyword('list')) throw this.unsupported(this.peek(), 'The list type');
+    if (name.length === 1 && name[0] === 'map' && t.kind === 'word' && this.peekOp('[')) throw this.unsupported(t, 'The map type');
     let arrayDimensions = 0;
     while (this.eatOp('[')) {
       if (this.peek().kind === 'number') this.parseUnsigned();
@@ -789,9 +853,7 @@ export class Parser {
 
   private parseDrop(): Statement {
     const t = this.peek();
-    if (this.peekKeyword('owned') || this.peekKeyword('role') || this.peekKeyword('user') || this.peekKeyword('type') || this.peekKeyword('network')) {
-      throw this.unsupported(t, `DROP ${t.raw.toUpperCase()}`);
-    }
+    if (t.kind === 'word' && UNSUPPORTED_OBJECT_TYPES.includes(t.value)) throw this.unsupported(t, `DROP ${t.raw.toUpperCase()}`);
     const objectType = this.parseObjectType();
     const ifExists = this.eatKeywords('if', 'exists');
     const names: ObjectName[] = [];
@@ -839,7 +901,7 @@ export class Parser {
 
   private parseAlter(): Statement {
     const t = this.peek();
-    if (t.kind === 'word' && ['role', 'user', 'system', 'default', 'type', 'network'].includes(t.value)) {
+    if (t.kind === 'word' && [...UNSUPPORTED_OBJECT_TYPES, 'system', 'default'].includes(t.value)) {
       throw this.unsupported(t, `ALTER ${t.raw.toUpperCase()}`);
     }
     const objectType = this.parseObjectType();
@@ -876,7 +938,7 @@ export class Parser {
       this.expectOp(')');
       return { kind: 'alter_cluster', name: name[0]!, ifExists, action: { kind: 'reset', names } };
     }
-    if (a.kind === 'word' && ['set', 'reset', 'add', 'drop', 'rotate', 'alter'].includes(a.value)) {
+    if (a.kind === 'word' && ['set', 'reset', 'add', 'drop', 'rotate', 'alter', 'apply'].includes(a.value)) {
       throw this.unsupported(a, `${what} ... ${a.raw.toUpperCase()}`);
     }
     const actions = ['RENAME TO', 'OWNER TO', 'SWAP WITH', 'SET CLUSTER'];
@@ -889,6 +951,8 @@ export class Parser {
 
   private parseShow(): Statement {
     if (this.eatKeyword('create')) {
+      const t = this.peek();
+      if (t.kind === 'word' && UNSUPPORTED_OBJECT_TYPES.includes(t.value)) throw this.unsupported(t, `SHOW CREATE ${t.raw.toUpperCase()}`);
       const objectType = this.parseObjectType();
       return { kind: 'show_create', objectType, name: this.parseNameFor(objectType) };
     }
@@ -963,6 +1027,31 @@ export class Parser {
   }
 
   // ---- SELECT ------------------------------------------------------------------------------
+
+  /**
+   * We serve a subset of SELECT (one relation, plain columns). A SELECT that fails to parse where
+   * SQL goes on beyond that subset (a function call, a join, an alias, GROUP BY, a literal in the
+   * select list, ...) is valid SQL we do not serve: 0A000 at that spot, not a syntax error.
+   */
+  private parseSelectOrUnsupported(): Statement {
+    this.failedAt = undefined;
+    try {
+      const select = this.parseSelect();
+      // Checked here rather than by the caller, so `GROUP BY`, `UNION` or an alias after the
+      // relation are recognised as SQL beyond our subset too.
+      if (!this.peekOp(';') && this.peek().kind !== 'eof') this.fail('end of statement');
+      return select;
+    } catch (e) {
+      const at = this.failedAt;
+      if (!(e instanceof SqlSyntaxError) || e.code !== SQLSTATE.syntaxError || at === undefined || !selectGoesBeyond(this.tokens[at]!, this.tokens[at - 1])) {
+        throw e;
+      }
+      throw new NotSupportedError('This SELECT is not supported by this control plane', {
+        position: this.byte(this.tokens[at]!.start),
+        hint: 'Only SELECT <columns or *> FROM <one relation> [WHERE ...] [ORDER BY <columns>] [LIMIT n] [OFFSET n] is served here.',
+      });
+    }
+  }
 
   private parseSelect(): Statement {
     let columns: string[] | undefined;
@@ -1126,6 +1215,13 @@ export class Parser {
 
   private parseOptions(spec: OptionListSpec, onReplicas?: (at: Token) => void): SqlOption[] {
     this.expectOp('(');
+    const options = this.parseOptionItems(spec, onReplicas);
+    this.expectOp(')');
+    return options;
+  }
+
+  /** `NAME [=] value, ...` without the parentheses (`CREATE CLUSTER c SIZE = 'x'` reads so too). */
+  private parseOptionItems(spec: OptionListSpec, onReplicas?: (at: Token) => void): SqlOption[] {
     const options: SqlOption[] = [];
     const seen = new Set<string>();
     do {
@@ -1143,15 +1239,30 @@ export class Parser {
       if (prefix !== undefined) {
         this.expectKeyword(prefix.toLowerCase());
         value = this.parseOptionValue();
+      } else if (name === 'SCHEDULE' && this.peekKeywords('on', 'refresh')) {
+        value = this.parseRefreshSchedule();
       } else {
-        const bare = !hasEquals && (this.peekOp(',') || this.peekOp(')'));
+        const bare = !hasEquals && (this.peekOp(',') || this.peekOp(')') || this.peekOp(';') || this.peek().kind === 'eof');
         value = bare ? { kind: 'none' } : this.parseOptionValue();
       }
       if (this.peekKeyword('using')) throw this.unsupported(this.peek(), `${name} ... USING`);
+      // `AWS PRIVATELINK svc (PORT 9093)`: a per-connection tunnel port we do not model.
+      if (name === 'AWS PRIVATELINK' && this.peekOp('(')) throw this.unsupported(this.peek(), 'AWS PRIVATELINK ... (PORT ...)');
       options.push({ name, value, position: this.byte(startTok.start) });
     } while (this.eatOp(','));
-    this.expectOp(')');
     return options;
+  }
+
+  /** `ON REFRESH [(HYDRATION TIME ESTIMATE [=] [INTERVAL] '<interval>')]`, after `SCHEDULE [=]`. */
+  private parseRefreshSchedule(): OptionValue {
+    this.expectKeywords('on', 'refresh');
+    if (!this.eatOp('(')) return { kind: 'refresh_schedule' };
+    this.expectKeywords('hydration', 'time', 'estimate');
+    this.eatOp('=');
+    this.eatKeyword('interval');
+    const hydrationTimeEstimate = this.parseStringLiteral();
+    this.expectOp(')');
+    return { kind: 'refresh_schedule', hydrationTimeEstimate };
   }
 
   /** Reads one of the spec's option names (canonical form), or fails listing them. */
@@ -1223,8 +1334,11 @@ export class Parser {
       return this.nested(() => {
         const items: OptionValue[] = [];
         if (!this.peekOp(close)) {
-          do items.push(this.parseOptionValue());
-          while (this.eatOp(','));
+          do {
+            items.push(this.parseOptionValue());
+            // `BROKERS ('b1:9092' USING AWS PRIVATELINK svc (PORT 9001), ...)`: per-broker tunnels.
+            if (this.peekKeyword('using')) throw this.unsupported(this.peek(), 'A tunnel per list item (... USING AWS PRIVATELINK / SSH TUNNEL)');
+          } while (this.eatOp(','));
         }
         this.expectOp(close);
         return { kind: 'list', items };
@@ -1293,6 +1407,19 @@ export class Parser {
       }
       this.next();
     }
+  }
+
+  /** Index of the token after the bracket that closes the one at `open` (the end of input if none). */
+  private matchingClose(open: number): number {
+    let depth = 0;
+    for (let k = open; k < this.tokens.length; k++) {
+      const t = this.tokens[k]!;
+      if (t.kind === 'eof') return k;
+      if (t.kind !== 'op') continue;
+      if (t.value === '(' || t.value === '[') depth++;
+      else if ((t.value === ')' || t.value === ']') && --depth === 0) return Math.min(k + 1, this.tokens.length - 1);
+    }
+    return this.tokens.length - 1;
   }
 
   // ---- names and literals ------------------------------------------------------------------
@@ -1420,6 +1547,8 @@ export class Parser {
     return this.failAt(this.peek(), expected);
   }
   failAt(t: Token, expected: string): never {
+    const index = this.tokens.indexOf(t);
+    this.failedAt = index >= 0 ? index : undefined;
     const found = t.kind === 'eof' ? 'end of input' : t.kind === 'string' ? 'a string literal' /* never echoed: it may be a secret */ : t.raw;
     throw new SqlSyntaxError(`Expected ${expected}, found ${found}`, this.byte(t.start));
   }

@@ -65,6 +65,8 @@ function optionValue(v: OptionValue): string {
       return `(${v.items.map(optionValue).join(', ')})`;
     case 'none':
       return '';
+    case 'refresh_schedule':
+      return `ON REFRESH${v.hydrationTimeEstimate !== undefined ? ` (HYDRATION TIME ESTIMATE = ${stringLiteral(v.hydrationTimeEstimate)})` : ''}`;
   }
 }
 

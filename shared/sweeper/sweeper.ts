@@ -22,6 +22,7 @@ import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
 import type { StoredStatus } from '../status/store';
 import { ConnectorPass, type ConnectorPassReport } from './connectors';
+import { FullPass, type FullPassOptions, type FullPassReport } from './full-pass';
 
 export interface SweeperDeps {
   readonly doc: DynamoDBDocumentClient;
@@ -33,11 +34,14 @@ export interface SweeperDeps {
   readonly dataPlane?: DataPlane;
   readonly prober?: Prober;
   readonly secrets?: SecretStore;
+  readonly fullPass?: FullPassOptions;
 }
 
 export interface SweepReport {
   /** Items read from the attention index. */
   readonly itemsRead: number;
+  /** Everything this sweep read: the attention index plus the full pass (its marker when not due). */
+  readonly totalItemsRead: number;
   readonly replayed: number;
   /** Pending effects not yet due for a replay. */
   readonly waiting: number;
@@ -47,6 +51,8 @@ export interface SweepReport {
   readonly oldestPendingAgeSeconds: number;
   /** Connectors observed, status changes written, and how many are failed now. */
   readonly connectors: ConnectorPassReport;
+  /** The observe-and-diff pass (runs when due: hourly by default). */
+  readonly full?: FullPassReport;
 }
 
 type PendingEffect = EffectRecord & { replays?: number; lastReplayAt?: string; deadLettered?: boolean };
@@ -108,7 +114,17 @@ export class Sweeper {
     const connectors = this.deps.dataPlane
       ? await new ConnectorPass({ ...this.deps, dataPlane: this.deps.dataPlane }).run(connectorStatuses, now)
       : { checked: 0, transitions: 0, failed: 0 };
-    const report = { itemsRead, replayed, waiting, deadLettered, oldestPendingAgeSeconds: Math.round((now.getTime() - oldestCreated) / 1000), connectors };
+    const full = this.deps.dataPlane ? await new FullPass({ ...this.deps, dataPlane: this.deps.dataPlane }, this.deps.fullPass).run(now) : undefined;
+    const report = {
+      itemsRead,
+      totalItemsRead: itemsRead + (full?.itemsRead ?? 0),
+      replayed,
+      waiting,
+      deadLettered,
+      oldestPendingAgeSeconds: Math.round((now.getTime() - oldestCreated) / 1000),
+      connectors,
+      ...(full ? { full } : {}),
+    };
     if (replayed || deadLettered || connectors.transitions) this.deps.logger.info('sweep', { ...report });
     return report;
   }

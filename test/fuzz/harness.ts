@@ -68,12 +68,12 @@ export interface HttpAnswer {
 }
 
 /** Posts exactly these bytes and headers (no content type unless given: the body goes as bytes). */
-export async function postRaw(url: string, password: string | undefined, req: FuzzRequest): Promise<HttpAnswer> {
+export async function postRaw(url: string, password: string | undefined, req: FuzzRequest, signal?: AbortSignal): Promise<HttpAnswer> {
   const headers: Record<string, string> = { ...req.headers };
   if (password !== undefined) headers.authorization = `Bearer ${password}`;
   if (req.contentType !== undefined) headers['content-type'] = req.contentType;
   const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
-  const res = await fetch(`${url}/api/sql`, { method: 'POST', headers, body });
+  const res = await fetch(`${url}/api/sql`, { method: 'POST', headers, body, ...(signal ? { signal } : {}) });
   const text = await res.text();
   let parsed: unknown = undefined;
   try {

@@ -1,0 +1,1474 @@
+-- Materialize statements of kinds this control plane deliberately does not serve (DML, SUBSCRIBE,
+-- GRANT/REVOKE, roles, types, session variables, EXPLAIN, COPY, MySQL / SQL Server sources, SELECT
+-- beyond one relation and plain columns, ...), copied verbatim from Materialize's documentation
+-- (skills/materialize-docs/<page>/index.md of MaterializeInc/agent-skills). Every one must be
+-- answered 0A000 (feature not supported) with a byte position. Same format as
+-- materialize-docs.sql: `-- source:` line, then the statement ending with `;` at the end of a line.
+
+-- source: docs faqs/index.md
+SELECT sum(s.credits_per_hour) AS credit_consumption_rate
+  FROM mz_cluster_replicas r
+  JOIN mz_cluster_replica_sizes s ON r.size = s.size;
+
+-- source: docs serve-results/bi-tools/index.md
+SELECT pg_cancel_backend(connection_id)
+      FROM mz_sessions
+      WHERE id = 'your_session_id';
+
+-- source: docs serve-results/sink/index.md
+SELECT awsc.id, external_id
+    FROM mz_internal.mz_aws_connections awsc
+    JOIN mz_connections c ON awsc.id = c.id
+    WHERE c.name = 'aws_connection';
+
+-- source: docs sql/create-cluster/index.md
+SELECT c.id AS cluster_id,
+       c.name AS cluster_name,
+       cs.type AS schedule_type,
+       cs.refresh_hydration_time_estimate
+FROM mz_internal.mz_cluster_schedules cs
+JOIN mz_clusters c ON cs.cluster_id = c.id
+WHERE c.name = 'my_refresh_cluster';
+
+-- source: docs sql/create-cluster/index.md
+SELECT cs.cluster_id,
+       -- A cluster with scheduling is "on" when it has compute resources
+       -- (i.e. a replica) attached.
+       CASE WHEN cr.id IS NOT NULL THEN true
+       ELSE false END AS is_on
+FROM mz_internal.mz_cluster_schedules cs
+JOIN mz_clusters c ON cs.cluster_id = c.id AND cs.type = 'on-refresh'
+LEFT JOIN mz_cluster_replicas cr ON c.id = cr.cluster_id;
+
+-- source: docs sql/create-materialized-view/index.md
+SELECT mv.id AS materialized_view_id,
+       mv.name AS materialized_view_name,
+       rs.type AS refresh_strategy,
+       rs.interval AS refresh_interval,
+       rs.aligned_to AS refresh_interval_phase,
+       rs.at AS refresh_time,
+       r.last_completed_refresh,
+       r.next_refresh
+FROM mz_internal.mz_materialized_view_refresh_strategies rs
+JOIN mz_internal.mz_materialized_view_refreshes r ON r.materialized_view_id = rs.materialized_view_id
+JOIN mz_materialized_views mv ON rs.materialized_view_id = mv.id;
+
+-- source: docs sql/create-source/index.md
+SELECT group_id_prefix
+FROM mz_internal.mz_kafka_sources ks
+JOIN mz_sources s ON s.id = ks.id
+WHERE s.name = '<src_name>';
+
+-- source: docs transform-data/dataflow-troubleshooting/index.md
+SELECT
+    s.id,
+    s.name,
+    s.records,
+    pg_size_pretty(s.size) AS size
+FROM mz_introspection.mz_dataflow_arrangement_sizes AS s
+ORDER BY s.size DESC;
+
+-- source: docs transform-data/dataflow-troubleshooting/index.md
+SELECT ce.export_id AS dropped_index_id,
+       s.name AS dropped_index_name,
+       s.id AS dataflow_id
+FROM mz_internal.mz_dataflow_arrangement_sizes s
+JOIN mz_internal.mz_compute_exports ce ON ce.dataflow_id = s.id
+LEFT JOIN mz_catalog.mz_objects o ON o.id = ce.export_id
+WHERE o.id IS NULL;
+
+-- source: docs transform-data/patterns/durable-subscriptions/index.md
+SELECT
+    d.name AS database_name,
+    s.name AS schema_name,
+    mv.name,
+    hrs.strategy,
+    hrs.value
+FROM
+    mz_catalog.mz_materialized_views AS mv
+        LEFT JOIN mz_schemas AS s ON mv.schema_id = s.id
+        LEFT JOIN mz_databases AS d ON s.database_id = d.id
+        LEFT JOIN mz_internal.mz_history_retention_strategies AS hrs ON mv.id = hrs.id
+WHERE mv.name = 'winning_bids';
+
+-- source: docs transform-data/updating-materialized-views/index.md
+SELECT
+        mv.name,
+        h.hydrated
+    FROM mz_catalog.mz_materialized_views AS mv
+    JOIN mz_internal.mz_hydration_statuses AS h ON (mv.id = h.object_id)
+    WHERE mv.name = 'mv_winning_bids_v2';
+
+-- source: docs security/cloud/access-control/index.md
+SET CLUSTER = source_cluster;
+
+-- source: docs security/cloud/access-control/index.md
+SET DATABASE = mydb;
+
+-- source: docs security/cloud/access-control/index.md
+SET SCHEMA  = sales;
+
+-- source: docs security/cloud/access-control/index.md
+SET CLUSTER TO compute_cluster;
+
+-- source: docs security/cloud/access-control/index.md
+SET DATABASE TO mydb;
+
+-- source: docs security/cloud/access-control/index.md
+SET SCHEMA TO sales;
+
+-- source: docs security/cloud/access-control/index.md
+SET CLUSTER TO serving_cluster;
+
+-- source: docs security/cloud/access-control/index.md
+SET CLUSTER TO serving_cluster;
+
+-- source: docs security/cloud/access-control/index.md
+SET CLUSTER TO compute_cluster;
+
+-- source: docs security/cloud/access-control/index.md
+SET CLUSTER TO compute_cluster;
+
+-- source: docs security/cloud/access-control/index.md
+SET CLUSTER TO compute_cluster;
+
+-- source: docs security/self-managed/access-control/index.md
+SET CLUSTER TO compute_cluster;
+
+-- source: docs sql/index.md
+SET transaction_isolation = 'serializable';
+
+-- source: docs sql/index.md
+SET search_path = public, qck;
+
+-- source: docs sql/index.md
+SET schema = qck;
+
+-- source: docs sql/index.md
+SET CLUSTER = mz_catalog_server;
+
+-- source: docs ingest-data/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+  HOST '<host>',
+  SSH TUNNEL ssh_connection,
+);
+
+-- source: docs ingest-data/mysql/amazon-aurora/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST '<host>',
+    SSH TUNNEL ssh_connection
+    );
+
+-- source: docs ingest-data/sql-server/index.md
+CREATE CONNECTION sql_server_connection TO SQL SERVER (
+    HOST '<host>',
+    SSH TUNNEL ssh_connection
+    );
+
+-- source: docs sql/create-connection/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 3306,
+    USER 'root',
+    PASSWORD SECRET mysqlpass
+);
+
+-- source: docs sql/create-connection/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 3306,
+    USER 'root',
+    PASSWORD SECRET mysqlpass,
+    AWS PRIVATELINK privatelink_svc
+);
+
+-- source: docs sql/create-connection/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    SSH TUNNEL ssh_connection
+);
+
+-- source: docs sql/create-connection/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 3306,
+    USER 'root',
+    AWS CONNECTION aws_rds_mysql,
+    SSL MODE 'verify_identity'
+);
+
+-- source: docs sql/create-connection/index.md
+CREATE CONNECTION sqlserver_connection TO SQL SERVER (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 1433,
+    USER 'SA',
+    PASSWORD SECRET sqlserver_pass,
+    DATABASE 'my_db'
+);
+
+-- source: docs sql/create-source/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 3306,
+    USER 'materialize',
+    PASSWORD SECRET mysqlpass
+);
+
+-- source: docs sql/create-source/index.md
+CREATE CONNECTION sqlserver_connection TO SQL SERVER (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 1433,
+    USER 'materialize',
+    PASSWORD SECRET sqlserver_pass,
+    DATABASE '<DATABASE_NAME>'
+);
+
+-- source: docs sql/create-source/index.md
+CREATE CONNECTION sqlserver_connection TO SQL SERVER (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    SSH TUNNEL ssh_connection,
+    DATABASE '<DATABASE_NAME>'
+);
+
+-- source: docs ingest-data/mysql/amazon-aurora/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection
+  FOR ALL TABLES;
+
+-- source: docs ingest-data/sql-server/index.md
+CREATE SOURCE mz_source
+  FROM SQL SERVER CONNECTION sqlserver_connection
+  FOR ALL TABLES;
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection
+  FOR TABLES (schema1.table_1 AS s1_table_1, schema2.table_1 AS s2_table_1);
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection
+  FOR SCHEMAS (mydb, project);
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection
+  FOR TABLES (mydb.table_1, mydb.table_2 AS alias_table_2);
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection (
+    TEXT COLUMNS (mydb.table_1.column_of_unsupported_type)
+  )
+  FOR ALL TABLES;
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection (
+    EXCLUDE COLUMNS (mydb.table_1.column_to_ignore)
+  )
+  FOR ALL TABLES;
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM SQL SERVER CONNECTION sql_server_connection
+  FOR ALL TABLES;
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM SQL SERVER CONNECTION sql_server_connection
+  FOR TABLES (schema1.table_1 AS s1_table_1, schema2.table_1 AS s2_table_1);
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM SQL SERVER CONNECTION sqlserver_connection
+  FOR TABLES (mydb.table_1, mydb.table_2 AS alias_table_2);
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM SQL SERVER CONNECTION sqlserver_connection (
+    EXCLUDE COLUMNS (mydb.table_1.column_of_unsupported_type)
+  )
+  FOR ALL TABLES;
+
+-- source: docs serve-results/sink/index.md
+VALIDATE CONNECTION aws_connection;
+
+-- source: docs sql/index.md
+SUBSCRIBE mview ENVELOPE UPSERT (KEY (key));
+
+-- source: docs sql/index.md
+SUBSCRIBE mview ENVELOPE DEBEZIUM (KEY (key));
+
+-- source: docs sql/index.md
+SUBSCRIBE mview WITHIN TIMESTAMP ORDER BY c1, c2 DESC NULLS LAST, mz_diff;
+
+-- source: docs sql/select/index.md
+SUBSCRIBE(SELECT * FROM connected) WITH (SNAPSHOT = FALSE);
+
+-- source: docs sql/select/index.md
+SUBSCRIBE(SELECT * FROM strongly_connected_components) WITH (SNAPSHOT = FALSE);
+
+-- source: docs transform-data/patterns/index.md
+SUBSCRIBE TO birds_filtered;
+
+-- source: docs sql/create-source/index.md
+WITH
+    click_rollup AS
+    (
+        SELECT impression_id AS id, count(*) AS clicks
+        FROM clicks
+        WHERE click_time - INTERVAL '30' DAY <= mz_now()
+        GROUP BY impression_id
+    ),
+    impression_rollup AS
+    (
+        SELECT id, campaign_id, count(*) AS impressions
+        FROM impressions
+        WHERE impression_time - INTERVAL '30' DAY <= mz_now()
+        GROUP BY id, campaign_id
+    )
+SELECT campaign_id, sum(impressions) AS impressions, sum(clicks) AS clicks
+FROM impression_rollup LEFT JOIN click_rollup USING(id)
+GROUP BY campaign_id;
+
+-- source: docs sql/index.md
+WITH
+  regional_sales (region, total_sales) AS (
+    SELECT region, sum(amount)
+    FROM orders
+    GROUP BY region
+  ),
+  top_regions AS (
+    SELECT region
+    FROM regional_sales
+    ORDER BY total_sales DESC
+    LIMIT 5
+  )
+SELECT region,
+       product,
+       SUM(quantity) AS product_units,
+       SUM(amount) AS product_sales
+FROM orders
+WHERE region IN (SELECT region FROM top_regions)
+GROUP BY region, product;
+
+-- source: docs sql/select/index.md
+WITH MUTUALLY RECURSIVE (ERROR AT RECURSION LIMIT 100)
+  connected(src_id char(1), dst_id char(1)) AS (
+    SELECT DISTINCT src_id, tgt_id FROM transfers
+    UNION ALL
+    SELECT src_id, dst_id FROM connected
+    UNION ALL
+    SELECT c1.src_id, c2.dst_id FROM connected c1 JOIN connected c2 ON c1.dst_id = c2.src_id
+  )
+SELECT src_id, dst_id FROM connected ORDER BY src_id, dst_id;
+
+-- source: docs transform-data/dataflow-troubleshooting/index.md
+WITH histograms AS (
+    SELECT
+        mdod.id,
+        mdod.name,
+        mdod.dataflow_name,
+        mcodh.count,
+        mcodh.duration_ns / 1000 * '1 MICROSECONDS'::interval AS duration
+    FROM mz_introspection.mz_compute_operator_durations_histogram AS mcodh,
+        mz_introspection.mz_dataflow_addresses AS mda,
+        mz_introspection.mz_dataflow_operator_dataflows AS mdod
+    WHERE
+        mcodh.id = mdod.id
+        AND mdod.id = mda.id
+        -- exclude regions and just return operators
+        AND mda.address NOT IN (
+            SELECT DISTINCT address[:list_length(address) - 1]
+            FROM mz_introspection.mz_dataflow_addresses
+        )
+
+)
+
+SELECT *
+FROM histograms
+WHERE duration > '100 millisecond'::interval
+ORDER BY duration DESC;
+
+-- source: docs transform-data/idiomatic-materialize-sql/any/index.md
+WITH individual_sales_items AS
+(SELECT unnest(items) as item, week_of FROM sales_items)
+SELECT s.week_of, o.order_id, o.item, o.quantity
+FROM orders o
+JOIN individual_sales_items s ON o.item = s.item
+WHERE date_trunc('week', o.order_date) = s.week_of
+ORDER BY s.week_of, o.order_id, o.item, o.quantity
+;
+
+-- source: docs transform-data/idiomatic-materialize-sql/any/index.md
+WITH individual_sales_items AS
+(SELECT DISTINCT unnest(items) as item, week_of FROM sales_items)
+SELECT s.week_of, o.order_id, o.item, o.quantity
+FROM orders o
+JOIN individual_sales_items s ON o.item = s.item
+WHERE date_trunc('week', o.order_date) = s.week_of
+ORDER BY s.week_of, o.order_id, o.item, o.quantity
+;
+
+-- source: docs transform-data/idiomatic-materialize-sql/appendix/idiomatic-sql-chart/index.md
+WITH individual_sales_items AS
+(SELECT unnest(items) as item, week_of FROM sales_items)
+SELECT s.week_of, o.order_id, o.item, o.quantity
+FROM orders o
+JOIN individual_sales_items s ON o.item = s.item
+WHERE date_trunc('week', o.order_date) = s.week_of;
+
+-- source: docs security/cloud/access-control/index.md
+INSERT INTO items VALUES
+  ('brownie',2.25,'USD'),
+  ('cheesecake',40,'USD'),
+  ('chiffon cake',30,'USD');
+
+-- source: docs security/cloud/access-control/index.md
+INSERT INTO orders VALUES
+  (1,current_timestamp - (1 * interval '3 day') - (35 * interval '1 minute'),'brownies',12, 'Complete'),
+  (1,current_timestamp - (1 * interval '3 day') - (35 * interval '1 minute'),'cupcake',12, 'Complete'),
+  (2,current_timestamp - (1 * interval '3 day') - (15 * interval '1 minute'),'cheesecake',1, 'Complete'),
+  (3,current_timestamp - (1 * interval '3 day'),'chiffon cake',1, 'Complete'),
+  (3,current_timestamp - (1 * interval '3 day'),'egg tart',6, 'Complete'),
+  (3,current_timestamp - (1 * interval '3 day'),'fruit tart',6, 'Complete'),
+  (4,current_timestamp - (1 * interval '2 day')- (30 * interval '1 minute'),'cupcake',6, 'Shipped'),
+  (4,current_timestamp - (1 * interval '2 day')- (30 * interval '1 minute'),'cupcake',6, 'Shipped'),
+  (5,current_timestamp - (1 * interval '2 day'),'chocolate cake',1, 'Processing'),
+  (6,current_timestamp,'brownie',10, 'Pending'),
+  (6,current_timestamp,'chocolate cake',1, 'Pending');
+
+-- source: docs security/cloud/access-control/index.md
+INSERT INTO sales_items VALUES
+  (date_trunc('week', current_timestamp),ARRAY['brownie','chocolate chip cookie','chocolate cake']),
+  (date_trunc('week', current_timestamp + (1* interval '7 day')), ARRAY['chocolate chip cookie','donut','cupcake']);
+
+-- source: docs sql/alter-sink/index.md
+INSERT INTO switch VALUES (false);
+
+-- source: docs sql/create-table/index.md
+INSERT INTO mytable VALUES
+(1, 'hello'),
+(2, 'goodbye')
+;
+
+-- source: docs sql/delete/index.md
+INSERT INTO delete_me
+    VALUES
+    (1, 'hello'),
+    (2, 'goodbye'),
+    (3, 'ok');
+
+-- source: docs sql/delete/index.md
+INSERT INTO delete_using VALUES ('goodbye'), ('ciao');
+
+-- source: docs sql/drop-table/index.md
+INSERT INTO t VALUES (1, 'yes'), (2, 'no'), (3, 'maybe');
+
+-- source: docs sql/functions/csv_extract/index.md
+INSERT INTO t
+  VALUES (1, 'some,data'), (2, 'more,data'), (3, 'also,data');
+
+-- source: docs sql/functions/index.md
+INSERT INTO events VALUES (
+    'hello',
+    now()
+);
+
+-- source: docs sql/functions/index.md
+INSERT INTO events VALUES (
+    'hello',
+    now()
+);
+
+-- source: docs sql/functions/index.md
+INSERT INTO events VALUES (
+    'welcome',
+    now()
+);
+
+-- source: docs sql/functions/index.md
+INSERT INTO events VALUES (
+    'goodbye',
+    now()
+);
+
+-- source: docs sql/functions/index.md
+INSERT INTO quizzes VALUES (LIST[5, 7, 8]), (LIST[3, 3]);
+
+-- source: docs sql/index.md
+INSERT INTO t VALUES (1, 'a'), (NULL, 'b');
+
+-- source: docs sql/index.md
+INSERT INTO t (b, a) VALUES ('a', 1), ('b', NULL);
+
+-- source: docs sql/index.md
+INSERT INTO s VALUES ('c');
+
+-- source: docs sql/index.md
+INSERT INTO t (b) SELECT * FROM s;
+
+-- source: docs sql/index.md
+INSERT INTO example_table VALUES (1, 'hello'), (2, 'goodbye');
+
+-- source: docs sql/index.md
+INSERT INTO my_table VALUES (1, 2), (3, 4);
+
+-- source: docs sql/select/index.md
+INSERT INTO areas VALUES
+  (1, 2    , 'Brooklyn'),
+  (2, 3    , 'New York'),
+  (3, 7    , 'United States of America'),
+  (4, 5    , 'Kreuzberg'),
+  (5, 6    , 'Berlin'),
+  (6, 7    , 'Germany'),
+  (7, null , 'Earth');
+
+-- source: docs sql/select/index.md
+INSERT INTO users VALUES
+  ('A', 1, 'Alice'),
+  ('B', 4, 'Bob'),
+  ('C', 2, 'Carol'),
+  ('D', 5, 'Dan');
+
+-- source: docs sql/select/index.md
+INSERT INTO transfers VALUES
+  ('B', 'C', 20.0 , now()),
+  ('A', 'D', 15.0 , now() + '05 seconds'),
+  ('C', 'D', 25.0 , now() + '10 seconds'),
+  ('A', 'B', 10.0 , now() + '15 seconds'),
+  ('C', 'A', 35.0 , now() + '20 seconds');
+
+-- source: docs sql/types/index.md
+INSERT INTO unscaled VALUES
+  (987654321098765432109876543210987654321),
+  (9876543210987654321.09876543210987654321),
+  (.987654321098765432109876543210987654321);
+
+-- source: docs sql/types/index.md
+INSERT INTO scaled VALUES
+  (987654321098765432109876543210987654321);
+
+-- source: docs sql/types/index.md
+INSERT INTO scaled VALUES
+  (9876543210987654321.09876543210987654321),
+  (.987654321098765432109876543210987654321);
+
+-- source: docs transform-data/idiomatic-materialize-sql/appendix/example-orders/index.md
+INSERT INTO orders VALUES
+(1,current_timestamp - (1 * interval '3 day') - (35 * interval '1 minute'),'brownies',12, 'Complete'),
+(1,current_timestamp - (1 * interval '3 day') - (35 * interval '1 minute'),'cupcake',12, 'Complete'),
+(1,current_timestamp - (1 * interval '3 day') - (35 * interval '1 minute'),'chocolate cake',1, 'Complete'),
+(2,current_timestamp - (1 * interval '3 day') - (15 * interval '1 minute'),'cheesecake',1, 'Complete'),
+(3,current_timestamp - (1 * interval '3 day'),'chiffon cake',1, 'Complete'),
+(3,current_timestamp - (1 * interval '3 day'),'egg tart',6, 'Complete'),
+(3,current_timestamp - (1 * interval '3 day'),'fruit tart',6, 'Complete'),
+(4,current_timestamp - (1 * interval '2 day')- (30 * interval '1 minute'),'cupcake',6, 'Shipped'),
+(4,current_timestamp - (1 * interval '2 day')- (30 * interval '1 minute'),'cupcake',6, 'Shipped'),
+(5,current_timestamp - (1 * interval '2 day'),'chocolate cake',1, 'Processing'),
+(6,current_timestamp,'brownie',10, 'Pending'),
+(6,current_timestamp,'chocolate cake',1, 'Pending'),
+(7,current_timestamp,'chocolate chip cookie',20, 'Processing'),
+(8,current_timestamp,'coffee cake',1, 'Complete'),
+(8,current_timestamp,'fruit tart',4, 'Complete'),
+(9,current_timestamp + (15 * interval '1 minute'),'chocolate chip cookie',20, 'Pending'),
+(9,current_timestamp + (15 * interval '1 minute'),'brownie',20, 'Processing'),
+(10,current_timestamp + (30 * interval '1 minute'),'sugar cookie',10, 'Pending'),
+(10,current_timestamp + (30 * interval '1 minute'),'donut',36, 'Pending'),
+(11,current_timestamp + (30 * interval '1 minute'),'chiffon cake',2, 'Pending'),
+(11,current_timestamp + (30 * interval '1 minute'),'egg tart',6, 'Pending'),
+(12,current_timestamp + (1 * interval '1 day') + (35 * interval '1 minute'),'cheesecake',1, 'Pending'),
+(13,current_timestamp + (1 * interval '1 day')+ (35 * interval '1 minute'),'chocolate chip cookie',20, 'Pending'),
+(14,current_timestamp + (1 * interval '1 day')+ (35 * interval '1 minute'),'brownie',20, 'Pending'),
+(14,current_timestamp + (1 * interval '1 day')+ (35 * interval '1 minute'),'cheesecake',1, 'Pending'),
+(14,current_timestamp + (1 * interval '1 day')+ (35 * interval '1 minute'),'cupcake',6, 'Pending'),
+(15,current_timestamp + (1 * interval '1 day')+ (35 * interval '1 minute'),'chocolate cake',1, 'Pending'),
+(16,current_timestamp + (1 * interval '2 day'),'chocolate cake',1, 'Pending'),
+(17,current_timestamp + (1 * interval '2 day')+ (10 * interval '1 minute'),'coffee cake',1, 'Pending'),
+(17,current_timestamp + (1 * interval '2 day')+ (10 * interval '1 minute'),'egg tart',12, 'Pending'),
+(18,current_timestamp + (1 * interval '2 day')+ (15 * interval '1 minute'),'chocolate chip cookie',12, 'Pending'),
+(18,current_timestamp + (1 * interval '2 day')+ (15 * interval '1 minute'),'brownie',12, 'Pending'),
+(18,current_timestamp + (1 * interval '2 day')+ (15 * interval '1 minute'),'sugar cookie',12, 'Pending'),
+(18,current_timestamp + (1 * interval '2 day')+ (15 * interval '1 minute'),'donut',12, 'Pending'),
+(19,current_timestamp + (1 * interval '2 day')+ (30 * interval '1 minute'),'cupcake',6, 'Pending'),
+(20,current_timestamp + (1 * interval '3 day'),'chiffon cake',1, 'Pending'),
+(20,current_timestamp + (1 * interval '3 day'),'egg tart',6, 'Pending'),
+(20,current_timestamp + (1 * interval '3 day'),'fruit tart',6, 'Pending'),
+(21,current_timestamp + (1 * interval '3 day') + (15 * interval '1 minute'),'cheesecake',1, 'Pending'),
+(22,current_timestamp + (1 * interval '3 day') + (35 * interval '1 minute'),'brownies',12, 'Pending'),
+(22,current_timestamp + (1 * interval '3 day') + (35 * interval '1 minute'),'cupcake',12, 'Pending'),
+(22,current_timestamp + (1 * interval '3 day') + (35 * interval '1 minute'),'chocolate cake',1, 'Pending')
+;
+
+-- source: docs transform-data/idiomatic-materialize-sql/appendix/example-orders/index.md
+INSERT INTO items VALUES
+('brownie',2.25,'USD'),
+('cheesecake',40,'USD'),
+('chiffon cake',30,'USD'),
+('chocolate cake',30,'USD'),
+('chocolate chip cookie',2.5,'USD'),
+('coffee cake',25,'USD'),
+('cupcake',3,'USD'),
+('donut',1.25,'USD'),
+('egg tart',2.5,'USD'),
+('fruit tart',4.5,'USD'),
+('sugar cookie',2.5,'USD');
+
+-- source: docs transform-data/idiomatic-materialize-sql/appendix/example-orders/index.md
+INSERT INTO sales_items VALUES
+(date_trunc('week', current_timestamp),ARRAY['brownie','chocolate chip cookie','chocolate cake']),
+(date_trunc('week', current_timestamp + (1* interval '7 day')),ARRAY['chocolate chip cookie','donut','cupcake']);
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO events VALUES (now()::timestamp - '5 minutes', 'hello');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO events VALUES (now(), 'world');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO venues VALUES ('US', 1, 'Rock World');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO venues VALUES ('CA', 2, 'Friendship Cove');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO input
+   SELECT n FROM generate_series(1,10) AS n;
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO input SELECT n FROM generate_series(11,10001) AS n;
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO birds (id, name, wingspan_cm, colors) VALUES
+    (1, 'Sparrow', 15.5, '["Brown"]'),
+    (2, 'Blue Jay', 20.2, '["Blue"]'),
+    (3, 'Cardinal', 22.1, '["Red"]'),
+    (4, 'Robin', 18.7, '["Red","Brown"]'),
+    (5, 'Hummingbird', 8.2, '["Green"]'),
+    (6, 'Penguin', 99.5, '["Black", "White"]'),
+    (7, 'Eagle', 200.8, '["Brown"]'),
+    (8, 'Owl', 105.3, '["Gray"]'),
+    (9, 'Flamingo', 150.6, '["Pink"]'),
+    (10, 'Pelican', 180.4, '["White"]');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO bird_rules (id, starts_with, wingspan_operator, wingspan_cm, colors)
+    VALUES
+    (1, 'P', 'GTE', 50.0, '["Blue"]'),
+    (2, 'P', 'LTE', 100.0, '["Black","White"]'),
+    (3, 'R', 'GTE', 20.0, '["Red"]');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO birds VALUES (11, 'Really big robin', 25.0, '["Red"]');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO events VALUES ('hello', now());
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO tasks VALUES ('send_email', now(), INTERVAL '5 minutes');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO tasks VALUES ('time_to_eat', now(), INTERVAL '1 hour');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO tasks VALUES ('security_block', now(), INTERVAL '1 day');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO tasks VALUES ('send_email', now(), INTERVAL '5 seconds');
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO input VALUES (1, now());
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO input VALUES (1, now());
+
+-- source: docs transform-data/patterns/index.md
+INSERT INTO input VALUES (2, now());
+
+-- source: docs security/self-managed/access-control/index.md
+ALTER SYSTEM SET enable_rbac_checks = 'on';
+
+-- source: docs sql/alter-network-policy/index.md
+ALTER SYSTEM SET network_policy = office_access_policy;
+
+-- source: docs security/cloud/access-control/index.md
+CREATE ROLE view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+CREATE ROLE serving_index_manager;
+
+-- source: docs security/cloud/access-control/index.md
+CREATE ROLE data_reader;
+
+-- source: docs security/self-managed/access-control/index.md
+CREATE ROLE "blue.berry@example.com" WITH LOGIN PASSWORD '<password>';
+
+-- source: docs security/self-managed/access-control/index.md
+CREATE ROLE "sales_report_app" WITH LOGIN PASSWORD '<password>';
+
+-- source: docs security/self-managed/access-control/index.md
+CREATE ROLE "lemon@example.com" WITH LOGIN PASSWORD '<password>';
+
+-- source: docs sql/create-role/index.md
+CREATE ROLE db_reader;
+
+-- source: docs sql/create-role/index.md
+CREATE ROLE db_reader WITH LOGIN PASSWORD 'password';
+
+-- source: docs sql/create-role/index.md
+CREATE ROLE super_user WITH SUPERUSER LOGIN PASSWORD 'password';
+
+-- source: docs security/cloud/access-control/index.md
+ALTER ROLE "blue.berry@example.com" SET CLUSTER = compute_cluster;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER ROLE "blue.berry@example.com" SET DATABASE = mydb;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER ROLE "blue.berry@example.com" SET search_path = sales;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER ROLE data_reader SET CLUSTER = serving_cluster;
+
+-- source: docs sql/alter-role/index.md
+ALTER ROLE rj INHERIT;
+
+-- source: docs sql/alter-role/index.md
+ALTER ROLE rj SUPERUSER;
+
+-- source: docs sql/alter-role/index.md
+ALTER ROLE rj NOSUPERUSER;
+
+-- source: docs sql/alter-role/index.md
+ALTER ROLE rj PASSWORD NULL;
+
+-- source: docs sql/alter-role/index.md
+ALTER ROLE rj PASSWORD 'new_password';
+
+-- source: docs security/cloud/access-control/index.md
+GRANT USAGE ON SCHEMA mydb.sales TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT USAGE ON CLUSTER compute_cluster TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT SELECT ON ALL TABLES IN SCHEMA mydb.sales TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT CREATE ON CLUSTER compute_cluster TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT CREATE ON SCHEMA mydb.sales TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT CREATE ON CLUSTER serving_cluster TO serving_index_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT CREATE ON SCHEMA mydb.sales TO serving_index_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT USAGE ON CLUSTER serving_cluster TO serving_index_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT USAGE ON SCHEMA mydb.sales TO data_reader;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT USAGE ON CLUSTER serving_cluster TO data_reader;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT SELECT ON ALL TABLES IN SCHEMA mydb.sales TO data_reader;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT view_manager TO "blue.berry@example.com";
+
+-- source: docs security/cloud/access-control/index.md
+GRANT serving_index_manager TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT data_reader TO sales_report_app;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT view_manager TO "lemon@example.com";
+
+-- source: docs sql/grant-privilege/index.md
+GRANT SELECT ON mv_quarterly_sales TO data_analysts, reporting;
+
+-- source: docs sql/grant-privilege/index.md
+GRANT USAGE, CREATE ON DATABASE materialize TO data_analysts;
+
+-- source: docs sql/grant-privilege/index.md
+GRANT ALL ON CLUSTER dev_cluster TO data_analysts, developers;
+
+-- source: docs sql/grant-privilege/index.md
+GRANT CREATEDB ON SYSTEM TO source_owners;
+
+-- source: docs sql/grant-role/index.md
+GRANT data_scientist TO joe;
+
+-- source: docs sql/grant-role/index.md
+GRANT data_scientist TO joe, mike;
+
+-- source: docs sql/comment-on/index.md
+COMMENT ON TABLE foo IS 'this table is important';
+
+-- source: docs sql/comment-on/index.md
+COMMENT ON COLUMN foo.x IS 'holds all of the important data';
+
+-- source: docs sql/comment-on/index.md
+COMMENT ON TABLE foo IS 'holds non-important data';
+
+-- source: docs sql/comment-on/index.md
+COMMENT ON TABLE foo IS NULL;
+
+-- source: docs sql/create-sink/index.md
+COMMENT ON TABLE t IS 'SQL comment on t';
+
+-- source: docs sql/create-sink/index.md
+COMMENT ON COLUMN t.value IS 'SQL comment on t.value';
+
+-- source: docs sql/explain-schema/index.md
+COMMENT ON TABLE t IS 'materialize comment on t';
+
+-- source: docs sql/explain-schema/index.md
+COMMENT ON COLUMN t.c2 IS 'materialize comment on t.c2';
+
+-- source: docs manage/terraform/index.md
+REVOKE CREATE ON DATABASE dev_table FROM dev_role;
+
+-- source: docs security/cloud/access-control/index.md
+REVOKE data_reader FROM sales_report_app;
+
+-- source: docs sql/index.md
+REVOKE SELECT ON mv FROM joe, mike;
+
+-- source: docs sql/index.md
+REVOKE USAGE, CREATE ON DATABASE materialize FROM joe;
+
+-- source: docs sql/index.md
+REVOKE ALL ON CLUSTER dev FROM joe;
+
+-- source: docs sql/index.md
+REVOKE CREATEDB ON SYSTEM FROM joe;
+
+-- source: docs sql/index.md
+REVOKE data_scientist FROM joe;
+
+-- source: docs sql/index.md
+REVOKE data_scientist FROM joe, mike;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR "blue.berry@example.com";
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR sales_report_app;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR serving_index_manager;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR data_reader;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR view_manager where grantor = 'blue.berry@example.com';
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR data_reader where grantor = 'blue.berry@example.com';
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR sales_report_app where grantor = 'blue.berry@example.com';
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR view_manager where name = 'only_lemon';
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR view_manager where name = 'shared_lemon';
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR "blue.berry@example.com" where name = 'shared_lemon';
+
+-- source: docs security/cloud/access-control/index.md
+SHOW PRIVILEGES FOR "lemon@example.com" where name = 'shared_lemon';
+
+-- source: docs sql/index.md
+SHOW PRIVILEGES;
+
+-- source: docs sql/index.md
+SHOW PRIVILEGES ON SCHEMAS;
+
+-- source: docs sql/index.md
+SHOW PRIVILEGES FOR materialize;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW DEFAULT PRIVILEGES FOR "blue.berry@example.com";
+
+-- source: docs security/cloud/access-control/index.md
+SHOW DEFAULT PRIVILEGES FOR sales_report_app;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW DEFAULT PRIVILEGES FOR view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW DEFAULT PRIVILEGES FOR serving_index_manager;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW DEFAULT PRIVILEGES FOR data_reader;
+
+-- source: docs sql/index.md
+SHOW DEFAULT PRIVILEGES;
+
+-- source: docs sql/index.md
+SHOW DEFAULT PRIVILEGES ON SCHEMAS;
+
+-- source: docs sql/index.md
+SHOW DEFAULT PRIVILEGES FOR joe;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE "blue.berry@example.com"
+IN SCHEMA mydb.sales  -- Optional. If specified, need USAGE on database and schema.
+GRANT SELECT ON TABLES TO view_manager, data_reader;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE view_manager
+IN SCHEMA mydb.sales -- Optional. If specified, need USAGE on database and schema.
+GRANT INSERT ON TABLES TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE PUBLIC
+IN SCHEMA mydb.sales
+GRANT INSERT ON TABLES TO view_manager;
+
+-- source: docs sql/alter-default-privileges/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE mike GRANT SELECT ON TABLES TO joe;
+
+-- source: docs sql/alter-default-privileges/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE interns IN DATABASE dev GRANT ALL PRIVILEGES ON TABLES TO intern_managers;
+
+-- source: docs sql/alter-default-privileges/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE developers REVOKE USAGE ON SECRETS FROM project_managers;
+
+-- source: docs sql/alter-default-privileges/index.md
+ALTER DEFAULT PRIVILEGES FOR ALL ROLES GRANT SELECT ON TABLES TO managers;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW ROLES;
+
+-- source: docs sql/index.md
+SHOW ROLES LIKE 'jo%';
+
+-- source: docs sql/index.md
+SHOW ROLES WHERE name = 'mike@ko.sh';
+
+-- source: docs security/cloud/index.md
+CREATE NETWORK POLICY office_access_policy (
+  RULES (
+    new_york (action='allow', direction='ingress',address='1.2.3.4/28'),
+    minnesota (action='allow',direction='ingress',address='2.3.4.5/32')
+  )
+);
+
+-- source: docs security/cloud/index.md
+ALTER NETWORK POLICY office_access_policy SET (
+  RULES (
+    new_york (action='allow', direction='ingress',address='1.2.3.4/28'),
+    minnesota (action='allow',direction='ingress',address='2.3.4.5/32'),
+    boston (action='allow',direction='ingress',address='4.5.6.7/32')
+  )
+);
+
+-- source: docs security/cloud/index.md
+DROP NETWORK POLICY office_access_policy;
+
+-- source: docs security/self-managed/access-control/index.md
+SHOW enable_rbac_checks;
+
+-- source: docs self-managed-deployments/configuration-system-parameters/index.md
+SHOW ALL;
+
+-- source: docs serve-results/index.md
+DECLARE c CURSOR FOR SUBSCRIBE (SELECT * FROM mv_counter_sum);
+
+-- source: docs sql/begin/index.md
+DECLARE c CURSOR FOR SUBSCRIBE (SELECT * FROM flippers);
+
+-- source: docs sql/index.md
+DECLARE c CURSOR FOR SUBSCRIBE (SELECT * FROM bids);
+
+-- source: docs serve-results/index.md
+FETCH 10 c WITH (timeout='1s');
+
+-- source: docs serve-results/index.md
+FETCH 20 c WITH (timeout='1s');
+
+-- source: docs sql/begin/index.md
+FETCH 10 c WITH (timeout='1s');
+
+-- source: docs sql/index.md
+FETCH ALL c;
+
+-- source: docs sql/index.md
+FETCH 100 c WITH (timeout='1s');
+
+-- source: docs sql/index.md
+FETCH ALL c WITH (timeout='1s');
+
+-- source: docs sql/index.md
+FETCH ALL c WITH (timeout='0s');
+
+-- source: docs serve-results/sink/index.md
+COPY some_object TO 's3://<bucket>/<path>'
+WITH (
+    AWS CONNECTION = aws_connection,
+    FORMAT = 'parquet'
+  );
+
+-- source: docs serve-results/sink/index.md
+COPY some_object TO 's3://<bucket>/<path>'
+WITH (
+    AWS CONNECTION = aws_connection,
+    FORMAT = 'csv'
+  );
+
+-- source: docs serve-results/sink/index.md
+COPY some_object TO '<S3_BUCKET_URI>'
+WITH (
+    AWS CONNECTION = bucket_connection,
+    FORMAT = 'parquet'
+  );
+
+-- source: docs serve-results/sink/index.md
+COPY some_object TO '<S3_BUCKET_URI>'
+WITH (
+    AWS CONNECTION = bucket_connection,
+    FORMAT = 'csv'
+  );
+
+-- source: docs serve-results/sink/index.md
+COPY INTO s3_table_parquet
+  FROM @S3_stage
+  FILE_FORMAT = (TYPE = 'PARQUET');
+
+-- source: docs serve-results/sink/index.md
+COPY INTO s3_table_csv
+  FROM @s3_stage
+  FILE_FORMAT = (TYPE = 'CSV');
+
+-- source: docs sql/copy-from/index.md
+COPY t FROM STDIN WITH (DELIMITER '|');
+
+-- source: docs sql/copy-from/index.md
+COPY t FROM STDIN (FORMAT CSV);
+
+-- source: docs sql/copy-from/index.md
+COPY t FROM STDIN (DELIMITER '|');
+
+-- source: docs sql/copy-to/index.md
+COPY (SUBSCRIBE some_view) TO STDOUT WITH (FORMAT binary);
+
+-- source: docs sql/copy-to/index.md
+COPY some_view TO 's3://mz-to-snow/parquet/'
+WITH (
+    AWS CONNECTION = aws_role_assumption,
+    FORMAT = 'parquet'
+  );
+
+-- source: docs sql/copy-to/index.md
+COPY some_view TO 's3://mz-to-snow/csv/'
+WITH (
+    AWS CONNECTION = aws_role_assumption,
+    FORMAT = 'csv'
+  );
+
+-- source: docs sql/functions/index.md
+COPY (SUBSCRIBE (SELECT event_ts, content FROM last_30_sec)) TO STDOUT;
+
+-- source: docs sql/index.md
+COPY (SUBSCRIBE (SELECT * FROM bids)) TO STDOUT;
+
+-- source: docs transform-data/dataflow-troubleshooting/index.md
+COPY(SUBSCRIBE(
+    WITH histograms AS (
+        SELECT
+            mdod.id,
+            mdod.name,
+            mdod.dataflow_name,
+            mcodh.count,
+            mcodh.duration_ns / 1000 * '1 MICROSECONDS'::interval AS duration
+        FROM mz_introspection.mz_compute_operator_durations_histogram AS mcodh,
+            mz_introspection.mz_dataflow_addresses AS mda,
+            mz_introspection.mz_dataflow_operator_dataflows AS mdod
+        WHERE
+            mcodh.id = mdod.id
+            AND mdod.id = mda.id
+            -- exclude regions and just return operators
+            AND mda.address NOT IN (
+                SELECT DISTINCT address[:list_length(address) - 1]
+                FROM mz_introspection.mz_dataflow_addresses
+            )
+
+    )
+
+    SELECT *
+    FROM histograms
+    WHERE duration > '100 millisecond'::interval
+) WITH (SNAPSHOT = false, PROGRESS)) TO STDOUT;
+
+-- source: docs transform-data/patterns/index.md
+COPY (SUBSCRIBE (SELECT ts, content FROM last_30_sec)) TO STDOUT;
+
+-- source: docs transform-data/patterns/index.md
+COPY( SUBSCRIBE tracking_tasks WITH (SNAPSHOT = false) ) TO STDOUT;
+
+-- source: docs transform-data/patterns/index.md
+COPY (SUBSCRIBE (SELECT * FROM output)) TO STDOUT;
+
+-- source: docs sql/alter-materialized-view/index.md
+CREATE REPLACEMENT MATERIALIZED VIEW winning_bids_replacement
+FOR winning_bids AS
+SELECT DISTINCT ON (a.id) b.*, a.item, a.seller
+FROM auctions AS a
+JOIN bids AS b
+  ON a.id = b.auction_id
+WHERE b.bid_time < a.end_time
+  AND mz_now() > a.end_time
+ORDER BY a.id,
+  b.amount DESC,
+  b.bid_time,
+  b.buyer;
+
+-- source: docs transform-data/updating-materialized-views/index.md
+CREATE REPLACEMENT MATERIALIZED VIEW auction_house.mv_winning_bids_v2
+     FOR auction_house.mv_winning_bids
+     IN CLUSTER compute_cluster
+   AS
+   SELECT
+       a.id AS auction_id,
+       a.item,
+       a.end_time,
+       b.id AS winning_bid_id,
+       b.amount AS winning_amount,
+       b.bid_time AS winning_bid_time,
+       u.id AS winner_id,
+       u.name AS winner_name,
+       o.id AS winner_org_id,
+       o.name AS winner_org_name
+   FROM auction_house.auctions a
+   JOIN auction_house.bids b ON a.id = b.auction_id
+   JOIN auction_house.users u ON b.buyer = u.id
+   JOIN auction_house.organizations o ON u.org_id = o.id
+   WHERE a.end_time < mz_now()
+   AND b.amount = (
+       SELECT MAX(b2.amount)
+       FROM auction_house.bids b2
+       WHERE b2.auction_id = a.id
+   )
+   AND b.amount > 50;
+
+-- source: docs sql/alter-role/index.md
+SHOW cluster;
+
+-- source: docs sql/alter-role/index.md
+SHOW cluster;
+
+-- source: docs sql/alter-sink/index.md
+UPDATE switch SET value = true;
+
+-- source: docs sql/index.md
+UPDATE example_table
+SET a = a + 2
+WHERE b = 'hello';
+
+-- source: docs sql/index.md
+UPDATE example_table
+SET a = 0, b = 'aloha';
+
+-- source: docs transform-data/patterns/index.md
+UPDATE birds SET colors = '["Black","White","Blue"]' WHERE name = 'Penguin';
+
+-- source: docs sql/create-source/index.md
+SHOW SUBSOURCES ON mz_source;
+
+-- source: docs sql/index.md
+SHOW SUBSOURCES ON pg;
+
+-- source: docs sql/index.md
+SHOW SUBSOURCES ON kafka;
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE int4_list AS LIST (ELEMENT TYPE = int4);
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE int4_list_list AS LIST (ELEMENT TYPE = int4_list);
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE int4_map AS MAP (KEY TYPE = text, VALUE TYPE = int4);
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE int4_map_map AS MAP (KEY TYPE = text, VALUE TYPE = int4_map);
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE row_type AS (a int, b text);
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE nested_row_type AS (a row_type, b float8);
+
+-- source: docs sql/index.md
+CREATE TYPE custom_list AS LIST (ELEMENT TYPE int4);
+
+-- source: docs sql/index.md
+CREATE TYPE custom_nested_list AS LIST (element_type=custom_list);
+
+-- source: docs sql/index.md
+CREATE TYPE second_custom_list AS LIST (element_type=int4);
+
+-- source: docs sql/deallocate/index.md
+DEALLOCATE a;
+
+-- source: docs sql/delete/index.md
+DELETE FROM delete_me WHERE b = 'hello';
+
+-- source: docs sql/delete/index.md
+DELETE FROM delete_me
+    USING delete_using
+    WHERE delete_me.b = delete_using.b;
+
+-- source: docs sql/delete/index.md
+DELETE FROM delete_me;
+
+-- source: docs sql/select/index.md
+DELETE FROM areas;
+
+-- source: docs sql/select/index.md
+DELETE FROM users;
+
+-- source: docs sql/select/index.md
+DELETE FROM transfers;
+
+-- source: docs transform-data/patterns/index.md
+DELETE FROM bird_rules WHERE id = 3;
+
+-- source: docs sql/drop-owned/index.md
+DROP OWNED BY joe;
+
+-- source: docs sql/drop-owned/index.md
+DROP OWNED BY joe, george CASCADE;
+
+-- source: docs sql/drop-type/index.md
+SHOW TYPES;
+
+-- source: docs sql/drop-type/index.md
+DROP TYPE int4_map;
+
+-- source: docs sql/drop-type/index.md
+DROP TYPE int4_list CASCADE;
+
+-- source: docs sql/drop-type/index.md
+DROP TYPE int4_list;
+
+-- source: docs sql/drop-type/index.md
+DROP TYPE int4_list RESTRICT;
+
+-- source: docs sql/drop-type/index.md
+DROP TYPE IF EXISTS int4_list;
+
+-- source: docs sql/execute/index.md
+PREPARE a AS SELECT 1 + $1;
+
+-- source: docs sql/execute/index.md
+EXECUTE a (2);
+
+-- source: docs sql/index.md
+EXECUTE a(2);
+
+-- source: docs sql/explain-analyze/index.md
+EXPLAIN ANALYZE MEMORY FOR INDEX wins_by_item;
+
+-- source: docs sql/explain-analyze/index.md
+EXPLAIN ANALYZE CPU FOR INDEX wins_by_item;
+
+-- source: docs sql/explain-analyze/index.md
+EXPLAIN ANALYZE CPU, MEMORY FOR INDEX wins_by_item;
+
+-- source: docs sql/explain-analyze/index.md
+EXPLAIN ANALYZE MEMORY WITH SKEW FOR INDEX wins_by_item;
+
+-- source: docs sql/explain-analyze/index.md
+EXPLAIN ANALYZE HINTS FOR INDEX wins_by_item;
+
+-- source: docs sql/explain-analyze/index.md
+EXPLAIN ANALYZE HINTS FOR INDEX wins_by_item AS SQL;
+
+-- source: docs sql/explain-filter-pushdown/index.md
+EXPLAIN
+SELECT count(*) FROM bids WHERE bid_time + '5 minutes' > mz_now();
+
+-- source: docs sql/explain-filter-pushdown/index.md
+EXPLAIN FILTER PUSHDOWN FOR
+SELECT count(*) FROM bids WHERE bid_time + '5 minutes' > mz_now();
+
+-- source: docs sql/explain-filter-pushdown/index.md
+EXPLAIN FILTER PUSHDOWN FOR
+SELECT count(*) FROM bids WHERE bid_time + '1 hour' > mz_now();
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN
+SELECT a.id, sum(b.amount) FROM accounts a JOIN bids b ON(a.id = b.buyer) GROUP BY a.id;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN PLAN FOR
+SELECT a.id, sum(b.amount) FROM accounts a JOIN bids b ON(a.id = b.buyer) GROUP BY a.id;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN OPTIMIZED PLAN AS TEXT FOR
+SELECT a.id, sum(b.amount) FROM accounts a JOIN bids b ON(a.id = b.buyer) GROUP BY a.id;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN WITH(types) FOR
+SELECT a.id, sum(b.amount) FROM accounts a JOIN bids b ON(a.id = b.buyer) GROUP BY a.id;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN PHYSICAL PLAN FOR
+SELECT a.id, sum(b.amount) FROM accounts a JOIN bids b ON(a.id = b.buyer) GROUP BY a.id;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN
+INDEX my_view_idx;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN PLAN FOR
+INDEX my_view_idx;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN OPTIMIZED PLAN AS TEXT FOR
+INDEX my_view_idx;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN WITH(types) FOR
+INDEX my_view_idx;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN PHYSICAL PLAN FOR
+INDEX my_view_idx;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN
+MATERIALIZED VIEW my_mat_view;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN PLAN FOR
+MATERIALIZED VIEW my_mat_view;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN OPTIMIZED PLAN AS TEXT FOR
+MATERIALIZED VIEW my_mat_view;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN WITH(types)
+MATERIALIZED VIEW my_mat_view;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN PHYSICAL PLAN FOR
+MATERIALIZED VIEW my_mat_view;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN OPTIMIZED PLAN FOR
+SUBSCRIBE accounts;
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN OPTIMIZED PLAN FOR
+SUBSCRIBE (SELECT id, balance FROM accounts WHERE balance > 1000);
+
+-- source: docs sql/explain-plan/index.md
+EXPLAIN PHYSICAL PLAN FOR
+SUBSCRIBE accounts;
+
+-- source: docs sql/explain-schema/index.md
+EXPLAIN VALUE SCHEMA FOR
+  CREATE SINK
+  FROM t
+  INTO KAFKA CONNECTION kafka_conn (TOPIC 'test_avro_topic')
+  KEY (c1)
+  FORMAT AVRO USING CONFLUENT SCHEMA REGISTRY CONNECTION csr_conn
+  ENVELOPE UPSERT;
+
+-- source: docs sql/explain-timestamp/index.md
+EXPLAIN TIMESTAMP FOR SELECT * FROM users;
+
+-- source: docs transform-data/dataflow-troubleshooting/index.md
+EXPLAIN MATERIALIZED VIEW num_bids;
+
+-- source: docs transform-data/index.md
+EXPLAIN SELECT * FROM foo WHERE x = 42 AND y = 50;
+
+-- source: docs transform-data/index.md
+EXPLAIN SELECT * FROM course_schedule;
+
+-- source: docs transform-data/index.md
+EXPLAIN
+  SELECT
+      t.name AS teacher_name,
+      s.schedule,
+      c.name AS course_name
+  FROM teachers t
+  INNER JOIN sections s ON t.id = s.teacher_id
+  INNER JOIN courses c ON c.id = s.course_id
+  WHERE t.name = 'Escalante';
+
+-- source: docs transform-data/patterns/index.md
+EXPLAIN SELECT * FROM events WHERE mz_now() <= event_ts + INTERVAL '5min';
+
+-- source: docs transform-data/patterns/index.md
+EXPLAIN FILTER PUSHDOWN FOR
+    SELECT * FROM events WHERE event_ts + '2 minutes' > mz_now();
+
+-- source: docs transform-data/patterns/index.md
+EXPLAIN FILTER PUSHDOWN FOR
+    SELECT * FROM venues WHERE country_code IN ('US', 'MX');
+
+-- source: docs transform-data/patterns/index.md
+EXPLAIN WITH(filter_pushdown)
+SELECT count(*)
+FROM events
+WHERE mz_now() <= event_ts + INTERVAL '30s';
+
+-- source: docs sql/index.md
+REASSIGN OWNED BY joe TO mike;
+
+-- source: docs sql/index.md
+REASSIGN OWNED BY joe, george TO mike;
+
+-- source: docs sql/index.md
+SHOW search_path;
+
+-- source: docs sql/index.md
+SHOW transaction_isolation;
+
+-- source: docs sql/index.md
+SHOW COLUMNS FROM my_source;
+
+-- source: docs sql/index.md
+SHOW CREATE TYPE point;
+
+-- source: docs sql/index.md
+SHOW NETWORK POLICIES;
+
+-- source: docs sql/index.md
+SHOW ROLE MEMBERSHIP;
+
+-- source: docs sql/index.md
+SHOW ROLE MEMBERSHIP FOR r2;
+
+-- source: docs sql/index.md
+TABLE t;
+
+-- source: docs sql/index.md
+TABLE t ORDER BY a DESC LIMIT 1;
+
+-- source: docs sql/index.md
+VALUES (1, 2, 3), (4, 5, 6);
+
+-- source: docs sql/index.md
+VALUES (1), (2), (3) ORDER BY column1 DESC LIMIT 2;
