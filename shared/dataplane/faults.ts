@@ -28,6 +28,11 @@ export class FaultInjector {
     this.crashPoints.set(point, (this.crashPoints.get(point) ?? 0) + n);
   }
 
+  /** Crashes armed but not yet reached. */
+  pendingCrashes(): number {
+    return [...this.crashPoints.values()].reduce((a, b) => a + b, 0);
+  }
+
   clear(): void {
     this.queued.length = 0;
     this.crashPoints.clear();

@@ -17,6 +17,7 @@ import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { routeRecord } from '../router/routing';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { StagedCommits } from '../catalog/staged';
+import type { FaultInjector } from '../dataplane/faults';
 import type { DataPlane } from '../controllers/contract';
 import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
@@ -35,6 +36,8 @@ export interface SweeperDeps {
   readonly prober?: Prober;
   readonly secrets?: SecretStore;
   readonly fullPass?: FullPassOptions;
+  /** Crash injection for tests and the chaos run. */
+  readonly faults?: FaultInjector;
 }
 
 export interface SweepReport {
@@ -146,6 +149,7 @@ export class Sweeper {
       if (err instanceof ConditionalCheckFailedException) return false;
       throw err;
     }
+    this.deps.faults?.point('sweeper.after-claim');
     // The same routing the stream router uses, from the record as stored.
     const msg = routeRecord({ eventName: 'INSERT', dynamodb: { NewImage: marshall(effect, { removeUndefinedValues: true }) as never } });
     if (!msg) return false;

@@ -133,6 +133,35 @@ describe('props validation: one error listing every problem', () => {
     ]);
   });
 
+  it('EffectExecutor: with an external data plane, the timeout covers one data plane call with its retries', () => {
+    // Prepare
+    const { stack, catalog, queues } = base();
+
+    // Act: no dataPlaneTable = the external data plane
+    const problems = problemsOf(
+      () =>
+        new EffectExecutor(stack, 'Exec', {
+          controller: 'storage',
+          catalog,
+          queue: queues.byController.storage,
+          entry: FIXTURE_ENTRY,
+          timeout: Duration.seconds(10),
+        }),
+    );
+    // The secrets controller never calls the data plane: no such floor.
+    const secrets = new EffectExecutor(stack, 'Secrets', {
+      controller: 'secrets',
+      catalog,
+      queue: queues.byController.secrets,
+      entry: FIXTURE_ENTRY,
+      timeout: Duration.seconds(10),
+    });
+
+    // Assess
+    expect(problems).toEqual(['timeout must cover one call to the external data plane with its retries (19 seconds), got 10 seconds']);
+    expect(secrets.handler.function).toBeDefined();
+  });
+
   it('DdlApi', () => {
     // Prepare
     const { stack, catalog } = base();

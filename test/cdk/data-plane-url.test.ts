@@ -5,10 +5,11 @@
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DATA_PLANE_CALL_WORST_CASE, EXECUTOR_TIMEOUT } from '../../cdk/constructs/effect-executor';
 import { InvalidPropsError } from '../../cdk/constructs/props-validation';
 import { DATA_PLANE_URL_CONTEXT, DdlControlPlaneStack } from '../../cdk/stack';
 import { loadConfig } from '../../shared/config';
-import { CONTROLLERS, ENV } from '../../shared/definitions';
+import { CONTROLLERS, EFFECT_QUEUES, ENV } from '../../shared/definitions';
 import { BUNDLING_STACKS, captureError, fakeResolve, logicalId, statementsOfRole, testApp } from './helpers';
 
 const URL = 'https://dataplane.example.com/v1';
@@ -60,6 +61,31 @@ describe('with CDK context dataPlaneUrl', () => {
     for (const resource of dynamo.flatMap((s) => s.resources.map(fakeResolve))) {
       expect(resource.startsWith(`getatt:${catalog}.Arn`)).toBe(true);
     }
+  });
+});
+
+describe('executors with an external data plane', () => {
+  it.each([
+    ['compute', 1],
+    ['storage', 1],
+    ['secrets', 10],
+  ] as const)('%s: batch size %i, 25 s timeout within the 30 s visibility timeout', (controller, batchSize) => {
+    // Prepare
+    const fn = logicalId(stack.executors[controller].handler.function);
+
+    // Act
+    const timeout = template.toJSON().Resources[fn].Properties.Timeout as number;
+
+    // Assess: one HTTP call may take DATA_PLANE_CALL_WORST_CASE (19 s), so the effects that go to
+    // the data plane come one per invocation; the secrets executor's go to Secrets Manager.
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fn },
+      BatchSize: batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(timeout).toBe(EXECUTOR_TIMEOUT.toSeconds());
+    expect(timeout).toBeGreaterThanOrEqual(DATA_PLANE_CALL_WORST_CASE.toSeconds());
+    expect(timeout).toBeLessThanOrEqual(EFFECT_QUEUES.find((d) => d.controller === controller)!.visibilityTimeoutSeconds);
   });
 });
 

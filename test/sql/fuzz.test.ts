@@ -107,6 +107,8 @@ describe('parser robustness', () => {
       'CREATE',
       'CREATE CLUSTER c',
       'CREATE CLUSTER c (',
+      'CREATE CLUSTER c SIZE',
+      'CREATE CLUSTER REPLICA c.r',
       'CREATE SOURCE s FROM',
       'CREATE SOURCE s FROM KAFKA CONNECTION k (TOPIC \'t\')',
       'CREATE SINK k FROM t INTO KAFKA CONNECTION c (TOPIC \'t\')',
@@ -197,13 +199,18 @@ const optionValue: fc.Arbitrary<OptionValue> = fc.letrec<{ value: OptionValue; i
   ),
 })).value;
 
+/** A cluster's `SCHEDULE = ON REFRESH [(HYDRATION TIME ESTIMATE = '...')]`. */
+const refreshSchedule: fc.Arbitrary<OptionValue> = fc.option(str, { nil: undefined }).map((h) => (h === undefined ? { kind: 'refresh_schedule' } : { kind: 'refresh_schedule', hydrationTimeEstimate: h }));
+
 function options(spec: OptionListSpec, min = 0): fc.Arbitrary<SqlOption[]> {
   return fc
     .uniqueArray(fc.constantFrom(...spec.names.filter((n) => n !== 'REPLICAS')), { minLength: min, maxLength: 4 })
     .chain((names) =>
       fc.tuple(
         ...names.map((n) =>
-          (VALUE_PREFIX[n] !== undefined ? optionValue.filter((v) => v.kind !== 'none') : optionValue).map((value): SqlOption => ({ name: n, value, position: 0 })),
+          (VALUE_PREFIX[n] !== undefined ? optionValue.filter((v) => v.kind !== 'none') : n === 'SCHEDULE' ? fc.oneof(optionValue, refreshSchedule) : optionValue).map(
+            (value): SqlOption => ({ name: n, value, position: 0 }),
+          ),
         ),
       ),
     )

@@ -16,10 +16,11 @@
 -- are in materialize-docs-unsupported.sql, each expected to be answered 0A000.
 
 -- ============================================================================================
--- Part 1: statements from Materialize's documentation (materialize.com/docs), every `sql`/`mzsql`
--- code block of the pages, read from the Markdown export in MaterializeInc/agent-skills
--- (skills/materialize-docs/<page>/index.md); the source line names the page. Syntax templates
--- (`<name>`, `[...]`, `...`) and statements for the upstream database are left out.
+-- Part 1: statements from Materialize's documentation (materialize.com/docs): every statement of
+-- the kinds we serve in the `sql`/`mzsql` code blocks of the pages, read from their Markdown
+-- export in MaterializeInc/agent-skills (skills/materialize-docs/<page>/index.md), duplicates
+-- dropped; the source line names the page. Syntax templates (`<name>`, `[...]`, `...`) and the
+-- statements the guides run on the upstream database are left out.
 -- ============================================================================================
 
 -- source: docs concepts/index.md
@@ -781,7 +782,7 @@ CREATE CONNECTION csr_ssl TO CONFLUENT SCHEMA REGISTRY (
 );
 
 -- source: docs sql/create-sink/index.md
--- errata: pre-2023 syntax (FOR ... without parentheses); Materialize now reads TO ... (...)
+-- errata: an old syntax (FOR ... without parentheses); Materialize now reads TO ... (...)
 CREATE CONNECTION csr_basic_http
   FOR CONFLUENT SCHEMA REGISTRY
   URL '<CONFLUENT_REGISTRY_URL>',
