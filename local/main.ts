@@ -4,7 +4,8 @@
  * stream router + the executors + the HTTP API on port 6876.
  */
 import { Command } from 'commander';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { runtimeDir, runtimeFile, type LocalRuntimeInfo } from './runtime-info';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { generateAppPassword } from '../shared/auth/app-passwords';
@@ -91,6 +92,20 @@ async function main(): Promise<void> {
   if (!Number.isFinite(sweepIntervalSeconds) || sweepIntervalSeconds < 0) throw new Error(`invalid SWEEP_INTERVAL_SECONDS ${process.env.SWEEP_INTERVAL_SECONDS}`);
   pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber() });
   const password = await pipeline.passwords.create(TENANT, bootstrapPassword(dataDir), 'bootstrap');
+  // Tools (ddlctl check / effects redrive / tenant create) find the running pipeline here.
+  const runtime: LocalRuntimeInfo = {
+    pid: process.pid,
+    url: pipeline.url!,
+    dynamodbEndpoint: ddb.endpoint,
+    sqsEndpoint: sqs.endpoint,
+    region: pipeline.config.region,
+    config: pipeline.config,
+    secretsTable: pipeline.secretsTable,
+    startedAt: new Date().toISOString(),
+  };
+  mkdirSync(runtimeDir(dataDir), { recursive: true });
+  writeFileSync(runtimeFile(dataDir), `${JSON.stringify(runtime, null, 2)}\n`, { mode: 0o600 });
+  process.on('exit', () => rmSync(runtimeFile(dataDir), { force: true }));
 
   const url = pipeline.url!;
   console.log(`ddl-control-plane is running

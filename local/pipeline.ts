@@ -62,6 +62,7 @@ export interface Pipeline {
   readonly sweeper: Sweeper;
   readonly pollers: Readonly<Record<Controller, QueuePoller>>;
   readonly dlqUrls: Readonly<Record<Controller, string>>;
+  readonly secretsTable: string;
   /** Moves a controller's dead-lettered effects back to its queue. */
   redrive(controller: Controller): Promise<number>;
   stop(): Promise<void>;
@@ -103,7 +104,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     for (const c of CONTROLLERS) pollers[c].start();
   }
 
-  const sweeper = makeSweeper(cfg, clients, makeLogger('sweeper'), { dataPlane, secrets, ...(o.prober ? { prober: o.prober } : {}) });
+  const sweeper = makeSweeper(cfg, clients, makeLogger('sweeper'), { dataPlane, secrets, faults, ...(o.prober ? { prober: o.prober } : {}) });
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   if (o.sweepIntervalSeconds) {
@@ -137,6 +138,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     sweeper,
     pollers,
     dlqUrls: res.dlqUrls,
+    secretsTable: res.secretsTable,
     redrive: (controller) =>
       redriveDeadLetters({ sqs: clients.sqs, doc: clients.doc, catalogTable: cfg.catalogTable, dlqUrl: res.dlqUrls[controller], queueUrl: cfg.queueUrls[controller] }),
     async stop() {
