@@ -826,7 +826,7 @@ export class Planner {
           rows.push(['catalog', w.after.dropped ? 'drop' : 'update', KIND_LABEL[w.after.kind], w.before.name, `generation ${w.after.generation}`]);
           break;
         case 'adjust_dependents':
-          rows.push(['catalog', 'reference', 'dependents', w.id, `${w.delta > 0 ? '+' : ''}${w.delta}`]);
+          rows.push(['catalog', 'dependents', KIND_LABEL[w.before.kind], printName(names.qualifiedName(w.before)), `${w.delta > 0 ? '+' : ''}${w.delta}`]);
           break;
         case 'put_name':
         case 'delete_name':
