@@ -62,6 +62,8 @@ describe('Postgres source', () => {
   it('CREATE SOURCE against a stopped server answers 08xxx and commits nothing', async () => {
     const { sql, tenant } = await sqlClient(p);
     expect((await sql([`CREATE SECRET pgpass AS '${pg.password}'`, "CREATE CLUSTER ingest (SIZE = '25cc')", connection()].join('; '))).status).toBe(200);
+    // Let the cluster's and the secret's effects settle, so the comparison below sees only this request.
+    await eventually(async () => (await tenantItems(p, tenant)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending'), 15_000);
     const before = await tenantItems(p, tenant);
     await pg.stop();
     try {
