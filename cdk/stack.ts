@@ -108,6 +108,7 @@ export class DdlControlPlaneStack extends Stack {
     this.sweeper = new Sweeper(this, 'Sweeper', {
       catalog: this.catalog,
       queues: this.queues,
+      dataPlaneTable: this.dataPlane?.table,
       entry: entries.sweeper,
       environment,
     });

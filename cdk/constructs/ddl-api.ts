@@ -6,6 +6,23 @@ import { SQLSTATE } from '../../shared/errors';
 import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import { PropsValidator } from './props-validation';
+import { grantSecretStore, type SecretStoreMethod } from './secret-store';
+
+/**
+ * The DDL Lambda's catalog calls beyond item reads and writes, on the table only: a staged commit
+ * (shared/catalog/staged.ts, for a change over DynamoDB's 100 items per transaction) validates
+ * what the plan read with `BatchGetItem` and writes its stage records, rolls forward and cleans
+ * up with `BatchWriteItem`. Each is an IAM action of its own (not covered by GetItem/PutItem).
+ */
+export const DDL_BATCH_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'] as const;
+
+/**
+ * The secret store methods the DDL Lambda calls (shared/api/sql-api.ts): `put` writes a secret's
+ * value before the commit that references it; `get` reads the committed secrets a connection
+ * refers to, to check the connection against its upstream before commit (purification,
+ * `resolveConnection` in shared/sweeper/connectors.ts).
+ */
+export const DDL_SECRET_STORE_METHODS: readonly SecretStoreMethod[] = ['put', 'get'];
 
 /** SQLSTATE 08P01 protocol_violation: the request itself is malformed (not in SQLSTATE yet). */
 const SQLSTATE_PROTOCOL_VIOLATION = '08P01';
@@ -170,6 +187,10 @@ export class DdlApi extends Construct {
       memorySize: 512,
       timeout: Duration.seconds(25),
       environment: props.environment,
+      // The SQL parser library that reads view bodies (shared/sql/view-deps.ts) is most of the
+      // bundle and serves only CREATE [MATERIALIZED] VIEW and EXPLAIN; sql-api.ts imports it
+      // dynamically, so it becomes a chunk and stays out of every cold start.
+      splitChunks: true,
     });
     // One GetItem and a SHA-256 comparison (app passwords are random tokens, not user-chosen).
     this.authorizerHandler = new DdlFunction(this, 'Authorizer', {
@@ -179,6 +200,9 @@ export class DdlApi extends Construct {
       environment: props.environment,
     });
     props.catalog.grantItemReadWrite(this.handler.function);
+    props.catalog.grantTableActions(this.handler.function, DDL_BATCH_ACTIONS, true);
+    grantSecretStore(this.handler, this.handler.role, DDL_SECRET_STORE_METHODS);
+    // AppPasswords.verify: one GetItem of the password's hash.
     props.catalog.grantItemActions(this.authorizerHandler.function, ['dynamodb:GetItem'], false);
 
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {

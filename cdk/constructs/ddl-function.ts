@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, type ILocalBundling, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import * as esbuild from 'esbuild';
 import type { Controller } from '../../shared/definitions';
 import { PropsValidator } from './props-validation';
 
@@ -76,9 +77,73 @@ export interface DdlFunctionProps {
    * @default logs.RetentionDays.ONE_MONTH
    */
   readonly logRetention?: logs.RetentionDays;
+  /**
+   * Bundle with esbuild code splitting: every dynamic `import()` of the function's code becomes
+   * its own chunk file (`chunks/<name>-<hash>.mjs`), loaded on the first call that reaches it
+   * instead of at cold start. For a function whose large dependencies serve only some requests
+   * (the SQL parser library for view bodies, the upstream probes). `NodejsFunction` passes esbuild
+   * `--outfile`, which cannot split, so such a function is a plain `lambda.Function` bundled
+   * locally by {@link splitChunksCode}, with the same defaults.
+   * @default false
+   */
+  readonly splitChunks?: boolean;
 }
 
 const ENV_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** Where {@link splitChunksCode} puts the chunks, relative to `index.mjs`. */
+export const CHUNKS_DIR = 'chunks';
+
+/**
+ * esbuild run in-process with code splitting. The build options are a field on purpose: CDK keys
+ * its asset cache on the JSON of the bundling options, where a function (`tryBundle`) counts for
+ * nothing, so without the entry in there two functions would share one bundle.
+ */
+class SplitChunksBundling implements ILocalBundling {
+  constructor(readonly buildOptions: Readonly<Omit<esbuild.BuildOptions, 'outdir'>>) {}
+
+  tryBundle(outputDir: string): boolean {
+    esbuild.buildSync({ ...this.buildOptions, outdir: outputDir });
+    return true;
+  }
+}
+
+/**
+ * The code of a function built with esbuild code splitting from `entry`: `index.mjs` (the handler
+ * module Lambda loads at cold start, `index.handler`) plus `chunks/*.mjs` for what it imports
+ * dynamically, each with its source map. The same esbuild settings as the `NodejsFunction`s
+ * ({@link FUNCTION_DEFAULTS}`.bundling`), run in-process: no Docker. The asset hash is the
+ * output's (like `NodejsFunction`'s), so an unchanged bundle is not uploaded again.
+ */
+export function splitChunksCode(entry: string): lambda.Code {
+  const b = FUNCTION_DEFAULTS.bundling;
+  return lambda.Code.fromAsset(REPO_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Required by the API, never pulled: local bundling below either builds or throws.
+      image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22'),
+      local: new SplitChunksBundling({
+        absWorkingDir: REPO_ROOT,
+        entryPoints: { index: entry },
+        outExtension: { '.js': '.mjs' },
+        chunkNames: `${CHUNKS_DIR}/[name]-[hash]`,
+        bundle: true,
+        // esbuild splits ESM output only (as FUNCTION_DEFAULTS.bundling.format is anyway).
+        splitting: true,
+        format: 'esm',
+        platform: 'node',
+        target: b.target,
+        minify: b.minify,
+        sourcemap: b.sourceMap,
+        mainFields: [...b.mainFields],
+        external: [...b.externalModules],
+        // Every output file (entry and chunks) gets it: a chunk may hold CommonJS code too.
+        banner: { js: ESM_REQUIRE_BANNER },
+        logLevel: 'warning',
+      }),
+    },
+  });
+}
 
 /**
  * A control-plane Lambda with the shared defaults: Node.js 22 on ARM64, a minified ESM bundle
@@ -86,8 +151,8 @@ const ENV_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
  * retention, and its own role with no managed policy (only the grants made to it).
  */
 export class DdlFunction extends Construct {
-  /** The function. */
-  readonly function: nodejs.NodejsFunction;
+  /** The function (a `NodejsFunction` unless {@link DdlFunctionProps.splitChunks}). */
+  readonly function: lambda.Function;
   /** The function's execution role. */
   readonly role: iam.Role;
   /** The function's log group. */
@@ -117,9 +182,7 @@ export class DdlFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.function = new nodejs.NodejsFunction(this, 'Function', {
-      entry: props.entry,
-      handler: 'handler',
+    const common = {
       description: props.description,
       runtime: FUNCTION_DEFAULTS.runtime,
       architecture: FUNCTION_DEFAULTS.architecture,
@@ -127,18 +190,25 @@ export class DdlFunction extends Construct {
       timeout: props.timeout ?? FUNCTION_DEFAULTS.timeout,
       role: this.role,
       logGroup: this.logGroup,
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-      bundling: {
-        ...FUNCTION_DEFAULTS.bundling,
-        mainFields: [...FUNCTION_DEFAULTS.bundling.mainFields],
-        externalModules: [...FUNCTION_DEFAULTS.bundling.externalModules],
-      },
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
-    });
+    };
+    this.function = props.splitChunks
+      ? new lambda.Function(this, 'Function', { ...common, handler: 'index.handler', code: splitChunksCode(props.entry) })
+      : new nodejs.NodejsFunction(this, 'Function', {
+          ...common,
+          entry: props.entry,
+          handler: 'handler',
+          projectRoot: REPO_ROOT,
+          depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+          bundling: {
+            ...FUNCTION_DEFAULTS.bundling,
+            mainFields: [...FUNCTION_DEFAULTS.bundling.mainFields],
+            externalModules: [...FUNCTION_DEFAULTS.bundling.externalModules],
+          },
+        });
 
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',

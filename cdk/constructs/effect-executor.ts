@@ -1,24 +1,36 @@
-import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
+import { Duration } from 'aws-cdk-lib';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
+import { DEFAULT_TIMEOUT_MS } from '../../shared/dataplane/http-client';
 import type { Controller } from '../../shared/definitions';
+import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
 import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import type { EffectQueue } from './effect-queues';
 import { PropsValidator } from './props-validation';
 import type { DataPlaneTable } from './reference-data-plane';
+import { grantSecretStore, type SecretStoreMethod } from './secret-store';
 
-/** Every secret the secrets controller manages is named under this prefix. */
-export const SECRET_NAME_PREFIX = 'ddl-control-plane/';
+/**
+ * The secret store methods the secrets executor calls (shared/executor/executor.ts
+ * `reconcileSecret`): `has` the committed generation, then `prune` older ones, or all of them
+ * when the secret is dropped. It never writes a value (the DDL Lambda does, before its commit).
+ */
+export const SECRETS_EXECUTOR_METHODS: readonly SecretStoreMethod[] = ['has', 'prune'];
 
-/** What the secrets controller does to a secret: create, rotate the value, delete, look up. */
-export const SECRET_STORE_ACTIONS = [
-  'secretsmanager:CreateSecret',
-  'secretsmanager:PutSecretValue',
-  'secretsmanager:DeleteSecret',
-  'secretsmanager:DescribeSecret',
-] as const;
+/**
+ * The longest one call to an external data plane can take (shared/dataplane/http-client.ts):
+ * every attempt of the `dataplane.http` policy timing out, with the longest wait between attempts
+ * (the policy's cap: a Retry-After is honoured up to it). An executor makes one such call per
+ * effect, so its timeout must cover this.
+ */
+export const DATA_PLANE_CALL_WORST_CASE = Duration.millis(
+  RETRY_POLICIES['dataplane.http'].budget * DEFAULT_TIMEOUT_MS +
+    (RETRY_POLICIES['dataplane.http'].budget - 1) * RETRY_POLICIES['dataplane.http'].capMs,
+);
+
+/** The executors' timeout: one effect's worst data plane call plus its catalog reads and writes. */
+export const EXECUTOR_TIMEOUT = Duration.seconds(25);
 
 export interface EffectExecutorProps {
   /** The controller whose effects this executor applies. */
@@ -43,8 +55,12 @@ export interface EffectExecutorProps {
    */
   readonly environment?: DdlFunctionProps['environment'];
   /**
-   * Messages per invocation (a FIFO queue allows at most 10).
-   * @default 10
+   * Messages per invocation (a FIFO queue allows at most 10). An invocation handles its messages
+   * one after the other, within one function timeout.
+   * @default 10 with the reference data plane and for the secrets controller; 1 when effects go
+   *   to an external data plane (one call to it may take
+   *   {@link DATA_PLANE_CALL_WORST_CASE}: a batch of several could outlast the timeout, and every
+   *   message of a timed-out batch comes back with one more receive counted against its budget)
    */
   readonly batchSize?: number;
   /**
@@ -55,8 +71,9 @@ export interface EffectExecutorProps {
   readonly maxConcurrency?: number;
   /**
    * Function timeout; at most the queue's visibility timeout, or SQS would hand a message
-   * still in progress to a second invocation.
-   * @default Duration.seconds(10)
+   * still in progress to a second invocation. When effects go to an external data plane, at least
+   * {@link DATA_PLANE_CALL_WORST_CASE}.
+   * @default EXECUTOR_TIMEOUT (25 seconds)
    */
   readonly timeout?: Duration;
   /**
@@ -82,6 +99,10 @@ export class EffectExecutor extends Construct {
   constructor(scope: Construct, id: string, props: EffectExecutorProps) {
     super(scope, id);
     const visibility = Duration.seconds(props.queue.definition.visibilityTimeoutSeconds);
+    const timeout = props.timeout ?? EXECUTOR_TIMEOUT;
+    // The secrets controller's effects go to the secret store, never to the data plane
+    // (shared/effects/model.ts); the other controllers make one data plane call per effect.
+    const callsExternalDataPlane = props.dataPlaneTable === undefined && props.controller !== 'secrets';
     new PropsValidator(scope, id)
       .check(
         props.queue.definition.controller === props.controller,
@@ -89,14 +110,18 @@ export class EffectExecutor extends Construct {
       )
       .integerInRange('batchSize', props.batchSize, 1, 10)
       .integerInRange('maxConcurrency', props.maxConcurrency, 2, 1_000)
-      .durationInRange('timeout', props.timeout, Duration.seconds(1), visibility)
+      .durationInRange('timeout', timeout, Duration.seconds(1), visibility)
+      .check(
+        !callsExternalDataPlane || timeout.toMilliseconds() >= DATA_PLANE_CALL_WORST_CASE.toMilliseconds(),
+        `timeout must cover one call to the external data plane with its retries (${DATA_PLANE_CALL_WORST_CASE.toHumanString()}), got ${timeout.toHumanString()}`,
+      )
       .throwIfInvalid();
 
     this.controller = props.controller;
     this.handler = new DdlFunction(this, 'Executor', {
       entry: props.entry ?? functionEntry(`executor-${props.controller}`),
       description: `Applies ${props.controller} effects to the data plane`,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout,
       memorySize: props.memorySize,
       environment: props.environment,
     });
@@ -105,7 +130,7 @@ export class EffectExecutor extends Construct {
     // Grants ReceiveMessage, DeleteMessage, ChangeMessageVisibility, GetQueueAttributes and
     // GetQueueUrl on this queue only (and key use when the queue has a customer managed key).
     this.eventSource = new sources.SqsEventSource(props.queue.queue, {
-      batchSize: props.batchSize ?? 10,
+      batchSize: props.batchSize ?? (callsExternalDataPlane ? 1 : 10),
       maxConcurrency: props.maxConcurrency ?? 5,
       reportBatchItemFailures: true,
     });
@@ -114,28 +139,6 @@ export class EffectExecutor extends Construct {
     props.catalog.grantItemReadWrite(fn);
     props.dataPlaneTable?.grantItemReadWrite(fn);
 
-    if (props.controller === 'secrets') {
-      const secrets = new iam.Policy(this, 'SecretStore', {
-        roles: [this.handler.role],
-        statements: [
-          new iam.PolicyStatement({
-            actions: [...SECRET_STORE_ACTIONS],
-            resources: [
-              Stack.of(this).formatArn({
-                service: 'secretsmanager',
-                resource: 'secret',
-                resourceName: `${SECRET_NAME_PREFIX}*`,
-                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-              }),
-            ],
-          }),
-        ],
-      });
-      Validations.of(secrets).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ddl-control-plane/*]',
-        reason:
-          'The secrets controller creates and deletes secrets named after catalog objects, so their names are not known at deploy time; access is confined to the ddl-control-plane/ name prefix (the trailing * also covers the random suffix Secrets Manager appends to every secret ARN).',
-      });
-    }
+    if (props.controller === 'secrets') grantSecretStore(this, this.handler.role, SECRETS_EXECUTOR_METHODS);
   }
 }

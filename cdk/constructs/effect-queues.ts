@@ -1,9 +1,16 @@
 import { Duration } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type Controller, CONTROLLERS, EFFECT_QUEUES, type QueueDefinition } from '../../shared/definitions';
 import { PropsValidator } from './props-validation';
+
+/**
+ * KMS actions an SQS producer needs on a queue encrypted with a customer managed key.
+ * https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-key-management.html
+ */
+export const QUEUE_KEY_SEND_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
 
 /** One controller's queue pair. */
 export interface EffectQueue {
@@ -92,6 +99,18 @@ export class EffectQueues extends Construct {
       pairs[definition.controller] = { definition, queue, dlq };
     }
     this.byController = pairs;
+  }
+
+  /**
+   * `sqs:SendMessage` (which also authorizes `SendMessageBatch`) on every effect queue, and the
+   * key use a customer managed key needs: what a producer needs when it has the queue URLs
+   * (from its environment), without `GetQueueUrl` or `GetQueueAttributes`.
+   */
+  grantSendMessage(grantee: iam.IGrantable): void {
+    for (const { queue } of this.all) {
+      queue.grant(grantee, 'sqs:SendMessage');
+      queue.encryptionMasterKey?.grant(grantee, ...QUEUE_KEY_SEND_ACTIONS);
+    }
   }
 
   /** Every queue pair, in `CONTROLLERS` order. */

@@ -114,6 +114,7 @@ export class StreamRouter extends Construct {
     });
     this.handler.function.addEventSource(this.eventSource);
 
-    for (const { queue } of props.queues.all) queue.grantSendMessages(this.handler.function);
+    // shared/router/handler.ts: SendMessageBatch to the controllers' queues (URLs from its environment).
+    props.queues.grantSendMessage(this.handler.function);
   }
 }

@@ -6,20 +6,23 @@ import { Construct } from 'constructs';
 import { ATTENTION_INDEX } from '../../shared/definitions';
 import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
-import type { EffectQueues } from './effect-queues';
+import { type EffectQueues, QUEUE_KEY_SEND_ACTIONS } from './effect-queues';
 import { PropsValidator } from './props-validation';
+import type { DataPlaneTable } from './reference-data-plane';
+import { grantSecretActions } from './secret-store';
 
 /** Where a sweeper permission applies. */
-export type SweeperResource = 'attentionIndex' | 'catalogTable' | 'effectQueues';
+export type SweeperResource = 'attentionIndex' | 'catalogTable' | 'effectQueues' | 'dataPlaneTable' | 'secretStore';
 
 /**
- * The AWS calls the sweeper makes today, each with the one IAM action it needs and where. The
+ * The AWS calls the sweeper makes (functions/sweeper/handler.ts → shared/lambda/wiring.ts
+ * `sweeperHandler` → shared/sweeper/), each with the one IAM action it needs and where. The
  * constructor grants exactly these and a test pins the role to them. A new call in the sweeper
- * (observing the data plane, collecting orphans through the outbox) adds its line here, nothing
- * broader.
+ * adds its line here, nothing broader. `TransactWriteItems` is no IAM action: its `Put` items are
+ * authorized as `PutItem`.
  */
 export const SWEEPER_ACCESS = {
-  /** shared/sweeper/sweeper.ts `QueryCommand` on the attention index: pending effects and stale locks, shard by shard. */
+  /** shared/sweeper/sweeper.ts `QueryCommand` on the attention index: pending effects, stale locks, live connector statuses, shard by shard. */
   readAttention: { action: 'dynamodb:Query', on: 'attentionIndex' },
   /** `UpdateCommand` on an effect record: claims one replay window (a conditional write). */
   claimReplay: { action: 'dynamodb:UpdateItem', on: 'catalogTable' },
@@ -33,6 +36,24 @@ export const SWEEPER_ACCESS = {
   applyStages: { action: 'dynamodb:BatchWriteItem', on: 'catalogTable' },
   /** `settle`: `DeleteCommand` of the lock (conditional on its owner). */
   releaseLock: { action: 'dynamodb:DeleteItem', on: 'catalogTable' },
+  /** shared/sweeper/connectors.ts: `GetCommand` of a connector's object and its connection. */
+  readObject: { action: 'dynamodb:GetItem', on: 'catalogTable' },
+  /** shared/status/store.ts `StatusStore.apply`: a `TransactWriteCommand` putting the status and its history row. */
+  writeStatus: { action: 'dynamodb:PutItem', on: 'catalogTable' },
+  /** `resolveConnection`: the values of the secrets a connection refers to, for the probe (`AwsSecretStore.get`). */
+  readConnectionSecret: { action: 'secretsmanager:GetSecretValue', on: 'secretStore' },
+  /** shared/sweeper/full-pass.ts: `GetCommand` of the pass marker, `UpdateCommand` claiming it. */
+  readPassMarker: { action: 'dynamodb:GetItem', on: 'catalogTable' },
+  claimPass: { action: 'dynamodb:UpdateItem', on: 'catalogTable' },
+  /** full pass: `QueryCommand` of the tenant list, of a tenant's objects and effects (on the table). */
+  readTenants: { action: 'dynamodb:Query', on: 'catalogTable' },
+  /** full pass: `PutCommand` of the marker (cursor), `TransactWriteCommand` of orphan / missing effects and their txn record. */
+  writeEffects: { action: 'dynamodb:PutItem', on: 'catalogTable' },
+  /** The reference data plane (shared/dataplane/reference.ts) `observe`: `QueryCommand` of a tenant's resources. */
+  observeDataPlane: { action: 'dynamodb:Query', on: 'dataPlaneTable' },
+  /** Its `setReadPolicy` (full pass repair): `GetCommand`, then a `TransactWriteCommand` putting the resource and its log row. */
+  repairReadPolicy: { action: 'dynamodb:GetItem', on: 'dataPlaneTable' },
+  repairReadPolicyWrite: { action: 'dynamodb:PutItem', on: 'dataPlaneTable' },
 } as const satisfies Record<string, { readonly action: string; readonly on: SweeperResource }>;
 
 /** The actions of {@link SWEEPER_ACCESS} on one resource, without repeats. */
@@ -40,17 +61,17 @@ export function sweeperActions(on: SweeperResource): string[] {
   return [...new Set(Object.values(SWEEPER_ACCESS).filter((a) => a.on === on).map((a) => a.action))];
 }
 
-/**
- * KMS actions an SQS producer needs on a queue encrypted with a customer managed key.
- * https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-key-management.html
- */
-const QUEUE_KEY_SEND_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
-
 export interface SweeperProps {
   /** The catalog whose attention index the sweeper reads and whose effect records it claims. */
   readonly catalog: CatalogTable;
   /** The queues the sweeper re-sends due effects to. */
   readonly queues: EffectQueues;
+  /**
+   * The reference data plane's table, which the sweeper observes (connector health, the full
+   * pass's diff) and repairs read policies in.
+   * @default - none: the sweeper talks to an external data plane over HTTP (`DATAPLANE_URL`)
+   */
+  readonly dataPlaneTable?: DataPlaneTable;
   /**
    * The sweeper's entry file.
    * @default functions/sweeper/handler.ts
@@ -84,8 +105,11 @@ export interface SweeperProps {
 /**
  * The sweeper: a Lambda run by an EventBridge rule on a rate schedule (a rule, not EventBridge
  * Scheduler: rules are in LocalStack's free tier, Scheduler is a mock there). One sweep reads
- * the catalog's sparse attention index and re-sends effects that stayed pending past their
- * replay delay. It needs no reserved concurrency: two sweeps at once are safe by design.
+ * the catalog's sparse attention index, re-sends effects that stayed pending past their replay
+ * delay, finishes abandoned staged commits, moves connector statuses (observing the data plane
+ * and probing upstreams), and now and then runs the full pass (orphans and missing resources
+ * through the outbox, read policies repaired). It needs no reserved concurrency: two sweeps at
+ * once are safe by design.
  */
 export class Sweeper extends Construct {
   /** The sweeper Lambda. */
@@ -108,10 +132,13 @@ export class Sweeper extends Construct {
 
     this.handler = new DdlFunction(this, 'Sweeper', {
       entry: props.entry ?? functionEntry('sweeper'),
-      description: 'Sweeps the outbox: re-sends effects left pending past their replay delay',
+      description: 'Sweeps the outbox, connector statuses and the data plane (orphans, missing resources, read policies)',
       timeout: props.timeout ?? Duration.minutes(1),
       memorySize: props.memorySize,
       environment: props.environment,
+      // The upstream probes (pg, kafkajs: shared/probes/real.ts) are imported on first use
+      // (shared/probes/lazy.ts): a chunk, so that a sweep with no connector to probe never loads them.
+      splitChunks: true,
     });
     const fn = this.handler.function;
 
@@ -132,10 +159,13 @@ export class Sweeper extends Construct {
   private grantSweeperAccess(grantee: iam.IGrantable, props: SweeperProps): void {
     props.catalog.grantIndexRead(grantee, ATTENTION_INDEX, sweeperActions('attentionIndex'));
     props.catalog.grantTableActions(grantee, sweeperActions('catalogTable'), true);
+    props.dataPlaneTable?.grantTableActions(grantee, sweeperActions('dataPlaneTable'), true);
     const queueActions = sweeperActions('effectQueues');
     for (const { queue } of props.queues.all) {
       queue.grant(grantee, ...queueActions);
       queue.encryptionMasterKey?.grant(grantee, ...QUEUE_KEY_SEND_ACTIONS);
     }
+    // Under the function's construct, next to its other policies.
+    grantSecretActions(this.handler, this.handler.role, sweeperActions('secretStore'));
   }
 }

@@ -64,6 +64,24 @@ describe('with CDK context dataPlaneUrl', () => {
   });
 });
 
+describe('the sweeper with an external data plane', () => {
+  it('has DynamoDB access to the catalog only (it observes the data plane over HTTP)', () => {
+    // Prepare
+    const catalog = logicalId(stack.catalog.table);
+
+    // Act
+    const dynamo = statementsOfRole(template, logicalId(stack.sweeper.handler.role)).filter((s) =>
+      s.actions.some((a) => a.startsWith('dynamodb:')),
+    );
+
+    // Assess
+    expect(dynamo.length).toBeGreaterThan(0);
+    for (const resource of dynamo.flatMap((s) => s.resources.map(fakeResolve))) {
+      expect(resource.startsWith(`getatt:${catalog}.Arn`)).toBe(true);
+    }
+  });
+});
+
 describe('executors with an external data plane', () => {
   it.each([
     ['compute', 1],

@@ -48,7 +48,7 @@ const BUNDLE_BUDGET: Record<FunctionName, number> = {
 /** Not a budget: a sanity cap on all of a function's `.mjs` files together (entry and every chunk). */
 const TOTAL_SANITY_CAP = 1024 * 1024;
 /** The functions built with code splitting (`splitChunks`); the others are one `index.mjs`. */
-const SPLIT: readonly FunctionName[] = ['ddl-api'];
+const SPLIT: readonly FunctionName[] = ['ddl-api', 'sweeper'];
 
 let stack: DdlControlPlaneStack;
 let template: Template;
@@ -297,31 +297,38 @@ describe('EffectExecutor', () => {
     expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(DATA_PLANE_CALL_WORST_CASE.toSeconds());
   });
 
-  it('secrets: only the DDL Lambda (put) and the secrets executor (has, prune) may touch secrets, only ddl-control-plane/* ones', () => {
+  it('secrets: only the DDL Lambda (put, get), the secrets executor (has, prune) and the sweeper (get) may touch secrets, only ddl-control-plane/* ones', () => {
     // Prepare
-    const ddlRole = logicalId(stack.api.handler.role);
-    const secretsRole = logicalId(stack.executors.secrets.handler.role);
+    const roles = {
+      ddl: logicalId(stack.api.handler.role),
+      executor: logicalId(stack.executors.secrets.handler.role),
+      sweeper: logicalId(stack.sweeper.handler.role),
+    };
     const prefixArn = 'arn:ref:AWS::Partition:secretsmanager:ref:AWS::Region:ref:AWS::AccountId:secret:ddl-control-plane/*';
 
     // Act
     const bySecrets = identityStatements(template).filter((s) => s.actions.some((a) => a.startsWith('secretsmanager:')));
-    const ofRole = (role: string) =>
-      statementsOfRole(template, role).filter((s) => s.actions.some((a) => a.startsWith('secretsmanager:')));
+    const actionsOf = (role: string) => {
+      const own = statementsOfRole(template, role).filter((s) => s.actions.some((a) => a.startsWith('secretsmanager:')));
+      expect(own).toHaveLength(1);
+      return [...own[0]!.actions].sort();
+    };
 
     // Assess: shared/api/sql-api.ts puts values before its commit (AwsSecretStore.put: CreateSecret
-    // with a tag, UpdateSecretVersionStage, PutSecretValue); shared/executor/executor.ts
-    // reconcileSecret checks the committed generation (GetSecretValue) and prunes older ones
-    // (ListSecretVersionIds + UpdateSecretVersionStage) or the whole secret (DeleteSecret).
-    expect(bySecrets).toHaveLength(2);
-    expect(ofRole(ddlRole)).toHaveLength(1);
-    expect(ofRole(ddlRole)[0]!.actions.sort()).toEqual(
-      ['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue', 'secretsmanager:TagResource', 'secretsmanager:UpdateSecretVersionStage'].sort(),
+    // with a tag, UpdateSecretVersionStage, PutSecretValue) and reads committed ones to check a
+    // connection before commit (get); shared/executor/executor.ts reconcileSecret checks the
+    // committed generation (GetSecretValue) and prunes older ones (ListSecretVersionIds +
+    // UpdateSecretVersionStage) or the whole secret (DeleteSecret); the sweeper's connector probes
+    // read connection secrets (get).
+    expect(bySecrets).toHaveLength(3);
+    expect(actionsOf(roles.ddl)).toEqual(
+      ['secretsmanager:CreateSecret', 'secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:TagResource', 'secretsmanager:UpdateSecretVersionStage'].sort(),
     );
-    expect(ofRole(ddlRole)[0]!.actions.sort()).toEqual([...SECRET_STORE_ACCESS.put].sort());
-    expect(ofRole(secretsRole)).toHaveLength(1);
-    expect(ofRole(secretsRole)[0]!.actions.sort()).toEqual(
+    expect(actionsOf(roles.ddl)).toEqual([...new Set([...SECRET_STORE_ACCESS.put, ...SECRET_STORE_ACCESS.get])].sort());
+    expect(actionsOf(roles.executor)).toEqual(
       ['secretsmanager:DeleteSecret', 'secretsmanager:GetSecretValue', 'secretsmanager:ListSecretVersionIds', 'secretsmanager:UpdateSecretVersionStage'].sort(),
     );
+    expect(actionsOf(roles.sweeper)).toEqual(['secretsmanager:GetSecretValue']);
     for (const s of bySecrets) expect(s.resources.map(fakeResolve)).toEqual([prefixArn]);
     // Nothing calls the store's `list` yet: no ListSecrets, so no Resource "*" for it either.
     expect(bySecrets.flatMap((s) => s.actions)).not.toContain('secretsmanager:ListSecrets');
@@ -477,13 +484,15 @@ describe('Sweeper', () => {
     expect(fn.Properties.Timeout).toBe(60);
   });
 
-  it('may do exactly what SWEEPER_ACCESS lists: index Query, catalog item calls, SendMessage to each queue', () => {
+  it('may do exactly what SWEEPER_ACCESS lists: index Query, catalog and data plane item calls, SendMessage to each queue, GetSecretValue', () => {
     // Prepare
     const catalog = logicalId(stack.catalog.table);
     const where: Record<SweeperResource, string[]> = {
       attentionIndex: [`getatt:${catalog}.Arn/index/${ATTENTION_INDEX}`],
       catalogTable: [`getatt:${catalog}.Arn`],
       effectQueues: stack.queues.all.map(({ queue }) => `getatt:${logicalId(queue)}.Arn`),
+      dataPlaneTable: [`getatt:${logicalId(stack.dataPlane!.table.table)}.Arn`],
+      secretStore: ['arn:ref:AWS::Partition:secretsmanager:ref:AWS::Region:ref:AWS::AccountId:secret:ddl-control-plane/*'],
     };
 
     // Act
@@ -499,6 +508,8 @@ describe('Sweeper', () => {
     expect([...granted].sort()).toEqual([...expected].sort());
     expect(granted).not.toContain(`dynamodb:Query on getatt:${catalog}.Arn/index/*`);
     expect(granted).toContain(`dynamodb:Query on getatt:${catalog}.Arn/index/${ATTENTION_INDEX}`);
+    // The sweeper reads connection secrets exactly as the store's `get` does.
+    expect(Object.values(SWEEPER_ACCESS).filter((a) => a.on === 'secretStore').map((a) => a.action)).toEqual([...SECRET_STORE_ACCESS.get]);
   });
 });
 
@@ -819,6 +830,9 @@ describe('bundles', () => {
         const map = JSON.parse(readFileSync(join(dir, `${f}.map`), 'utf8')) as { sources: string[] };
         expect(map.sources.filter((src) => src.includes('node_modules/@aws-sdk/')), f).toEqual([]);
       }
+      // Built from its own entry (two functions must never share a cached bundle).
+      const entryMap = JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      expect(entryMap.sources.some((src) => src.endsWith(`functions/${name}/handler.ts`))).toBe(true);
       expect(entrySize).toBeLessThanOrEqual(BUNDLE_BUDGET[name]);
       expect(coldStartSize).toBeLessThanOrEqual(BUNDLE_BUDGET[name]);
       expect(totalSize).toBeLessThanOrEqual(TOTAL_SANITY_CAP);
@@ -912,7 +926,7 @@ describe('bundles', () => {
       return out;
     }
 
-    it('a view statement loads the parser chunk on first use and commits; other statements never load it', async () => {
+    it('a view statement loads the parser chunk on first use and commits; other statements never load it; the probe chunk loads too', async () => {
       // Prepare: an empty catalog with the tenant's default database and schema
       const table = `t-bundle-${randomBytes(3).toString('hex')}-catalog`;
       const clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: inject('dynamodbEndpoint') } });
@@ -924,7 +938,12 @@ describe('bundles', () => {
       for (const f of viewChunks) rmSync(join(withoutChunk, f));
       try {
         // Act
-        const [view, dependent] = await invoke(dir, table, ['CREATE VIEW v1 AS SELECT 1', 'CREATE VIEW v2 AS SELECT * FROM v1']);
+        const [view, dependent, probed] = await invoke(dir, table, [
+          'CREATE VIEW v1 AS SELECT 1',
+          'CREATE VIEW v2 AS SELECT * FROM v1',
+          // Purification loads the probe chunk (pg, kafkajs) and finds nothing listening.
+          "CREATE CONNECTION pg TO POSTGRES (HOST '127.0.0.1', PORT 9, USER 'u', DATABASE 'd')",
+        ]);
         const [missingChunk, schema] = await invoke(withoutChunk, table, ['CREATE VIEW v3 AS SELECT 1', 'CREATE SCHEMA s1']);
 
         // Assess: the chunk loads and its parser works (v2 depends on v1, found by the parser)
@@ -934,6 +953,9 @@ describe('bundles', () => {
         const objects = (await new CatalogStore(clients.doc, table).loadSnapshot(TENANT)).all();
         const [v1, v2] = ['v1', 'v2'].map((n) => objects.find((o) => o.name === n));
         expect(v2?.dependsOn).toContain(v1!.id);
+        expect(probed!.response.statusCode).toBe(400);
+        const results = (probed!.response.body as { results: { error?: unknown }[] }).results;
+        expect(results.at(-1)!.error).toMatchObject({ code: '08001', message: expect.stringMatching(/^postgres: .*refused/) });
         // Negative control: the view path does go through that very file ...
         expect(missingChunk!.response.statusCode).toBe(500);
         expect(missingChunk!.error).toEqual({ message: expect.stringContaining(viewChunks[0]!.split('/').pop()!), code: 'ERR_MODULE_NOT_FOUND' });
