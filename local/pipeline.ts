@@ -14,10 +14,12 @@ import { apiHandler, authorizerHandler, executorHandler, makeSweeper, routerHand
 import type { Sweeper } from '../shared/sweeper/sweeper';
 import type { RetryPolicy } from '../shared/effects/retry-policies';
 import type { Prober } from '../shared/probes/types';
+import type { FullPassOptions } from '../shared/sweeper/full-pass';
 import { redriveDeadLetters } from '../shared/effects/redrive';
 import { LocalSecretStore } from '../shared/secrets/local-store';
 import { randomBytes } from 'node:crypto';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
+import { consoleFallback } from './console';
 import { startHttpServer } from './http-server';
 import { QueuePoller } from './queue-poller';
 import { ensureLocalResources } from './resources';
@@ -35,6 +37,8 @@ export interface PipelineOptions {
   readonly faults?: FaultInjector;
   /** Start the router and executors (default true). */
   readonly workers?: boolean;
+  /** The sweeper's full pass (hourly by default); `false` turns it off. */
+  readonly fullPass?: FullPassOptions | false;
   /** Probes the connectors' upstreams (purification and the sweeper's runtime checks). */
   readonly prober?: Prober;
   /** The local secret store's 32-byte AES key (a fresh random one when absent: fine for tests). */
@@ -104,7 +108,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     for (const c of CONTROLLERS) pollers[c].start();
   }
 
-  const sweeper = makeSweeper(cfg, clients, makeLogger('sweeper'), { dataPlane, secrets, faults, ...(o.prober ? { prober: o.prober } : {}) });
+  const sweeper = makeSweeper(cfg, clients, makeLogger('sweeper'), { dataPlane, secrets, faults, ...(o.prober ? { prober: o.prober } : {}), ...(o.fullPass !== undefined ? { fullPass: o.fullPass } : {}) });
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   if (o.sweepIntervalSeconds) {
@@ -121,6 +125,8 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     http = await startHttpServer({
       api: apiHandler(cfg, clients, makeLogger('ddl-api'), secrets, o.prober),
       authorizer: authorizerHandler(cfg, clients, makeLogger('authorizer')),
+      // The console at `/` (built on first request; see local/console.ts).
+      fallback: consoleFallback(),
       port: o.port,
       ...(o.host ? { host: o.host } : {}),
     });

@@ -77,7 +77,7 @@ export function executorHandler(
   });
 }
 
-export function makeSweeper(cfg: Config, clients: Clients, logger: Logger, extra: { dataPlane?: DataPlane; prober?: Prober; secrets?: SecretStore; fullPass?: FullPassOptions; faults?: FaultInjector } = {}): Sweeper {
+export function makeSweeper(cfg: Config, clients: Clients, logger: Logger, extra: { dataPlane?: DataPlane; prober?: Prober; secrets?: SecretStore; fullPass?: FullPassOptions | false; faults?: FaultInjector } = {}): Sweeper {
   return new Sweeper({ doc: clients.doc, sqs: clients.sqs, catalogTable: cfg.catalogTable, queueUrls: cfg.queueUrls, logger, ...extra });
 }
 
