@@ -13,13 +13,13 @@
  * after 4 is finished by the next reader of the tenant's catalog, which rolls forward before it
  * reads — so a reader sees all of the change or none of it.
  */
+import { queryPartition } from '../dynamo';
 import {
   BatchGetCommand,
   BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -160,17 +160,8 @@ export class StagedCommits {
     }
   }
 
-  private async queryStages(pk: string, txnId: string): Promise<Record<string, unknown>[]> {
-    const out: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const r = await this.doc.send(
-        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': `STAGE#${txnId}#` }, ConsistentRead: true, ExclusiveStartKey: start }),
-      );
-      out.push(...(r.Items ?? []));
-      start = r.LastEvaluatedKey;
-    } while (start);
-    return out;
+  private queryStages(pk: string, txnId: string): Promise<Record<string, unknown>[]> {
+    return queryPartition(this.doc, this.table, pk, `STAGE#${txnId}#`);
   }
 
   private async validate(pk: string, expectations: readonly Expectation[]): Promise<void> {

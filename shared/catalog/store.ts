@@ -4,12 +4,13 @@
  * ONE TransactWriteItems (DESIGN.md invariant 1).
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ControlPlaneError, SQLSTATE } from '../errors';
 import type { EffectIntent, EffectRecord } from '../effects/model';
 import type { ChangeSet, CatalogWrite } from '../planner/workspace';
 import { attentionPk, effSk, idemSk, OBJ_PREFIX, objSk, tenantPk, txnSk, EFF_PREFIX, STATUS_PREFIX, statusSk } from './keys';
 import { createHash } from 'node:crypto';
+import { queryPartition } from '../dynamo';
 
 const sha256hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from './model';
@@ -127,24 +128,8 @@ export class CatalogStore {
     return this.queryAll<ReplicaStatusRecord>(tenant, STATUS_PREFIX);
   }
 
-  private async queryAll<T>(tenant: string, prefix: string, filter?: string): Promise<T[]> {
-    const out: T[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const r = await this.doc.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': prefix },
-          ...(filter ? { FilterExpression: filter } : {}),
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      out.push(...((r.Items ?? []) as T[]));
-      start = r.LastEvaluatedKey;
-    } while (start);
-    return out;
+  private queryAll<T>(tenant: string, prefix: string, filter?: string): Promise<T[]> {
+    return queryPartition<T>(this.doc, this.table, tenantPk(tenant), prefix, filter ? { FilterExpression: filter } : {});
   }
 
   /** The transaction items for a change set: pure, exported for tests and the benchmark's floor. */

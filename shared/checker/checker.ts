@@ -4,7 +4,8 @@
  * (`ddlctl check`), by the chaos run and by the tests. Pure core (`checkTenant`) over an
  * adapter that reads the three stores.
  */
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryPartition } from '../dynamo';
+import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TENANTS_PK, tenantPk } from '../catalog/keys';
 import type { CatalogObject } from '../catalog/model';
 import type { ObservedResource } from '../controllers/contract';
@@ -114,15 +115,8 @@ export class Checker {
     private readonly dataPlane: Pick<ReferenceDataPlane, 'observe' | 'actionLog'>,
   ) {}
 
-  private async query(pk: string): Promise<Record<string, unknown>[]> {
-    const out: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const r = await this.doc.send(new QueryCommand({ TableName: this.catalogTable, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true, ExclusiveStartKey: start }));
-      out.push(...(r.Items ?? []));
-      start = r.LastEvaluatedKey;
-    } while (start);
-    return out;
+  private query(pk: string): Promise<Record<string, unknown>[]> {
+    return queryPartition(this.doc, this.catalogTable, pk);
   }
 
   async tenants(): Promise<string[]> {

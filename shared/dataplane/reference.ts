@@ -4,8 +4,9 @@
  * same transaction (so a double-apply can be counted); dropped resources leave a fenced tombstone
  * so that an older create delivered late cannot bring them back (invariant 4).
  */
+import { queryPartition } from '../dynamo';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { DataPlaneError } from '../errors';
 import { MANAGED_BY, type ApplyResult, type DataPlane, type ObservedResource, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from '../controllers/contract';
@@ -224,17 +225,8 @@ export class ReferenceDataPlane implements DataPlane {
     );
   }
 
-  private async queryAll<T>(pk: string): Promise<T[]> {
-    const out: T[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const r = await this.doc.send(
-        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true, ExclusiveStartKey: start }),
-      );
-      out.push(...((r.Items ?? []) as T[]));
-      start = r.LastEvaluatedKey;
-    } while (start);
-    return out;
+  private queryAll<T>(pk: string): Promise<T[]> {
+    return queryPartition<T>(this.doc, this.table, pk);
   }
 }
 

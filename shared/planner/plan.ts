@@ -30,7 +30,7 @@ import {
   KINDS_OF_TYPE,
   RELATION_KINDS,
   resolveItem,
-  resolveSchema,
+
   unknownCluster,
   unknownDatabase,
   unknownItem,

@@ -4,8 +4,9 @@
  * another secret). The key is 32 bytes the local runtime keeps in its data folder.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SecretStore, SecretVersionList } from './store';
+import { queryPartition } from '../dynamo';
 
 const pk = (tenant: string) => `SECRET#${tenant}`;
 const sk = (secretId: string, generation: number) => `${secretId}#${String(generation).padStart(10, '0')}`;
@@ -62,14 +63,9 @@ export class LocalSecretStore implements SecretStore {
 
   async list(tenant: string): Promise<SecretVersionList[]> {
     const bySecret = new Map<string, number[]>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const r = await this.doc.send(
-        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk(tenant) }, ProjectionExpression: 'secretId, generation', ConsistentRead: true, ExclusiveStartKey: start }),
-      );
-      for (const i of r.Items ?? []) bySecret.set(i.secretId as string, [...(bySecret.get(i.secretId as string) ?? []), i.generation as number]);
-      start = r.LastEvaluatedKey;
-    } while (start);
+    for (const i of await queryPartition(this.doc, this.table, pk(tenant), undefined, { ProjectionExpression: 'secretId, generation' })) {
+      bySecret.set(i.secretId as string, [...(bySecret.get(i.secretId as string) ?? []), i.generation as number]);
+    }
     return [...bySecret].map(([secretId, generations]) => ({ secretId, generations: generations.sort((a, b) => a - b) }));
   }
 }

@@ -3,8 +3,9 @@
  * every change is a conditional write together with its history row, so two sweepers that
  * observe the same transition write it once (no duplicate history row).
  */
+import { queryPartition } from '../dynamo';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { attentionPk, histSk, statusSk, tenantPk } from '../catalog/keys';
 import type { ConnectorStatus, Transition } from './transition';
 
@@ -106,17 +107,8 @@ export class StatusStore {
     return (await this.query(tenant, 'HIST#')) as unknown as HistoryRow[];
   }
 
-  private async query(tenant: string, prefix: string): Promise<Item[]> {
-    const out: Item[] = [];
-    let start: Item | undefined;
-    do {
-      const r = await this.doc.send(
-        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':p': prefix }, ConsistentRead: true, ExclusiveStartKey: start }),
-      );
-      out.push(...(r.Items ?? []));
-      start = r.LastEvaluatedKey;
-    } while (start);
-    return out;
+  private query(tenant: string, prefix: string): Promise<Item[]> {
+    return queryPartition(this.doc, this.table, tenantPk(tenant), prefix);
   }
 }
 

@@ -11,6 +11,7 @@
  *   with an ensure effect, through the outbox too;
  * - a collection (or index arrangement) without a read policy gets it installed.
  */
+import { queryPartition } from '../dynamo';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '@aws-lambda-powertools/logger';
@@ -123,17 +124,8 @@ export class FullPass {
     return report;
   }
 
-  private async query(tenant: string, prefix: string): Promise<Record<string, unknown>[]> {
-    const out: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const r = await this.deps.doc.send(
-        new QueryCommand({ TableName: this.deps.catalogTable, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':p': prefix }, ConsistentRead: true, ExclusiveStartKey: start }),
-      );
-      out.push(...(r.Items ?? []));
-      start = r.LastEvaluatedKey;
-    } while (start);
-    return out;
+  private query(tenant: string, prefix: string): Promise<Record<string, unknown>[]> {
+    return queryPartition(this.deps.doc, this.deps.catalogTable, tenantPk(tenant), prefix);
   }
 
   async diffTenant(tenant: string, now: Date) {
