@@ -30,15 +30,21 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > GATEWAY_MAX_BODY) return 'too-large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * Reads the body up to API Gateway's limit. Past it, the rest is drained and dropped (not
+ * destroyed mid-upload: the client would see a reset instead of the 413).
+ */
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_MAX_BODY) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > GATEWAY_MAX_BODY ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
 }
 
 function singleHeaders(req: IncomingMessage): Record<string, string> {
@@ -82,7 +88,7 @@ async function handle(o: HttpServerOptions, req: IncomingMessage, res: ServerRes
   }
   const raw = await readBody(req);
   if (raw === 'too-large') {
-    send(res, 413, { error: { message: `request body exceeds ${GATEWAY_MAX_BODY} bytes`, code: '54000' } });
+    send(res, 413, { error: { message: `request body exceeds ${GATEWAY_MAX_BODY} bytes`, code: '54000' } }, { 'content-type': 'application/json', connection: 'close' });
     return;
   }
   let body: string;

@@ -66,10 +66,8 @@ export interface SqlApiDeps {
   readonly newId?: () => string;
 }
 
-const requestSchema = z.union([
-  z.strictObject({ query: z.string() }),
-  z.strictObject({ queries: z.array(z.strictObject({ query: z.string(), params: z.optional(z.array(z.union([z.string(), z.null()]))) })) }),
-]);
+const simpleSchema = z.strictObject({ query: z.string() });
+const extendedSchema = z.strictObject({ queries: z.array(z.strictObject({ query: z.string(), params: z.optional(z.array(z.union([z.string(), z.null()]))) })) });
 
 /** PostgreSQL type oids for the columns we return. */
 const TYPE_OIDS: Record<ColumnType, [number, number]> = { text: [25, -1], int8: [20, 8], bool: [16, 1], timestamptz: [1184, 8] };
@@ -90,7 +88,7 @@ export function requestError(status: number, message: string, code: string = SQL
 
 /** Reads and validates the HTTP body into the statements to run. */
 export function readRequest(body: string | null | undefined, contentType: string | undefined): ParsedStatement[][] {
-  if (contentType !== undefined && !/^application\/json\b/i.test(contentType.trim())) {
+  if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
     throw new RequestError(415, `unsupported content type ${JSON.stringify(contentType)}: send application/json`, { code: '08P01' });
   }
   if (body === null || body === undefined || body === '') throw new RequestError(400, 'request body is empty: send {"query": "..."}', { code: '08P01' });
@@ -103,17 +101,29 @@ export function readRequest(body: string | null | undefined, contentType: string
   } catch (err) {
     throw new RequestError(400, `request body is not valid JSON: ${(err as Error).message}`, { code: '08P01' });
   }
-  const parsed = requestSchema.safeParse(json);
+  // One schema chosen by shape (not a union), so the detail names the field that is wrong.
+  const extended = typeof json === 'object' && json !== null && !Array.isArray(json) && 'queries' in json && !('query' in json);
+  const parsed = (extended ? extendedSchema : simpleSchema).safeParse(json);
   if (!parsed.success) {
     throw new RequestError(400, 'request body must be {"query": "<sql>"} or {"queries": [{"query": "<sql>", "params": [...]}]}', {
       code: '08P01',
-      detail: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+      detail: parsed.error.issues
+        .map((i) => {
+          const issue = i as { keys?: string[]; expected?: string; input?: unknown };
+          const what = issue.keys?.length
+            ? `unrecognized key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+            : i.code === 'invalid_type'
+              ? `expected ${issue.expected}, got ${issue.input === null ? 'null' : Array.isArray(issue.input) ? 'array' : typeof issue.input}`
+              : i.message;
+          return `${i.path.join('.') || '(root)'}: ${what}`;
+        })
+        .join('; '),
     });
   }
-  const req = parsed.data;
+  const req = parsed.data as z.infer<typeof simpleSchema> | z.infer<typeof extendedSchema>;
   const groups: ParsedStatement[][] = [];
   if ('query' in req) {
-    groups.push(parse(req.query));
+    groups.push(parse(req.query, { maxStatements: MAX_STATEMENTS }));
   } else {
     for (const q of req.queries) {
       if (q.params && q.params.length > 0) {

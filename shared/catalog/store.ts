@@ -151,7 +151,15 @@ export class CatalogStore {
     items.push({
       Put: {
         TableName: this.table,
-        Item: { pk, sk: txnSk(txn.txnId), type: 'txn', ...txn, effects: changes.effects.length, expiresAt: epoch(txn.createdAt) + OUTBOX_TTL_SECONDS },
+        Item: {
+          pk,
+          sk: txnSk(txn.txnId),
+          type: 'txn',
+          ...txn,
+          statements: txn.statements.map((st) => (st.length > MAX_STATEMENT_HISTORY ? `${st.slice(0, MAX_STATEMENT_HISTORY)} …(${st.length - MAX_STATEMENT_HISTORY} more characters)` : st)),
+          effects: changes.effects.length,
+          expiresAt: epoch(txn.createdAt) + OUTBOX_TTL_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
@@ -178,6 +186,17 @@ export class CatalogStore {
 
   async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord): Promise<void> {
     const items = this.transactItems(tenant, changes, txn, idempotency);
+    for (const item of items) {
+      const put = item.Put?.Item as Record<string, unknown> | undefined;
+      const size = put ? Buffer.byteLength(JSON.stringify(put)) : 0;
+      if (size > MAX_ITEM_BYTES) {
+        const what = put!.type === 'object' ? `the definition of ${String(put!.kind).replace('_', ' ')} ${String(put!.name)}` : `a ${String(put!.type)} record`;
+        throw new ControlPlaneError(`${what} exceeds the catalog's item limit: ${size} bytes, at most ${MAX_ITEM_BYTES}`, {
+          code: SQLSTATE.programLimitExceeded,
+          hint: 'Shorten the option values or the view body.',
+        });
+      }
+    }
     // No staged commit may hold the catalog while a normal one lands (see staged.ts).
     items.push({ ConditionCheck: { TableName: this.table, Key: { pk: tenantPk(tenant), sk: LOCK_SK }, ConditionExpression: 'attribute_not_exists(pk)' } });
     if (items.length > MAX_TRANSACTION_ITEMS || approximateSize(items) > MAX_TRANSACTION_BYTES) {
@@ -200,6 +219,9 @@ export class CatalogStore {
         }
       }
       if (err instanceof Error && err.name === 'TransactionInProgressException') throw new CommitConflictError(['TransactionInProgress']);
+      if (err instanceof Error && err.name === 'ValidationException' && /size/i.test(err.message)) {
+        throw new ControlPlaneError('the change is larger than a catalog transaction can hold', { code: SQLSTATE.programLimitExceeded, detail: err.message, hint: 'Split the request, or shorten option values and view bodies.' });
+      }
       throw err;
     }
   }
@@ -265,6 +287,11 @@ export class CatalogStore {
     }
   }
 }
+
+/** DynamoDB items hold at most 400 KB (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html); our JSON measure runs a little high, so 380 000 is safe. */
+const MAX_ITEM_BYTES = 380_000;
+/** A transaction record keeps each statement's text up to this length (it is history, not the definition). */
+const MAX_STATEMENT_HISTORY = 4_096;
 
 /** DynamoDB caps a transaction at 4 MB; we stay well under with a rough JSON measure. */
 const MAX_TRANSACTION_BYTES = 3_500_000;

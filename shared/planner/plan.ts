@@ -41,6 +41,8 @@ import { optionString } from './options';
 import type { Workspace } from './workspace';
 
 export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
+/** Secrets Manager's limit for one secret value. */
+export const MAX_SECRET_BYTES = 65_536;
 export { validateName } from './names';
 
 export interface PlanContext {
@@ -71,6 +73,8 @@ export type StatementPlan =
   | { readonly kind: 'txn'; readonly tag: 'BEGIN' | 'COMMIT' | 'ROLLBACK' };
 
 type S<K extends Statement['kind']> = Extract<Statement, { kind: K }>;
+
+const SYSTEM_SCHEMAS = ['mz_catalog', 'mz_internal', 'mz_introspection', 'pg_catalog', 'information_schema'];
 
 /** Load generators that produce several tables, and the subsources they create. */
 const LOAD_GENERATOR_TABLES: Readonly<Record<string, readonly string[]>> = {
@@ -353,7 +357,12 @@ export class Planner {
   // ---- secrets and connections -----------------------------------------------------------------
 
   private secretValue(v: S<'create_secret'>['value'], at: number): string {
-    if (v.kind === 'string') return v.value;
+    if (v.kind === 'string') {
+      if (Buffer.byteLength(v.value) > MAX_SECRET_BYTES) {
+        throw new PlanError(`secret value exceeds ${MAX_SECRET_BYTES} bytes`, { code: SQLSTATE.programLimitExceeded, position: at, hint: 'AWS Secrets Manager holds at most 64 KiB per secret.' });
+      }
+      return v.value;
+    }
     throw new NotSupportedError('secret values must be string literals', { position: v.expr.position ?? at, hint: "Write the value as a string: CREATE SECRET s AS 'value'." });
   }
 
@@ -617,6 +626,9 @@ export class Planner {
     // Databases drop their contents unless RESTRICT (Materialize's default); everything else restricts.
     const cascade = s.cascade || (s.objectType === 'database' && !s.restrict);
     for (const name of s.names) {
+      if (name.length >= 2 && SYSTEM_SCHEMAS.includes(name[name.length - 2]!)) {
+        throw new PlanError(`cannot drop ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+      }
       const target = this.findForDrop(s.objectType, name, at);
       if (!target) {
         if (s.ifExists) {

@@ -105,6 +105,23 @@ function isAscii(text: string): boolean {
 }
 
 /** The byte offset (UTF-8) of UTF-16 index `index` in `text`. */
+/** Byte offset of every UTF-16 index of `text` (null when the text is ASCII: the identity). */
+export function byteOffsets(text: string): Uint32Array | null {
+  if (isAscii(text)) return null;
+  const table = new Uint32Array(text.length + 1);
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    table[i] = bytes;
+    const c = text.charCodeAt(i);
+    const pairHigh = c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const pairLow = c >= 0xdc00 && c <= 0xdfff && (text.charCodeAt(i - 1) & 0xfc00) === 0xd800;
+    // A surrogate pair is one 4-byte character (2 to each half); a lone surrogate encodes as U+FFFD, 3 bytes.
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : pairHigh || pairLow ? 2 : 3;
+  }
+  table[text.length] = bytes;
+  return table;
+}
+
 export function byteOffset(text: string, index: number): number {
   if (isAscii(text)) return index;
   return Buffer.byteLength(text.slice(0, index), 'utf8');

@@ -6,7 +6,7 @@
  * parser finds where they end and keeps their text as typed (`RawExpr`), as Materialize's catalog
  * keeps `create_sql`. Recursion is capped (`MAX_NESTING_DEPTH`) so no input overflows the stack.
  */
-import { NotSupportedError, SQLSTATE, SqlSyntaxError } from '../errors';
+import { ControlPlaneError, NotSupportedError, SQLSTATE, SqlSyntaxError } from '../errors';
 import type {
   AlterClusterAction,
   ColumnDef,
@@ -35,7 +35,7 @@ import type {
   Statement,
   StatementKind,
 } from './ast';
-import { byteOffset, lex, type Token } from './lexer';
+import { byteOffset, byteOffsets, lex, type Token } from './lexer';
 import { OPTION_LISTS, VALUE_PREFIX, type OptionListSpec } from './options';
 
 /** Deepest nesting of parentheses / NOT / option lists the parser follows. */
@@ -153,12 +153,16 @@ export class Parser {
   }
 
   /** Parses every `;`-separated statement in the text. */
-  parseStatements(): ParsedStatement[] {
+  parseStatements(maxStatements = Number.POSITIVE_INFINITY): ParsedStatement[] {
     const out: ParsedStatement[] = [];
     for (;;) {
       while (this.eatOp(';'));
       if (this.peek().kind === 'eof') return out;
       const startTok = this.peek();
+      if (out.length >= maxStatements) {
+        // Stop reading at once: a request of 100 000 statements must not cost 100 000 parses.
+        throw new ControlPlaneError(`request holds more than ${maxStatements} statements; at most ${maxStatements} are allowed`, { code: SQLSTATE.tooManyStatements, position: this.byte(startTok.start) });
+      }
       const statement = this.parseStatement();
       const endTok = this.tokens[this.i - 1]!;
       if (!this.peekOp(';') && this.peek().kind !== 'eof') this.fail('end of statement');
@@ -1540,8 +1544,11 @@ export class Parser {
   expectOp(op: string): void {
     if (!this.eatOp(op)) this.fail(`'${op}'`);
   }
+  /** UTF-16 index → byte offset, computed once per request (per-statement re-measuring was quadratic). */
+  private byteTable: Uint32Array | null | undefined;
   byte(index: number): number {
-    return byteOffset(this.text, index);
+    if (this.byteTable === undefined) this.byteTable = byteOffsets(this.text);
+    return this.byteTable === null ? index : this.byteTable[index]!;
   }
   fail(expected: string): never {
     return this.failAt(this.peek(), expected);
@@ -1555,6 +1562,6 @@ export class Parser {
 }
 
 /** Parses a request's SQL text into statements with their byte spans. */
-export function parse(text: string): ParsedStatement[] {
-  return new Parser(text).parseStatements();
+export function parse(text: string, options: { maxStatements?: number } = {}): ParsedStatement[] {
+  return new Parser(text).parseStatements(options.maxStatements);
 }

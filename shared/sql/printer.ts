@@ -133,8 +133,10 @@ export function dataType(t: DataType): string {
     const rest = only.slice(space);
     return first === 'timestamp' || first === 'time' ? `${first}${typmod}${rest}${arrays}` : `${only}${typmod}${arrays}`;
   }
-  // In type position any word is a type name, so plain words need no quotes even if keywords.
-  const name = only !== undefined && PLAIN_WORD.test(only) ? only : objectName(t.name);
+  // In type position any word is a type name, so plain words need no quotes even if keywords —
+  // except `map` and `list`, which open Materialize's (unsupported) container type syntax.
+  const container = only === 'map' || only === 'list';
+  const name = container ? `"${only}"` : only !== undefined && PLAIN_WORD.test(only) ? only : objectName(t.name);
   return `${name}${typmod}${arrays}`;
 }
 

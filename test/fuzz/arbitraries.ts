@@ -260,11 +260,21 @@ const script = fc.tuple(fc.array(maybeMutated(statementSql), { minLength: 1, max
 const longRun = fc
   .record({
     prefix: fc.constantFrom('', 'CREATE CLUSTER c (SIZE = ', 'SELECT * FROM mz_clusters WHERE ', 'CREATE VIEW lv AS SELECT ', 'CREATE TABLE lt (', 'DROP TABLE ', 'SHOW CLUSTERS LIKE ', 'CREATE SECRET ls AS ', 'EXPLAIN EFFECTS FOR ', 'CREATE INDEX ON t ('),
-    token: fc.constantFrom('(', ')', ';', 'a', 'é', '😀', 'CREATE ', "'", '"', '/*', '-- \n', ' ', ',', 'NOT ', 'EXPLAIN EFFECTS FOR ', 'a.', 'x, ', '((', '[', 'SHOW CLUSTERS;', '\u0000'),
+    token: fc.constantFrom('(', ')', ';', 'a', 'é', '😀', 'CREATE ', "'", '"', '/*', '-- \n', ' ', ',', 'NOT ', 'EXPLAIN EFFECTS FOR ', 'a.', 'x, ', '((', '[', 'SHOW CLUSTERS;', 'BEGIN;', '\u0000'),
     count: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 300, max: 20_000 })),
-    suffix: fc.constantFrom('', ')', "'", ' FROM t', ';'),
+    suffix: fc.constantFrom('', ')', "'", ' FROM t', ';', ' -- é'),
   })
   .map(({ prefix, token, count, suffix }) => prefix + token.repeat(count) + suffix);
+
+/** Statements carrying one large literal (tens to hundreds of KB): where item and transaction size limits bite. */
+const hugeLiteral = fc
+  .record({
+    template: fc.constantFrom('CREATE SECRET hs AS $', 'CREATE CONNECTION hk TO KAFKA (BROKER $)', 'CREATE VIEW hv AS SELECT $ AS c', 'CREATE TABLE ht (a text DEFAULT $)', 'CREATE DATABASE hd; SELECT * FROM mz_clusters WHERE name = $', 'CREATE CLUSTER hc (SIZE = $)', 'COMMENT ON TABLE t IS $'),
+    // Mostly small (cheap); one in four large enough to cross DynamoDB's 400 KB item limit.
+    kb: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 64 }) }, { weight: 1, arbitrary: fc.integer({ min: 200, max: 700 }) }),
+    ch: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('x', 'é') }, { weight: 1, arbitrary: fc.constant("'") }),
+  })
+  .map(({ template, kb, ch }) => template.replace('$', `'${ch.repeat(Math.floor((kb * 1024) / Buffer.byteLength(ch))).replaceAll("'", "''")}'`));
 
 const golden = GOLDEN_INPUTS.length ? maybeMutated(fc.constantFrom(...GOLDEN_INPUTS)) : script;
 
@@ -274,6 +284,7 @@ export const sqlText: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: golden },
   { weight: 2, arbitrary: tokenSoup },
   { weight: 1, arbitrary: longRun },
+  { weight: 1, arbitrary: hugeLiteral },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 80 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 80 }) },
 );

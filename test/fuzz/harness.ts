@@ -4,6 +4,7 @@
  * Shared by test/fuzz/*.test.ts and bench/fuzz.ts.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import fc from 'fast-check';
 import { SqlApi } from '../../shared/api/sql-api';
 import { CatalogSnapshot } from '../../shared/catalog/model';
 import { CatalogStore } from '../../shared/catalog/store';
@@ -16,7 +17,8 @@ import { PRELUDE, type FuzzRequest } from './arbitraries';
  * The real store, except that a tenant's snapshot is read once and reused until this store
  * commits for it: most fuzz cases fail before committing, and re-reading an unchanged catalog for
  * each would make the run I/O-bound. Commits, idempotency records, effects and statuses still go
- * to DynamoDB. One tenant per store (and per concurrent worker), so the cache is never stale.
+ * to DynamoDB. Whoever else changes a tenant's catalog (the HTTP path) calls `invalidate`; a stale
+ * snapshot could only cost a commit conflict, which drops the cache and replans.
  */
 export class SnapshotCachingStore extends CatalogStore {
   private readonly cache = new Map<string, CatalogSnapshot>();
@@ -189,4 +191,19 @@ export async function runInProcess(api: SqlApi, store: SnapshotCachingStore, ten
 export function excerpt(x: string | Buffer, max = 300): string {
   const s = typeof x === 'string' ? x : `<bytes ${x.toString('hex').slice(0, 80)}>`;
   return s.length > max ? `${s.slice(0, max)}… (${s.length} chars)` : s;
+}
+
+/**
+ * fc.assert, but the failure names the seed and the problem with a shortened input: fast-check's
+ * own report prints the whole counterexample, and fuzz inputs run to hundreds of KB.
+ */
+export async function assertProperty<T>(property: fc.IAsyncProperty<T> | fc.IProperty<T>, params: fc.Parameters<T>): Promise<void> {
+  const details = await fc.check(property, params);
+  if (!details.failed) return;
+  const error = details.errorInstance as Error | undefined;
+  throw new Error(
+    `property failed after ${details.numRuns} run(s) (seed ${details.seed}, path ${details.counterexamplePath ?? '?'}):\n` +
+      `${(error?.message ?? String(details.errorInstance)).slice(0, 2000)}\n` +
+      `replay: { seed: ${details.seed}, path: ${JSON.stringify(details.counterexamplePath)} }`,
+  );
 }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { testPipeline, uniquePrefix } from '../helpers/pipeline';
 import { httpRequest, type FuzzRequest } from './arbitraries';
-import { excerpt, type Verdict } from './harness';
+import { assertProperty, excerpt, type Verdict } from './harness';
 import { Sandbox } from './sandbox';
 
 let p: Pipeline;
@@ -38,7 +38,7 @@ function expectKept(v: Verdict, r: FuzzRequest): void {
 
 describe('request body fuzz', () => {
   it('the engine answers every body, content type and Idempotency-Key below 500 (1500 cases)', async () => {
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(httpRequest, async (r) => {
         expectKept(await sandbox.runInProcess(tenant, r), r);
       }),
@@ -47,7 +47,7 @@ describe('request body fuzz', () => {
   });
 
   it('the HTTP API answers every request below 500 with a JSON error body (400 cases)', async () => {
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(httpRequest, async (r) => {
         expectKept(await sandbox.runHttp(tenant, r), r);
       }),

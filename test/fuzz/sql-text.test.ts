@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { testPipeline, uniquePrefix } from '../helpers/pipeline';
 import { sqlText, type FuzzRequest } from './arbitraries';
-import { checkParse, excerpt, type Verdict } from './harness';
+import { assertProperty, checkParse, excerpt, type Verdict } from './harness';
 import { Sandbox } from './sandbox';
 
 let p: Pipeline;
@@ -53,8 +53,8 @@ function expectKept(v: Verdict, input: string): void {
 }
 
 describe('SQL text fuzz', () => {
-  it('parse throws only the product’s errors, with a position inside the text (3000 cases)', () => {
-    fc.assert(
+  it('parse throws only the product’s errors, with a position inside the text (3000 cases)', async () => {
+    await assertProperty(
       fc.property(sqlText, (text) => {
         const problem = checkParse(text);
         expect(problem, `${problem}\ninput: ${excerpt(text, 500)}`).toBeUndefined();
@@ -65,7 +65,7 @@ describe('SQL text fuzz', () => {
 
   it('the engine answers every text below 500 and commits nothing it refuses (1500 cases)', async () => {
     const tenant = tenants('fsq', 500);
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(sqlText, async (text) => {
         expectKept(await sandbox.runInProcess(await tenant(), asRequest(text)), text);
       }),
@@ -75,7 +75,7 @@ describe('SQL text fuzz', () => {
 
   it('the HTTP API answers every text below 500 with a JSON error body (300 cases)', async () => {
     const tenant = tenants('fsh', 300);
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(sqlText, async (text) => {
         expectKept(await sandbox.runHttp(await tenant(), asRequest(text)), text);
       }),

@@ -42,3 +42,8 @@ export async function missingReadPolicies(p: Pipeline): Promise<string[]> {
 afterEach(async () => {
   for (const p of livePipelines) expect(await missingReadPolicies(p)).toEqual([]);
 });
+
+// Property tests explore new inputs on every local run; CI replays one fixed seed so a landing
+// never depends on luck (`npm run fuzz` is the place for long random runs).
+import fc from 'fast-check';
+if (process.env.CI || process.env.FAST_CHECK_SEED) fc.configureGlobal({ seed: Number(process.env.FAST_CHECK_SEED ?? 20261130) });
