@@ -110,6 +110,8 @@ async function main(): Promise<void> {
   const url = pipeline.url!;
   console.log(`ddl-control-plane is running
   endpoint:      ${url}/api/sql   (health: ${url}/api/health)
+  console:       ${url}/
+  cli:           npx ddlctl sql   (no flags needed locally)
   catalog:       ${dataDir ? `${dataDir} (kept across restarts)` : 'in memory (lost on exit)'}
   tenant:        ${TENANT}
   app password:  ${password}

@@ -1,0 +1,127 @@
+/**
+ * `ddlctl status`: every source, sink and replica with its status in colour and its error (or,
+ * for one that recovered, its last error), from the status tables. `--watch` redraws every 2 s.
+ */
+import pc from 'picocolors';
+import type { SqlClient } from '../client';
+import { ago, colourStatus, heading, table } from '../render';
+
+interface ConnectorRow {
+  id: string;
+  name: string;
+  type: string;
+  last_status_change_at: string | null;
+  status: string;
+  error: string | null;
+  details: string | null;
+}
+
+interface HistoryRow {
+  occurred_at: string;
+  id: string;
+  status: string;
+  error: string | null;
+}
+
+export interface StatusSnapshot {
+  readonly sources: readonly (ConnectorRow & { last_error?: HistoryRow })[];
+  readonly sinks: readonly (ConnectorRow & { last_error?: HistoryRow })[];
+  readonly replicas: readonly { cluster: string; replica: string; id: string; size: string; status: string; reason: string | null; updated_at: string | null }[];
+}
+
+function lastErrors(rows: readonly HistoryRow[]): Map<string, HistoryRow> {
+  const out = new Map<string, HistoryRow>();
+  for (const r of rows) if (!out.has(r.id)) out.set(r.id, r);
+  return out;
+}
+
+export async function readStatus(client: SqlClient): Promise<StatusSnapshot> {
+  // The SELECT subset reads one relation per statement: the joins happen here.
+  const [sources, sinks, sourceHistory, sinkHistory, clusters, replicas, replicaStatuses] = await Promise.all([
+    client.records<ConnectorRow>('SELECT * FROM mz_internal.mz_source_statuses ORDER BY name'),
+    client.records<ConnectorRow>('SELECT * FROM mz_internal.mz_sink_statuses ORDER BY name'),
+    client.records<HistoryRow & { source_id: string }>('SELECT occurred_at, source_id, status, error FROM mz_internal.mz_source_status_history WHERE error IS NOT NULL ORDER BY occurred_at DESC').then((rs) => rs.map((r) => ({ ...r, id: r.source_id }))),
+    client.records<HistoryRow & { sink_id: string }>('SELECT occurred_at, sink_id, status, error FROM mz_internal.mz_sink_status_history WHERE error IS NOT NULL ORDER BY occurred_at DESC').then((rs) => rs.map((r) => ({ ...r, id: r.sink_id }))),
+    client.records<{ id: string; name: string }>('SELECT id, name FROM mz_clusters'),
+    client.records<{ id: string; name: string; cluster_id: string; size: string }>('SELECT id, name, cluster_id, size FROM mz_cluster_replicas'),
+    client.records<{ replica_id: string; status: string; reason: string | null; updated_at: string | null }>('SELECT * FROM mz_internal.mz_cluster_replica_statuses'),
+  ]);
+  const srcErr = lastErrors(sourceHistory);
+  const sinkErr = lastErrors(sinkHistory);
+  const clusterName = new Map(clusters.map((c) => [c.id, c.name]));
+  const statusOf = new Map(replicaStatuses.map((s) => [s.replica_id, s]));
+  return {
+    sources: sources.map((s) => ({ ...s, ...(srcErr.has(s.id) ? { last_error: srcErr.get(s.id)! } : {}) })),
+    sinks: sinks.map((s) => ({ ...s, ...(sinkErr.has(s.id) ? { last_error: sinkErr.get(s.id)! } : {}) })),
+    replicas: replicas
+      .map((r) => {
+        const st = statusOf.get(r.id);
+        return { cluster: clusterName.get(r.cluster_id) ?? r.cluster_id, replica: r.name, id: r.id, size: r.size, status: st?.status ?? 'offline', reason: st?.reason ?? null, updated_at: st?.updated_at ?? null };
+      })
+      .sort((a, b) => `${a.cluster}.${a.replica}`.localeCompare(`${b.cluster}.${b.replica}`)),
+  };
+}
+
+/** The error column: the current error and hints, else the last error it recovered from. */
+function errorCell(r: ConnectorRow & { last_error?: HistoryRow }, now: number): string {
+  const hints: string[] = (() => {
+    try {
+      return (JSON.parse(r.details ?? '{}') as { hints?: string[] }).hints ?? [];
+    } catch {
+      return [];
+    }
+  })();
+  const lines: string[] = [];
+  if (r.error) lines.push(pc.red(r.error));
+  for (const h of hints) lines.push(pc.dim(`hint: ${h}`));
+  if (!r.error && r.last_error?.error) lines.push(pc.dim(`last error ${ago(r.last_error.occurred_at, now)}: ${r.last_error.error}`));
+  return lines.join('\n');
+}
+
+export function renderStatus(s: StatusSnapshot, now: number = Date.now()): string {
+  const out: string[] = [];
+  const connectors = (title: string, rows: StatusSnapshot['sources']) => {
+    out.push(heading(title, rows.length));
+    if (rows.length === 0) out.push(pc.dim('  none'));
+    else
+      out.push(
+        table(
+          ['name', 'type', 'status', 'since', 'error'],
+          rows.map((r) => [r.name, r.type, colourStatus(r.status), ago(r.last_status_change_at, now), errorCell(r, now)]),
+        ),
+      );
+    out.push('');
+  };
+  connectors('SOURCES', s.sources);
+  connectors('SINKS', s.sinks);
+  out.push(heading('REPLICAS', s.replicas.length));
+  if (s.replicas.length === 0) out.push(pc.dim('  none'));
+  else
+    out.push(
+      table(
+        ['cluster', 'replica', 'size', 'status', 'reason', 'since'],
+        s.replicas.map((r) => [r.cluster, r.replica, r.size, colourStatus(r.status), r.reason ?? '', ago(r.updated_at, now)]),
+      ),
+    );
+  const bad = [...s.sources, ...s.sinks].filter((r) => r.status === 'stalled' || r.status === 'failed').length + s.replicas.filter((r) => r.status !== 'online').length;
+  out.push('', bad === 0 ? pc.green('all healthy') : pc.yellow(`${bad} not healthy`));
+  return out.join('\n');
+}
+
+export async function watch(render: () => Promise<string>, intervalSeconds: number, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    let text: string;
+    try {
+      text = await render();
+    } catch (err) {
+      text = pc.red((err as Error).message);
+    }
+    const header = pc.dim(`every ${intervalSeconds}s · ${new Date().toLocaleTimeString()} · Ctrl-C to stop`);
+    // Clear the screen and home the cursor only on a terminal; a pipe gets plain frames.
+    process.stdout.write(`${process.stdout.isTTY ? '\x1b[2J\x1b[H' : ''}${header}\n\n${text}\n`);
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, intervalSeconds * 1000);
+      signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    });
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Where ddlctl connects and with which app password, so that the local default needs no flags:
+ *
+ *   url:      --url, else DDLCTL_URL, else the config file's url, else the running `npm start`'s
+ *             url (runtime.json), else http://127.0.0.1:6876
+ *   password: DDLCTL_PASSWORD, else the config file's password, else DDL_APP_PASSWORD, else
+ *             (only when talking to the local runtime) <data dir>/bootstrap-app-password
+ *
+ * The config file is `$XDG_CONFIG_HOME/ddlctl/config.json` (default `~/.config/ddlctl/config.json`),
+ * `{"url": "...", "password": "..."}`; DDLCTL_CONFIG names another file.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { LocalRuntimeInfo } from '../local/runtime-info';
+import { CliError, EXIT } from './errors';
+
+export const DEFAULT_URL = 'http://127.0.0.1:6876';
+
+export interface GlobalOptions {
+  readonly url?: string;
+  /** The local data folder (default `.data` in the current directory). */
+  readonly dataDir?: string;
+  /** A runtime.json to use instead of `<data dir>/runtime.json`. */
+  readonly runtime?: string;
+}
+
+export interface FileConfig {
+  readonly url?: string;
+  readonly password?: string;
+}
+
+export interface Connection {
+  readonly url: string;
+  readonly password: string;
+  /** Where the password came from, for error messages (never the password itself). */
+  readonly passwordFrom: string;
+}
+
+export function configFile(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.DDLCTL_CONFIG) return resolve(env.DDLCTL_CONFIG);
+  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  return join(base, 'ddlctl', 'config.json');
+}
+
+export function readFileConfig(env: NodeJS.ProcessEnv = process.env): FileConfig {
+  const file = configFile(env);
+  if (!existsSync(file)) return {};
+  try {
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (typeof raw !== 'object' || raw === null) throw new Error('not a JSON object');
+    const { url, password } = raw as Record<string, unknown>;
+    return { ...(typeof url === 'string' ? { url } : {}), ...(typeof password === 'string' ? { password } : {}) };
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as Error).message}`, EXIT.usage);
+  }
+}
+
+export function dataDirOf(o: GlobalOptions): string {
+  // The same default as local/emulators.ts `defaultDataDir()`, without loading the emulators.
+  return resolve(o.dataDir ?? join(process.cwd(), '.data'));
+}
+
+export function runtimeFileOf(o: GlobalOptions): string {
+  return o.runtime ? resolve(o.runtime) : join(dataDirOf(o), 'runtime.json');
+}
+
+/**
+ * The running local pipeline described by runtime.json (as local/runtime-info.ts
+ * `readRuntimeInfo` reads it, for any file): undefined when there is none or its process is gone.
+ */
+export function readRuntime(o: GlobalOptions): LocalRuntimeInfo | undefined {
+  const file = runtimeFileOf(o);
+  if (!existsSync(file)) {
+    if (o.runtime) throw new CliError(`runtime file ${file} does not exist`, EXIT.usage);
+    return undefined;
+  }
+  let info: LocalRuntimeInfo;
+  try {
+    info = JSON.parse(readFileSync(file, 'utf8')) as LocalRuntimeInfo;
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as Error).message}`, EXIT.usage);
+  }
+  try {
+    process.kill(info.pid, 0);
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  return info;
+}
+
+/** The runtime, or an error that says how to get one. */
+export function requireRuntime(o: GlobalOptions, what: string): LocalRuntimeInfo {
+  const info = readRuntime(o);
+  if (!info) {
+    throw new CliError(
+      `${what} needs the local runtime: start it with \`npm start\` (it writes ${runtimeFileOf(o)}), or pass --runtime <file>; for a deployed stack pass --table and AWS credentials`,
+      EXIT.connection,
+    );
+  }
+  return info;
+}
+
+export function resolveConnection(o: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Connection {
+  const file = readFileConfig(env);
+  const runtime = readRuntime(o);
+  const url = (o.url ?? env.DDLCTL_URL ?? file.url ?? runtime?.url ?? DEFAULT_URL).replace(/\/+$/, '');
+  if (env.DDLCTL_PASSWORD) return { url, password: env.DDLCTL_PASSWORD, passwordFrom: 'DDLCTL_PASSWORD' };
+  if (file.password) return { url, password: file.password, passwordFrom: configFile(env) };
+  if (env.DDL_APP_PASSWORD) return { url, password: env.DDL_APP_PASSWORD, passwordFrom: 'DDL_APP_PASSWORD' };
+  const local = url === (runtime?.url ?? DEFAULT_URL).replace(/\/+$/, '') || /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(url);
+  const bootstrap = join(dataDirOf(o), 'bootstrap-app-password');
+  if (local && existsSync(bootstrap)) {
+    const password = readFileSync(bootstrap, 'utf8').trim();
+    if (password) return { url, password, passwordFrom: bootstrap };
+  }
+  throw new CliError(
+    `no app password for ${url}: set DDLCTL_PASSWORD, or put {"url": "${url}", "password": "..."} in ${configFile(env)}` +
+      (local ? ` (a local \`npm start\` keeps one in ${bootstrap})` : ''),
+    EXIT.connection,
+  );
+}

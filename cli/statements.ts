@@ -1,0 +1,81 @@
+/**
+ * When is a REPL buffer a complete request? When its last token outside strings, quoted
+ * identifiers and comments is `;` — the rule psql uses. Pure: a small scanner that knows
+ * PostgreSQL's quoting ('...' with '' escapes, E'...' with backslashes, "...", $tag$...$tag$,
+ * -- line comments and nested block comments), nothing more.
+ */
+
+export interface ScanState {
+  /** The text ends inside a string, quoted identifier or block comment. */
+  readonly open: boolean;
+  /** The last significant character outside quotes and comments is `;`. */
+  readonly terminated: boolean;
+  /** Nothing but whitespace and comments. */
+  readonly empty: boolean;
+}
+
+export function scan(text: string): ScanState {
+  let i = 0;
+  const n = text.length;
+  let last = '';
+  let open = false;
+  while (i < n) {
+    const c = text[i]!;
+    if (c === '-' && text[i + 1] === '-') {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? n : nl + 1;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      let depth = 1;
+      i += 2;
+      while (i < n && depth > 0) {
+        if (text[i] === '/' && text[i + 1] === '*') (depth++, (i += 2));
+        else if (text[i] === '*' && text[i + 1] === '/') (depth--, (i += 2));
+        else i++;
+      }
+      if (depth > 0) open = true;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      const backslashes = c === "'" && i > 0 && /[eE]/.test(text[i - 1]!) && !/[\w$]/.test(text[i - 2] ?? '');
+      i++;
+      let closed = false;
+      while (i < n) {
+        if (backslashes && text[i] === '\\') {
+          i += 2;
+          continue;
+        }
+        if (text[i] === c) {
+          if (text[i + 1] === c) {
+            i += 2;
+            continue;
+          }
+          i++;
+          closed = true;
+          break;
+        }
+        i++;
+      }
+      if (!closed) open = true;
+      last = c;
+      continue;
+    }
+    if (c === '$') {
+      const m = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(text.slice(i));
+      // `$1` is a parameter, and `a$b` an identifier: only a tag not glued to a word opens a string.
+      if (m && !/[\w$]/.test(text[i - 1] ?? '')) {
+        const close = text.indexOf(m[0], i + m[0].length);
+        if (close < 0) {
+          open = true;
+          i = n;
+        } else i = close + m[0].length;
+        last = '$';
+        continue;
+      }
+    }
+    if (!/\s/.test(c)) last = c;
+    i++;
+  }
+  return { open, terminated: !open && last === ';', empty: !open && last === '' };
+}

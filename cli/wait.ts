@@ -1,0 +1,62 @@
+/**
+ * `--wait`: block until the effects a statement committed are applied or have failed. The API
+ * answers at commit; the effects run afterwards (stream → queue → executor). The effects of
+ * this statement are the ones in mz_internal.mz_pending_effects that were not there before it
+ * ran; an applied effect leaves that table, a failed one stays with `state = 'failed'`, and one
+ * whose retries ran out stays pending with `dead_lettered = true` until an operator redrives it.
+ */
+import type { SqlClient } from './client';
+
+export interface EffectRow {
+  readonly effect_id: string;
+  readonly object_id: string;
+  readonly object_name: string;
+  readonly controller: string;
+  readonly kind: string;
+  readonly intent: string;
+  readonly generation: number;
+  readonly state: 'pending' | 'failed';
+  readonly attempts: number;
+  readonly last_error: string | null;
+  readonly dead_lettered: boolean;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export const EFFECTS_QUERY = 'SELECT * FROM mz_internal.mz_pending_effects ORDER BY created_at';
+
+export async function pendingEffects(client: SqlClient): Promise<EffectRow[]> {
+  return client.records<EffectRow>(EFFECTS_QUERY);
+}
+
+export interface WaitOutcome {
+  /** Ended in `failed` (terminal data-plane error). */
+  readonly failed: readonly EffectRow[];
+  /** Out of retries: waiting in a DLQ for `ddlctl effects redrive`. */
+  readonly deadLettered: readonly EffectRow[];
+  /** Still pending when the timeout passed. */
+  readonly pending: readonly EffectRow[];
+  readonly timedOut: boolean;
+}
+
+export function describeEffect(e: EffectRow): string {
+  return `${e.intent} ${e.controller}.${e.kind} of ${e.object_name} (generation ${e.generation})`;
+}
+
+export async function waitForEffects(
+  client: SqlClient,
+  before: ReadonlySet<string>,
+  o: { timeoutMs: number; everyMs?: number; onProgress?: (pending: readonly EffectRow[]) => void },
+): Promise<WaitOutcome> {
+  const deadline = Date.now() + o.timeoutMs;
+  for (;;) {
+    const mine = (await pendingEffects(client)).filter((e) => !before.has(e.effect_id));
+    const failed = mine.filter((e) => e.state === 'failed');
+    const deadLettered = mine.filter((e) => e.state === 'pending' && e.dead_lettered);
+    const pending = mine.filter((e) => e.state === 'pending' && !e.dead_lettered);
+    if (pending.length === 0) return { failed, deadLettered, pending, timedOut: false };
+    if (Date.now() >= deadline) return { failed, deadLettered, pending, timedOut: true };
+    o.onProgress?.(pending);
+    await new Promise((r) => setTimeout(r, o.everyMs ?? 250));
+  }
+}
