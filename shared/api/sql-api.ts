@@ -277,6 +277,12 @@ export class SqlApi {
       }
       this.deps.logger.info('committed', { tenant, txnId: txn.txnId, writes: changes.writes.length, effects: changes.effects.length, tags: writeTags });
     }
+    if (idem && changes.writes.length === 0) {
+      // A keyed request that changed nothing still records its answer, so that a retry — or a
+      // concurrent twin that planned after another twin committed — answers the same.
+      const recorded = await this.deps.store.recordIdempotency(tenant, { ...idem, status: 200, body: JSON.stringify({ results }) }, now);
+      if (recorded) return { status: recorded.status, body: JSON.parse(recorded.body), replayed: true };
+    }
     return { status: 200, body: { results } };
   }
 

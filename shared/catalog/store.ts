@@ -3,8 +3,8 @@
  * A request's whole change (catalog items, name guards, effects, transaction record) goes into
  * ONE TransactWriteItems (DESIGN.md invariant 1).
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ControlPlaneError, SQLSTATE } from '../errors';
 import type { EffectIntent, EffectRecord } from '../effects/model';
 import type { ChangeSet, CatalogWrite } from '../planner/workspace';
@@ -182,6 +182,26 @@ export class CatalogStore {
     // TTL deletes lag; an expired record is treated as gone.
     if (!item || item.expiresAt * 1000 <= now.getTime()) return undefined;
     return { key: item.key, fingerprint: item.fingerprint, status: item.status, body: item.body };
+  }
+
+  /**
+   * Records the answer of a keyed request that committed nothing. Returns the answer already
+   * recorded by a twin, if one got there first (then that answer is the answer).
+   */
+  async recordIdempotency(tenant: string, idem: IdempotencyRecord, now: Date): Promise<IdempotencyRecord | undefined> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { pk: tenantPk(tenant), sk: idemSk(sha256hex(idem.key)), type: 'idempotency', ...idem, createdAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return undefined;
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      return this.getIdempotency(tenant, idem.key, now);
+    }
   }
 
   async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord): Promise<void> {

@@ -134,6 +134,9 @@ export class FullPass {
     const effects = effectItems as unknown as EffectRecord[];
     // Something is still in flight (or visibly failed) for this object and kind: leave it to that effect.
     const busy = new Set(effects.filter((e) => e.state === 'pending' || e.state === 'failed').map((e) => `${e.objectId}/${e.kind}`));
+    // An orphan keeps costing money even after its drop failed for good: only an effect still in
+    // flight holds it back (a failed drop is re-driven each full pass, visibly, through the outbox).
+    const inFlight = new Set(effects.filter((e) => e.state === 'pending').map((e) => `${e.objectId}/${e.kind}`));
     const untagged: { tenant: string; kind: string; resourceId: string }[] = [];
     const intents: EffectIntent[] = [];
     let readPoliciesRepaired = 0;
@@ -147,7 +150,7 @@ export class FullPass {
       const owner = objects.get(r.owner.objectId);
       const live = owner !== undefined && !owner.dropped;
       if (!live) {
-        if (busy.has(`${r.resourceId}/${r.kind}`) || now.getTime() - Date.parse(r.createdAt) < this.graceMs) continue;
+        if (inFlight.has(`${r.resourceId}/${r.kind}`) || now.getTime() - Date.parse(r.createdAt) < this.graceMs) continue;
         intents.push(this.intent(r, 'drop', Math.max(r.generation, owner?.generation ?? 0)));
         continue;
       }

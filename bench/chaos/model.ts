@@ -1,0 +1,140 @@
+/**
+ * The workload's model of one tenant's catalog: what the generator expects to exist after each
+ * request, so it can write mostly meaningful DDL (drop what exists, depend on what exists) and
+ * predict each request's outcome. Pure, no I/O. It follows the planner's rules as documented
+ * (dependencies, CASCADE closures, owned parts); a response that disagrees with a prediction is
+ * reported by the run as `mispredicted`, which is how a drift between the two shows.
+ */
+
+export type ItemKind = 'secret' | 'connection' | 'source' | 'subsource' | 'table' | 'view' | 'materialized_view' | 'index' | 'sink';
+
+export interface ModelItem {
+  readonly id: number;
+  readonly kind: ItemKind;
+  name: string;
+  /** Items this one depends on (ids). */
+  readonly deps: number[];
+  /** The cluster it runs on (sources, sinks, materialized views, indexes). */
+  cluster?: number;
+  readonly connType?: 'postgres' | 'kafka';
+  /** For a subsource: the source that owns it. */
+  readonly sourceId?: number;
+}
+
+export interface ModelCluster {
+  readonly id: number;
+  name: string;
+  readonly managed: boolean;
+  size: string;
+  /** Managed clusters: replicas r1..rN. */
+  rf: number;
+  /** Unmanaged clusters: replica names. */
+  readonly replicas: string[];
+}
+
+export interface TenantModel {
+  readonly clusters: ModelCluster[];
+  readonly items: ModelItem[];
+  /** Extra schemas holding only tables (the staged requests' big schemas): name → table count. */
+  readonly schemas: { name: string; tables: number }[];
+  nextId: number;
+  nextName: number;
+}
+
+export function emptyModel(): TenantModel {
+  return { clusters: [], items: [], schemas: [], nextId: 1, nextName: 1 };
+}
+
+export function cloneModel(m: TenantModel): TenantModel {
+  return structuredClone(m);
+}
+
+export const TYPE_OF: Readonly<Record<ItemKind, string>> = {
+  secret: 'SECRET',
+  connection: 'CONNECTION',
+  source: 'SOURCE',
+  subsource: 'SOURCE',
+  table: 'TABLE',
+  view: 'VIEW',
+  materialized_view: 'MATERIALIZED VIEW',
+  index: 'INDEX',
+  sink: 'SINK',
+};
+
+export const RELATION_KINDS: readonly ItemKind[] = ['source', 'subsource', 'table', 'view', 'materialized_view'];
+
+export function freshName(m: TenantModel, prefix: string): string {
+  return `${prefix}${m.nextName++}`;
+}
+
+export function itemByName(m: TenantModel, name: string): ModelItem | undefined {
+  return m.items.find((i) => i.name === name);
+}
+
+export function clusterByName(m: TenantModel, name: string): ModelCluster | undefined {
+  return m.clusters.find((c) => c.name === name);
+}
+
+/** Items that would block a RESTRICT drop of `id` (its owned parts excluded). */
+function partsOf(m: TenantModel, id: number): ModelItem[] {
+  return m.items.filter((i) => i.kind === 'subsource' && i.sourceId === id);
+}
+
+function dependentsOfItem(m: TenantModel, id: number): ModelItem[] {
+  const parts = partsOf(m, id).map((p) => p.id);
+  const on = new Set([id, ...parts]);
+  return m.items.filter((i) => !parts.includes(i.id) && i.deps.some((d) => on.has(d)));
+}
+
+function dependentsOfCluster(m: TenantModel, clusterId: number): ModelItem[] {
+  return m.items.filter((i) => i.cluster === clusterId);
+}
+
+/** Whether dropping the item needs CASCADE. */
+export function itemHasDependents(m: TenantModel, id: number): boolean {
+  return dependentsOfItem(m, id).length > 0;
+}
+
+export function clusterHasDependents(m: TenantModel, clusterId: number): boolean {
+  return dependentsOfCluster(m, clusterId).length > 0;
+}
+
+/** Removes an item with everything that depends on it (CASCADE) and its owned parts. */
+export function dropItemCascade(m: TenantModel, id: number): void {
+  const doomed = new Set<number>();
+  const visit = (itemId: number) => {
+    if (doomed.has(itemId)) return;
+    doomed.add(itemId);
+    for (const d of dependentsOfItem(m, itemId)) visit(d.id);
+    for (const p of partsOf(m, itemId)) visit(p.id);
+  };
+  visit(id);
+  removeItems(m, doomed);
+}
+
+export function dropClusterCascade(m: TenantModel, clusterId: number): void {
+  for (const d of dependentsOfCluster(m, clusterId)) if (m.items.some((i) => i.id === d.id)) dropItemCascade(m, d.id);
+  const idx = m.clusters.findIndex((c) => c.id === clusterId);
+  if (idx >= 0) m.clusters.splice(idx, 1);
+}
+
+function removeItems(m: TenantModel, ids: ReadonlySet<number>): void {
+  for (let i = m.items.length - 1; i >= 0; i--) if (ids.has(m.items[i]!.id)) m.items.splice(i, 1);
+}
+
+export function addItem(m: TenantModel, item: Omit<ModelItem, 'id'>): ModelItem {
+  const it = { ...item, id: m.nextId++ } as ModelItem;
+  m.items.push(it);
+  return it;
+}
+
+export function addCluster(m: TenantModel, c: Omit<ModelCluster, 'id'>): ModelCluster {
+  const cl = { ...c, id: m.nextId++ } as ModelCluster;
+  m.clusters.push(cl);
+  return cl;
+}
+
+/** Rough catalog size, used to steer the mix toward drops when a tenant grows. */
+export function modelSize(m: TenantModel): number {
+  return m.items.length + m.clusters.length;
+}

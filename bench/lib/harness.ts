@@ -1,0 +1,170 @@
+/**
+ * What every phase of the benchmark shares: the two local pipelines on one DynamoDB Local and one
+ * SQS emulator, tenants with app passwords, an HTTP client for POST /api/sql, pausing and resuming
+ * the workers, "quiet" (no pending effect left), and stage timestamps along the effect path.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Pipeline } from '../../local/pipeline';
+import type { DynamoLocal, SqsEmulator } from '../../local/emulators';
+import { ATTENTION_INDEX, ATTENTION_SHARDS, CONTROLLERS } from '../../shared/definitions';
+import type { ResourceOwner } from '../../shared/controllers/contract';
+import { now, sleep } from './stats';
+import type { SdkLatency } from './sdk-latency';
+
+export interface Bench {
+  /** The live pipeline: router and executors running (commit → applied, recovery, cold init events). */
+  readonly live: Pipeline;
+  /** A pipeline whose workers never run: its catalog table is the floor's and the commit path's (no consumer competes). */
+  readonly commitOnly: Pipeline;
+  readonly dynamo: DynamoLocal;
+  readonly sqs: SqsEmulator;
+  /** Short random tag: names and tenants of this run. */
+  readonly tag: string;
+  /** Per-operation SDK latency of both pipelines' clients (taken per measurement). */
+  readonly sdk: SdkLatency;
+  /** `--quick`: smaller sizes, for trying the harness out (not for the published figures). */
+  readonly quick: boolean;
+  log(msg: string): void;
+}
+
+export interface TenantLogin {
+  readonly tenant: string;
+  readonly password: string;
+}
+
+export async function newTenant(p: Pipeline, tenant: string): Promise<TenantLogin> {
+  const password = await p.passwords.create(tenant);
+  return { tenant, password };
+}
+
+export interface HttpAnswer {
+  readonly status: number;
+  readonly body: { results?: { ok?: string; error?: { code: string; message: string } }[] } & Record<string, unknown>;
+}
+
+export async function sqlHttp(url: string, password: string, query: string): Promise<HttpAnswer> {
+  const res = await fetch(`${url}/api/sql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${password}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  return { status: res.status, body: (await res.json()) as HttpAnswer['body'] };
+}
+
+/** Stops the router and the queue pollers (each returns after its current poll). */
+export async function pauseWorkers(p: Pipeline): Promise<void> {
+  await Promise.all([p.router.stop(), ...CONTROLLERS.map((c) => p.pollers[c].stop())]);
+}
+
+export function resumeWorkers(p: Pipeline): void {
+  p.router.start();
+  for (const c of CONTROLLERS) p.pollers[c].start();
+}
+
+/** Pending effects on the attention index (every tenant of the table). */
+export async function pendingEffectCount(p: Pipeline): Promise<number> {
+  let n = 0;
+  for (let shard = 0; shard < ATTENTION_SHARDS; shard++) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await p.clients.doc.send(
+        new QueryCommand({
+          TableName: p.config.catalogTable,
+          IndexName: ATTENTION_INDEX,
+          KeyConditionExpression: 'attnPk = :pk',
+          FilterExpression: '#t = :effect AND #s = :pending',
+          ExpressionAttributeNames: { '#t': 'type', '#s': 'state' },
+          ExpressionAttributeValues: { ':pk': `ATTN#${shard}`, ':effect': 'effect', ':pending': 'pending' },
+          Select: 'COUNT',
+          ExclusiveStartKey: start,
+        }),
+      );
+      n += r.Count ?? 0;
+      start = r.LastEvaluatedKey;
+    } while (start);
+  }
+  return n;
+}
+
+/** Waits until no effect is pending; returns the seconds it took, or undefined on timeout. */
+export async function waitQuiet(p: Pipeline, timeoutMs: number): Promise<number | undefined> {
+  const t0 = now();
+  for (;;) {
+    if ((await pendingEffectCount(p)) === 0) return (now() - t0) / 1000;
+    if (now() - t0 > timeoutMs) return undefined;
+    await sleep(250);
+  }
+}
+
+/**
+ * Timestamps along the effect path of the live pipeline, taken in-process (no polling load on
+ * DynamoDB Local): when the router's SendMessageBatch for an effect returned, when a poller's
+ * ReceiveMessage handed it out, when the executor called the data plane, and when the data plane
+ * held the change (the reference data plane's `ensure` returned: its conditional write committed).
+ */
+export class EffectTimeline {
+  readonly routedAt = new Map<string, number>();
+  readonly receivedAt = new Map<string, number>();
+  readonly ensureStartAt = new Map<string, number>();
+  /** Keyed by `tenant/objectName` (what a client knows), with the object id. */
+  readonly heldAt = new Map<string, { t: number; objectId: string }>();
+  private readonly waiters = new Map<string, (t: number) => void>();
+
+  constructor(p: Pipeline) {
+    const timeline = this;
+    p.clients.sqs.middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        const t = now();
+        const name = (context as { commandName?: string }).commandName;
+        if (name === 'SendMessageBatchCommand') {
+          for (const e of (args.input as { Entries?: { MessageBody?: string }[] }).Entries ?? []) timeline.routedAt.set(objectIdOf(e.MessageBody), t);
+        } else if (name === 'ReceiveMessageCommand') {
+          for (const m of (out.output as { Messages?: { Body?: string }[] }).Messages ?? []) {
+            const id = objectIdOf(m.Body);
+            if (!timeline.receivedAt.has(id)) timeline.receivedAt.set(id, t);
+          }
+        }
+        return out;
+      },
+      { step: 'initialize', name: 'benchEffectTimeline' },
+    );
+    const dp = p.dataPlane;
+    const ensure = dp.ensure.bind(dp);
+    dp.ensure = (async (kind: never, owner: ResourceOwner, generation: number, spec: never) => {
+      timeline.ensureStartAt.set(owner.objectId, now());
+      const r = await ensure(kind, owner, generation, spec);
+      const t = now();
+      const key = `${owner.tenant}/${owner.objectName}`;
+      if (!timeline.heldAt.has(key)) timeline.heldAt.set(key, { t, objectId: owner.objectId });
+      timeline.waiters.get(key)?.(t);
+      timeline.waiters.delete(key);
+      return r;
+    }) as typeof dp.ensure;
+  }
+
+  /** Resolves with the time the data plane held `tenant/objectName` (register before committing). */
+  held(tenant: string, objectName: string, timeoutMs = 60_000): Promise<number | undefined> {
+    const key = `${tenant}/${objectName}`;
+    const seen = this.heldAt.get(key);
+    if (seen) return Promise.resolve(seen.t);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(key);
+        resolve(undefined);
+      }, timeoutMs);
+      this.waiters.set(key, (t) => {
+        clearTimeout(timer);
+        resolve(t);
+      });
+    });
+  }
+}
+
+function objectIdOf(body: string | undefined): string {
+  try {
+    return (JSON.parse(body ?? '{}') as { objectId?: string }).objectId ?? '';
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,279 @@
+/** bench/results/latest.md and the SVG charts, from the results object. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommitLatencyResult, ParsePlanResult } from '../phases/commit';
+import type { AppliedLevel, ThroughputResult } from '../phases/applied';
+import type { SweeperSize } from '../phases/sweeper';
+import type { RecoveryResult } from '../phases/recovery';
+import type { ParserResult } from '../phases/parser';
+import type { BundleFigure } from '../phases/bundles';
+import { barChart, cdfChart, logLogPanels } from './svg';
+
+export interface Results {
+  machine: { cpuModel: string; cores: number; memoryGiB: number; os: string; node: string; java: string; date: string; loadAverageAtStart: number[] };
+  phaseTimes?: { phase: string; seconds: number; loadAverage1m: { start: number; end: number } }[];
+  quick: boolean;
+  wallSeconds?: number;
+  warmup?: { seconds: number; requests: number };
+  commit?: CommitLatencyResult;
+  parsePlan?: ParsePlanResult;
+  applied?: AppliedLevel[];
+  throughput?: ThroughputResult;
+  sweeper?: SweeperSize[];
+  recovery?: RecoveryResult;
+  parser?: ParserResult;
+  bundles?: BundleFigure[];
+  errors?: string[];
+}
+
+export const TARGETS = {
+  commitRatioP50: 1.25,
+  parsePlanMs: 0.2,
+  appliedP50Ms: 150,
+  appliedP99Ms: 600,
+  throughputRatio: 0.8,
+  quietSweepPercent: 1,
+  recoverySweeps: 2,
+  ddlEntryKiB: 400,
+  coldInitMs: 150,
+} as const;
+
+const ok = (pass: boolean | undefined) => (pass === undefined ? '–' : pass ? '✓' : '✗');
+const n1 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const n2 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(2));
+const int = (x: number) => x.toLocaleString('en-US');
+
+export function writeReport(r: Results, dir: string): string[] {
+  const files: string[] = [];
+  const md: string[] = [];
+  const m = r.machine;
+  md.push(`# Benchmark: ddl-control-plane on the local pipeline`, '');
+  md.push(
+    `${m.date} · ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB · ${m.os} · Node ${m.node} · ${m.java} · DynamoDB Local (in-memory) and fauxqs on the same machine` +
+      (r.wallSeconds ? ` · \`npm run bench\` wall time ${r.wallSeconds} s` : '') +
+      (r.quick ? ' · **--quick run: small sizes, not for publication**' : ''),
+    '',
+  );
+  if (r.phaseTimes?.length) {
+    md.push(
+      `Machine load (1-minute load average on ${m.cores} cores; anything above the bench's own ~2 is other work sharing the machine): at start ${m.loadAverageAtStart[0]}; per phase ${r.phaseTimes.map((p) => `${p.phase} ${p.loadAverage1m.start}→${p.loadAverage1m.end} (${p.seconds} s)`).join(', ')}.`,
+      '',
+    );
+  }
+  md.push('| # | Figure | Measured | Target | |', '|---|---|---|---|---|');
+  const row = (k: string, fig: string, measured: string, target: string, pass?: boolean) => md.push(`| ${k} | ${fig} | ${measured} | ${target} | ${ok(pass)} |`);
+
+  if (r.commit) {
+    const c = r.commit;
+    row('1', 'Commit floor: raw TransactWriteItems of a CREATE TABLE', `p50 ${n2(c.floor.p50)} ms · p99 ${n2(c.floor.p99)} ms (${c.itemsPerTransaction} items)`, 'the floor');
+    row('1', 'Commit via DDL handler in-process (`SqlApi.handle`)', `p50 ${n2(c.inProcess.p50)} ms (${n2(c.ratioP50.inProcess)}× floor) · p99 ${n2(c.inProcess.p99)} ms (${n2(c.ratioP99.inProcess)}×)`, `p50 ≤ ${TARGETS.commitRatioP50}× floor`, c.ratioP50.inProcess <= TARGETS.commitRatioP50);
+    row('1', 'Commit via HTTP (`POST /api/sql`, authorizer included)', `p50 ${n2(c.http.p50)} ms (${n2(c.ratioP50.http)}× floor) · p99 ${n2(c.http.p99)} ms (${n2(c.ratioP99.http)}×)`, `p50 ≤ ${TARGETS.commitRatioP50}× floor`, c.ratioP50.http <= TARGETS.commitRatioP50);
+  }
+  for (const p of r.parsePlan?.rows ?? []) {
+    row('1', `Parse + plan, ${p.catalogObjects}-object catalog: \`${p.statement.length > 48 ? `${p.statement.slice(0, 46)}…` : p.statement}\``, `p50 ${(p.p50Us / 1000).toFixed(3)} ms · mean ${(p.meanUs / 1000).toFixed(3)} ms`, `≤ ${TARGETS.parsePlanMs} ms`, p.meanUs / 1000 <= TARGETS.parsePlanMs);
+  }
+  for (const a of r.applied ?? []) {
+    const binding = a.clients === 32;
+    row('2', `Commit → applied, ${a.clients} client${a.clients > 1 ? 's' : ''} (${a.commits} commits)`, `p50 ${n1(a.applied.p50)} ms`, binding ? `≤ ${TARGETS.appliedP50Ms} ms` : `(≤ ${TARGETS.appliedP50Ms} ms at 32)`, binding ? a.applied.p50 <= TARGETS.appliedP50Ms : undefined);
+    row('2', `Commit → applied, ${a.clients} client${a.clients > 1 ? 's' : ''}`, `p99 ${n1(a.applied.p99)} ms`, binding ? `≤ ${TARGETS.appliedP99Ms} ms` : `(≤ ${TARGETS.appliedP99Ms} ms at 32)`, binding ? a.applied.p99 <= TARGETS.appliedP99Ms : undefined);
+  }
+  if (r.throughput) {
+    for (const t of r.throughput.runs) {
+      if (t.name === 'floor' || t.name === 'floor-again') row('3', `Throughput, ${t.what}`, `${n1(t.perSecond)} tx/s`, 'the floor');
+      else row('3', `Throughput, ${t.what}`, `${n1(t.perSecond)} commits/s = ${n2(t.ratioToFloor)}× floor${t.errors ? ` (${t.errors} errors ${JSON.stringify(t.errorCodes)})` : ''}`, `≥ ${TARGETS.throughputRatio}× floor`, (t.ratioToFloor ?? 0) >= TARGETS.throughputRatio);
+    }
+    row('3', 'Lost effects after quiet (invariant checker, every live tenant of 2 and 3)', `${r.throughput.lostEffects} lost · all counts ${JSON.stringify(r.throughput.checker.counts)}`, '0', r.throughput.lostEffects === 0);
+  }
+  for (const s of r.sweeper ?? []) {
+    const binding = s.objects >= 50_000;
+    row('4', `Quiet sweep, ${int(s.objects)} objects (${int(s.catalogItems)} catalog items)`, `${s.quiet.totalItemsRead} items read (${s.quiet.itemsRead} from the attention index) = ${s.quiet.percentOfCatalog}% · ${n1(s.quiet.ms)} ms`, binding ? `≤ ${TARGETS.quietSweepPercent}% of items` : `(≤ ${TARGETS.quietSweepPercent}% at 50 000)`, binding ? s.quiet.percentOfCatalog <= TARGETS.quietSweepPercent : undefined);
+    row('4', `Sweep with 1 % needing attention, ${int(s.objects)} objects (${s.attentionDue.pending} pending, due)`, `${s.attentionDue.totalItemsRead} items read, ${s.attentionDue.replayed} replayed · ${n1(s.attentionDue.ms)} ms; again while they wait: ${s.attentionWaiting.totalItemsRead} items · ${n1(s.attentionWaiting.ms)} ms`, '–');
+    row('4', `Full pass (hourly), ${int(s.objects)} objects`, `${int(s.fullPass.itemsRead)} items read (${s.fullPass.percentOfCatalog}%) in ${s.fullPass.invocations} invocation(s) · ${n1(s.fullPass.ms / 1000)} s · drift found: ${s.fullPass.orphans} orphans, ${s.fullPass.missing} missing`, '–');
+  }
+  if (r.recovery) {
+    const v = r.recovery;
+    row('5', `Recovery of ${int(v.pendingEffects)} lost effects (checker before: ${v.lostBefore.lostEffects} lost)`, v.sweepsNeeded === null ? `not clean after ${v.sweeps.length} sweeps: ${JSON.stringify(v.after)}` : `clean after ${v.sweepsNeeded} sweep(s), ${n1(v.secondsUntilClean)} s from the first sweep (${n1(v.executorEffectsPerSecond)} effects/s)`, `≤ ${TARGETS.recoverySweeps} sweeps`, v.sweepsNeeded !== null && v.sweepsNeeded <= TARGETS.recoverySweeps);
+  }
+  if (r.parser) {
+    const p = r.parser;
+    row('6', `Parser throughput, ${p.statements.length} DDL statements both accept`, `ours ${int(p.ours.statementsPerSecond)} stmt/s (${p.ours.meanUs} µs) · ${p.peer.split(' (')[0]} ${int(p.theirs.statementsPerSecond)} stmt/s (${p.theirs.meanUs} µs) · ${p.speedup}×`, '–');
+  }
+  for (const b of r.bundles ?? []) {
+    const isDdl = b.function === 'ddl-api';
+    row('7', `Bundle \`${b.function}\`${b.splitChunks ? ' (code splitting)' : ''}`, `entry ${n1(b.entryKiB)} KiB${b.chunks.length ? ` + ${b.chunks.length} chunk(s) ${n1(b.totalKiB - b.entryKiB)} KiB` : ''}`, isDdl ? `entry ≤ ${TARGETS.ddlEntryKiB} KB` : '–', isDdl ? b.entryKiB <= TARGETS.ddlEntryKiB : undefined);
+    row('7', `Cold init \`${b.function}\` (import + first event, p50 of ${b.coldInit.runs})`, `${n1(b.coldInit.totalMsP50)} ms (import ${n1(b.coldInit.importMsP50)} + event ${n1(b.coldInit.firstEventMsP50)}; max ${n1(b.coldInit.totalMsMax)}) · without source maps ${n1(b.coldInitNoSourceMaps.totalMsP50)} ms${b.coldInit.errors.length ? ` · errors: ${b.coldInit.errors.join('; ').slice(0, 120)}` : ''}`, `≤ ${TARGETS.coldInitMs} ms`, b.coldInit.totalMsP50 <= TARGETS.coldInitMs && b.coldInit.errors.length === 0);
+  }
+  md.push('');
+
+  // ---- details ---------------------------------------------------------------------------------
+  if (r.commit) {
+    const c = r.commit;
+    md.push('## 1. Commit latency', '');
+    md.push(
+      `${c.iterations} commits of \`${c.statement}\` each way (after ${c.warmup} warm-up), interleaved floor / in-process / HTTP, on a table no router or executor reads. ` +
+        `The in-process tenant ended with ${c.catalogObjectsAtEnd} live objects; every DDL request reads all of them.`,
+      '',
+    );
+    md.push('| Path | p50 ms | p90 ms | p99 ms | max ms |', '|---|---|---|---|---|');
+    for (const [k, s] of [['floor', c.floor], ['in-process', c.inProcess], ['HTTP', c.http], ['  of which loadSnapshot (Query all live objects ‖ Get lock)', c.breakdown.loadSnapshot], ['  of which store commit (the TransactWriteItems)', c.breakdown.storeCommit], ['  of which the rest (parse, plan, print, JSON)', c.breakdown.restOfHandler]] as const) {
+      md.push(`| ${k} | ${n2(s.p50)} | ${n2(s.p90)} | ${n2(s.p99)} | ${n2(s.max)} |`);
+    }
+    md.push('', '![commit latency](commit-latency.svg)', '');
+  }
+  if (r.parsePlan) {
+    md.push('## 1b. Parse + plan (no I/O)', '');
+    md.push('| Statement | catalog objects | p50 µs | p99 µs | mean µs | of which parse µs |', '|---|---|---|---|---|---|');
+    for (const p of r.parsePlan.rows) md.push(`| \`${p.statement}\` | ${p.catalogObjects} | ${p.p50Us} | ${p.p99Us} | ${p.meanUs} | ${p.parseMeanUs} |`);
+    const pr = r.parsePlan.profile;
+    if (pr) md.push('', `CPU profile of CREATE TABLE planning on the ${pr.catalogObjects}-object catalog (self time): ${pr.topFunctions.slice(0, 8).map((f) => `\`${f.fn}\`${f.where ? ` (${f.where})` : ''} ${f.pct}%`).join(', ')}.`);
+    md.push('');
+  }
+  if (r.applied) {
+    md.push('## 2. Commit → applied', '');
+    md.push('Closed loop: each client commits a CREATE TABLE over HTTP (own tenant), waits until the reference data plane holds the collection, repeats. Stage p50 / p99 in ms; CPU in % of one core.', '');
+    md.push('| Clients | commits | commit p50 | applied p50 | applied p99 | stream→routed | queue wait | executor before data plane | data plane write | CPU bench / DynamoDB Local |', '|---|---|---|---|---|---|---|---|---|---|');
+    for (const a of r.applied) {
+      md.push(
+        `| ${a.clients} | ${a.commits} | ${n1(a.commit.p50)} | ${n1(a.applied.p50)} | ${n1(a.applied.p99)} | ${n1(a.stagesP50.streamToRouted)} / ${n1(a.stagesP99.streamToRouted)} | ${n1(a.stagesP50.queueWait)} / ${n1(a.stagesP99.queueWait)} | ${n1(a.stagesP50.executorBeforeDataPlane)} / ${n1(a.stagesP99.executorBeforeDataPlane)} | ${n1(a.stagesP50.dataPlaneWrite)} / ${n1(a.stagesP99.dataPlaneWrite)} | ${a.cpu.benchProcessPct}% / ${a.cpu.dynamoLocalPct}% |`,
+      );
+    }
+    md.push('', '![commit to applied](commit-to-applied.svg)', '');
+  }
+  if (r.throughput) {
+    md.push('## 3. Throughput at 32 clients', '');
+    md.push('| Run | ok | errors | per s | × floor | latency p50 / p99 ms | CPU bench / DynamoDB Local |', '|---|---|---|---|---|---|---|');
+    for (const t of r.throughput.runs) md.push(`| ${t.what} | ${t.ok} | ${t.errors} | ${n1(t.perSecond)} | ${n2(t.ratioToFloor)} | ${n1(t.latency.p50)} / ${n1(t.latency.p99)} | ${t.cpu.benchProcessPct}% / ${t.cpu.dynamoLocalPct}% |`);
+    md.push('', `Quiet after ${n1(r.throughput.quietAfterSeconds)} s; checker over ${r.throughput.checker.tenants} tenants: ${JSON.stringify(r.throughput.checker.counts)}.`, '');
+    const pr = r.throughput.profile;
+    if (pr) {
+      md.push(`CPU profile of the bench process during the HTTP run (${pr.sampledMs} ms sampled, busy ${pr.busyPct}% of it; shares of the busy time): ${pr.byArea.slice(0, 7).map((a) => `${a.area} ${a.pct}%`).join(' · ')}. Top functions: ${pr.topFunctions.slice(0, 6).map((f) => `\`${f.fn}\`${f.where ? ` (${f.where})` : ''} ${f.pct}%`).join(', ')}.`, '');
+    }
+    md.push('![throughput](throughput.svg)', '');
+  }
+  if (r.sweeper) {
+    md.push('## 4. Sweeper cost', '');
+    md.push('| Objects | tenants | catalog items | quiet: items · ms | 1 % due: read · replayed · ms | 1 % waiting: read · ms | full pass: invocations · items · s | built in s |', '|---|---|---|---|---|---|---|---|');
+    for (const s of r.sweeper) {
+      md.push(
+        `| ${int(s.objects)} | ${s.tenants} | ${int(s.catalogItems)} | ${s.quiet.totalItemsRead} · ${n1(s.quiet.ms)} | ${s.attentionDue.totalItemsRead} · ${s.attentionDue.replayed} · ${n1(s.attentionDue.ms)} | ${s.attentionWaiting.totalItemsRead} · ${n1(s.attentionWaiting.ms)} | ${s.fullPass.invocations} · ${int(s.fullPass.itemsRead)} · ${n1(s.fullPass.ms / 1000)} | ${s.buildSeconds} |`,
+      );
+    }
+    md.push('', '![sweeper cost](sweeper-cost.svg)', '');
+  }
+  if (r.recovery) {
+    const v = r.recovery;
+    md.push('## 5. Recovery', '');
+    md.push(`${v.pendingEffects} CREATE TABLEs committed in ${v.commitSeconds} s with the executors stopped; routed, then every queue purged. Checker before: ${JSON.stringify(v.lostBefore)}. After: ${JSON.stringify(v.after)}.`, '');
+    md.push('| Sweep | clock | attention items read | replayed | waiting | sweep took s |', '|---|---|---|---|---|---|');
+    for (const s of v.sweeps) md.push(`| ${s.n} | +${s.clockOffsetSeconds} s | ${s.itemsRead} | ${s.replayed} | ${s.waiting} | ${s.sweepSeconds} |`);
+    md.push('');
+  }
+  if (r.parser) {
+    const p = r.parser;
+    md.push('## 6. Parser against a peer', '');
+    md.push(`Peer: ${p.peer}. Left out (one side refuses): ${p.excluded.map((e) => `\`${e.statement}\` (${e.oursAccepts ? 'peer' : 'ours'} refuses)`).join(', ') || 'none'}.`, '');
+    md.push('| Statement | ours µs | peer µs |', '|---|---|---|');
+    for (const s of p.perStatementUs) md.push(`| \`${s.statement}\` | ${s.ours} | ${s.theirs} |`);
+    md.push('');
+  }
+  if (r.bundles) {
+    md.push('## 7. Lambda bundles', '');
+    md.push(
+      'Cold init = importing the bundle in a fresh `node` (module scope included) + serving one event against the local emulators, p50 of the runs; the AWS SDK column imports only the `@aws-sdk/*` packages the entry leaves external (the Lambda runtime provides them) in a fresh process: the floor under the import time.',
+      '',
+      '| Function | split | entry KiB | chunks (KiB) | largest inputs of the entry (KiB) | cold init p50 ms (import + event) | no source maps ms | AWS SDK import alone ms | node boot ms | first event answered |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const b of r.bundles) {
+      md.push(
+        `| ${b.function} | ${b.splitChunks ? 'yes' : 'no'} | ${n1(b.entryKiB)} | ${b.chunks.map((c) => `${c.file} ${n1(c.bytes / 1024)}`).join('<br>') || '–'} | ${b.largestInputs.slice(0, 4).map((i) => `${i.input} ${i.kib}`).join(', ')} | ${n1(b.coldInit.totalMsP50)} (${n1(b.coldInit.importMsP50)} + ${n1(b.coldInit.firstEventMsP50)}) | ${n1(b.coldInitNoSourceMaps.totalMsP50)} | ${n1(b.sdkImportMsP50)} (${b.externalImports.join(', ')}) | ${n1(b.coldInit.nodeBootMsP50)} | \`${b.firstEvent.slice(0, 80).replace(/\|/g, '\\|')}\` |`,
+      );
+    }
+    md.push('');
+    for (const b of r.bundles) {
+      const pr = b.coldProfile;
+      if (!pr) continue;
+      md.push(`Cold-init profile of \`${b.function}\` (\`node --cpu-prof\`, ${pr.sampledMs} ms sampled, busy ${pr.busyPct}%; shares of the busy time): ${pr.byArea.slice(0, 6).map((a) => `${a.area} ${a.pct}%`).join(' · ')}. Top: ${pr.topFunctions.slice(0, 5).map((f) => `\`${f.fn}\`${f.where ? ` (${f.where.slice(0, 60)})` : ''} ${f.pct}%`).join(', ')}.`, '');
+    }
+  }
+  if (r.errors?.length) md.push('## Errors', '', ...r.errors.map((e) => `- ${e}`), '');
+  writeFileSync(join(dir, 'latest.md'), md.join('\n'));
+  files.push('latest.md');
+
+  // ---- charts ----------------------------------------------------------------------------------
+  if (r.commit) {
+    writeFileSync(
+      join(dir, 'commit-latency.svg'),
+      cdfChart({
+        title: 'Commit latency: CREATE TABLE, one client',
+        xLabel: 'milliseconds (log)',
+        series: [
+          { label: 'floor: raw TransactWriteItems', samples: r.commit.samples.floor },
+          { label: 'DDL handler in-process', samples: r.commit.samples.inProcess },
+          { label: 'POST /api/sql (HTTP)', samples: r.commit.samples.http },
+        ],
+        targets: [{ at: r.commit.floor.p50 * TARGETS.commitRatioP50, label: `1.25× floor p50` }],
+      }),
+    );
+    files.push('commit-latency.svg');
+  }
+  if (r.applied?.length) {
+    writeFileSync(
+      join(dir, 'commit-to-applied.svg'),
+      cdfChart({
+        title: 'Commit → applied (data plane holds the change)',
+        xLabel: 'milliseconds (log)',
+        series: r.applied.map((a) => ({ label: `${a.clients} client${a.clients > 1 ? 's' : ''}`, samples: a.samples })),
+        targets: [
+          { at: TARGETS.appliedP50Ms, label: 'p50 target' },
+          { at: TARGETS.appliedP99Ms, label: 'p99 target' },
+        ],
+      }),
+    );
+    files.push('commit-to-applied.svg');
+  }
+  if (r.throughput?.runs.length) {
+    const floor = r.throughput.floorPerSecond;
+    writeFileSync(
+      join(dir, 'throughput.svg'),
+      barChart({
+        title: 'Throughput at 32 clients',
+        unit: '/s',
+        bars: r.throughput.runs.map((t) => ({ label: t.name, value: t.perSecond })),
+        reference: { at: floor * TARGETS.throughputRatio, label: '80 % of the floor (mean of the two floor runs)' },
+      }),
+    );
+    files.push('throughput.svg');
+  }
+  if (r.sweeper && r.sweeper.length > 1) {
+    const pts = (f: (s: SweeperSize) => number) => r.sweeper!.map((s) => [s.objects, f(s)] as const);
+    writeFileSync(
+      join(dir, 'sweeper-cost.svg'),
+      logLogPanels({
+        title: 'Sweeper cost against catalog size',
+        xLabel: 'catalog objects (log)',
+        panels: [
+          {
+            yLabel: 'items read (log)',
+            series: [
+              { label: 'catalog items (for scale)', points: pts((s) => s.catalogItems) },
+              { label: 'full pass (hourly)', points: pts((s) => s.fullPass.itemsRead) },
+              { label: 'sweep, 1 % needing attention', points: pts((s) => s.attentionDue.totalItemsRead) },
+              { label: 'quiet sweep', points: pts((s) => s.quiet.totalItemsRead) },
+            ],
+          },
+          {
+            yLabel: 'milliseconds (log)',
+            series: [
+              { label: 'full pass (hourly)', points: pts((s) => s.fullPass.ms) },
+              { label: 'sweep, 1 % needing attention', points: pts((s) => s.attentionDue.ms) },
+              { label: 'quiet sweep', points: pts((s) => s.quiet.ms) },
+            ],
+          },
+        ],
+      }),
+    );
+    files.push('sweeper-cost.svg');
+  }
+  return files;
+}

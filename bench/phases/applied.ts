@@ -1,0 +1,270 @@
+/**
+ * 2. Commit → applied: closed-loop clients (1, 8, 32), each in its own tenant, POST a CREATE TABLE
+ *    and wait until the reference data plane holds its collection, then go again. The applied time
+ *    is taken in-process when the data plane's write returned (see EffectTimeline), so measuring
+ *    adds no polling load; stage timestamps split it into stream → router → queue → executor.
+ * 3. Throughput at 32 clients against the floor's: 32 loops of the raw TransactWriteItems, then 32
+ *    DDL clients (in-process and HTTP, one tenant each, and HTTP all in one tenant) on the
+ *    commit-only pipeline, then HTTP on the live pipeline with the router and executors running;
+ *    after quiet, the invariant checker counts lost effects on every tenant the live runs used.
+ */
+import { SqlApi } from '../../shared/api/sql-api';
+import { CatalogStore } from '../../shared/catalog/store';
+import { Checker, type CheckCounts } from '../../shared/checker/checker';
+import { makeLogger } from '../../shared/lambda/logger';
+import { newTenant, pauseWorkers, resumeWorkers, sqlHttp, waitQuiet, type Bench, type EffectTimeline, type TenantLogin } from '../lib/harness';
+import { CpuProfiler, type ProfileSummary } from '../lib/profile';
+import { closedLoop, CpuMeter, now, rounded, summarize, type Summary } from '../lib/stats';
+import type { OperationLatency } from '../lib/sdk-latency';
+import { createTable, floorTransaction } from './commit';
+import { join } from 'node:path';
+
+export interface AppliedLevel {
+  readonly clients: number;
+  readonly seconds: number;
+  readonly commits: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly commit: Summary;
+  /** Commit acknowledged → the data plane holds the change. */
+  readonly applied: Summary;
+  /** Where the applied time goes (p50 of each stage, ms). */
+  readonly stagesP50: { streamToRouted: number; queueWait: number; executorBeforeDataPlane: number; dataPlaneWrite: number };
+  readonly stagesP99: { streamToRouted: number; queueWait: number; executorBeforeDataPlane: number; dataPlaneWrite: number };
+  readonly cpu: { benchProcessPct: number; dynamoLocalPct: number | null };
+  /** The SDK calls made meanwhile (every component of the live pipeline), busiest first. */
+  readonly sdk: OperationLatency[];
+  readonly samples: number[];
+}
+
+export async function commitToApplied(bench: Bench, timeline: EffectTimeline): Promise<{ levels: AppliedLevel[]; tenants: string[] }> {
+  const p = bench.live;
+  const levels: AppliedLevel[] = [];
+  const tenants: string[] = [];
+  for (const clients of [1, 8, 32]) {
+    const logins: TenantLogin[] = [];
+    for (let c = 0; c < clients; c++) logins.push(await newTenant(p, `${bench.tag}-a${clients}-${c}`));
+    tenants.push(...logins.map((l) => l.tenant));
+    const commit: number[] = [];
+    const applied: number[] = [];
+    const stages = { streamToRouted: [] as number[], queueWait: [] as number[], executorBeforeDataPlane: [] as number[], dataPlaneWrite: [] as number[] };
+    let errors = 0;
+    let timeouts = 0;
+    const seconds = bench.quick ? 3 : clients === 1 ? 6 : 10;
+    const cpu = new CpuMeter(bench.dynamo.process.pid).start();
+    bench.sdk.take();
+    await closedLoop(clients, seconds * 1000, async (c, i) => {
+      const { tenant, password } = logins[c]!;
+      const name = `a_${c}_${i}`;
+      const held = timeline.held(tenant, name);
+      const t0 = now();
+      const r = await sqlHttp(p.url!, password, createTable(name));
+      const t1 = now();
+      if (r.status !== 200) {
+        errors++;
+        return;
+      }
+      const t2 = await held;
+      if (t2 === undefined) {
+        timeouts++;
+        return;
+      }
+      commit.push(t1 - t0);
+      applied.push(Math.max(0, t2 - t1));
+      const id = timeline.heldAt.get(`${tenant}/${name}`)!.objectId;
+      const routed = timeline.routedAt.get(id);
+      const received = timeline.receivedAt.get(id);
+      const started = timeline.ensureStartAt.get(id);
+      if (routed !== undefined && received !== undefined && started !== undefined) {
+        stages.streamToRouted.push(routed - t1);
+        stages.queueWait.push(received - routed);
+        stages.executorBeforeDataPlane.push(started - received);
+        stages.dataPlaneWrite.push(t2 - started);
+      }
+    });
+    const usage = cpu.stop();
+    const sdk = bench.sdk.take().slice(0, 10);
+    const a = summarize(applied);
+    const pick = (q: 'p50' | 'p99') => ({
+      streamToRouted: round(summarize(stages.streamToRouted)[q]),
+      queueWait: round(summarize(stages.queueWait)[q]),
+      executorBeforeDataPlane: round(summarize(stages.executorBeforeDataPlane)[q]),
+      dataPlaneWrite: round(summarize(stages.dataPlaneWrite)[q]),
+    });
+    levels.push({
+      clients,
+      seconds,
+      commits: applied.length,
+      errors,
+      timeouts,
+      commit: rounded(summarize(commit)),
+      applied: rounded(a),
+      stagesP50: pick('p50'),
+      stagesP99: pick('p99'),
+      cpu: usage,
+      sdk,
+      samples: applied.map(round),
+    });
+    bench.log(`commit→applied @${clients}: p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms (${applied.length} commits, ${errors} errors, ${timeouts} timeouts; cpu ${JSON.stringify(usage)})`);
+  }
+  return { levels, tenants };
+}
+
+export interface ThroughputRun {
+  readonly name: string;
+  readonly what: string;
+  readonly clients: number;
+  readonly seconds: number;
+  readonly ok: number;
+  readonly errors: number;
+  readonly perSecond: number;
+  readonly ratioToFloor: number | null;
+  readonly latency: Summary;
+  readonly cpu: { benchProcessPct: number; dynamoLocalPct: number | null };
+  readonly errorCodes: Record<string, number>;
+  /** The SDK calls made meanwhile, busiest first. */
+  readonly sdk: OperationLatency[];
+}
+
+export interface ThroughputResult {
+  readonly runs: ThroughputRun[];
+  /** The mean of the two floor runs: what the ratios compare with. */
+  readonly floorPerSecond: number;
+  readonly lostEffects: number;
+  readonly checker: { tenants: number; counts: CheckCounts; problems: readonly string[] };
+  readonly quietAfterSeconds: number | null;
+  readonly profile?: ProfileSummary;
+}
+
+export async function throughput(bench: Bench, appliedTenants: readonly string[], tmpDir: string): Promise<ThroughputResult> {
+  const clients = 32;
+  const seconds = bench.quick ? 3 : 8;
+  const runs: ThroughputRun[] = [];
+  const co = bench.commitOnly;
+  const logger = makeLogger('bench-ddl-api');
+
+  async function run(name: string, what: string, body: (c: number, i: number) => Promise<boolean | string>, profile?: { file: string; out: (s: ProfileSummary) => void }) {
+    let ok = 0;
+    let errors = 0;
+    const codes: Record<string, number> = {};
+    const lat: number[] = [];
+    const profiler = profile ? new CpuProfiler() : undefined;
+    await profiler?.start();
+    const cpu = new CpuMeter(bench.dynamo.process.pid).start();
+    bench.sdk.take();
+    const wall = await closedLoop(clients, seconds * 1000, async (c, i) => {
+      const t0 = now();
+      const r = await body(c, i);
+      if (r === true) {
+        ok++;
+        lat.push(now() - t0);
+      } else {
+        errors++;
+        const code = r === false ? 'error' : r;
+        codes[code] = (codes[code] ?? 0) + 1;
+      }
+    });
+    const usage = cpu.stop();
+    const sdk = bench.sdk.take().slice(0, 8);
+    if (profiler && profile) profile.out(await profiler.stop(profile.file));
+    const perSecond = Math.round((ok / wall) * 1000 * 10) / 10;
+    const r: ThroughputRun = {
+      name,
+      what,
+      clients,
+      seconds: Math.round(wall / 100) / 10,
+      ok,
+      errors,
+      perSecond,
+      ratioToFloor: null,
+      latency: rounded(summarize(lat)),
+      cpu: usage,
+      errorCodes: codes,
+      sdk,
+    };
+    runs.push(r);
+    bench.log(`throughput ${name}: ${perSecond}/s (${ok} ok, ${errors} errors ${JSON.stringify(codes)}; cpu ${JSON.stringify(usage)})`);
+  }
+
+  // The floor: 32 loops of the raw transaction, planned ahead, one tenant per loop. It runs first
+  // and again after the commit-only DDL runs; the DDL runs are compared with the mean of the two.
+  const floorStore = new CatalogStore(co.clients.doc, co.config.catalogTable);
+  const floorPlans: ReturnType<typeof floorTransaction>[][] = [];
+  const perClient = bench.quick ? 150 : 500;
+  for (let c = 0; c < clients; c++) {
+    const t = await newTenant(co, `${bench.tag}-tf-${c}`);
+    const snap = await floorStore.loadSnapshot(t.tenant);
+    floorPlans.push(Array.from({ length: perClient }, (_, i) => floorTransaction(floorStore, snap, t.tenant, createTable(`f_${i}`), new Date())));
+  }
+  const cursor = new Array<number>(clients).fill(0);
+  const floorRun = (name: string) =>
+    run(name, 'raw TransactWriteItems (the items a CREATE TABLE commits), 32 loops, one tenant each', async (c) => {
+      const cmd = floorPlans[c]![cursor[c]!++];
+      if (!cmd) throw new Error('the floor ran out of planned transactions: raise perClient');
+      try {
+        await co.clients.doc.send(cmd);
+        return true;
+      } catch (err) {
+        return (err as Error).name;
+      }
+    });
+  await floorRun('floor');
+
+  const ipLogins: TenantLogin[] = [];
+  for (let c = 0; c < clients; c++) ipLogins.push(await newTenant(co, `${bench.tag}-ti-${c}`));
+  const api = new SqlApi({ store: new CatalogStore(co.clients.doc, co.config.catalogTable), logger, secrets: co.secrets });
+  await run('ddl-in-process', 'SqlApi.handle, 32 clients, one tenant each (commit-only pipeline)', async (c, i) => {
+    const t = ipLogins[c]!.tenant;
+    const r = await api.handle(t, `${t}/bench`, JSON.stringify({ query: createTable(`i_${i}`) }), 'application/json');
+    return r.status === 200 || String(r.status);
+  });
+
+  const httpLogins: TenantLogin[] = [];
+  for (let c = 0; c < clients; c++) httpLogins.push(await newTenant(co, `${bench.tag}-th-${c}`));
+  let profile: ProfileSummary | undefined;
+  await run(
+    'ddl-http',
+    'POST /api/sql, 32 clients, one tenant each (commit-only pipeline)',
+    async (c, i) => {
+      const r = await sqlHttp(co.url!, httpLogins[c]!.password, createTable(`h_${i}`));
+      return r.status === 200 || String(r.status);
+    },
+    { file: join(tmpDir, 'throughput-ddl-http.cpuprofile'), out: (s) => (profile = s) },
+  );
+
+  const shared = await newTenant(co, `${bench.tag}-ts`);
+  await run('ddl-http-one-tenant', 'POST /api/sql, 32 clients, all in ONE tenant (commit-only pipeline)', async (c, i) => {
+    const r = await sqlHttp(co.url!, shared.password, createTable(`s_${c}_${i}`));
+    return r.status === 200 || String(r.status);
+  });
+
+  await floorRun('floor-again');
+  const floors = runs.filter((r) => r.name.startsWith('floor'));
+  const floorPerSecond = floors.reduce((a, r) => a + r.perSecond, 0) / floors.length;
+
+  // The system as it runs: router and executors draining the effects meanwhile.
+  const live = bench.live;
+  const liveLogins: TenantLogin[] = [];
+  for (let c = 0; c < clients; c++) liveLogins.push(await newTenant(live, `${bench.tag}-tl-${c}`));
+  resumeWorkers(live);
+  await run('ddl-http-live', 'POST /api/sql, 32 clients, one tenant each, router + executors running (live pipeline)', async (c, i) => {
+    const r = await sqlHttp(live.url!, liveLogins[c]!.password, createTable(`l_${i}`));
+    return r.status === 200 || String(r.status);
+  });
+  const quiet = await waitQuiet(live, bench.quick ? 60_000 : 240_000);
+  bench.log(`live pipeline quiet after ${quiet?.toFixed(1) ?? 'TIMEOUT'} s`);
+  const checker = new Checker(live.clients.doc, live.config.catalogTable, live.dataPlane);
+  const report = await checker.check([...appliedTenants, ...liveLogins.map((l) => l.tenant)]);
+  bench.log(`checker: ${JSON.stringify(report.counts)}`);
+  await pauseWorkers(live);
+  return {
+    runs: runs.map((r) => (r.name.startsWith('floor') ? r : { ...r, ratioToFloor: Math.round((r.perSecond / floorPerSecond) * 100) / 100 })),
+    floorPerSecond: Math.round(floorPerSecond * 10) / 10,
+    lostEffects: report.counts.lostEffects,
+    checker: { tenants: report.tenants, counts: report.counts, problems: report.problems.slice(0, 20) },
+    quietAfterSeconds: quiet === undefined ? null : Math.round(quiet * 10) / 10,
+    ...(profile ? { profile } : {}),
+  };
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;

@@ -1,0 +1,374 @@
+/**
+ * 7. The Lambda bundles: built with esbuild exactly as the CDK stack builds them
+ *    (cdk/constructs/ddl-function.ts: FUNCTION_DEFAULTS.bundling — ESM, minified, node22,
+ *    `@aws-sdk/*` external, the createRequire banner, source maps; code splitting for the functions
+ *    whose construct sets `splitChunks`), minified size per function (entry and chunks), and cold
+ *    initialisation: a fresh `node` per run imports the bundle with the function's environment
+ *    (configToEnv of the live pipeline, AWS_ENDPOINT_URL_* at the emulators, NODE_OPTIONS as the
+ *    construct sets it) and serves one real event against the local tables and queues.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import * as esbuild from 'esbuild';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
+import { newObjectId, SqlApi } from '../../shared/api/sql-api';
+import { CatalogStore } from '../../shared/catalog/store';
+import { configToEnv } from '../../shared/config';
+import { CONTROLLERS } from '../../shared/definitions';
+import { makeLogger } from '../../shared/lambda/logger';
+import { routeRecord } from '../../shared/router/routing';
+import { LOCAL_CREDENTIALS } from '../../local/emulators';
+import { newTenant, pauseWorkers, type Bench } from '../lib/harness';
+import { summarize } from '../lib/stats';
+import { summarizeProfile, type Profile, type ProfileSummary } from '../lib/profile';
+
+// The sweeper first: its event is then a quiet sweep (the other functions' events leave pending effects behind).
+const FUNCTIONS = ['sweeper', 'ddl-api', 'authorizer', 'stream-router', 'executor-compute', 'executor-storage', 'executor-secrets'] as const;
+type Fn = (typeof FUNCTIONS)[number];
+const TARGET_COLD_INIT_MS = 150;
+
+export interface BundleFigure {
+  readonly function: Fn;
+  readonly splitChunks: boolean;
+  /** Minified entry file (index.mjs), bytes and KiB; source maps not counted. */
+  readonly entryBytes: number;
+  readonly entryKiB: number;
+  readonly chunks: { file: string; bytes: number }[];
+  readonly totalKiB: number;
+  /** The largest inputs in the entry file (from esbuild's metafile), KiB. */
+  readonly largestInputs: { input: string; kib: number }[];
+  readonly coldInit: ColdInit;
+  /** The same without NODE_OPTIONS=--enable-source-maps. */
+  readonly coldInitNoSourceMaps: ColdInit;
+  /** The packages the entry leaves external (the runtime's AWS SDK), and importing only them in a fresh process (p50 ms). */
+  readonly externalImports: string[];
+  readonly sdkImportMsP50: number;
+  /** When cold init misses its target: a `node --cpu-prof` run of it, summarised. */
+  readonly coldProfile?: ProfileSummary;
+  readonly firstEvent: string;
+}
+
+export interface ColdInit {
+  readonly runs: number;
+  readonly importMsP50: number;
+  readonly firstEventMsP50: number;
+  /** import + first event, p50 and worst. */
+  readonly totalMsP50: number;
+  readonly totalMsMax: number;
+  readonly nodeBootMsP50: number;
+  readonly errors: string[];
+}
+
+/** Which functions the CDK constructs bundle with code splitting (`splitChunks: true` in their `new DdlFunction(...)`). */
+function splitFunctions(repoRoot: string): Set<string> {
+  const out = new Set<string>();
+  const dir = join(repoRoot, 'cdk', 'constructs');
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+    const src = readFileSync(join(dir, f), 'utf8');
+    for (const block of src.split('new DdlFunction(').slice(1)) {
+      const body = block.slice(0, block.indexOf('});') + 1);
+      const entry = /functionEntry\((?:'([a-z-]+)'|`(executor)-\$\{[^}]+\}`)\)/.exec(body);
+      if (!entry || !/splitChunks:\s*true/.test(body)) continue;
+      if (entry[1]) out.add(entry[1]);
+      else for (const c of CONTROLLERS) out.add(`executor-${c}`);
+    }
+  }
+  return out;
+}
+
+function largestInputs(meta: esbuild.Metafile, outputFile: string): { input: string; kib: number }[] {
+  const key = Object.keys(meta.outputs).find((k) => k.endsWith(outputFile));
+  if (!key) return [];
+  const byPackage = new Map<string, number>();
+  for (const [input, v] of Object.entries(meta.outputs[key]!.inputs)) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    const name = m ? m[1]! : input.split('/').slice(0, 2).join('/');
+    byPackage.set(name, (byPackage.get(name) ?? 0) + v.bytesInOutput);
+  }
+  return [...byPackage]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([input, bytes]) => ({ input, kib: Math.round((bytes / 1024) * 10) / 10 }));
+}
+
+export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigure[]> {
+  const { FUNCTION_DEFAULTS, ESM_REQUIRE_BANNER, CHUNKS_DIR, REPO_ROOT, functionEntry } = await import('../../cdk/constructs/ddl-function');
+  const b = FUNCTION_DEFAULTS.bundling;
+  const split = splitFunctions(REPO_ROOT);
+  const root = join(tmpDir, 'bundles');
+  rmSync(root, { recursive: true, force: true });
+  const p = bench.live;
+  await pauseWorkers(p);
+
+  // The events' subjects: a tenant with an app password; real pending effects for the executors.
+  const login = await newTenant(p, `${bench.tag}-cold`);
+  const store = new CatalogStore(p.clients.doc, p.config.catalogTable);
+  async function pendingEffect(statement: string, kind: string): Promise<Record<string, unknown>> {
+    const ids: string[] = [];
+    const api = new SqlApi({ store, logger: makeLogger('bench'), secrets: p.secrets, newId: () => (ids.push(newObjectId()), ids[ids.length - 1]!) });
+    const r = await api.handle(login.tenant, `${login.tenant}/bench`, JSON.stringify({ query: statement }), 'application/json');
+    if (r.status !== 200) throw new Error(`cold-start subject failed: ${JSON.stringify(r.body)}`);
+    const effects = (
+      await p.clients.doc.send(
+        new QueryCommand({ TableName: p.config.catalogTable, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :e)', ExpressionAttributeValues: { ':pk': `T#${login.tenant}`, ':e': 'EFF#' }, ConsistentRead: true }),
+      )
+    ).Items!;
+    return effects.find((e) => ids.includes(e.objectId as string) && e.kind === kind && e.state === 'pending')!;
+  }
+  const sqsEvent = (effect: Record<string, unknown>) => {
+    const msg = routeRecord({ eventName: 'INSERT', dynamodb: { NewImage: marshall(effect, { removeUndefinedValues: true }) as never } })!;
+    return {
+      Records: [
+        {
+          messageId: randomUUID(),
+          receiptHandle: 'bench-receipt',
+          body: msg.body,
+          attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), MessageGroupId: msg.groupId, MessageDeduplicationId: msg.deduplicationId, SenderId: 'bench', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${msg.controller}.fifo`,
+          awsRegion: 'us-east-1',
+        },
+      ],
+    };
+  };
+  let n = 0;
+  const eventFor: Record<Fn, () => Promise<unknown>> = {
+    'ddl-api': async () => ({
+      resource: '/api/sql',
+      path: '/api/sql',
+      httpMethod: 'POST',
+      headers: { 'content-type': 'application/json' },
+      multiValueHeaders: {},
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      pathParameters: null,
+      stageVariables: null,
+      body: JSON.stringify({ query: `CREATE TABLE cold_${n++} (id bigint NOT NULL, name text)` }),
+      isBase64Encoded: false,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'bench',
+        authorizer: { tenant: login.tenant, tokenId: 'bench', principalId: `${login.tenant}/bench` },
+        httpMethod: 'POST',
+        path: '/v1/api/sql',
+        protocol: 'HTTP/1.1',
+        requestId: randomUUID(),
+        requestTimeEpoch: Date.now(),
+        resourceId: 'bench',
+        resourcePath: '/api/sql',
+        stage: 'v1',
+        identity: { sourceIp: '127.0.0.1' },
+      },
+    }),
+    authorizer: async () => ({
+      type: 'REQUEST',
+      methodArn: 'arn:aws:execute-api:us-east-1:000000000000:bench/v1/POST/api/sql',
+      resource: '/api/sql',
+      path: '/api/sql',
+      httpMethod: 'POST',
+      headers: { authorization: `Bearer ${login.password}`, 'content-type': 'application/json' },
+      multiValueHeaders: {},
+      pathParameters: null,
+      queryStringParameters: {},
+      multiValueQueryStringParameters: null,
+      stageVariables: null,
+      requestContext: { requestId: randomUUID() },
+    }),
+    'stream-router': async () => {
+      const effect = await pendingEffect(`CREATE TABLE cold_r_${n++} (a int)`, 'collection');
+      return {
+        Records: [
+          {
+            eventID: randomUUID(),
+            eventName: 'INSERT',
+            eventVersion: '1.1',
+            eventSource: 'aws:dynamodb',
+            awsRegion: 'us-east-1',
+            eventSourceARN: `arn:aws:dynamodb:us-east-1:000000000000:table/${p.config.catalogTable}/stream/bench`,
+            dynamodb: {
+              ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
+              Keys: marshall({ pk: effect.pk, sk: effect.sk }),
+              NewImage: marshall(effect, { removeUndefinedValues: true }),
+              SequenceNumber: String(1000 + n),
+              SizeBytes: 500,
+              StreamViewType: 'NEW_IMAGE',
+            },
+          },
+        ],
+      };
+    },
+    'executor-compute': async () => sqsEvent(await pendingEffect(`CREATE CLUSTER cold_c_${n++} (SIZE = '25cc', REPLICATION FACTOR = 1)`, 'replica')),
+    'executor-storage': async () => sqsEvent(await pendingEffect(`CREATE TABLE cold_s_${n++} (a int)`, 'collection')),
+    // Its secret store is Secrets Manager, which has no local emulator here: the event names an
+    // effect that is already gone (the duplicate-delivery path: one catalog read, no secret call).
+    'executor-secrets': async () => {
+      const e = { pk: `T#${login.tenant}`, sk: `EFF#000000000gone${n++}#0001`, type: 'effect', controller: 'secrets', kind: 'secret', intent: 'ensure', objectId: 'u000000000999', objectName: 's', generation: 1, effectId: 'gone-1', tenant: login.tenant };
+      return sqsEvent(e);
+    },
+    sweeper: async () => ({ version: '0', id: randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.events', account: '000000000000', time: new Date().toISOString(), region: 'us-east-1', resources: [], detail: {} }),
+  };
+
+  const baseEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    ...configToEnv(p.config),
+    AWS_ENDPOINT_URL_DYNAMODB: bench.dynamo.endpoint,
+    AWS_ENDPOINT_URL_SQS: bench.sqs.endpoint,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_REGION: 'us-east-1',
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    POWERTOOLS_METRICS_NAMESPACE: 'DdlControlPlaneBench',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+
+  const out: BundleFigure[] = [];
+  for (const fn of FUNCTIONS) {
+    const dir = join(root, fn);
+    mkdirSync(dir, { recursive: true });
+    const isSplit = split.has(fn);
+    const common = {
+      absWorkingDir: REPO_ROOT,
+      bundle: true,
+      platform: 'node' as const,
+      format: 'esm' as const,
+      target: b.target,
+      minify: b.minify,
+      sourcemap: b.sourceMap,
+      mainFields: [...b.mainFields],
+      external: [...b.externalModules],
+      banner: { js: ESM_REQUIRE_BANNER },
+      metafile: true,
+      logLevel: 'warning' as const,
+    };
+    const built = isSplit
+      ? await esbuild.build({ ...common, entryPoints: { index: functionEntry(fn) }, outdir: dir, outExtension: { '.js': '.mjs' }, chunkNames: `${CHUNKS_DIR}/[name]-[hash]`, splitting: true })
+      : await esbuild.build({ ...common, entryPoints: [functionEntry(fn)], outfile: join(dir, 'index.mjs') });
+    const files = listFiles(dir).filter((f) => f.endsWith('.mjs'));
+    const entryBytes = statSync(join(dir, 'index.mjs')).size;
+    const chunks = files.filter((f) => !f.endsWith('/index.mjs') && f !== join(dir, 'index.mjs')).map((f) => ({ file: relative(dir, f), bytes: statSync(f).size }));
+    const totalBytes = entryBytes + chunks.reduce((a, c) => a + c.bytes, 0);
+
+    const runs = bench.quick ? 2 : 5;
+    const env = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: fn, POWERTOOLS_SERVICE_NAME: fn };
+    const withMaps = await coldStarts(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, runs, eventFor[fn], tmpDir);
+    const withoutMaps = await coldStarts(join(dir, 'index.mjs'), fn, env, bench.quick ? 1 : 2, eventFor[fn], tmpDir);
+    const entryKey = Object.keys(built.metafile!.outputs).find((k) => k.endsWith(`${fn}/index.mjs`))!;
+    const externalImports = [...new Set(built.metafile!.outputs[entryKey]!.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path))].sort();
+    const sdk: number[] = [];
+    for (let i = 0; i < (bench.quick ? 1 : 2); i++) {
+      const r = await run(process.execPath, [join(import.meta.dirname, '..', 'cold-start.mjs'), '--modules', externalImports.join(',')], env, 60_000);
+      const o = JSON.parse(r.stdout.trim().split('\n').pop() || '{}') as { importMs?: number };
+      if (o.importMs !== undefined) sdk.push(o.importMs);
+    }
+    let coldProfile: ProfileSummary | undefined;
+    if (withMaps.figure.totalMsP50 > TARGET_COLD_INIT_MS) {
+      const profDir = join(tmpDir, `cold-profile-${fn}`);
+      rmSync(profDir, { recursive: true, force: true });
+      const eventFile = join(tmpDir, `event-${fn}.json`);
+      writeFileSync(eventFile, JSON.stringify(await eventFor[fn]()));
+      await run(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profDir, join(import.meta.dirname, '..', 'cold-start.mjs'), join(dir, 'index.mjs'), eventFile, fn], { ...env, NODE_OPTIONS: '--enable-source-maps' }, 60_000);
+      const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+      if (file) coldProfile = summarizeProfile(JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile, join(profDir, file));
+    }
+    out.push({
+      function: fn,
+      splitChunks: isSplit,
+      entryBytes,
+      entryKiB: kib(entryBytes),
+      chunks,
+      totalKiB: kib(totalBytes),
+      largestInputs: largestInputs(built.metafile!, `${fn}/index.mjs`),
+      coldInit: withMaps.figure,
+      coldInitNoSourceMaps: withoutMaps.figure,
+      externalImports,
+      sdkImportMsP50: Math.round(summarize(sdk).p50 * 10) / 10,
+      ...(coldProfile ? { coldProfile } : {}),
+      firstEvent: withMaps.lastResult,
+    });
+    bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); without source maps ${withoutMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms; ${withMaps.lastResult.slice(0, 100)}`);
+  }
+  // The router's cold runs sent real messages to the (paused) live queues: drop them.
+  await Promise.all(CONTROLLERS.map((c) => p.clients.sqs.send(new PurgeQueueCommand({ QueueUrl: p.config.queueUrls[c] }))));
+  // The executors' cold runs must have applied their effects for real.
+  const settled = await p.clients.doc.send(
+    new QueryCommand({ TableName: p.config.catalogTable, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :e)', ExpressionAttributeValues: { ':pk': `T#${login.tenant}`, ':e': 'EFF#' }, ConsistentRead: true }),
+  );
+  bench.log(`cold-start effects: ${JSON.stringify(countBy((settled.Items ?? []).map((e) => `${e.kind}:${e.state}`)))}`);
+  return out;
+}
+
+async function coldStarts(bundle: string, fn: string, env: Record<string, string>, runs: number, event: () => Promise<unknown>, tmpDir: string) {
+  const imports: number[] = [];
+  const firsts: number[] = [];
+  const totals: number[] = [];
+  const boots: number[] = [];
+  const errors: string[] = [];
+  let lastResult = '';
+  const child = join(import.meta.dirname, '..', 'cold-start.mjs');
+  for (let i = 0; i < runs; i++) {
+    const eventFile = join(tmpDir, `event-${fn}.json`);
+    writeFileSync(eventFile, JSON.stringify(await event()));
+    // Asynchronously: the SQS emulator answers from this very process.
+    const r = await run(process.execPath, [child, bundle, eventFile, fn], env, 60_000);
+    const line = r.stdout.trim().split('\n').pop() ?? '';
+    try {
+      const o = JSON.parse(line) as { bootMs: number; importMs: number; firstEventMs: number; result: string; error?: string };
+      imports.push(o.importMs);
+      firsts.push(o.firstEventMs);
+      totals.push(o.importMs + o.firstEventMs);
+      boots.push(o.bootMs);
+      lastResult = o.error ? `error: ${o.error}` : o.result;
+      if (o.error) errors.push(o.error);
+    } catch {
+      errors.push(`no result (exit ${r.status}): ${(r.stderr || r.stdout).slice(0, 300)}`);
+    }
+  }
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  return {
+    figure: {
+      runs,
+      importMsP50: r1(summarize(imports).p50),
+      firstEventMsP50: r1(summarize(firsts).p50),
+      totalMsP50: r1(summarize(totals).p50),
+      totalMsMax: r1(summarize(totals).max),
+      nodeBootMsP50: r1(summarize(boots).p50),
+      errors: [...new Set(errors)],
+    },
+    lastResult,
+  };
+}
+
+/** A child process, awaited without blocking this process's event loop. */
+export function run(cmd: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? listFiles(join(dir, d.name)) : [join(dir, d.name)]));
+}
+
+const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+
+function countBy(xs: string[]): Record<string, number> {
+  const o: Record<string, number> = {};
+  for (const x of xs) o[x] = (o[x] ?? 0) + 1;
+  return o;
+}

@@ -1,0 +1,261 @@
+/**
+ * 1. Commit latency against the floor, and parse + plan on its own.
+ *
+ * The floor is the one TransactWriteItems a CREATE TABLE commits — exactly the items
+ * `CatalogStore.transactItems` builds for the planned change, plus the staged-commit lock check
+ * `commit()` adds, with the same ClientRequestToken — sent straight to the same DynamoDB Local
+ * through the same SDK client. The same statement (fresh name each time) then goes through the
+ * DDL handler in-process (`SqlApi.handle`) and over HTTP (`POST /api/sql`: the local API Gateway
+ * with its authorizer). The three are interleaved round-robin so that drift (JIT, the JVM, table
+ * growth) falls on all of them alike. Everything runs on the commit-only pipeline's table: no
+ * router or executor competes.
+ */
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { newObjectId, newTxnId, SqlApi } from '../../shared/api/sql-api';
+import { CatalogStore, type IdempotencyRecord, type TxnRecord } from '../../shared/catalog/store';
+import { CatalogSnapshot, type CatalogObject } from '../../shared/catalog/model';
+import { LOCK_SK } from '../../shared/catalog/staged';
+import { tenantPk } from '../../shared/catalog/keys';
+import type { ChangeSet } from '../../shared/planner/workspace';
+import { Workspace } from '../../shared/planner/workspace';
+import { Planner, type PlanContext } from '../../shared/planner/plan';
+import { makeLogger } from '../../shared/lambda/logger';
+import { parse } from '../../shared/sql/parser';
+import { print } from '../../shared/sql/printer';
+import type { Pipeline } from '../../local/pipeline';
+import { newTenant, sqlHttp, type Bench } from '../lib/harness';
+import { now, rounded, summarize, type Summary } from '../lib/stats';
+import { CpuProfiler, type ProfileSummary } from '../lib/profile';
+import { join } from 'node:path';
+
+export const TABLE_COLUMNS = '(id bigint NOT NULL, name text, price numeric(10,2))';
+export const createTable = (name: string) => `CREATE TABLE ${name} ${TABLE_COLUMNS}`;
+
+/** A CatalogStore that times its two I/O steps (the handler's breakdown). */
+export class TimedStore extends CatalogStore {
+  readonly loadMs: number[] = [];
+  readonly commitMs: number[] = [];
+  override async loadSnapshot(tenant: string): Promise<CatalogSnapshot> {
+    const t0 = now();
+    try {
+      return await super.loadSnapshot(tenant);
+    } finally {
+      this.loadMs.push(now() - t0);
+    }
+  }
+  override async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord): Promise<void> {
+    const t0 = now();
+    try {
+      return await super.commit(tenant, changes, txn, idempotency);
+    } finally {
+      this.commitMs.push(now() - t0);
+    }
+  }
+}
+
+/**
+ * The exact TransactWriteItems input `CatalogStore.commit` sends for `statement` planned over
+ * `snapshot` (a change set under 100 items: the normal, unstaged commit).
+ */
+export function floorTransaction(store: CatalogStore, snapshot: CatalogSnapshot, tenant: string, statement: string, when: Date) {
+  const createdAt = when.toISOString();
+  const ctx: PlanContext = { principal: `${tenant}/bench`, now: createdAt, newId: newObjectId };
+  const ws = new Workspace(snapshot, createdAt);
+  const planner = new Planner(ws, ctx);
+  const parsed = parse(statement);
+  const tags: string[] = [];
+  for (const ps of parsed) {
+    const plan = planner.plan(ps);
+    if (plan.kind === 'write') tags.push(plan.tag);
+  }
+  const changes = ws.diff();
+  const txn: TxnRecord = { txnId: newTxnId(when), principal: ctx.principal, statements: parsed.map((s) => print(s.statement, { redacted: true })), tags, createdAt };
+  const items = store.transactItems(tenant, changes, txn);
+  items.push({ ConditionCheck: { TableName: store.table, Key: { pk: tenantPk(tenant), sk: LOCK_SK }, ConditionExpression: 'attribute_not_exists(pk)' } });
+  return new TransactWriteCommand({ TransactItems: items, ClientRequestToken: txn.txnId });
+}
+
+export interface CommitLatencyResult {
+  readonly iterations: number;
+  readonly warmup: number;
+  readonly statement: string;
+  readonly itemsPerTransaction: number;
+  readonly floor: Summary;
+  readonly inProcess: Summary;
+  readonly http: Summary;
+  readonly ratioP50: { inProcess: number; http: number };
+  readonly ratioP99: { inProcess: number; http: number };
+  /** The in-process handler's I/O: loadSnapshot (Query of every live object + the lock Get, in parallel) and the commit itself. */
+  readonly breakdown: { loadSnapshot: Summary; storeCommit: Summary; restOfHandler: Summary };
+  /** Live objects in the in-process tenant's catalog at the end (each statement reads them all). */
+  readonly catalogObjectsAtEnd: number;
+  readonly samples: { floor: number[]; inProcess: number[]; http: number[] };
+}
+
+export async function commitLatency(bench: Bench): Promise<CommitLatencyResult> {
+  const p: Pipeline = bench.commitOnly;
+  const warmup = bench.quick ? 10 : 30;
+  const iterations = bench.quick ? 40 : 300;
+  const floorT = await newTenant(p, `${bench.tag}-c1-floor`);
+  const ipT = await newTenant(p, `${bench.tag}-c1-inproc`);
+  const httpT = await newTenant(p, `${bench.tag}-c1-http`);
+  const floorStore = new CatalogStore(p.clients.doc, p.config.catalogTable);
+  const baseSnapshot = await floorStore.loadSnapshot(floorT.tenant);
+  const store = new TimedStore(p.clients.doc, p.config.catalogTable);
+  const api = new SqlApi({ store, logger: makeLogger('bench-ddl-api'), secrets: p.secrets });
+
+  // Planned ahead: the floor is the write alone.
+  const floorTxns = Array.from({ length: warmup + iterations }, (_, i) => floorTransaction(floorStore, baseSnapshot, floorT.tenant, createTable(`floor_${i}`), new Date()));
+  const itemsPerTransaction = floorTxns[0]!.input.TransactItems!.length;
+
+  const floor: number[] = [];
+  const inProcess: number[] = [];
+  const http: number[] = [];
+  const handlerMs: number[] = [];
+  for (let i = 0; i < warmup + iterations; i++) {
+    const keep = i >= warmup;
+    let t0 = now();
+    await p.clients.doc.send(floorTxns[i]!);
+    if (keep) floor.push(now() - t0);
+
+    t0 = now();
+    const r = await api.handle(ipT.tenant, `${ipT.tenant}/bench`, JSON.stringify({ query: createTable(`ip_${i}`) }), 'application/json');
+    const dt = now() - t0;
+    if (r.status !== 200) throw new Error(`in-process commit failed: ${JSON.stringify(r.body)}`);
+    if (keep) {
+      inProcess.push(dt);
+      handlerMs.push(dt);
+    } else {
+      store.loadMs.pop();
+      store.commitMs.pop();
+    }
+
+    t0 = now();
+    const h = await sqlHttp(p.url!, httpT.password, createTable(`http_${i}`));
+    if (h.status !== 200) throw new Error(`HTTP commit failed: ${h.status} ${JSON.stringify(h.body)}`);
+    if (keep) http.push(now() - t0);
+  }
+  const restOfHandler = handlerMs.map((t, i) => t - store.loadMs[i]! - store.commitMs[i]!);
+  const f = summarize(floor);
+  const ip = summarize(inProcess);
+  const ht = summarize(http);
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  bench.log(`commit p50: floor ${f.p50.toFixed(2)} ms, in-process ${ip.p50.toFixed(2)} ms, HTTP ${ht.p50.toFixed(2)} ms`);
+  return {
+    iterations,
+    warmup,
+    statement: createTable('<fresh name>'),
+    itemsPerTransaction,
+    floor: rounded(f),
+    inProcess: rounded(ip),
+    http: rounded(ht),
+    ratioP50: { inProcess: r2(ip.p50 / f.p50), http: r2(ht.p50 / f.p50) },
+    ratioP99: { inProcess: r2(ip.p99 / f.p99), http: r2(ht.p99 / f.p99) },
+    breakdown: { loadSnapshot: rounded(summarize(store.loadMs)), storeCommit: rounded(summarize(store.commitMs)), restOfHandler: rounded(summarize(restOfHandler)) },
+    catalogObjectsAtEnd: (await store.loadSnapshot(ipT.tenant)).all().length,
+    samples: { floor: floor.map(r2), inProcess: inProcess.map(r2), http: http.map(r2) },
+  };
+}
+
+// ---- parse + plan, no I/O -------------------------------------------------------------------
+
+export interface ParsePlanRow {
+  readonly statement: string;
+  readonly catalogObjects: number;
+  readonly iterations: number;
+  readonly p50Us: number;
+  readonly p99Us: number;
+  readonly meanUs: number;
+  /** Of the mean: parse alone. */
+  readonly parseMeanUs: number;
+}
+
+/** A catalog of `tables` tables (plus the default database and schema), built in memory from one planned CREATE TABLE. */
+export function syntheticSnapshot(base: CatalogSnapshot, tables: number): CatalogSnapshot {
+  const at = new Date().toISOString();
+  const ws = new Workspace(base, at);
+  new Planner(ws, { principal: 'bench', now: at, newId: () => 'u00000000ffff' }).plan(parse(createTable('template_t'))[0]!);
+  const template = ws.get('u00000000ffff')!;
+  const objects: CatalogObject[] = base.all().map((o) => (o.kind === 'schema' ? ({ ...o, dependents: tables } as CatalogObject) : o));
+  const json = JSON.stringify(template);
+  for (let i = 0; i < tables; i++) {
+    const id = `u${(0x100000 + i).toString(16).padStart(12, '0')}`;
+    objects.push(JSON.parse(json.replaceAll('u00000000ffff', id).replaceAll('template_t', `t_${i}`)) as CatalogObject);
+  }
+  return new CatalogSnapshot(base.tenant, objects);
+}
+
+export interface ParsePlanResult {
+  readonly rows: ParsePlanRow[];
+  /** Where a CREATE TABLE's parse + plan spends its time on the largest catalog (CPU profile, self time). */
+  readonly profile?: ProfileSummary & { catalogObjects: number };
+}
+
+export async function parsePlan(bench: Bench, tmpDir: string): Promise<ParsePlanResult> {
+  const { relationsReferenced } = await import('../../shared/sql/view-deps');
+  const p = bench.commitOnly;
+  const t = await newTenant(p, `${bench.tag}-c1-plan`);
+  const base = await new CatalogStore(p.clients.doc, p.config.catalogTable).loadSnapshot(t.tenant);
+  const statements = [
+    createTable('new_t'),
+    "CREATE CLUSTER new_c (SIZE = '25cc', REPLICATION FACTOR = 2)",
+    'DROP TABLE t_1',
+    'CREATE VIEW new_v AS SELECT id, name FROM t_1 WHERE price > 10',
+  ];
+  // Tables in the catalog (plus the default database and schema).
+  const sizes = bench.quick ? [2, 100] : [2, 100, 1000, 10000];
+  const rows: ParsePlanRow[] = [];
+  let counter = 0;
+  for (const tables of sizes) {
+    const snapshot = syntheticSnapshot(base, tables);
+    for (const text of statements) {
+      if (tables > 100 && text !== statements[0]) continue; // the scaling rows: CREATE TABLE only
+      const iterations = tables >= 10000 ? 60 : tables >= 1000 ? 400 : 3000;
+      const warm = Math.ceil(iterations / 5);
+      const total: number[] = [];
+      let parseTotal = 0;
+      for (let i = 0; i < warm + iterations; i++) {
+        const at = new Date().toISOString();
+        const ctx: PlanContext = { principal: 'bench', now: at, newId: () => `u${(counter++).toString(16).padStart(12, '0')}`, relationsReferenced };
+        const t0 = now();
+        const parsed = parse(text);
+        const t1 = now();
+        const ws = new Workspace(snapshot, at);
+        const planner = new Planner(ws, ctx);
+        for (const ps of parsed) planner.plan(ps);
+        ws.diff();
+        const t2 = now();
+        if (i >= warm) {
+          total.push((t2 - t0) * 1000);
+          parseTotal += (t1 - t0) * 1000;
+        }
+      }
+      const s = summarize(total);
+      rows.push({
+        statement: text,
+        catalogObjects: snapshot.all().length,
+        iterations,
+        p50Us: Math.round(s.p50 * 10) / 10,
+        p99Us: Math.round(s.p99 * 10) / 10,
+        meanUs: Math.round(s.mean * 10) / 10,
+        parseMeanUs: Math.round((parseTotal / iterations) * 10) / 10,
+      });
+    }
+  }
+  for (const r of rows) bench.log(`parse+plan ${r.catalogObjects} objects: ${r.statement.slice(0, 30)}… p50 ${r.p50Us} µs`);
+
+  // Evidence for the scaling: profile CREATE TABLE on the largest catalog measured.
+  const largest = sizes[sizes.length - 1]!;
+  const snapshot = syntheticSnapshot(base, largest);
+  const profiler = new CpuProfiler();
+  await profiler.start();
+  const t0 = now();
+  for (let i = 0; now() - t0 < 1500; i++) {
+    const at = new Date().toISOString();
+    const ws = new Workspace(snapshot, at);
+    new Planner(ws, { principal: 'bench', now: at, newId: () => `u${(counter++).toString(16).padStart(12, '0')}` }).plan(parse(statements[0]!)[0]!);
+    ws.diff();
+  }
+  const profile = await profiler.stop(join(tmpDir, 'parse-plan.cpuprofile'));
+  return { rows, profile: { ...profile, catalogObjects: snapshot.all().length } };
+}

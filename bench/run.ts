@@ -1,0 +1,164 @@
+/**
+ * `npm run bench [-- --quick] [-- --only commit,applied,...]`
+ *
+ * Starts its own DynamoDB Local and SQS emulator and two local pipelines on them, measures the
+ * control plane against its floors in one run on this machine, and writes
+ * bench/results/latest.json, latest.md and the SVG charts (a `--quick` or `--only` run writes to
+ * bench/results/tmp/ instead). Not part of `npm test`.
+ *
+ * Pipelines: `live` runs the router and the executors (commit → applied, recovery, the cold-init
+ * events); `commitOnly` never starts them, so the floor and the commit path share a table that no
+ * consumer reads from (the floor gets no help and no competition). The sweeper is measured on a
+ * third set of tables and queues built to a given catalog size.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const PHASES = ['commit', 'parse', 'applied', 'throughput', 'sweeper', 'recovery', 'parser', 'bundles'] as const;
+type Phase = (typeof PHASES)[number];
+const only = new Set((values.only ?? PHASES.join(',')).split(',').map((s) => s.trim()));
+for (const o of only) if (!(PHASES as readonly string[]).includes(o)) throw new Error(`unknown phase ${o}; phases: ${PHASES.join(', ')}`);
+const runs = (p: Phase) => only.has(p);
+const complete = !values.quick && values.only === undefined;
+
+const RESULTS = join(import.meta.dirname, 'results');
+const TMP = join(RESULTS, 'tmp');
+mkdirSync(TMP, { recursive: true });
+const OUT = complete ? RESULTS : TMP;
+
+const wallStart = Date.now();
+const log = (msg: string) => process.stderr.write(`[bench ${((Date.now() - wallStart) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
+
+const { startDynamoLocal, startSqsEmulator } = await import('../local/emulators');
+const { startPipeline } = await import('../local/pipeline');
+const { EffectTimeline, pauseWorkers, resumeWorkers } = await import('./lib/harness');
+const { writeReport } = await import('./lib/report');
+const { SdkLatency } = await import('./lib/sdk-latency');
+type Results = import('./lib/report').Results;
+
+function machine(): Results['machine'] {
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  return {
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    os: `${platform()} ${release()}`,
+    node: process.version,
+    java: (java.stderr || java.stdout || '').split('\n')[0]?.trim() ?? 'unknown',
+    date: new Date().toISOString(),
+    loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+const results: Results = { machine: machine(), quick: values.quick!, errors: [] };
+log(`machine: ${JSON.stringify(results.machine)}`);
+
+const dynamo = await startDynamoLocal({ maxHeap: '1g' });
+const sqs = await startSqsEmulator();
+const tag = `b${randomBytes(3).toString('hex')}`;
+const stopAll: (() => Promise<void>)[] = [() => sqs.stop(), () => dynamo.stop()];
+let failed = false;
+const stopOnSignal = () => {
+  log('interrupted: stopping the pipelines and emulators');
+  void (async () => {
+    for (const stop of stopAll) await stop().catch(() => undefined);
+    process.exit(130);
+  })();
+};
+process.once('SIGINT', stopOnSignal);
+process.once('SIGTERM', stopOnSignal);
+
+/** One phase: a failure is recorded and the run goes on with the next one. */
+async function phase(name: Phase, body: () => Promise<void>): Promise<void> {
+  if (!runs(name)) return;
+  const t0 = Date.now();
+  const loadStart = loadavg()[0]!;
+  try {
+    await body();
+  } catch (err) {
+    failed = true;
+    results.errors!.push(`${name}: ${(err as Error).message}`);
+    log(`${name} FAILED: ${(err as Error).stack ?? String(err)}`);
+  }
+  const seconds = Math.round((Date.now() - t0) / 100) / 10;
+  // Other work on this machine competes for its cores: the 1-minute load average says how much.
+  const load = { start: Math.round(loadStart * 100) / 100, end: Math.round(loadavg()[0]! * 100) / 100 };
+  (results.phaseTimes ??= []).push({ phase: name, seconds, loadAverage1m: load });
+  log(`phase ${name} took ${seconds} s (1-min load average ${load.start} → ${load.end})`);
+}
+
+try {
+  const live = await startPipeline({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-live-`, port: 0 });
+  stopAll.unshift(() => live.stop());
+  const commitOnly = await startPipeline({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-commit-`, port: 0, workers: false });
+  stopAll.unshift(() => commitOnly.stop());
+  const bench = { live, commitOnly, dynamo, sqs, tag, quick: values.quick!, log, sdk: new SdkLatency([live, commitOnly]) };
+  log(`emulators and pipelines up (DynamoDB Local ${dynamo.endpoint}, SQS ${sqs.endpoint})`);
+  // The live pipeline's workers idle unless a phase needs them: no background polling otherwise.
+  await pauseWorkers(live);
+
+  // The JVM (DynamoDB Local) and V8 both compile hot code as they go: warm both before measuring.
+  {
+    const { warmUp } = await import('./phases/warmup');
+    results.warmup = await warmUp(bench);
+  }
+  await phase('commit', async () => {
+    const { commitLatency } = await import('./phases/commit');
+    results.commit = await commitLatency(bench);
+  });
+  await phase('parse', async () => {
+    const { parsePlan } = await import('./phases/commit');
+    results.parsePlan = await parsePlan(bench, TMP);
+  });
+  const timeline = new EffectTimeline(live);
+  let appliedTenants: string[] = [];
+  await phase('applied', async () => {
+    const { commitToApplied } = await import('./phases/applied');
+    resumeWorkers(live);
+    const r = await commitToApplied(bench, timeline);
+    appliedTenants = r.tenants;
+    results.applied = r.levels;
+    await pauseWorkers(live);
+  });
+  await phase('throughput', async () => {
+    const { throughput } = await import('./phases/applied');
+    results.throughput = await throughput(bench, appliedTenants, TMP);
+  });
+  await phase('sweeper', async () => {
+    const { captureTableShape, sweeperCost } = await import('./phases/sweeper');
+    const shape = await captureTableShape(bench, timeline);
+    results.sweeper = await sweeperCost(bench, shape);
+  });
+  await phase('recovery', async () => {
+    const { recovery } = await import('./phases/recovery');
+    results.recovery = await recovery(bench);
+  });
+  await phase('parser', async () => {
+    const { parserComparison } = await import('./phases/parser');
+    results.parser = parserComparison(bench.quick);
+    log(`parser: ours ${results.parser.ours.statementsPerSecond}/s vs peer ${results.parser.theirs.statementsPerSecond}/s`);
+  });
+  await phase('bundles', async () => {
+    const { bundles } = await import('./phases/bundles');
+    results.bundles = await bundles(bench, TMP);
+  });
+} catch (err) {
+  failed = true;
+  results.errors!.push(`setup: ${(err as Error).message}`);
+  log(`FAILED: ${(err as Error).stack ?? String(err)}`);
+} finally {
+  for (const stop of stopAll) await stop().catch((e) => log(`stop failed: ${(e as Error).message}`));
+}
+results.wallSeconds = Math.round((Date.now() - wallStart) / 100) / 10;
+writeFileSync(join(OUT, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
+const files = writeReport(results, OUT);
+log(`done in ${results.wallSeconds} s; wrote ${['latest.json', ...files].map((f) => join(OUT, f)).join(', ')}`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,92 @@
+/**
+ * The short chaos run: the engine of `npm run chaos` (bench/chaos/), about 150 operations with
+ * two fixed seeds, through the real pipeline over HTTP with faults at every boundary; after the
+ * system goes quiet, the invariant checker must find catalog and data plane in agreement.
+ *
+ * It runs on the suite's DynamoDB Local (so the DynamoDB Local restart is skipped here — the CLI
+ * run, which owns its DynamoDB Local, does it) and on its own in-process SQS emulator, so that
+ * the SQS emulator restart stays in, next to the lost messages of PurgeQueue.
+ * Terminal data-plane errors are in: a drop that fails for good is collected by the full pass
+ * (see test/chaos/findings.test.ts).
+ */
+import { describe, expect, inject, it, vi } from 'vitest';
+import { runChaos } from '../../bench/chaos/engine';
+import { generateWorkload } from '../../bench/chaos/workload';
+import { isClean } from '../../shared/checker/checker';
+import { uniquePrefix } from '../helpers/pipeline';
+
+// The pipeline's loggers would bury the report; the summary says what happened.
+process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+
+const SEEDS = [7, 1234] as const;
+const OPS = 150;
+/** Shorter executor backoffs than the production policies (a pipeline test seam), for speed. */
+const FAST = { initialDelayMs: 250, factor: 2, capMs: 2_000, budget: 8 };
+const SKIP: string[] = [];
+
+describe('the workload', () => {
+  it('is a pure function of the seed, drawn without Math.random', () => {
+    const random = vi.spyOn(Math, 'random');
+    const a = generateWorkload({ seed: SEEDS[0], ops: 500, tenants: 3 });
+    const b = generateWorkload({ seed: SEEDS[0], ops: 500, tenants: 3 });
+    expect(random).not.toHaveBeenCalled();
+    random.mockRestore();
+    expect(b).toEqual(a);
+    expect(generateWorkload({ seed: SEEDS[1], ops: 500, tenants: 3 })).not.toEqual(a);
+    // Every boundary is in it, and every object kind.
+    const kinds = new Set(a.ops.map((op) => op.kind));
+    for (const k of ['sql', 'retry', 'crash', 'dataplane', 'duplicate', 'purge', 'sqs-restart', 'ddb-restart', 'process-restart', 'sweep', 'staged']) expect(kinds, k).toContain(k);
+    const text = a.ops.map((op) => ('body' in op ? op.body : '')).join('\n');
+    for (const stmt of [
+      'CREATE CLUSTER',
+      'CREATE CLUSTER REPLICA',
+      'ALTER CLUSTER',
+      'SWAP WITH',
+      'CREATE SECRET',
+      'ALTER SECRET',
+      'CREATE CONNECTION',
+      'FROM LOAD GENERATOR',
+      'FROM POSTGRES',
+      'CREATE TABLE',
+      'CREATE VIEW',
+      'CREATE MATERIALIZED VIEW',
+      'CREATE INDEX',
+      'INTO KAFKA',
+      'RENAME TO',
+      'SET CLUSTER',
+      'CASCADE',
+      'BEGIN',
+    ]) {
+      expect(text, stmt).toContain(stmt);
+    }
+  });
+});
+
+describe('a short chaos run', () => {
+  it.each(SEEDS)(
+    'seed %i: after the faults stop and the system goes quiet, the checker finds nothing',
+    async (seed) => {
+      const summary = await runChaos({
+        seed,
+        ops: OPS,
+        tenants: 2,
+        dynamodbEndpoint: inject('dynamodbEndpoint'),
+        prefix: uniquePrefix(`chaos${seed}`),
+        visibilityTimeoutSeconds: 1,
+        retryPolicyOverrides: { compute: { name: 'executor.compute', ...FAST }, storage: { name: 'executor.storage', ...FAST }, secrets: { name: 'executor.secrets', ...FAST } },
+        quietTimeoutMs: 30_000,
+        skip: SKIP,
+      });
+      const report = JSON.stringify(summary);
+      expect(summary.problems, report).toEqual([]);
+      expect(summary.violations, report).toBe(0);
+      expect(isClean(summary.checker.counts), report).toBe(true);
+      expect(summary.quiet.settled, report).toBe(true);
+      // The model of the workload and the product agree on every answer.
+      expect(summary.mispredicted, report).toEqual([]);
+      expect(Object.keys(summary.faults.skipped).filter((k) => k !== 'ddb-restart' && !SKIP.includes(k)), report).toEqual([]);
+      expect(Object.keys(summary.faults.fired).length, report).toBeGreaterThan(3);
+    },
+    90_000,
+  );
+});
