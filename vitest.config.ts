@@ -8,9 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // The integration tests mostly wait on the emulators: three files at a time keep 2 cores busy
+    // The integration tests mostly wait on the emulators: two files at a time keep 2 cores busy
     // (vitest's default on 2 cores is one file at a time).
-    maxWorkers: 3,
+    maxWorkers: 2,
     reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
   },
 });

@@ -13,12 +13,15 @@
  * failing case with its input, not a dead test run. `npm run fuzz` runs the same generators longer.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { testPipeline, uniquePrefix } from '../helpers/pipeline';
 import { sqlText, type FuzzRequest } from './arbitraries';
 import { assertProperty, checkParse, excerpt, type Verdict } from './harness';
 import { Sandbox } from './sandbox';
+
+// Thousands of cases against the emulators: generous on a loaded 2-core CI machine.
+vi.setConfig({ testTimeout: 240_000 });
 
 let p: Pipeline;
 let sandbox: Sandbox;

@@ -15,7 +15,7 @@ import { testPipeline } from '../helpers/pipeline';
 
 const TABLES = 500;
 // Building four 500-table catalogs takes a while on a loaded 2-core machine.
-vi.setConfig({ testTimeout: 180_000 });
+vi.setConfig({ testTimeout: 400_000 });
 let p: Pipeline;
 beforeAll(async () => {
   // Workers off: this file is about the catalog commit, not the 1 000 effects it writes.
