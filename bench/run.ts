@@ -22,7 +22,7 @@ process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
-const PHASES = ['commit', 'parse', 'applied', 'throughput', 'sweeper', 'recovery', 'parser', 'bundles'] as const;
+const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles'] as const;
 type Phase = (typeof PHASES)[number];
 const only = new Set((values.only ?? PHASES.join(',')).split(',').map((s) => s.trim()));
 for (const o of only) if (!(PHASES as readonly string[]).includes(o)) throw new Error(`unknown phase ${o}; phases: ${PHASES.join(', ')}`);
@@ -39,7 +39,7 @@ const log = (msg: string) => process.stderr.write(`[bench ${((Date.now() - wallS
 
 const { startDynamoLocal, startSqsEmulator } = await import('../local/emulators');
 const { startPipeline } = await import('../local/pipeline');
-const { EffectTimeline, pauseWorkers, resumeWorkers } = await import('./lib/harness');
+const { EffectTimeline, pauseWorkers, probeWrites, resumeWorkers } = await import('./lib/harness');
 const { writeReport } = await import('./lib/report');
 const { SdkLatency } = await import('./lib/sdk-latency');
 type Results = import('./lib/report').Results;
@@ -76,11 +76,14 @@ const stopOnSignal = () => {
 process.once('SIGINT', stopOnSignal);
 process.once('SIGTERM', stopOnSignal);
 
+let probe: (() => Promise<number>) | undefined;
+
 /** One phase: a failure is recorded and the run goes on with the next one. */
 async function phase(name: Phase, body: () => Promise<void>): Promise<void> {
   if (!runs(name)) return;
   const t0 = Date.now();
   const loadStart = loadavg()[0]!;
+  const probeBefore = probe ? await probe() : null;
   try {
     await body();
   } catch (err) {
@@ -91,8 +94,9 @@ async function phase(name: Phase, body: () => Promise<void>): Promise<void> {
   const seconds = Math.round((Date.now() - t0) / 100) / 10;
   // Other work on this machine competes for its cores: the 1-minute load average says how much.
   const load = { start: Math.round(loadStart * 100) / 100, end: Math.round(loadavg()[0]! * 100) / 100 };
-  (results.phaseTimes ??= []).push({ phase: name, seconds, loadAverage1m: load });
-  log(`phase ${name} took ${seconds} s (1-min load average ${load.start} → ${load.end})`);
+  const probeAfter = probe ? await probe() : null;
+  (results.phaseTimes ??= []).push({ phase: name, seconds, loadAverage1m: load, probePutP50Ms: { before: probeBefore, after: probeAfter } });
+  log(`phase ${name} took ${seconds} s (1-min load average ${load.start} → ${load.end}; probe PutItem p50 ${probeBefore} → ${probeAfter} ms)`);
 }
 
 try {
@@ -102,6 +106,7 @@ try {
   stopAll.unshift(() => commitOnly.stop());
   const bench = { live, commitOnly, dynamo, sqs, tag, quick: values.quick!, log, sdk: new SdkLatency([live, commitOnly]) };
   log(`emulators and pipelines up (DynamoDB Local ${dynamo.endpoint}, SQS ${sqs.endpoint})`);
+  probe = () => probeWrites(live, `${tag}-probe`);
   // The live pipeline's workers idle unless a phase needs them: no background polling otherwise.
   await pauseWorkers(live);
 
@@ -128,10 +133,6 @@ try {
     results.applied = r.levels;
     await pauseWorkers(live);
   });
-  await phase('throughput', async () => {
-    const { throughput } = await import('./phases/applied');
-    results.throughput = await throughput(bench, appliedTenants, TMP);
-  });
   await phase('sweeper', async () => {
     const { captureTableShape, sweeperCost } = await import('./phases/sweeper');
     const shape = await captureTableShape(bench, timeline);
@@ -140,6 +141,10 @@ try {
   await phase('recovery', async () => {
     const { recovery } = await import('./phases/recovery');
     results.recovery = await recovery(bench);
+  });
+  await phase('throughput', async () => {
+    const { throughput } = await import('./phases/applied');
+    results.throughput = await throughput(bench, appliedTenants, TMP);
   });
   await phase('parser', async () => {
     const { parserComparison } = await import('./phases/parser');

@@ -3,7 +3,9 @@
  * SQS emulator, tenants with app passwords, an HTTP client for POST /api/sql, pausing and resuming
  * the workers, "quiet" (no pending effect left), and stage timestamps along the effect path.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ensureTable } from '../../local/resources';
+import { CATALOG_TABLE } from '../../shared/definitions';
 import type { Pipeline } from '../../local/pipeline';
 import type { DynamoLocal, SqsEmulator } from '../../local/emulators';
 import { ATTENTION_INDEX, ATTENTION_SHARDS, CONTROLLERS } from '../../shared/definitions';
@@ -167,4 +169,21 @@ function objectIdOf(body: string | undefined): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * The emulator's health between phases: 100 sequential PutItems into a small table of the
+ * catalog's definition (stream and attention index included), p50 ms. A fresh DynamoDB Local
+ * answers in a few milliseconds; a rising figure means the emulator itself got slower.
+ */
+export async function probeWrites(p: Pipeline, table: string): Promise<number> {
+  await ensureTable(p.clients.ddb, CATALOG_TABLE, table);
+  const times: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const t0 = now();
+    await p.clients.doc.send(new PutCommand({ TableName: table, Item: { pk: 'PROBE', sk: `P#${i}`, at: Date.now() } }));
+    times.push(now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return Math.round(times[49]! * 100) / 100;
 }

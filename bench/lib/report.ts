@@ -11,7 +11,7 @@ import { barChart, cdfChart, logLogPanels } from './svg';
 
 export interface Results {
   machine: { cpuModel: string; cores: number; memoryGiB: number; os: string; node: string; java: string; date: string; loadAverageAtStart: number[] };
-  phaseTimes?: { phase: string; seconds: number; loadAverage1m: { start: number; end: number } }[];
+  phaseTimes?: { phase: string; seconds: number; loadAverage1m: { start: number; end: number }; probePutP50Ms: { before: number | null; after: number | null } }[];
   quick: boolean;
   wallSeconds?: number;
   warmup?: { seconds: number; requests: number };
@@ -42,6 +42,8 @@ const ok = (pass: boolean | undefined) => (pass === undefined ? '–' : pass ? '
 const n1 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
 const n2 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(2));
 const int = (x: number) => x.toLocaleString('en-US');
+const cpu = (c: { benchProcessPct: number; dynamoLocalPct: number | null; dynamoLocalSqliteThreadPct?: number | null }) =>
+  `${c.benchProcessPct}% / ${c.dynamoLocalPct ?? 'n/a'}% / ${c.dynamoLocalSqliteThreadPct ?? 'n/a'}%`;
 
 export function writeReport(r: Results, dir: string): string[] {
   const files: string[] = [];
@@ -56,7 +58,8 @@ export function writeReport(r: Results, dir: string): string[] {
   );
   if (r.phaseTimes?.length) {
     md.push(
-      `Machine load (1-minute load average on ${m.cores} cores; anything above the bench's own ~2 is other work sharing the machine): at start ${m.loadAverageAtStart[0]}; per phase ${r.phaseTimes.map((p) => `${p.phase} ${p.loadAverage1m.start}→${p.loadAverage1m.end} (${p.seconds} s)`).join(', ')}.`,
+      `Machine load (1-minute load average on ${m.cores} cores; anything above the bench's own ~2 is other work sharing the machine): at start ${m.loadAverageAtStart[0]}; per phase ${r.phaseTimes.map((p) => `${p.phase} ${p.loadAverage1m.start}→${p.loadAverage1m.end} (${p.seconds} s)`).join(', ')}. ` +
+        `Emulator health (PutItem p50 ms into a small catalog-shaped table, before→after each phase): ${r.phaseTimes.map((p) => `${p.phase} ${p.probePutP50Ms.before}→${p.probePutP50Ms.after}`).join(', ')}.`,
       '',
     );
   }
@@ -118,6 +121,7 @@ export function writeReport(r: Results, dir: string): string[] {
     for (const [k, s] of [['floor', c.floor], ['in-process', c.inProcess], ['HTTP', c.http], ['  of which loadSnapshot (Query all live objects ‖ Get lock)', c.breakdown.loadSnapshot], ['  of which store commit (the TransactWriteItems)', c.breakdown.storeCommit], ['  of which the rest (parse, plan, print, JSON)', c.breakdown.restOfHandler]] as const) {
       md.push(`| ${k} | ${n2(s.p50)} | ${n2(s.p90)} | ${n2(s.p99)} | ${n2(s.max)} |`);
     }
+    md.push('', `loadSnapshot grows with the catalog it reads: p50 ${c.loadSnapshotByCatalogSize.map((x) => `${n2(x.p50)} ms at ~${x.objects} objects`).join(', ')}.`);
     md.push('', '![commit latency](commit-latency.svg)', '');
   }
   if (r.parsePlan) {
@@ -131,22 +135,35 @@ export function writeReport(r: Results, dir: string): string[] {
   if (r.applied) {
     md.push('## 2. Commit → applied', '');
     md.push('Closed loop: each client commits a CREATE TABLE over HTTP (own tenant), waits until the reference data plane holds the collection, repeats. Stage p50 / p99 in ms; CPU in % of one core.', '');
-    md.push('| Clients | commits | commit p50 | applied p50 | applied p99 | stream→routed | queue wait | executor before data plane | data plane write | CPU bench / DynamoDB Local |', '|---|---|---|---|---|---|---|---|---|---|');
+    md.push('| Clients | commits | commit p50 | applied p50 | applied p99 | stream→routed | queue wait | executor before data plane | data plane write | CPU bench / DynamoDB Local / its SQLite thread |', '|---|---|---|---|---|---|---|---|---|---|');
     for (const a of r.applied) {
       md.push(
-        `| ${a.clients} | ${a.commits} | ${n1(a.commit.p50)} | ${n1(a.applied.p50)} | ${n1(a.applied.p99)} | ${n1(a.stagesP50.streamToRouted)} / ${n1(a.stagesP99.streamToRouted)} | ${n1(a.stagesP50.queueWait)} / ${n1(a.stagesP99.queueWait)} | ${n1(a.stagesP50.executorBeforeDataPlane)} / ${n1(a.stagesP99.executorBeforeDataPlane)} | ${n1(a.stagesP50.dataPlaneWrite)} / ${n1(a.stagesP99.dataPlaneWrite)} | ${a.cpu.benchProcessPct}% / ${a.cpu.dynamoLocalPct}% |`,
+        `| ${a.clients} | ${a.commits} | ${n1(a.commit.p50)} | ${n1(a.applied.p50)} | ${n1(a.applied.p99)} | ${n1(a.stagesP50.streamToRouted)} / ${n1(a.stagesP99.streamToRouted)} | ${n1(a.stagesP50.queueWait)} / ${n1(a.stagesP99.queueWait)} | ${n1(a.stagesP50.executorBeforeDataPlane)} / ${n1(a.stagesP99.executorBeforeDataPlane)} | ${n1(a.stagesP50.dataPlaneWrite)} / ${n1(a.stagesP99.dataPlaneWrite)} | ${cpu(a.cpu)} |`,
       );
     }
+    for (const a of r.applied) md.push('', `SDK calls during the ${a.clients}-client run (count · p50 ms): ${a.sdk.slice(0, 8).map((o) => `${o.operation} ${o.calls} · ${n1(o.p50Ms)}`).join(', ')}.`);
     md.push('', '![commit to applied](commit-to-applied.svg)', '');
   }
   if (r.throughput) {
     md.push('## 3. Throughput at 32 clients', '');
-    md.push('| Run | ok | errors | per s | × floor | latency p50 / p99 ms | CPU bench / DynamoDB Local |', '|---|---|---|---|---|---|---|');
-    for (const t of r.throughput.runs) md.push(`| ${t.what} | ${t.ok} | ${t.errors} | ${n1(t.perSecond)} | ${n2(t.ratioToFloor)} | ${n1(t.latency.p50)} / ${n1(t.latency.p99)} | ${t.cpu.benchProcessPct}% / ${t.cpu.dynamoLocalPct}% |`);
+    md.push(
+      'Each run 32 closed-loop clients; CPU in % of one core; the SDK column lists the emulator calls made meanwhile (count, p50 ms).',
+      '',
+      '| Run | ok | errors | per s | × floor | latency p50 / p99 ms | CPU bench / DynamoDB Local / its SQLite thread | SDK calls (count · p50 ms) |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    for (const t of r.throughput.runs) {
+      md.push(
+        `| ${t.what} | ${t.ok} | ${t.errors} | ${n1(t.perSecond)} | ${n2(t.ratioToFloor)} | ${n1(t.latency.p50)} / ${n1(t.latency.p99)} | ${cpu(t.cpu)} | ${t.sdk.slice(0, 5).map((o) => `${o.operation} ${o.calls} · ${n1(o.p50Ms)}`).join('<br>')} |`,
+      );
+    }
     md.push('', `Quiet after ${n1(r.throughput.quietAfterSeconds)} s; checker over ${r.throughput.checker.tenants} tenants: ${JSON.stringify(r.throughput.checker.counts)}.`, '');
     const pr = r.throughput.profile;
     if (pr) {
       md.push(`CPU profile of the bench process during the HTTP run (${pr.sampledMs} ms sampled, busy ${pr.busyPct}% of it; shares of the busy time): ${pr.byArea.slice(0, 7).map((a) => `${a.area} ${a.pct}%`).join(' · ')}. Top functions: ${pr.topFunctions.slice(0, 6).map((f) => `\`${f.fn}\`${f.where ? ` (${f.where})` : ''} ${f.pct}%`).join(', ')}.`, '');
+    }
+    for (const [name, j] of Object.entries(r.throughput.emulatorThread ?? {})) {
+      md.push(`DynamoDB Local's single SQLite thread under the \`${name}\` load (jstack, ${j.samples} samples, diagnostic run): busy ${j.busyPct}% — ${j.jobs.map((x) => `${x.job} ${x.pct}%`).join(' · ')}.`, '');
     }
     md.push('![throughput](throughput.svg)', '');
   }
@@ -181,12 +198,12 @@ export function writeReport(r: Results, dir: string): string[] {
     md.push(
       'Cold init = importing the bundle in a fresh `node` (module scope included) + serving one event against the local emulators, p50 of the runs; the AWS SDK column imports only the `@aws-sdk/*` packages the entry leaves external (the Lambda runtime provides them) in a fresh process: the floor under the import time.',
       '',
-      '| Function | split | entry KiB | chunks (KiB) | largest inputs of the entry (KiB) | cold init p50 ms (import + event) | no source maps ms | AWS SDK import alone ms | node boot ms | first event answered |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      '| Function | split | entry KiB | chunks (KiB) | largest inputs of the entry (KiB) | cold init p50 ms (import + event) | no source maps ms | AWS SDK import alone ms | SDK bundled in: entry KiB · cold init ms | node boot ms | first event answered |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const b of r.bundles) {
       md.push(
-        `| ${b.function} | ${b.splitChunks ? 'yes' : 'no'} | ${n1(b.entryKiB)} | ${b.chunks.map((c) => `${c.file} ${n1(c.bytes / 1024)}`).join('<br>') || '–'} | ${b.largestInputs.slice(0, 4).map((i) => `${i.input} ${i.kib}`).join(', ')} | ${n1(b.coldInit.totalMsP50)} (${n1(b.coldInit.importMsP50)} + ${n1(b.coldInit.firstEventMsP50)}) | ${n1(b.coldInitNoSourceMaps.totalMsP50)} | ${n1(b.sdkImportMsP50)} (${b.externalImports.join(', ')}) | ${n1(b.coldInit.nodeBootMsP50)} | \`${b.firstEvent.slice(0, 80).replace(/\|/g, '\\|')}\` |`,
+        `| ${b.function} | ${b.splitChunks ? 'yes' : 'no'} | ${n1(b.entryKiB)} | ${b.chunks.map((c) => `${c.file} ${n1(c.bytes / 1024)}`).join('<br>') || '–'} | ${b.largestInputs.slice(0, 4).map((i) => `${i.input} ${i.kib}`).join(', ')} | ${n1(b.coldInit.totalMsP50)} (${n1(b.coldInit.importMsP50)} + ${n1(b.coldInit.firstEventMsP50)}) | ${n1(b.coldInitNoSourceMaps.totalMsP50)} | ${n1(b.sdkImportMsP50)} (${b.externalImports.join(', ')}) | ${n1(b.sdkBundled.entryKiB)} · ${n1(b.sdkBundled.coldInit.totalMsP50)} | ${n1(b.coldInit.nodeBootMsP50)} | \`${b.firstEvent.slice(0, 80).replace(/\|/g, '\\|')}\` |`,
       );
     }
     md.push('');

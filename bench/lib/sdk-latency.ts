@@ -22,7 +22,11 @@ export class SdkLatency {
   private samples = new Map<string, number[]>();
 
   constructor(pipelines: readonly Pipeline[]) {
-    for (const p of pipelines) {
+    for (const p of pipelines) this.attach(p);
+  }
+
+  attach(p: Pipeline): void {
+    {
       for (const [service, client] of [['dynamodb', p.clients.ddb], ['streams', p.clients.streams], ['sqs', p.clients.sqs]] as const) {
         (client as unknown as { middlewareStack: Stack }).middlewareStack.add(
           (next, context) => async (args) => {

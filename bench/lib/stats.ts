@@ -1,5 +1,5 @@
 /** Small statistics and timing helpers for the benchmark (no dependencies). */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 export const now = (): number => performance.now();
@@ -65,38 +65,64 @@ export async function closedLoop(clients: number, durationMs: number, body: (cli
   return now() - start;
 }
 
-/** CPU used by this process and (optionally) another one (the DynamoDB Local JVM), as % of one core. */
+export interface CpuUse {
+  /** This (the bench) process: clients, local API Gateway, handlers, router, executors, SQS emulator. */
+  readonly benchProcessPct: number;
+  /** The DynamoDB Local JVM, all threads. */
+  readonly dynamoLocalPct: number | null;
+  /** DynamoDB Local's `SQLiteQueue` thread alone: it runs every read and write of its store, one at a time, so 100 % means the emulator is saturated whatever the other core does. */
+  readonly dynamoLocalSqliteThreadPct: number | null;
+}
+
+/** CPU used, as % of one core, by this process and the DynamoDB Local JVM (and its single SQLite thread). Linux /proc only. */
 export class CpuMeter {
   private t0 = 0;
   private self0 = process.cpuUsage();
   private other0 = 0;
-  constructor(private readonly otherPid?: number) {}
+  private thread0 = 0;
+  private readonly sqliteTid: number | undefined;
+  constructor(private readonly otherPid?: number) {
+    this.sqliteTid = otherPid ? sqliteThread(otherPid) : undefined;
+  }
 
   start(): this {
     this.t0 = now();
     this.self0 = process.cpuUsage();
-    this.other0 = this.otherTicks();
+    this.other0 = this.otherPid ? ticks(`/proc/${this.otherPid}/stat`) : 0;
+    this.thread0 = this.sqliteTid ? ticks(`/proc/${this.otherPid}/task/${this.sqliteTid}/stat`) : 0;
     return this;
   }
 
-  stop(): { benchProcessPct: number; dynamoLocalPct: number | null } {
+  stop(): CpuUse {
     const wallMs = now() - this.t0;
     const d = process.cpuUsage(this.self0);
-    const benchProcessPct = ((d.user + d.system) / 1000 / wallMs) * 100;
-    const other = this.otherTicks();
-    const dynamoLocalPct = this.otherPid ? (((other - this.other0) * 10) / wallMs) * 100 : null;
-    return { benchProcessPct: Math.round(benchProcessPct), dynamoLocalPct: dynamoLocalPct === null ? null : Math.round(dynamoLocalPct) };
+    const pct = (t: number) => Math.round(((t * 10) / wallMs) * 100);
+    return {
+      benchProcessPct: Math.round(((d.user + d.system) / 1000 / wallMs) * 100),
+      dynamoLocalPct: this.otherPid ? pct(ticks(`/proc/${this.otherPid}/stat`) - this.other0) : null,
+      dynamoLocalSqliteThreadPct: this.sqliteTid ? pct(ticks(`/proc/${this.otherPid}/task/${this.sqliteTid}/stat`) - this.thread0) : null,
+    };
   }
+}
 
-  /** utime + stime in clock ticks (USER_HZ = 100 on Linux), from /proc/<pid>/stat. */
-  private otherTicks(): number {
-    if (!this.otherPid) return 0;
-    try {
-      const stat = readFileSync(`/proc/${this.otherPid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return 0;
-    }
+/** utime + stime in clock ticks (USER_HZ = 100 on Linux). */
+function ticks(statFile: string): number {
+  try {
+    const stat = readFileSync(statFile, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
   }
+}
+
+function sqliteThread(pid: number): number | undefined {
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').startsWith('SQLiteQueue')) return Number(tid);
+    }
+  } catch {
+    /* not Linux, or the process is gone */
+  }
+  return undefined;
 }

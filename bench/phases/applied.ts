@@ -10,12 +10,14 @@
  */
 import { SqlApi } from '../../shared/api/sql-api';
 import { CatalogStore } from '../../shared/catalog/store';
-import { Checker, type CheckCounts } from '../../shared/checker/checker';
+import { addCounts, Checker, type CheckCounts } from '../../shared/checker/checker';
+import { startPipeline } from '../../local/pipeline';
 import { makeLogger } from '../../shared/lambda/logger';
-import { newTenant, pauseWorkers, resumeWorkers, sqlHttp, waitQuiet, type Bench, type EffectTimeline, type TenantLogin } from '../lib/harness';
+import { newTenant, sqlHttp, waitQuiet, type Bench, type EffectTimeline, type TenantLogin } from '../lib/harness';
 import { CpuProfiler, type ProfileSummary } from '../lib/profile';
-import { closedLoop, CpuMeter, now, rounded, summarize, type Summary } from '../lib/stats';
+import { closedLoop, CpuMeter, now, rounded, summarize, type CpuUse, type Summary } from '../lib/stats';
 import type { OperationLatency } from '../lib/sdk-latency';
+import { JvmSampler, type JvmSamples } from '../lib/jvm-sampler';
 import { createTable, floorTransaction } from './commit';
 import { join } from 'node:path';
 
@@ -31,7 +33,7 @@ export interface AppliedLevel {
   /** Where the applied time goes (p50 of each stage, ms). */
   readonly stagesP50: { streamToRouted: number; queueWait: number; executorBeforeDataPlane: number; dataPlaneWrite: number };
   readonly stagesP99: { streamToRouted: number; queueWait: number; executorBeforeDataPlane: number; dataPlaneWrite: number };
-  readonly cpu: { benchProcessPct: number; dynamoLocalPct: number | null };
+  readonly cpu: CpuUse;
   /** The SDK calls made meanwhile (every component of the live pipeline), busiest first. */
   readonly sdk: OperationLatency[];
   readonly samples: number[];
@@ -120,7 +122,7 @@ export interface ThroughputRun {
   readonly perSecond: number;
   readonly ratioToFloor: number | null;
   readonly latency: Summary;
-  readonly cpu: { benchProcessPct: number; dynamoLocalPct: number | null };
+  readonly cpu: CpuUse;
   readonly errorCodes: Record<string, number>;
   /** The SDK calls made meanwhile, busiest first. */
   readonly sdk: OperationLatency[];
@@ -133,6 +135,8 @@ export interface ThroughputResult {
   readonly lostEffects: number;
   readonly checker: { tenants: number; counts: CheckCounts; problems: readonly string[] };
   readonly quietAfterSeconds: number | null;
+  /** jstack samples of DynamoDB Local's SQLite thread under the live and the commit-only HTTP load (diagnostic runs, not measured). */
+  readonly emulatorThread: Record<string, JvmSamples>;
   readonly profile?: ProfileSummary;
 }
 
@@ -242,29 +246,53 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
   const floors = runs.filter((r) => r.name.startsWith('floor'));
   const floorPerSecond = floors.reduce((a, r) => a + r.perSecond, 0) / floors.length;
 
-  // The system as it runs: router and executors draining the effects meanwhile.
-  const live = bench.live;
-  const liveLogins: TenantLogin[] = [];
-  for (let c = 0; c < clients; c++) liveLogins.push(await newTenant(live, `${bench.tag}-tl-${c}`));
-  resumeWorkers(live);
-  await run('ddl-http-live', 'POST /api/sql, 32 clients, one tenant each, router + executors running (live pipeline)', async (c, i) => {
-    const r = await sqlHttp(live.url!, liveLogins[c]!.password, createTable(`l_${i}`));
-    return r.status === 200 || String(r.status);
-  });
-  const quiet = await waitQuiet(live, bench.quick ? 60_000 : 240_000);
-  bench.log(`live pipeline quiet after ${quiet?.toFixed(1) ?? 'TIMEOUT'} s`);
-  const checker = new Checker(live.clients.doc, live.config.catalogTable, live.dataPlane);
-  const report = await checker.check([...appliedTenants, ...liveLogins.map((l) => l.tenant)]);
-  bench.log(`checker: ${JSON.stringify(report.counts)}`);
-  await pauseWorkers(live);
-  return {
-    runs: runs.map((r) => (r.name.startsWith('floor') ? r : { ...r, ratioToFloor: Math.round((r.perSecond / floorPerSecond) * 100) / 100 })),
-    floorPerSecond: Math.round(floorPerSecond * 10) / 10,
-    lostEffects: report.counts.lostEffects,
-    checker: { tenants: report.tenants, counts: report.counts, problems: report.problems.slice(0, 20) },
-    quietAfterSeconds: quiet === undefined ? null : Math.round(quiet * 10) / 10,
-    ...(profile ? { profile } : {}),
-  };
+  // The system as it runs: router and executors draining the effects meanwhile. On a pipeline of
+  // its own (fresh tables, like the commit-only runs' table at this point): DynamoDB Local slows
+  // down on a table whose stream has been written and read for minutes, which is the emulator's
+  // state, not the control plane's.
+  const live = await startPipeline({ dynamodbEndpoint: bench.dynamo.endpoint, sqsEndpoint: bench.sqs.endpoint, prefix: `${bench.tag}-live2-`, port: 0 });
+  bench.sdk.attach(live);
+  try {
+    const liveLogins: TenantLogin[] = [];
+    for (let c = 0; c < clients; c++) liveLogins.push(await newTenant(live, `${bench.tag}-tl-${c}`));
+    await run('ddl-http-live', 'POST /api/sql, 32 clients, one tenant each, router + executors running (live pipeline)', async (c, i) => {
+      const r = await sqlHttp(live.url!, liveLogins[c]!.password, createTable(`l_${i}`));
+      return r.status === 200 || String(r.status);
+    });
+
+    // Not measured: the same two loads again for a few seconds while DynamoDB Local's single SQLite
+    // thread is sampled with jstack (it perturbs what it samples), to say what the emulator is doing.
+    const jvm: Record<string, JvmSamples> = {};
+    if (!bench.quick) {
+      for (const [name, url, logins, prefix] of [
+        ['ddl-http-live', live.url!, liveLogins, 'ld_'],
+        ['ddl-http', co.url!, httpLogins, 'hd_'],
+      ] as const) {
+        const sampler = new JvmSampler(bench.dynamo.process.pid!).start();
+        await closedLoop(clients, 4000, async (c, i) => void (await sqlHttp(url, logins[c]!.password, createTable(`${prefix}${i}`))));
+        jvm[name] = await sampler.stop();
+        bench.log(`DynamoDB Local's SQLite thread during ${name}: ${JSON.stringify(jvm[name])}`);
+      }
+    }
+    const quiet = await waitQuiet(live, bench.quick ? 60_000 : 240_000);
+    bench.log(`live pipeline quiet after ${quiet?.toFixed(1) ?? 'TIMEOUT'} s`);
+    // Lost effects: every tenant of this run, and those of the commit → applied runs (on the first live pipeline).
+    const checked = await new Checker(live.clients.doc, live.config.catalogTable, live.dataPlane).check(liveLogins.map((l) => l.tenant));
+    const earlier = await new Checker(bench.live.clients.doc, bench.live.config.catalogTable, bench.live.dataPlane).check(appliedTenants);
+    const report = { tenants: checked.tenants + earlier.tenants, counts: addCounts(checked.counts, earlier.counts), problems: [...checked.problems, ...earlier.problems] };
+    bench.log(`checker: ${JSON.stringify(report.counts)}`);
+    return {
+      runs: runs.map((r) => (r.name.startsWith('floor') ? r : { ...r, ratioToFloor: Math.round((r.perSecond / floorPerSecond) * 100) / 100 })),
+      floorPerSecond: Math.round(floorPerSecond * 10) / 10,
+      lostEffects: report.counts.lostEffects,
+      checker: { tenants: report.tenants, counts: report.counts, problems: report.problems.slice(0, 20) },
+      quietAfterSeconds: quiet === undefined ? null : Math.round(quiet * 10) / 10,
+      emulatorThread: jvm,
+      ...(profile ? { profile } : {}),
+    };
+  } finally {
+    await live.stop();
+  }
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;

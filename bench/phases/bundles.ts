@@ -47,6 +47,11 @@ export interface BundleFigure {
   /** The packages the entry leaves external (the runtime's AWS SDK), and importing only them in a fresh process (p50 ms). */
   readonly externalImports: string[];
   readonly sdkImportMsP50: number;
+  /**
+   * The same function with the AWS SDK bundled in (no `@aws-sdk/*` external), as an experiment
+   * against the construct's choice: entry size and cold init (p50, source maps on).
+   */
+  readonly sdkBundled: { entryKiB: number; totalKiB: number; coldInit: ColdInit };
   /** When cold init misses its target: a `node --cpu-prof` run of it, summarised. */
   readonly coldProfile?: ProfileSummary;
   readonly firstEvent: string;
@@ -247,9 +252,11 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       metafile: true,
       logLevel: 'warning' as const,
     };
-    const built = isSplit
-      ? await esbuild.build({ ...common, entryPoints: { index: functionEntry(fn) }, outdir: dir, outExtension: { '.js': '.mjs' }, chunkNames: `${CHUNKS_DIR}/[name]-[hash]`, splitting: true })
-      : await esbuild.build({ ...common, entryPoints: [functionEntry(fn)], outfile: join(dir, 'index.mjs') });
+    const build = (opts: typeof common, out: string) =>
+      isSplit
+        ? esbuild.build({ ...opts, entryPoints: { index: functionEntry(fn) }, outdir: out, outExtension: { '.js': '.mjs' }, chunkNames: `${CHUNKS_DIR}/[name]-[hash]`, splitting: true })
+        : esbuild.build({ ...opts, entryPoints: [functionEntry(fn)], outfile: join(out, 'index.mjs') });
+    const built = await build(common, dir);
     const files = listFiles(dir).filter((f) => f.endsWith('.mjs'));
     const entryBytes = statSync(join(dir, 'index.mjs')).size;
     const chunks = files.filter((f) => !f.endsWith('/index.mjs') && f !== join(dir, 'index.mjs')).map((f) => ({ file: relative(dir, f), bytes: statSync(f).size }));
@@ -258,7 +265,16 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     const runs = bench.quick ? 2 : 5;
     const env = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: fn, POWERTOOLS_SERVICE_NAME: fn };
     const withMaps = await coldStarts(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, runs, eventFor[fn], tmpDir);
-    const withoutMaps = await coldStarts(join(dir, 'index.mjs'), fn, env, bench.quick ? 1 : 2, eventFor[fn], tmpDir);
+    const withoutMaps = await coldStarts(join(dir, 'index.mjs'), fn, env, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
+    const bundledDir = join(root, `${fn}-sdk-bundled`);
+    await build({ ...common, external: [] }, bundledDir);
+    const bundledFiles = listFiles(bundledDir).filter((f) => f.endsWith('.mjs'));
+    const bundled = await coldStarts(join(bundledDir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
+    const sdkBundled = {
+      entryKiB: kib(statSync(join(bundledDir, 'index.mjs')).size),
+      totalKiB: kib(bundledFiles.reduce((a, f) => a + statSync(f).size, 0)),
+      coldInit: bundled.figure,
+    };
     const entryKey = Object.keys(built.metafile!.outputs).find((k) => k.endsWith(`${fn}/index.mjs`))!;
     const externalImports = [...new Set(built.metafile!.outputs[entryKey]!.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path))].sort();
     const sdk: number[] = [];
@@ -289,10 +305,11 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       coldInitNoSourceMaps: withoutMaps.figure,
       externalImports,
       sdkImportMsP50: Math.round(summarize(sdk).p50 * 10) / 10,
+      sdkBundled,
       ...(coldProfile ? { coldProfile } : {}),
       firstEvent: withMaps.lastResult,
     });
-    bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); without source maps ${withoutMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms; ${withMaps.lastResult.slice(0, 100)}`);
+    bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); without source maps ${withoutMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms; SDK bundled: entry ${sdkBundled.entryKiB} KiB, cold init ${sdkBundled.coldInit.totalMsP50} ms; ${withMaps.lastResult.slice(0, 80)}`);
   }
   // The router's cold runs sent real messages to the (paused) live queues: drop them.
   await Promise.all(CONTROLLERS.map((c) => p.clients.sqs.send(new PurgeQueueCommand({ QueueUrl: p.config.queueUrls[c] }))));

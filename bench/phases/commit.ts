@@ -87,6 +87,8 @@ export interface CommitLatencyResult {
   readonly ratioP99: { inProcess: number; http: number };
   /** The in-process handler's I/O: loadSnapshot (Query of every live object + the lock Get, in parallel) and the commit itself. */
   readonly breakdown: { loadSnapshot: Summary; storeCommit: Summary; restOfHandler: Summary };
+  /** loadSnapshot p50 over the first and the last 50 measured commits: it reads every live object, so it grows with the catalog. */
+  readonly loadSnapshotByCatalogSize: { objects: number; p50: number }[];
   /** Live objects in the in-process tenant's catalog at the end (each statement reads them all). */
   readonly catalogObjectsAtEnd: number;
   readonly samples: { floor: number[]; inProcess: number[]; http: number[] };
@@ -152,6 +154,10 @@ export async function commitLatency(bench: Bench): Promise<CommitLatencyResult> 
     ratioP50: { inProcess: r2(ip.p50 / f.p50), http: r2(ht.p50 / f.p50) },
     ratioP99: { inProcess: r2(ip.p99 / f.p99), http: r2(ht.p99 / f.p99) },
     breakdown: { loadSnapshot: rounded(summarize(store.loadMs)), storeCommit: rounded(summarize(store.commitMs)), restOfHandler: rounded(summarize(restOfHandler)) },
+    loadSnapshotByCatalogSize: [
+      { objects: 2 + warmup + 25, p50: r2(summarize(store.loadMs.slice(0, 50)).p50) },
+      { objects: 2 + warmup + iterations - 25, p50: r2(summarize(store.loadMs.slice(-50)).p50) },
+    ],
     catalogObjectsAtEnd: (await store.loadSnapshot(ipT.tenant)).all().length,
     samples: { floor: floor.map(r2), inProcess: inProcess.map(r2), http: http.map(r2) },
   };
