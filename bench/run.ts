@@ -1,10 +1,12 @@
 /**
- * `npm run bench [-- --quick] [-- --only commit,applied,...]`
+ * `npm run bench [-- --quick] [-- --only commit,applied,...] [-- --same-emulator]`
  *
  * Starts its own DynamoDB Local and SQS emulator and two local pipelines on them, measures the
  * control plane against its floors in one run on this machine, and writes
- * bench/results/latest.json, latest.md and the SVG charts (a `--quick` or `--only` run writes to
- * bench/results/tmp/ instead). Not part of `npm test`.
+ * bench/results/latest.json, latest.md and the SVG charts (a `--quick`, `--only` or
+ * `--same-emulator` run writes to bench/results/tmp/ instead). Not part of `npm test`.
+ * `--same-emulator` runs the throughput phase on the main DynamoDB Local instead of a fresh one,
+ * which shows the emulator's own slow-down (see phases/applied.ts).
  *
  * Pipelines: `live` runs the router and the executors (commit → applied, recovery, the cold-init
  * events); `commitOnly` never starts them, so the floor and the commit path share a table that no
@@ -21,13 +23,13 @@ import { parseArgs } from 'node:util';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'same-emulator': { type: 'boolean', default: false } } });
 const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles'] as const;
 type Phase = (typeof PHASES)[number];
 const only = new Set((values.only ?? PHASES.join(',')).split(',').map((s) => s.trim()));
 for (const o of only) if (!(PHASES as readonly string[]).includes(o)) throw new Error(`unknown phase ${o}; phases: ${PHASES.join(', ')}`);
 const runs = (p: Phase) => only.has(p);
-const complete = !values.quick && values.only === undefined;
+const complete = !values.quick && values.only === undefined && !values['same-emulator'];
 
 const RESULTS = join(import.meta.dirname, 'results');
 const TMP = join(RESULTS, 'tmp');
@@ -104,7 +106,7 @@ try {
   stopAll.unshift(() => live.stop());
   const commitOnly = await startPipeline({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-commit-`, port: 0, workers: false });
   stopAll.unshift(() => commitOnly.stop());
-  const bench = { live, commitOnly, dynamo, sqs, tag, quick: values.quick!, log, sdk: new SdkLatency([live, commitOnly]) };
+  const bench = { live, commitOnly, dynamo, sqs, tag, quick: values.quick!, sameEmulator: values['same-emulator']!, log, sdk: new SdkLatency([live, commitOnly]) };
   log(`emulators and pipelines up (DynamoDB Local ${dynamo.endpoint}, SQS ${sqs.endpoint})`);
   probe = () => probeWrites(live, `${tag}-probe`);
   // The live pipeline's workers idle unless a phase needs them: no background polling otherwise.

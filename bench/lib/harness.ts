@@ -24,6 +24,8 @@ export interface Bench {
   readonly tag: string;
   /** Per-operation SDK latency of both pipelines' clients (taken per measurement). */
   readonly sdk: SdkLatency;
+  /** `--same-emulator`: run the throughput phase on the main DynamoDB Local too (reproduces its slow-down). */
+  readonly sameEmulator?: boolean;
   /** `--quick`: smaller sizes, for trying the harness out (not for the published figures). */
   readonly quick: boolean;
   log(msg: string): void;

@@ -41,9 +41,10 @@ export class JvmSampler {
           const runnable = lines.some((l) => l.includes('State: RUNNABLE'));
           if (runnable) {
             this.busy++;
-            const frame =
-              lines.find((l) => l.startsWith('at software.amazon.dynamodb') && !l.includes('AmazonDynamoDBOfflineSQLiteJob')) ?? lines.find((l) => l.startsWith('at '));
-            const job = frame ? frame.replace(/^at (software\.amazon\.dynamodb\.services\.local\.(shared\.access\.sqlite\.)?)?/, '').replace(/\(.*$/, '') : 'unknown';
+            // The job: the first DynamoDB Local frame above the SQLite call, and who called it.
+            const short = (l: string) => l.replace(/^at (software\.amazon\.dynamodb\.services\.local\.(shared\.access\.sqlite\.)?)?/, '').replace(/\(.*$/, '');
+            const ours = lines.filter((l) => l.startsWith('at software.amazon.dynamodb') && !l.includes('AmazonDynamoDBOfflineSQLiteJob')).map(short);
+            const job = ours.length ? (ours[1] && ours[1] !== ours[0] ? `${ours[0]} ← ${ours[1]}` : ours[0]!) : short(lines.find((l) => l.startsWith('at ')) ?? 'unknown');
             this.counts.set(job, (this.counts.get(job) ?? 0) + 1);
           }
         }

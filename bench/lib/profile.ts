@@ -79,7 +79,8 @@ export function summarizeProfile(profile: Profile, file: string): ProfileSummary
     const a = area(n.callFrame.url, n.callFrame.functionName);
     if (a === 'idle') idle += us;
     areas.set(a, (areas.get(a) ?? 0) + us);
-    const where = n.callFrame.url ? `${n.callFrame.url.replace(/^.*\/(node_modules|work\/main)\//, '')}:${n.callFrame.lineNumber + 1}` : '';
+    // Files tsx compiled report line 0 (their positions are not mapped back): leave the line out.
+    const where = n.callFrame.url ? `${n.callFrame.url.replace(/^.*\/(node_modules|work\/main)\//, '')}${n.callFrame.lineNumber > 0 ? `:${n.callFrame.lineNumber + 1}` : ''}` : '';
     const key = `${n.callFrame.functionName || '(anonymous)'} ${where}`;
     const e = fns.get(key) ?? { fn: n.callFrame.functionName || '(anonymous)', where, us: 0 };
     e.us += us;

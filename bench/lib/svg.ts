@@ -111,6 +111,7 @@ export function cdfChart(o: { title: string; xLabel: string; series: readonly Cd
 export interface LineSeries {
   readonly label: string;
   readonly points: readonly (readonly [number, number])[];
+  readonly dashed?: boolean;
 }
 
 /** Side-by-side log-log panels sharing the x axis (e.g. items read and milliseconds against catalog size). */
@@ -131,7 +132,7 @@ export function logLogPanels(o: { title: string; xLabel: string; panels: readonl
     for (const s of panel.series) {
       const c = COLORS[labels.indexOf(s.label) % COLORS.length];
       const pts = s.points.map(([x, y]) => `${sx(x).toFixed(1)},${sy(Math.max(y, 0.1)).toFixed(1)}`);
-      body += `<polyline points="${pts.join(' ')}" fill="none" stroke="${c}" stroke-width="2"/>`;
+      body += `<polyline points="${pts.join(' ')}" fill="none" stroke="${c}" stroke-width="${s.dashed ? 4 : 2}"${s.dashed ? ' stroke-dasharray="6 4" stroke-opacity="0.6"' : ''}/>`;
       for (const [x, y] of s.points) body += `<circle cx="${sx(x).toFixed(1)}" cy="${sy(Math.max(y, 0.1)).toFixed(1)}" r="3.5" fill="${c}"><title>${esc(s.label)}: ${y} at ${x}</title></circle>`;
     }
   });

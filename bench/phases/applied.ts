@@ -3,15 +3,17 @@
  *    and wait until the reference data plane holds its collection, then go again. The applied time
  *    is taken in-process when the data plane's write returned (see EffectTimeline), so measuring
  *    adds no polling load; stage timestamps split it into stream → router → queue → executor.
- * 3. Throughput at 32 clients against the floor's: 32 loops of the raw TransactWriteItems, then 32
- *    DDL clients (in-process and HTTP, one tenant each, and HTTP all in one tenant) on the
- *    commit-only pipeline, then HTTP on the live pipeline with the router and executors running;
- *    after quiet, the invariant checker counts lost effects on every tenant the live runs used.
+ * 3. Throughput at 32 clients against the floor's, on a DynamoDB Local of its own: first HTTP on a
+ *    live pipeline with the router and executors running (after quiet, the invariant checker
+ *    counts lost effects on its tenants and on those of 2.); then on a commit-only pipeline 32 loops
+ *    of the raw TransactWriteItems (the floor), 32 DDL clients in-process and over HTTP (one tenant
+ *    each) and over HTTP all in one tenant, and the floor again.
  */
 import { SqlApi } from '../../shared/api/sql-api';
 import { CatalogStore } from '../../shared/catalog/store';
 import { addCounts, Checker, type CheckCounts } from '../../shared/checker/checker';
-import { startPipeline } from '../../local/pipeline';
+import { startPipeline, type Pipeline } from '../../local/pipeline';
+import { startDynamoLocal } from '../../local/emulators';
 import { makeLogger } from '../../shared/lambda/logger';
 import { newTenant, sqlHttp, waitQuiet, type Bench, type EffectTimeline, type TenantLogin } from '../lib/harness';
 import { CpuProfiler, type ProfileSummary } from '../lib/profile';
@@ -19,6 +21,7 @@ import { closedLoop, CpuMeter, now, rounded, summarize, type CpuUse, type Summar
 import type { OperationLatency } from '../lib/sdk-latency';
 import { JvmSampler, type JvmSamples } from '../lib/jvm-sampler';
 import { createTable, floorTransaction } from './commit';
+import { warmUp } from './warmup';
 import { join } from 'node:path';
 
 export interface AppliedLevel {
@@ -130,6 +133,8 @@ export interface ThroughputRun {
 
 export interface ThroughputResult {
   readonly runs: ThroughputRun[];
+  /** Which DynamoDB Local the runs used: a fresh one (default) or the main one (`--same-emulator`). */
+  readonly emulator: 'fresh' | 'main';
   /** The mean of the two floor runs: what the ratios compare with. */
   readonly floorPerSecond: number;
   readonly lostEffects: number;
@@ -144,8 +149,15 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
   const clients = 32;
   const seconds = bench.quick ? 3 : 8;
   const runs: ThroughputRun[] = [];
-  const co = bench.commitOnly;
   const logger = makeLogger('bench-ddl-api');
+
+  // Its own DynamoDB Local: DynamoDB Local looks up a stream's description on every write to a
+  // stream-enabled table and on every stream read, and that lookup gets slower as its database
+  // holds more stream records (24 h retention) — after the earlier phases, a router reading the
+  // stream starves every other call. A fresh emulator measures the control plane, not that.
+  const dynamo = bench.sameEmulator ? bench.dynamo : await startDynamoLocal({ maxHeap: '1g' });
+  const endpoints = { dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: bench.sqs.endpoint };
+  const pid = dynamo.process.pid;
 
   async function run(name: string, what: string, body: (c: number, i: number) => Promise<boolean | string>, profile?: { file: string; out: (s: ProfileSummary) => void }) {
     let ok = 0;
@@ -154,7 +166,7 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
     const lat: number[] = [];
     const profiler = profile ? new CpuProfiler() : undefined;
     await profiler?.start();
-    const cpu = new CpuMeter(bench.dynamo.process.pid).start();
+    const cpu = new CpuMeter(pid).start();
     bench.sdk.take();
     const wall = await closedLoop(clients, seconds * 1000, async (c, i) => {
       const t0 = now();
@@ -172,117 +184,115 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
     const sdk = bench.sdk.take().slice(0, 8);
     if (profiler && profile) profile.out(await profiler.stop(profile.file));
     const perSecond = Math.round((ok / wall) * 1000 * 10) / 10;
-    const r: ThroughputRun = {
-      name,
-      what,
-      clients,
-      seconds: Math.round(wall / 100) / 10,
-      ok,
-      errors,
-      perSecond,
-      ratioToFloor: null,
-      latency: rounded(summarize(lat)),
-      cpu: usage,
-      errorCodes: codes,
-      sdk,
-    };
-    runs.push(r);
+    runs.push({ name, what, clients, seconds: Math.round(wall / 100) / 10, ok, errors, perSecond, ratioToFloor: null, latency: rounded(summarize(lat)), cpu: usage, errorCodes: codes, sdk });
     bench.log(`throughput ${name}: ${perSecond}/s (${ok} ok, ${errors} errors ${JSON.stringify(codes)}; cpu ${JSON.stringify(usage)})`);
   }
 
-  // The floor: 32 loops of the raw transaction, planned ahead, one tenant per loop. It runs first
-  // and again after the commit-only DDL runs; the DDL runs are compared with the mean of the two.
-  const floorStore = new CatalogStore(co.clients.doc, co.config.catalogTable);
-  const floorPlans: ReturnType<typeof floorTransaction>[][] = [];
-  const perClient = bench.quick ? 150 : 500;
-  for (let c = 0; c < clients; c++) {
-    const t = await newTenant(co, `${bench.tag}-tf-${c}`);
-    const snap = await floorStore.loadSnapshot(t.tenant);
-    floorPlans.push(Array.from({ length: perClient }, (_, i) => floorTransaction(floorStore, snap, t.tenant, createTable(`f_${i}`), new Date())));
+  /** Not measured: the same load again for a few seconds while jstack samples the emulator's SQLite thread (sampling perturbs it). */
+  async function sampleEmulator(name: string, body: (c: number, i: number) => Promise<unknown>): Promise<[string, JvmSamples]> {
+    const sampler = new JvmSampler(pid!).start();
+    await closedLoop(clients, 4000, async (c, i) => void (await body(c, i)));
+    const samples = await sampler.stop();
+    bench.log(`DynamoDB Local's SQLite thread during ${name}: ${JSON.stringify(samples)}`);
+    return [name, samples];
   }
-  const cursor = new Array<number>(clients).fill(0);
-  const floorRun = (name: string) =>
-    run(name, 'raw TransactWriteItems (the items a CREATE TABLE commits), 32 loops, one tenant each', async (c) => {
-      const cmd = floorPlans[c]![cursor[c]!++];
-      if (!cmd) throw new Error('the floor ran out of planned transactions: raise perClient');
-      try {
-        await co.clients.doc.send(cmd);
-        return true;
-      } catch (err) {
-        return (err as Error).name;
-      }
-    });
-  await floorRun('floor');
 
-  const ipLogins: TenantLogin[] = [];
-  for (let c = 0; c < clients; c++) ipLogins.push(await newTenant(co, `${bench.tag}-ti-${c}`));
-  const api = new SqlApi({ store: new CatalogStore(co.clients.doc, co.config.catalogTable), logger, secrets: co.secrets });
-  await run('ddl-in-process', 'SqlApi.handle, 32 clients, one tenant each (commit-only pipeline)', async (c, i) => {
-    const t = ipLogins[c]!.tenant;
-    const r = await api.handle(t, `${t}/bench`, JSON.stringify({ query: createTable(`i_${i}`) }), 'application/json');
-    return r.status === 200 || String(r.status);
-  });
-
-  const httpLogins: TenantLogin[] = [];
-  for (let c = 0; c < clients; c++) httpLogins.push(await newTenant(co, `${bench.tag}-th-${c}`));
-  let profile: ProfileSummary | undefined;
-  await run(
-    'ddl-http',
-    'POST /api/sql, 32 clients, one tenant each (commit-only pipeline)',
-    async (c, i) => {
-      const r = await sqlHttp(co.url!, httpLogins[c]!.password, createTable(`h_${i}`));
-      return r.status === 200 || String(r.status);
-    },
-    { file: join(tmpDir, 'throughput-ddl-http.cpuprofile'), out: (s) => (profile = s) },
-  );
-
-  const shared = await newTenant(co, `${bench.tag}-ts`);
-  await run('ddl-http-one-tenant', 'POST /api/sql, 32 clients, all in ONE tenant (commit-only pipeline)', async (c, i) => {
-    const r = await sqlHttp(co.url!, shared.password, createTable(`s_${c}_${i}`));
-    return r.status === 200 || String(r.status);
-  });
-
-  await floorRun('floor-again');
-  const floors = runs.filter((r) => r.name.startsWith('floor'));
-  const floorPerSecond = floors.reduce((a, r) => a + r.perSecond, 0) / floors.length;
-
-  // The system as it runs: router and executors draining the effects meanwhile. On a pipeline of
-  // its own (fresh tables, like the commit-only runs' table at this point): DynamoDB Local slows
-  // down on a table whose stream has been written and read for minutes, which is the emulator's
-  // state, not the control plane's.
-  const live = await startPipeline({ dynamodbEndpoint: bench.dynamo.endpoint, sqsEndpoint: bench.sqs.endpoint, prefix: `${bench.tag}-live2-`, port: 0 });
-  bench.sdk.attach(live);
+  const jvm: Record<string, JvmSamples> = {};
+  let live: Pipeline | undefined;
+  let co: Pipeline | undefined;
   try {
+    const commitOnly = await startPipeline({ ...endpoints, prefix: `${bench.tag}-tco-`, port: 0, workers: false });
+    co = commitOnly;
+    bench.sdk.attach(commitOnly);
+    // A fresh JVM compiles as it goes: warm it (not measured) before the first run.
+    await warmUp(bench, commitOnly, bench.quick ? 2 : 6);
+
+    // 1. The system as it runs: router and executors draining the effects meanwhile (first, on the fresh emulator).
+    live = await startPipeline({ ...endpoints, prefix: `${bench.tag}-tlive-`, port: 0 });
+    bench.sdk.attach(live);
+    const liveUrl = live.url!;
     const liveLogins: TenantLogin[] = [];
     for (let c = 0; c < clients; c++) liveLogins.push(await newTenant(live, `${bench.tag}-tl-${c}`));
-    await run('ddl-http-live', 'POST /api/sql, 32 clients, one tenant each, router + executors running (live pipeline)', async (c, i) => {
-      const r = await sqlHttp(live.url!, liveLogins[c]!.password, createTable(`l_${i}`));
+    const liveBody = async (c: number, i: number) => {
+      const r = await sqlHttp(liveUrl, liveLogins[c]!.password, createTable(`l_${i}`));
       return r.status === 200 || String(r.status);
-    });
-
-    // Not measured: the same two loads again for a few seconds while DynamoDB Local's single SQLite
-    // thread is sampled with jstack (it perturbs what it samples), to say what the emulator is doing.
-    const jvm: Record<string, JvmSamples> = {};
+    };
+    await run('ddl-http-live', 'POST /api/sql, 32 clients, one tenant each, router + executors running (live pipeline)', liveBody);
     if (!bench.quick) {
-      for (const [name, url, logins, prefix] of [
-        ['ddl-http-live', live.url!, liveLogins, 'ld_'],
-        ['ddl-http', co.url!, httpLogins, 'hd_'],
-      ] as const) {
-        const sampler = new JvmSampler(bench.dynamo.process.pid!).start();
-        await closedLoop(clients, 4000, async (c, i) => void (await sqlHttp(url, logins[c]!.password, createTable(`${prefix}${i}`))));
-        jvm[name] = await sampler.stop();
-        bench.log(`DynamoDB Local's SQLite thread during ${name}: ${JSON.stringify(jvm[name])}`);
-      }
+      const [k, v] = await sampleEmulator('ddl-http-live', (c, i) => liveBody(c, 100_000 + i));
+      jvm[k] = v;
     }
     const quiet = await waitQuiet(live, bench.quick ? 60_000 : 240_000);
     bench.log(`live pipeline quiet after ${quiet?.toFixed(1) ?? 'TIMEOUT'} s`);
-    // Lost effects: every tenant of this run, and those of the commit → applied runs (on the first live pipeline).
+    // Lost effects: every tenant of this run, and those of the commit → applied runs (on the main live pipeline).
     const checked = await new Checker(live.clients.doc, live.config.catalogTable, live.dataPlane).check(liveLogins.map((l) => l.tenant));
     const earlier = await new Checker(bench.live.clients.doc, bench.live.config.catalogTable, bench.live.dataPlane).check(appliedTenants);
     const report = { tenants: checked.tenants + earlier.tenants, counts: addCounts(checked.counts, earlier.counts), problems: [...checked.problems, ...earlier.problems] };
     bench.log(`checker: ${JSON.stringify(report.counts)}`);
+    await live.stop();
+    live = undefined;
+
+    // 2. The floor and the commit path, on a pipeline whose workers never run (no consumer competes).
+    const floorStore = new CatalogStore(commitOnly.clients.doc, commitOnly.config.catalogTable);
+    const floorPlans: ReturnType<typeof floorTransaction>[][] = [];
+    const perClient = bench.quick ? 150 : 500;
+    for (let c = 0; c < clients; c++) {
+      const t = await newTenant(commitOnly, `${bench.tag}-tf-${c}`);
+      const snap = await floorStore.loadSnapshot(t.tenant);
+      floorPlans.push(Array.from({ length: perClient }, (_, i) => floorTransaction(floorStore, snap, t.tenant, createTable(`f_${i}`), new Date())));
+    }
+    const cursor = new Array<number>(clients).fill(0);
+    // The floor runs before and after the DDL runs; they are compared with the mean of the two.
+    const floorRun = (name: string) =>
+      run(name, 'raw TransactWriteItems (the items a CREATE TABLE commits), 32 loops, one tenant each', async (c) => {
+        const cmd = floorPlans[c]![cursor[c]!++];
+        if (!cmd) throw new Error('the floor ran out of planned transactions: raise perClient');
+        try {
+          await commitOnly.clients.doc.send(cmd);
+          return true;
+        } catch (err) {
+          return (err as Error).name;
+        }
+      });
+    await floorRun('floor');
+
+    const ipLogins: TenantLogin[] = [];
+    for (let c = 0; c < clients; c++) ipLogins.push(await newTenant(commitOnly, `${bench.tag}-ti-${c}`));
+    const api = new SqlApi({ store: new CatalogStore(commitOnly.clients.doc, commitOnly.config.catalogTable), logger, secrets: commitOnly.secrets });
+    await run('ddl-in-process', 'SqlApi.handle, 32 clients, one tenant each (commit-only pipeline)', async (c, i) => {
+      const t = ipLogins[c]!.tenant;
+      const r = await api.handle(t, `${t}/bench`, JSON.stringify({ query: createTable(`i_${i}`) }), 'application/json');
+      return r.status === 200 || String(r.status);
+    });
+
+    const httpLogins: TenantLogin[] = [];
+    for (let c = 0; c < clients; c++) httpLogins.push(await newTenant(commitOnly, `${bench.tag}-th-${c}`));
+    const httpBody = async (c: number, i: number) => {
+      const r = await sqlHttp(commitOnly.url!, httpLogins[c]!.password, createTable(`h_${i}`));
+      return r.status === 200 || String(r.status);
+    };
+    let profile: ProfileSummary | undefined;
+    await run('ddl-http', 'POST /api/sql, 32 clients, one tenant each (commit-only pipeline)', httpBody, {
+      file: join(tmpDir, 'throughput-ddl-http.cpuprofile'),
+      out: (s) => (profile = s),
+    });
+
+    const shared = await newTenant(commitOnly, `${bench.tag}-ts`);
+    await run('ddl-http-one-tenant', 'POST /api/sql, 32 clients, all in ONE tenant (commit-only pipeline)', async (c, i) => {
+      const r = await sqlHttp(commitOnly.url!, shared.password, createTable(`s_${c}_${i}`));
+      return r.status === 200 || String(r.status);
+    });
+    await floorRun('floor-again');
+    if (!bench.quick) {
+      const [k, v] = await sampleEmulator('ddl-http', (c, i) => httpBody(c, 100_000 + i));
+      jvm[k] = v;
+    }
+
+    const floors = runs.filter((r) => r.name.startsWith('floor'));
+    const floorPerSecond = floors.reduce((a, r) => a + r.perSecond, 0) / floors.length;
     return {
       runs: runs.map((r) => (r.name.startsWith('floor') ? r : { ...r, ratioToFloor: Math.round((r.perSecond / floorPerSecond) * 100) / 100 })),
+      emulator: dynamo === bench.dynamo ? 'main' : 'fresh',
       floorPerSecond: Math.round(floorPerSecond * 10) / 10,
       lostEffects: report.counts.lostEffects,
       checker: { tenants: report.tenants, counts: report.counts, problems: report.problems.slice(0, 20) },
@@ -291,7 +301,9 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
       ...(profile ? { profile } : {}),
     };
   } finally {
-    await live.stop();
+    await live?.stop();
+    await co?.stop();
+    if (dynamo !== bench.dynamo) await dynamo.stop();
   }
 }
 

@@ -7,17 +7,16 @@ import { SqlApi } from '../../shared/api/sql-api';
 import { CatalogStore } from '../../shared/catalog/store';
 import { makeLogger } from '../../shared/lambda/logger';
 import { newTenant, sqlHttp, type Bench } from '../lib/harness';
+import type { Pipeline } from '../../local/pipeline';
 import { closedLoop } from '../lib/stats';
 import { createTable, floorTransaction } from './commit';
 
-export async function warmUp(bench: Bench): Promise<{ seconds: number; requests: number }> {
-  const p = bench.commitOnly;
+export async function warmUp(bench: Bench, p: Pipeline = bench.commitOnly, seconds = bench.quick ? 3 : 10): Promise<{ seconds: number; requests: number }> {
   const store = new CatalogStore(p.clients.doc, p.config.catalogTable);
   const api = new SqlApi({ store, logger: makeLogger('bench-warmup'), secrets: p.secrets });
-  const logins = await Promise.all([0, 1, 2, 3].map((c) => newTenant(p, `${bench.tag}-warm-${c}`)));
+  const logins = await Promise.all([0, 1, 2, 3].map((c) => newTenant(p, `${bench.tag}-warm-${c}-${Math.random().toString(36).slice(2, 6)}`)));
   const snapshots = await Promise.all(logins.map((l) => store.loadSnapshot(l.tenant)));
   let requests = 0;
-  const seconds = bench.quick ? 3 : 10;
   await closedLoop(4, seconds * 1000, async (c, i) => {
     const { tenant, password } = logins[c]!;
     switch (i % 3) {
