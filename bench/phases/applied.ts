@@ -207,32 +207,38 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
     // A fresh JVM compiles as it goes: warm it (not measured) before the first run.
     await warmUp(bench, commitOnly, bench.quick ? 2 : 6);
 
-    // 1. The system as it runs: router and executors draining the effects meanwhile (first, on the fresh emulator).
-    live = await startPipeline({ ...endpoints, prefix: `${bench.tag}-tlive-`, port: 0 });
-    bench.sdk.attach(live);
-    const liveUrl = live.url!;
-    const liveLogins: TenantLogin[] = [];
-    for (let c = 0; c < clients; c++) liveLogins.push(await newTenant(live, `${bench.tag}-tl-${c}`));
-    const liveBody = async (c: number, i: number) => {
-      const r = await sqlHttp(liveUrl, liveLogins[c]!.password, createTable(`l_${i}`));
-      return r.status === 200 || String(r.status);
+    // The system as it runs: router and executors draining the effects meanwhile. First on a fresh
+    // emulator; last with --same-emulator, after everything else, as when the slow-down was seen.
+    const liveRun = async () => {
+      live = await startPipeline({ ...endpoints, prefix: `${bench.tag}-tlive-`, port: 0 });
+      bench.sdk.attach(live);
+      const liveUrl = live.url!;
+      const liveLogins: TenantLogin[] = [];
+      for (let c = 0; c < clients; c++) liveLogins.push(await newTenant(live, `${bench.tag}-tl-${c}`));
+      const liveBody = async (c: number, i: number) => {
+        const r = await sqlHttp(liveUrl, liveLogins[c]!.password, createTable(`l_${i}`));
+        return r.status === 200 || String(r.status);
+      };
+      await run('ddl-http-live', 'POST /api/sql, 32 clients, one tenant each, router + executors running (live pipeline)', liveBody);
+      if (!bench.quick) {
+        const [k, v] = await sampleEmulator('ddl-http-live', (c, i) => liveBody(c, 100_000 + i));
+        jvm[k] = v;
+      }
+      const quietAfter = await waitQuiet(live, bench.quick ? 60_000 : 240_000);
+      bench.log(`live pipeline quiet after ${quietAfter?.toFixed(1) ?? 'TIMEOUT'} s`);
+      // Lost effects: every tenant of this run, and those of the commit → applied runs (on the main live pipeline).
+      const checked = await new Checker(live.clients.doc, live.config.catalogTable, live.dataPlane).check(liveLogins.map((l) => l.tenant));
+      const earlier = await new Checker(bench.live.clients.doc, bench.live.config.catalogTable, bench.live.dataPlane).check(appliedTenants);
+      const report = { tenants: checked.tenants + earlier.tenants, counts: addCounts(checked.counts, earlier.counts), problems: [...checked.problems, ...earlier.problems] };
+      bench.log(`checker: ${JSON.stringify(report.counts)}`);
+      await live.stop();
+      live = undefined;
+      return { quietAfter, report };
     };
-    await run('ddl-http-live', 'POST /api/sql, 32 clients, one tenant each, router + executors running (live pipeline)', liveBody);
-    if (!bench.quick) {
-      const [k, v] = await sampleEmulator('ddl-http-live', (c, i) => liveBody(c, 100_000 + i));
-      jvm[k] = v;
-    }
-    const quiet = await waitQuiet(live, bench.quick ? 60_000 : 240_000);
-    bench.log(`live pipeline quiet after ${quiet?.toFixed(1) ?? 'TIMEOUT'} s`);
-    // Lost effects: every tenant of this run, and those of the commit → applied runs (on the main live pipeline).
-    const checked = await new Checker(live.clients.doc, live.config.catalogTable, live.dataPlane).check(liveLogins.map((l) => l.tenant));
-    const earlier = await new Checker(bench.live.clients.doc, bench.live.config.catalogTable, bench.live.dataPlane).check(appliedTenants);
-    const report = { tenants: checked.tenants + earlier.tenants, counts: addCounts(checked.counts, earlier.counts), problems: [...checked.problems, ...earlier.problems] };
-    bench.log(`checker: ${JSON.stringify(report.counts)}`);
-    await live.stop();
-    live = undefined;
+    let liveResult: Awaited<ReturnType<typeof liveRun>> | undefined;
+    if (!bench.sameEmulator) liveResult = await liveRun();
 
-    // 2. The floor and the commit path, on a pipeline whose workers never run (no consumer competes).
+    // The floor and the commit path, on a pipeline whose workers never run (no consumer competes).
     const floorStore = new CatalogStore(commitOnly.clients.doc, commitOnly.config.catalogTable);
     const floorPlans: ReturnType<typeof floorTransaction>[][] = [];
     const perClient = bench.quick ? 150 : 500;
@@ -288,6 +294,8 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
       jvm[k] = v;
     }
 
+    liveResult ??= await liveRun();
+    const { quietAfter: quiet, report } = liveResult;
     const floors = runs.filter((r) => r.name.startsWith('floor'));
     const floorPerSecond = floors.reduce((a, r) => a + r.perSecond, 0) / floors.length;
     return {

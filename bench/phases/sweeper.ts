@@ -198,6 +198,7 @@ export async function sweeperCost(bench: Bench, shape: TableShape): Promise<Swee
   const sweeper = makeSweeper(cfg, base.clients, makeLogger('bench-sweeper'), { dataPlane });
   const cloner = new Cloner(shape);
   const perTenant = bench.quick ? 200 : 1000;
+  // BENCH_SWEEPER_SIZES=1000,5000 tries other sizes (multiples of the tenant size).
   const sizes = process.env.BENCH_SWEEPER_SIZES ? process.env.BENCH_SWEEPER_SIZES.split(',').map(Number) : bench.quick ? [200, 1000, 2000] : [1000, 10_000, 50_000];
   const txnPrefix = shape.txnId.slice(0, 9);
   const out: SweeperSize[] = [];
@@ -228,13 +229,7 @@ export async function sweeperCost(bench: Bench, shape: TableShape): Promise<Swee
         catalog.push(...t.catalog);
         dp.push(...t.dataPlane);
       }
-      if (process.env.BENCH_DIAG) {
-        const a = now();
-        await batchWrite(doc, cfg.catalogTable, catalog);
-        const b = now();
-        await batchWrite(doc, cfg.dataPlaneTable!, dp, 4);
-        bench.log(`diag: catalog ${catalog.length} items ${Math.round(b - a)} ms, data plane ${dp.length} items ${Math.round(now() - b)} ms`);
-      } else await Promise.all([batchWrite(doc, cfg.catalogTable, catalog), batchWrite(doc, cfg.dataPlaneTable!, dp, 4)]);
+      await Promise.all([batchWrite(doc, cfg.catalogTable, catalog), batchWrite(doc, cfg.dataPlaneTable!, dp, 4)]);
       catalogItems += catalog.length;
       tenants++;
     }
