@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only commit,applied,...] [-- --same-emulator]`
+ * `npm run bench [-- --quick] [-- --only commit,applied,...] [-- --same-emulator] [-- --out DIR]`
  *
  * Starts its own DynamoDB Local and SQS emulator and two local pipelines on them, measures the
  * control plane against its floors in one run on this machine, and writes
@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'same-emulator': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'same-emulator': { type: 'boolean', default: false }, out: { type: 'string' } } });
 const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles'] as const;
 type Phase = (typeof PHASES)[number];
 const only = new Set((values.only ?? PHASES.join(',')).split(',').map((s) => s.trim()));
@@ -34,7 +34,8 @@ const complete = !values.quick && values.only === undefined && !values['same-emu
 const RESULTS = join(import.meta.dirname, 'results');
 const TMP = join(RESULTS, 'tmp');
 mkdirSync(TMP, { recursive: true });
-const OUT = complete ? RESULTS : TMP;
+const OUT = values.out ?? (complete ? RESULTS : TMP);
+mkdirSync(OUT, { recursive: true });
 
 const wallStart = Date.now();
 const log = (msg: string) => process.stderr.write(`[bench ${((Date.now() - wallStart) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);

@@ -6,7 +6,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
-import { CommitConflictError, type CatalogStore, type TxnRecord } from '../catalog/store';
+import { CommitConflictError, type CatalogBasis, type CatalogStore, type TxnRecord } from '../catalog/store';
 import { ControlPlaneError, RequestError, SerializationError, SQLSTATE } from '../errors';
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { Planner, type PlanContext, type PlanValue } from '../planner/plan';
@@ -153,6 +153,17 @@ export function errorBody(err: ControlPlaneError): ErrorBody {
   };
 }
 
+/** Statements that only read the catalog: they are answered from a confirmed-current snapshot. */
+const READ_ONLY_KINDS: ReadonlySet<string> = new Set(['show', 'select', 'show_create', 'explain_effects', 'start_transaction', 'commit', 'rollback']);
+
+/** An attempt's answer, and whether it committed (a commit on a basis validates everything the plan read). */
+interface Outcome {
+  readonly response: ApiResponse;
+  readonly committed: boolean;
+  /** A keyed request that changed nothing: its answer is recorded once the basis is confirmed. */
+  readonly recordAnswer?: boolean;
+}
+
 function statusFor(code: string): number {
   return code === SQLSTATE.serializationFailure ? 409 : 400;
 }
@@ -160,6 +171,8 @@ function statusFor(code: string): number {
 export class SqlApi {
   private readonly clock: () => Date;
   private readonly newId: () => string;
+  /** Per tenant, the tail of the chain of this process's writing requests (see `inTurn`). */
+  private readonly turns = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: SqlApiDeps) {
     this.clock = deps.clock ?? (() => new Date());
@@ -198,7 +211,8 @@ export class SqlApi {
             return { status: seen.status, body: JSON.parse(seen.body), replayed: true };
           }
         }
-        const response = await this.execute(tenant, principal, statements, idem);
+        const readOnly = statements.every((s) => READ_ONLY_KINDS.has(s.statement.kind));
+        const response = readOnly ? await this.execute(tenant, principal, statements, idem) : await this.inTurn(tenant, () => this.execute(tenant, principal, statements, idem));
         if (idem && response.status !== 200) {
           // A twin request with this key may have committed between our check and our plan (and
           // made ours fail, e.g. on its own new name): its recorded answer is the answer.
@@ -218,14 +232,66 @@ export class SqlApi {
     }
   }
 
-  /** Plans every statement against one snapshot and commits once; throws CommitConflictError to be replanned. */
+  /**
+   * One request's writes at a time per tenant in this process: they would only conflict on the
+   * catalog version and replan. (A Lambda instance serves one request at a time; this matters for
+   * the local API and any long-lived host.)
+   */
+  private async inTurn<T>(tenant: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.turns.get(tenant) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(tenant, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.turns.get(tenant) === tail) this.turns.delete(tenant);
+    }
+  }
+
+  /**
+   * Plans on the tenant's snapshot and commits once; throws CommitConflictError to be replanned.
+   * The snapshot may be this process's cached one: a commit on it holds only if the catalog is
+   * still at its version, and any answer given without a commit (an error, a read, a no-op) is
+   * given only after the snapshot is confirmed current — else planned again on a fresh one.
+   */
   private async execute(tenant: string, principal: string, statements: readonly ParsedStatement[], idem?: { key: string; fingerprint: string }): Promise<ApiResponse> {
+    const store = this.deps.store;
+    let basis = await store.basis(tenant);
+    if (basis.cached && statements.every((s) => READ_ONLY_KINDS.has(s.statement.kind))) {
+      // Nothing to commit: confirm first rather than plan twice.
+      const c = await store.confirm(tenant, basis);
+      basis = c.current ? { ...basis, cached: false } : c.fresh;
+    }
+    for (;;) {
+      const outcome = await this.attempt(tenant, principal, statements, basis, idem);
+      if (!outcome.committed && basis.cached) {
+        const c = await store.confirm(tenant, basis);
+        if (!c.current) {
+          basis = c.fresh;
+          continue;
+        }
+      }
+      if (outcome.recordAnswer && idem) {
+        // A keyed request that changed nothing still records its answer, so that a retry — or a
+        // concurrent twin that planned after another twin committed — answers the same.
+        const recorded = await store.recordIdempotency(tenant, { ...idem, status: outcome.response.status, body: JSON.stringify(outcome.response.body) }, this.clock());
+        if (recorded) return { status: recorded.status, body: JSON.parse(recorded.body), replayed: true };
+      }
+      return outcome.response;
+    }
+  }
+
+  private async attempt(tenant: string, principal: string, statements: readonly ParsedStatement[], basis: CatalogBasis, idem?: { key: string; fingerprint: string }): Promise<Outcome> {
     const now = this.clock();
     // The SQL parser library that reads view bodies is a third of the bundle: load it only when needed.
     const needsViewDeps = statements.some((s) => /^(create_view|create_materialized_view|explain_effects)$/.test(s.statement.kind));
     const relationsReferenced = needsViewDeps ? (await import('../sql/view-deps')).relationsReferenced : undefined;
     const ctx: PlanContext = { principal, now: now.toISOString(), newId: this.newId, ...(relationsReferenced ? { relationsReferenced } : {}) };
-    const ws = new Workspace(await this.deps.store.loadSnapshot(tenant), ctx.now);
+    const ws = new Workspace(basis.snapshot, ctx.now);
     const planner = new Planner(ws, ctx);
     const results: StatementResult[] = [];
     const writeTags: string[] = [];
@@ -248,7 +314,7 @@ export class SqlApi {
         if (!(err instanceof ControlPlaneError) || err instanceof CommitConflictError) throw err;
         const detail = results.length > 0 ? 'The request runs as one transaction: no statement in it was committed.' : undefined;
         results.push({ error: { ...errorBody(err), ...(detail && err.detail === undefined ? { detail } : {}) } });
-        return { status: statusFor(err.code), body: { results } };
+        return { response: { status: statusFor(err.code), body: { results } }, committed: false };
       }
     }
     const changes = ws.diff();
@@ -258,7 +324,7 @@ export class SqlApi {
       const problem = await this.purify(tenant, ws, planner, changes);
       if (problem) {
         results.push({ error: { ...errorBody(problem), detail: 'The request runs as one transaction: no statement in it was committed.' } });
-        return { status: 400, body: { results } };
+        return { response: { status: 400, body: { results } }, committed: false };
       }
     }
     if (changes.writes.length > 0) {
@@ -270,20 +336,15 @@ export class SqlApi {
         const secretWrites = planner.secretWrites();
         if (secretWrites.length && !this.deps.secrets) throw new ControlPlaneError('no secret store is configured', { code: SQLSTATE.featureNotSupported });
         for (const w of secretWrites) await this.deps.secrets!.put(tenant, w.secretId, w.generation, w.value);
-        await this.deps.store.commit(tenant, changes, txn, idem && { ...idem, status: 200, body: JSON.stringify({ results }) });
+        await this.deps.store.commit(tenant, changes, txn, idem && { ...idem, status: 200, body: JSON.stringify({ results }) }, basis);
       } catch (err) {
         if (err instanceof CommitConflictError || !(err instanceof ControlPlaneError)) throw err;
-        return { status: statusFor(err.code), body: { results: [{ error: errorBody(err) }] } };
+        return { response: { status: statusFor(err.code), body: { results: [{ error: errorBody(err) }] } }, committed: false };
       }
       this.deps.logger.info('committed', { tenant, txnId: txn.txnId, writes: changes.writes.length, effects: changes.effects.length, tags: writeTags });
+      return { response: { status: 200, body: { results } }, committed: true };
     }
-    if (idem && changes.writes.length === 0) {
-      // A keyed request that changed nothing still records its answer, so that a retry — or a
-      // concurrent twin that planned after another twin committed — answers the same.
-      const recorded = await this.deps.store.recordIdempotency(tenant, { ...idem, status: 200, body: JSON.stringify({ results }) }, now);
-      if (recorded) return { status: recorded.status, body: JSON.parse(recorded.body), replayed: true };
-    }
-    return { status: 200, body: { results } };
+    return { response: { status: 200, body: { results } }, committed: false, recordAnswer: idem !== undefined };
   }
 
   private async purify(tenant: string, ws: Workspace, planner: Planner, changes: ReturnType<Workspace['diff']>): Promise<ControlPlaneError | undefined> {

@@ -49,11 +49,49 @@ export function parseAuthorization(header: string | undefined): { password: stri
   throw new AuthError('unsupported Authorization scheme: use Bearer or Basic');
 }
 
+export interface AppPasswordsOptions {
+  /**
+   * How long a warm authorizer remembers a password record it found (ms; 0 = read every time).
+   * Only found records are kept — a new password works at once — and the hash is still compared
+   * on every request. Like API Gateway's authorizer result cache, a revoked password could keep
+   * working this long in an instance that has seen it.
+   */
+  readonly cacheTtlMs?: number;
+  readonly clock?: () => number;
+}
+
+/** Password records are immutable once written; a minute of caching saves a read per request. */
+export const DEFAULT_PASSWORD_CACHE_TTL_MS = 60_000;
+const MAX_CACHED_PASSWORDS = 10_000;
+
 export class AppPasswords {
+  private readonly cache = new Map<string, { item: { tenant: string; hash: string }; until: number }>();
+  private readonly ttlMs: number;
+  private readonly clock: () => number;
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly table: string,
-  ) {}
+    options: AppPasswordsOptions = {},
+  ) {
+    this.ttlMs = options.cacheTtlMs ?? DEFAULT_PASSWORD_CACHE_TTL_MS;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** The stored record of a token id, from the cache while fresh. */
+  private async record(id: string): Promise<{ tenant: string; hash: string } | undefined> {
+    const now = this.clock();
+    const hit = this.cache.get(id);
+    if (hit && hit.until > now) return hit.item;
+    this.cache.delete(id);
+    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: authPk(id), sk: AUTH_SK } }));
+    const item = r.Item as { tenant: string; hash: string } | undefined;
+    if (item && this.ttlMs > 0) {
+      if (this.cache.size >= MAX_CACHED_PASSWORDS) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(id, { item: { tenant: item.tenant, hash: item.hash }, until: now + this.ttlMs });
+    }
+    return item;
+  }
 
   async create(tenant: string, password = generateAppPassword(), description = ''): Promise<string> {
     if (!TENANT_RE.test(tenant)) throw new AuthError(`invalid tenant name ${JSON.stringify(tenant)}: use lowercase letters, digits, _ and -`);
@@ -72,8 +110,7 @@ export class AppPasswords {
   async verify(authorization: string | undefined): Promise<Principal> {
     const { password, tenant } = parseAuthorization(authorization);
     const id = tokenId(password);
-    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: authPk(id), sk: AUTH_SK } }));
-    const item = r.Item as { tenant: string; hash: string } | undefined;
+    const item = await this.record(id);
     const given = Buffer.from(sha256(password), 'hex');
     const stored = Buffer.from(item?.hash ?? sha256(`absent:${password}`), 'hex');
     const ok = timingSafeEqual(given, stored) && item !== undefined;

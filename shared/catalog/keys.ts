@@ -13,6 +13,12 @@ export const statusSk = (id: string) => `STATUS#${id}`;
 export const histSk = (id: string, at: string) => `HIST#${id}#${at}`;
 export const idemSk = (key: string) => `IDEM#${key}`;
 
+/**
+ * The tenant's catalog version: every catalog commit moves it by one, in the same transaction. A
+ * cached snapshot is current exactly while this item still holds its version.
+ */
+export const CATALOG_VERSION_SK = 'CATVER';
+
 export const OBJ_PREFIX = 'OBJ#';
 export const EFF_PREFIX = 'EFF#';
 export const STATUS_PREFIX = 'STATUS#';

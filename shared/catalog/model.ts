@@ -122,53 +122,247 @@ function byName(a: { name: string }, b: { name: string }): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** What the planner sees: the tenant's live (not dropped) objects, with lookups. */
+/** Where an object's name must be unique (the planner's name lookups): mirrors the name guards of keys.ts. */
+function nameKey(o: CatalogObject): string | undefined {
+  if (isItemKind(o.kind)) return itemKey((o.spec as ItemSpecBase).schemaId, o.name);
+  switch (o.kind) {
+    case 'cluster':
+      return clusterKey(o.name);
+    case 'cluster_replica':
+      return `r\u0000${o.spec.clusterId}\u0000${o.name}`;
+    case 'database':
+      return databaseKey(o.name);
+    case 'schema':
+      return schemaKey(o.spec.databaseId, o.name);
+  }
+  return undefined;
+}
+const itemKey = (schemaId: string, name: string) => `i\u0000${schemaId}\u0000${name}`;
+const clusterKey = (name: string) => `c\u0000${name}`;
+const databaseKey = (name: string) => `d\u0000${name}`;
+const schemaKey = (databaseId: string, name: string) => `s\u0000${databaseId}\u0000${name}`;
+
+/** Lookups over a root snapshot's objects, built once on first use (a cached snapshot serves many requests). */
+interface Indexes {
+  readonly names: Map<string, CatalogObject>;
+  /** Per kind, sorted by name (stable: ties keep the snapshot's order); likewise items and replicas. */
+  readonly kinds: Map<ObjectKind, CatalogObject[]>;
+  readonly items: ItemObject[];
+  readonly replicasOf: Map<string, ReplicaObject[]>;
+  /** In the snapshot's order. */
+  readonly dependents: Map<string, CatalogObject[]>;
+  readonly order: Map<string, number>;
+}
+
+function buildIndexes(objects: readonly CatalogObject[]): Indexes {
+  const names = new Map<string, CatalogObject>();
+  const kinds = new Map<ObjectKind, CatalogObject[]>();
+  const replicasOf = new Map<string, ReplicaObject[]>();
+  const dependents = new Map<string, CatalogObject[]>();
+  const order = new Map<string, number>();
+  const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => {
+    const list = m.get(k);
+    if (list) list.push(v);
+    else m.set(k, [v]);
+  };
+  const sorted = [...objects].sort(byName);
+  for (const o of sorted) {
+    const key = nameKey(o);
+    if (key !== undefined) names.set(key, o);
+    push(kinds, o.kind, o);
+    if (o.kind === 'cluster_replica') push(replicasOf, o.spec.clusterId, o);
+  }
+  objects.forEach((o, i) => {
+    order.set(o.id, i);
+    for (const ref of new Set(o.dependsOn)) push(dependents, ref, o);
+  });
+  const items = sorted.filter((o): o is ItemObject => isItemKind(o.kind));
+  return { names, kinds, items, replicasOf, dependents, order };
+}
+
+/** A derived snapshot compacts into a new root once its own changes reach this share of the base. */
+const COMPACT_AT = (baseSize: number) => Math.max(256, baseSize >> 3);
+
+/**
+ * What the planner sees: the tenant's live (not dropped) objects, with lookups.
+ *
+ * Immutable. A root snapshot holds every object and indexes them on first use; a derived one
+ * (`CatalogSnapshot.derive`) holds only the objects that differ from its root, so the planner's
+ * working copy and the per-tenant snapshot cache cost what changed, not the catalog's size.
+ */
 export class CatalogSnapshot {
-  readonly byId = new Map<string, CatalogObject>();
+  /** Root: every live object. Derived: the objects that differ from `root` (null = no longer live). */
+  private readonly own: ReadonlyMap<string, CatalogObject | null>;
+  private readonly root: CatalogSnapshot | undefined;
+  private indexes: Indexes | undefined;
+  private ownNames: Map<string, CatalogObject> | undefined;
+  private allCache: CatalogObject[] | undefined;
+  private sizeCache: number | undefined;
+
   constructor(
     readonly tenant: string,
     objects: readonly CatalogObject[],
+    derived?: { readonly root: CatalogSnapshot; readonly own: ReadonlyMap<string, CatalogObject | null> },
   ) {
-    for (const o of objects) if (!o.dropped) this.byId.set(o.id, o);
+    if (derived) {
+      this.root = derived.root;
+      this.own = derived.own;
+    } else {
+      const own = new Map<string, CatalogObject>();
+      for (const o of objects) if (!o.dropped) own.set(o.id, o);
+      this.own = own;
+    }
   }
+
+  /**
+   * This snapshot with `changes` applied (a dropped object leaves it). O(changes), not O(catalog):
+   * derived snapshots share their root, and compact into a new root once they have grown.
+   */
+  static derive(base: CatalogSnapshot, changes: Iterable<CatalogObject>): CatalogSnapshot {
+    const root = base.root ?? base;
+    const own = new Map(base.root ? base.own : []);
+    for (const o of changes) own.set(o.id, o.dropped ? null : o);
+    const next = new CatalogSnapshot(base.tenant, [], { root, own });
+    return own.size >= COMPACT_AT(root.own.size) ? new CatalogSnapshot(base.tenant, next.all()) : next;
+  }
+
+  /** Every live object by id (a copy for derived snapshots). */
+  get byId(): ReadonlyMap<string, CatalogObject> {
+    return this.root ? new Map(this.all().map((o) => [o.id, o])) : (this.own as ReadonlyMap<string, CatalogObject>);
+  }
+
+  get size(): number {
+    if (!this.root) return this.own.size;
+    if (this.sizeCache === undefined) {
+      let n = this.root.own.size;
+      for (const [id, o] of this.own) {
+        const inRoot = this.root.own.has(id);
+        if (o === null && inRoot) n--;
+        else if (o !== null && !inRoot) n++;
+      }
+      this.sizeCache = n;
+    }
+    return this.sizeCache;
+  }
+
   all(): CatalogObject[] {
-    return [...this.byId.values()];
+    if (!this.allCache) {
+      if (!this.root) this.allCache = [...(this.own as ReadonlyMap<string, CatalogObject>).values()];
+      else {
+        // The root's order, with changed objects in place and new ones at the end.
+        const out: CatalogObject[] = [];
+        for (const o of this.root.all()) {
+          const mine = this.own.get(o.id);
+          if (mine === undefined) out.push(o);
+          else if (mine !== null) out.push(mine);
+        }
+        for (const [id, o] of this.own) if (o !== null && !this.root.own.has(id)) out.push(o);
+        this.allCache = out;
+      }
+    }
+    return [...this.allCache];
   }
-  ofKind<K extends ObjectKind>(kind: K): ObjectOf<K>[] {
-    return this.all()
-      .filter((o): o is ObjectOf<K> => o.kind === kind)
-      .sort(byName);
-  }
+
   get(id: string): CatalogObject | undefined {
-    return this.byId.get(id);
+    if (!this.root) return (this.own.get(id) as CatalogObject | undefined) ?? undefined;
+    const mine = this.own.get(id);
+    return mine === undefined ? this.root.get(id) : (mine ?? undefined);
+  }
+
+  /** Where `id` sits in the catalog's order (the root's order; objects added later come after). */
+  orderOf(id: string): number {
+    const root = this.root ?? this;
+    const i = root.index().order.get(id);
+    if (i !== undefined) return i;
+    let n = root.own.size;
+    for (const k of this.own.keys()) {
+      if (k === id) return n;
+      n++;
+    }
+    return Number.MAX_SAFE_INTEGER;
+  }
+
+  private index(): Indexes {
+    return (this.indexes ??= buildIndexes(this.all()));
+  }
+
+  /**
+   * The root's matches for a lookup, corrected by this snapshot's own changes: changed objects in
+   * place, new ones at the end, then sorted by name if `sortByName` (else the snapshot's order).
+   */
+  private merged<T extends CatalogObject>(fromRoot: readonly T[] | undefined, matches: (o: CatalogObject) => o is T, sortByName = true): T[] {
+    if (!this.root) return [...(fromRoot ?? [])];
+    let resort = false;
+    const out: T[] = [];
+    for (const o of fromRoot ?? []) {
+      const mine = this.own.get(o.id);
+      if (mine === undefined) out.push(o);
+      else if (mine !== null && matches(mine)) {
+        out.push(mine);
+        resort ||= mine.name !== o.name;
+      }
+    }
+    for (const [id, o] of this.own) {
+      if (o === null || !matches(o)) continue;
+      const before = this.root.get(id);
+      if (before && matches(before)) continue; // already placed above
+      out.push(o);
+      resort = true;
+    }
+    return resort && sortByName ? out.sort(byName) : out;
+  }
+
+  private byKey(key: string): CatalogObject | undefined {
+    if (!this.root) return this.index().names.get(key);
+    if (!this.ownNames) {
+      this.ownNames = new Map();
+      for (const o of this.own.values()) {
+        const k = o ? nameKey(o) : undefined;
+        if (k !== undefined) this.ownNames.set(k, o!);
+      }
+    }
+    const mine = this.ownNames.get(key);
+    if (mine) return mine;
+    const o = this.root.byKey(key);
+    return o && !this.own.has(o.id) ? o : undefined;
+  }
+
+  ofKind<K extends ObjectKind>(kind: K): ObjectOf<K>[] {
+    const root = this.root ?? this;
+    return this.merged(root.index().kinds.get(kind) as ObjectOf<K>[] | undefined, (o): o is ObjectOf<K> => o.kind === kind);
   }
   clusters(): ClusterObject[] {
     return this.ofKind('cluster');
   }
   cluster(name: string): ClusterObject | undefined {
-    return this.clusters().find((c) => c.name === name);
+    return this.byKey(clusterKey(name)) as ClusterObject | undefined;
   }
   replicas(clusterId?: string): ReplicaObject[] {
-    return this.ofKind('cluster_replica').filter((r) => clusterId === undefined || r.spec.clusterId === clusterId);
+    if (clusterId === undefined) return this.ofKind('cluster_replica');
+    const root = this.root ?? this;
+    return this.merged(root.index().replicasOf.get(clusterId), (o): o is ReplicaObject => o.kind === 'cluster_replica' && o.spec.clusterId === clusterId);
   }
   database(name: string): ObjectOf<'database'> | undefined {
-    return this.ofKind('database').find((d) => d.name === name);
+    return this.byKey(databaseKey(name)) as ObjectOf<'database'> | undefined;
   }
   schema(databaseId: string, name: string): ObjectOf<'schema'> | undefined {
-    return this.ofKind('schema').find((s) => s.spec.databaseId === databaseId && s.name === name);
+    return this.byKey(schemaKey(databaseId, name)) as ObjectOf<'schema'> | undefined;
   }
   items(): ItemObject[] {
-    return this.all()
-      .filter((o): o is ItemObject => isItemKind(o.kind))
-      .sort(byName);
+    const root = this.root ?? this;
+    return this.merged(root.index().items, (o): o is ItemObject => isItemKind(o.kind));
   }
   /** The item named `name` in schema `schemaId`, whatever its kind. */
   item(schemaId: string, name: string): ItemObject | undefined {
-    return this.items().find((i) => i.spec.schemaId === schemaId && i.name === name);
+    return this.byKey(itemKey(schemaId, name)) as ItemObject | undefined;
   }
   /** Live objects that reference `id` (direct dependents). */
   dependentsOf(id: string): CatalogObject[] {
-    return this.all().filter((o) => o.dependsOn.includes(id));
+    const root = this.root ?? this;
+    const fromRoot = root.index().dependents.get(id);
+    if (!this.root) return [...(fromRoot ?? [])];
+    const refs = (o: CatalogObject): o is CatalogObject => o.dependsOn.includes(id);
+    return this.merged(fromRoot, refs, false);
   }
   /** The qualified name of an item: database.schema.name. */
   qualifiedName(o: CatalogObject): string[] {

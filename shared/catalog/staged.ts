@@ -25,7 +25,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { FaultInjector } from '../dataplane/faults';
-import { attentionPk, objSk, tenantPk } from './keys';
+import { attentionPk, CATALOG_VERSION_SK, objSk, tenantPk } from './keys';
 
 export const LOCK_SK = 'LOCK';
 const stagingSk = (txnId: string) => `STAGING#${txnId}`;
@@ -54,6 +54,17 @@ export interface StagedOptions {
   readonly clock?: () => Date;
 }
 
+/** The tenant's catalog version (0 before its first commit), read strongly consistent. */
+export async function readCatalogVersion(doc: DynamoDBDocumentClient, table: string, tenant: string): Promise<number> {
+  const r = await doc.send(new GetCommand({ TableName: table, Key: { pk: tenantPk(tenant), sk: CATALOG_VERSION_SK }, ConsistentRead: true }));
+  return (r.Item?.v as number | undefined) ?? 0;
+}
+
+/** The catalog version item as a commit leaves it. */
+export function catalogVersionItem(tenant: string, v: number): Record<string, unknown> {
+  return { pk: tenantPk(tenant), sk: CATALOG_VERSION_SK, type: 'catalog_version', v };
+}
+
 export class StagedCommits {
   private readonly leaseMs: number;
   private readonly clock: () => Date;
@@ -67,7 +78,11 @@ export class StagedCommits {
     this.clock = o.clock ?? (() => new Date());
   }
 
-  async commit(tenant: string, txnId: string, expectations: readonly Expectation[], ops: readonly FinalOp[]): Promise<void> {
+  /**
+   * Commits `ops` atomically; `expectedVersion`, when given, is the catalog version the plan read
+   * (checked under the lock). Returns the catalog version the commit made.
+   */
+  async commit(tenant: string, txnId: string, expectations: readonly Expectation[], ops: readonly FinalOp[], expectedVersion?: number): Promise<number> {
     const pk = tenantPk(tenant);
     const now = this.clock().getTime();
     try {
@@ -84,7 +99,13 @@ export class StagedCommits {
       throw err;
     }
     let committed = false;
+    let version: number;
     try {
+      // Under the lock nothing else commits: the version read now is the one this change follows.
+      const current = await readCatalogVersion(this.doc, this.table, tenant);
+      if (expectedVersion !== undefined && current !== expectedVersion) throw new StagedConflict('the catalog changed since it was read');
+      version = current + 1;
+      ops = [...ops, { op: 'put', item: catalogVersionItem(tenant, version) }];
       await this.validate(pk, expectations);
       await this.doc.send(new PutCommand({ TableName: this.table, Item: { pk, sk: stagingSk(txnId), type: 'staging', state: 'staging', count: ops.length, createdAt: new Date(now).toISOString() } }));
       await this.batchWrite(ops.map((op, i) => ({ op: 'put' as const, item: { pk, sk: stageSk(txnId, i), type: 'stage', stagedOp: op } })));
@@ -108,6 +129,7 @@ export class StagedCommits {
       }
       throw err;
     }
+    return version;
   }
 
   /**

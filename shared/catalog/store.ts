@@ -4,18 +4,19 @@
  * ONE TransactWriteItems (DESIGN.md invariant 1).
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ControlPlaneError, SQLSTATE } from '../errors';
 import type { EffectIntent, EffectRecord } from '../effects/model';
 import type { ChangeSet, CatalogWrite } from '../planner/workspace';
-import { attentionPk, effSk, idemSk, OBJ_PREFIX, objSk, tenantPk, txnSk, EFF_PREFIX, STATUS_PREFIX, statusSk } from './keys';
+import { attentionPk, CATALOG_VERSION_SK, effSk, idemSk, OBJ_PREFIX, objSk, tenantPk, txnSk, EFF_PREFIX, STATUS_PREFIX, statusSk } from './keys';
 import { createHash } from 'node:crypto';
 import { queryPartition } from '../dynamo';
 
 const sha256hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from './model';
 import { commitStatusItems } from '../status/store';
-import { LOCK_SK, StagedCommits, StagedConflict, type Expectation, type FinalOp, type StagedOptions } from './staged';
+import { catalogVersionItem, LOCK_SK, readCatalogVersion, StagedCommits, StagedConflict, type Expectation, type FinalOp, type StagedOptions } from './staged';
+import { SnapshotCache } from './snapshot-cache';
 import { nameSk } from './keys';
 
 /** Fixed ids of the default database and schema every tenant starts with. */
@@ -68,10 +69,29 @@ export interface ReplicaStatusRecord {
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-export interface CatalogStoreOptions extends StagedOptions {}
+export interface CatalogStoreOptions extends StagedOptions {
+  /**
+   * Keep tenants' snapshots in memory between requests, up to this many catalog objects in all
+   * (0 turns the cache off). A warm Lambda then plans on its cached snapshot and commits on
+   * condition that the catalog version is still the one it read: one round trip per DDL request.
+   */
+  readonly snapshotCacheObjects?: number;
+}
+
+/** What a plan is based on: a snapshot and the catalog version it shows. */
+export interface CatalogBasis {
+  readonly snapshot: CatalogSnapshot;
+  readonly version: number;
+  /** From this process's cache, not checked against the table: an answer from it must be confirmed (`confirm`). */
+  readonly cached: boolean;
+}
+
+/** Room for ~50 000 objects (tens of MB) by default: far inside a Lambda's memory. */
+export const DEFAULT_SNAPSHOT_CACHE_OBJECTS = 50_000;
 
 export class CatalogStore {
   private readonly staged: StagedCommits;
+  private readonly cache: SnapshotCache;
 
   constructor(
     readonly doc: DynamoDBDocumentClient,
@@ -79,14 +99,64 @@ export class CatalogStore {
     options: CatalogStoreOptions = {},
   ) {
     this.staged = new StagedCommits(doc, table, options);
+    this.cache = new SnapshotCache(options.snapshotCacheObjects ?? DEFAULT_SNAPSHOT_CACHE_OBJECTS);
   }
 
+  /** The tenant's catalog as it is now, read from the table. */
   async loadSnapshot(tenant: string): Promise<CatalogSnapshot> {
-    // The lock is read alongside (no added latency): a staged change in flight is finished or
-    // abandoned before anyone reads, so a reader never sees half of it.
-    const [objects, lock] = await Promise.all([this.queryAll<Record<string, unknown>>(tenant, OBJ_PREFIX, 'attribute_not_exists(dropped)'), this.staged.getLock(tenant)]);
-    if (lock && (await this.staged.settle(tenant, lock))) return this.loadSnapshot(tenant);
-    return new CatalogSnapshot(tenant, objects.map(stripKeys));
+    return (await this.load(tenant)).snapshot;
+  }
+
+  /**
+   * The snapshot to plan on: this process's cached one when it has it (`cached: true`), else read
+   * from the table. A commit on a cached basis is conditioned on its version, so a stale one
+   * conflicts and is replanned; any other answer given from it must be confirmed first.
+   */
+  async basis(tenant: string): Promise<CatalogBasis> {
+    const hit = this.cache.get(tenant);
+    return hit ? { ...hit, cached: true } : this.load(tenant);
+  }
+
+  /**
+   * Whether a cached basis is still the catalog (one small read); if not, the fresh basis to
+   * plan again on.
+   */
+  async confirm(tenant: string, basis: CatalogBasis): Promise<{ current: true } | { current: false; fresh: CatalogBasis }> {
+    if (!basis.cached) return { current: true };
+    const { version, lock } = await this.readVersionAndLock(tenant);
+    if (!lock && version === basis.version) return { current: true };
+    this.cache.delete(tenant);
+    return { current: false, fresh: await this.load(tenant) };
+  }
+
+  /** Forgets the tenant's cached snapshot (after a conflict or a failed commit). */
+  forget(tenant: string): void {
+    this.cache.delete(tenant);
+  }
+
+  private async load(tenant: string): Promise<CatalogBasis> {
+    // The version is read before the objects: a commit landing in between makes the snapshot
+    // newer than its version says, which only makes a commit on it conflict — never the reverse.
+    // The lock is read alongside: a staged change in flight is finished or abandoned before
+    // anyone reads, so a reader never sees half of it.
+    const { version, lock } = await this.readVersionAndLock(tenant);
+    if (lock && (await this.staged.settle(tenant, lock))) return this.load(tenant);
+    const objects = await this.queryAll<Record<string, unknown>>(tenant, OBJ_PREFIX, 'attribute_not_exists(dropped)');
+    const snapshot = new CatalogSnapshot(tenant, objects.map(stripKeys));
+    if (!lock) this.cache.set(tenant, { snapshot, version });
+    return { snapshot, version, cached: false };
+  }
+
+  private async readVersionAndLock(tenant: string): Promise<{ version: number; lock: Record<string, unknown> | undefined }> {
+    const pk = tenantPk(tenant);
+    const r = await this.doc.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: [{ pk, sk: CATALOG_VERSION_SK }, { pk, sk: LOCK_SK }], ConsistentRead: true } } }));
+    if (Object.keys(r.UnprocessedKeys ?? {}).length) {
+      // Throttled: read them one by one (rare; the SDK already retried).
+      const [version, lock] = await Promise.all([readCatalogVersion(this.doc, this.table, tenant), this.staged.getLock(tenant)]);
+      return { version, lock };
+    }
+    const items = r.Responses?.[this.table] ?? [];
+    return { version: (items.find((i) => i.sk === CATALOG_VERSION_SK)?.v as number | undefined) ?? 0, lock: items.find((i) => i.sk === LOCK_SK) };
   }
 
   /**
@@ -107,12 +177,14 @@ export class CatalogStore {
             put({ pk, sk: objSk(schema.id), type: 'object', ...schema }),
             put({ pk, sk: nameSk({ ns: 'database', name: DEFAULT_DATABASE }), type: 'name', objectId: db.id, bootstrap: true }),
             put({ pk, sk: nameSk({ ns: 'schema', databaseId: db.id, name: DEFAULT_SCHEMA }), type: 'name', objectId: schema.id, bootstrap: true }),
+            { Update: { TableName: this.table, Key: { pk, sk: CATALOG_VERSION_SK }, UpdateExpression: 'SET #t = :t ADD v :one', ExpressionAttributeNames: { '#t': 'type' }, ExpressionAttributeValues: { ':t': 'catalog_version', ':one': 1 } } },
           ],
         }),
       );
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;
     }
+    this.cache.delete(tenant);
   }
 
   async getObject(tenant: string, id: string): Promise<CatalogObject | undefined> {
@@ -204,7 +276,35 @@ export class CatalogStore {
     }
   }
 
-  async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord): Promise<void> {
+  /**
+   * The items every commit adds: no staged commit may hold the catalog while a normal one lands
+   * (see staged.ts), and the catalog version moves by one — on condition that it is still the
+   * plan's (`basisVersion`), when the plan says which it read.
+   */
+  fenceItems(tenant: string, basisVersion?: number) {
+    const pk = tenantPk(tenant);
+    const version =
+      basisVersion === undefined
+        ? { UpdateExpression: 'SET #t = :t ADD v :one', ExpressionAttributeValues: { ':t': 'catalog_version', ':one': 1 } }
+        : {
+            UpdateExpression: 'SET #t = :t, v = :next',
+            ConditionExpression: basisVersion === 0 ? 'attribute_not_exists(v)' : 'v = :v',
+            ExpressionAttributeValues: { ':t': 'catalog_version', ':next': basisVersion + 1, ...(basisVersion === 0 ? {} : { ':v': basisVersion }) },
+          };
+    return [
+      { ConditionCheck: { TableName: this.table, Key: { pk, sk: LOCK_SK }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Update: { TableName: this.table, Key: { pk, sk: CATALOG_VERSION_SK }, ExpressionAttributeNames: { '#t': 'type' }, ...version } },
+    ];
+  }
+
+  /**
+   * Commits a planned change in one transaction (or a staged commit when it is too large). With
+   * `basis`, the commit holds only if the catalog is still at the basis's version, and the cached
+   * snapshot moves forward with it; a conflict throws CommitConflictError (replan).
+   */
+  async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis): Promise<void> {
+    // Whatever happens below, the cached snapshot may no longer be the catalog until we know.
+    this.cache.delete(tenant);
     const items = this.transactItems(tenant, changes, txn, idempotency);
     for (const item of items) {
       const put = item.Put?.Item as Record<string, unknown> | undefined;
@@ -217,33 +317,36 @@ export class CatalogStore {
         });
       }
     }
-    // No staged commit may hold the catalog while a normal one lands (see staged.ts).
-    items.push({ ConditionCheck: { TableName: this.table, Key: { pk: tenantPk(tenant), sk: LOCK_SK }, ConditionExpression: 'attribute_not_exists(pk)' } });
-    if (items.length > MAX_TRANSACTION_ITEMS || approximateSize(items) > MAX_TRANSACTION_BYTES) {
+    const all = [...items, ...this.fenceItems(tenant, basis?.version)];
+    let version: number | undefined = basis && basis.version + 1;
+    if (all.length > MAX_TRANSACTION_ITEMS || approximateSize(all) > MAX_TRANSACTION_BYTES) {
       try {
-        await this.staged.commit(tenant, txn.txnId, expectationsOf(changes), this.finalOps(tenant, changes, txn, idempotency));
+        version = await this.staged.commit(tenant, txn.txnId, expectationsOf(changes), this.finalOps(tenant, changes, txn, idempotency), basis?.version);
       } catch (err) {
         if (err instanceof StagedConflict) throw new CommitConflictError([err.reason]);
         throw err;
       }
-      return;
-    }
-    try {
-      // The token makes a network-level retry of this very call idempotent for 10 minutes.
-      await this.doc.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: txn.txnId }));
-    } catch (err) {
-      if (err instanceof TransactionCanceledException) {
-        const reasons = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None').filter((c) => c !== 'None');
-        if (reasons.every((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict' || r === 'ThrottlingError')) {
-          throw new CommitConflictError(reasons);
+    } else {
+      try {
+        // The token makes a network-level retry of this very call idempotent for 10 minutes.
+        await this.doc.send(new TransactWriteCommand({ TransactItems: all, ClientRequestToken: txn.txnId }));
+      } catch (err) {
+        if (err instanceof TransactionCanceledException) {
+          const reasons = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None').filter((c) => c !== 'None');
+          if (reasons.every((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict' || r === 'ThrottlingError')) {
+            throw new CommitConflictError(reasons);
+          }
         }
+        if (err instanceof Error && err.name === 'TransactionInProgressException') throw new CommitConflictError(['TransactionInProgress']);
+        if (err instanceof Error && err.name === 'ValidationException' && /size/i.test(err.message)) {
+          throw new ControlPlaneError('the change is larger than a catalog transaction can hold', { code: SQLSTATE.programLimitExceeded, detail: err.message, hint: 'Split the request, or shorten option values and view bodies.' });
+        }
+        throw err;
       }
-      if (err instanceof Error && err.name === 'TransactionInProgressException') throw new CommitConflictError(['TransactionInProgress']);
-      if (err instanceof Error && err.name === 'ValidationException' && /size/i.test(err.message)) {
-        throw new ControlPlaneError('the change is larger than a catalog transaction can hold', { code: SQLSTATE.programLimitExceeded, detail: err.message, hint: 'Split the request, or shorten option values and view bodies.' });
-      }
-      throw err;
     }
+    // Committed on the basis's version: nothing else changed in between, so the basis plus this
+    // change is exactly the catalog at the new version.
+    if (basis && version === basis.version + 1) this.cache.set(tenant, { snapshot: CatalogSnapshot.derive(basis.snapshot, changedObjects(changes)), version });
   }
 
   /** The final state of every item a change writes, for a staged commit (no conditions: validated under the lock). */
@@ -346,6 +449,17 @@ function expectationsOf(changes: ChangeSet): Expectation[] {
 
 function objectItem(pk: string, o: CatalogObject): Record<string, unknown> {
   return { pk, sk: objSk(o.id), type: 'object', ...o };
+}
+
+/** The objects a change leaves behind, as the catalog now holds them (dropped ones included). */
+function changedObjects(changes: ChangeSet): CatalogObject[] {
+  const out: CatalogObject[] = [];
+  for (const w of changes.writes) {
+    if (w.op === 'put_object') out.push(w.object);
+    else if (w.op === 'update_object') out.push(w.after);
+    else if (w.op === 'adjust_dependents') out.push({ ...w.before, dependents: w.before.dependents + w.delta });
+  }
+  return out;
 }
 
 /** Drops the storage-only attributes of a catalog item. */

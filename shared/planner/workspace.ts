@@ -45,88 +45,98 @@ export interface ChangeSet {
   readonly effects: readonly EffectIntent[];
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
+/**
+ * The working copy: the snapshot it started from plus the objects this request changed. Every
+ * operation costs what the request touches, not the catalog's size.
+ */
 export class Workspace {
-  private readonly initial: ReadonlyMap<string, CatalogObject>;
-  private current = new Map<string, CatalogObject>();
+  /** Every object this request touched, as it is now (dropped ones included). */
+  private changes = new Map<string, CatalogObject>();
   private savepoint: Map<string, CatalogObject> | undefined;
+  private cachedView: CatalogSnapshot | undefined;
 
   constructor(
     readonly snapshot: CatalogSnapshot,
     readonly now: string,
-  ) {
-    this.initial = new Map(snapshot.byId);
-    for (const [id, o] of snapshot.byId) this.current.set(id, o);
-  }
+  ) {}
 
   /** The live objects as of the statements applied so far. */
   view(): CatalogSnapshot {
-    return new CatalogSnapshot(this.snapshot.tenant, [...this.current.values()]);
+    return (this.cachedView ??= this.changes.size === 0 ? this.snapshot : CatalogSnapshot.derive(this.snapshot, this.changes.values()));
   }
 
   get(id: string): CatalogObject | undefined {
-    const o = this.current.get(id);
+    const o = this.current(id);
     return o && !o.dropped ? o : undefined;
   }
 
   create(o: CatalogObject): void {
-    this.current.set(o.id, o);
+    this.set(o);
     for (const ref of o.dependsOn) this.adjustDependents(ref, +1);
   }
 
   drop(id: string): void {
-    const o = this.current.get(id);
+    const o = this.current(id);
     if (!o || o.dropped) return;
-    this.current.set(id, { ...o, dropped: true, droppedAt: this.now, generation: o.generation + 1, version: this.nextVersion(o), updatedAt: this.now });
+    this.set({ ...o, dropped: true, droppedAt: this.now, generation: o.generation + 1, version: this.nextVersion(o), updatedAt: this.now });
     for (const ref of o.dependsOn) this.adjustDependents(ref, -1);
   }
 
   /** Replaces an object's fields; `desired` says whether the data plane's view of it changes (a new generation). */
   update(id: string, change: (o: CatalogObject) => CatalogObject, desired: boolean): void {
-    const o = this.current.get(id);
+    const o = this.current(id);
     if (!o || o.dropped) return;
     const next = change(o);
     for (const ref of o.dependsOn) if (!next.dependsOn.includes(ref)) this.adjustDependents(ref, -1);
     for (const ref of next.dependsOn) if (!o.dependsOn.includes(ref)) this.adjustDependents(ref, +1);
     // One new generation per request; objects created in this request stay at generation 1.
-    const generation = desired && this.initial.get(id)?.generation === o.generation ? o.generation + 1 : o.generation;
-    this.current.set(id, { ...next, generation, version: this.nextVersion(o), updatedAt: this.now } as CatalogObject);
+    const generation = desired && this.snapshot.get(id)?.generation === o.generation ? o.generation + 1 : o.generation;
+    this.set({ ...next, generation, version: this.nextVersion(o), updatedAt: this.now } as CatalogObject);
   }
 
   /** Bumps an object's version so that a concurrent statement that read it loses (invariant 5). */
   touch(id: string): void {
-    const o = this.current.get(id);
+    const o = this.current(id);
     if (!o || o.dropped) return;
-    this.current.set(id, { ...o, version: this.nextVersion(o), updatedAt: this.now });
+    this.set({ ...o, version: this.nextVersion(o), updatedAt: this.now });
   }
 
   /** A copy to plan on without touching this one (EXPLAIN EFFECTS). */
   fork(): Workspace {
     const w = new Workspace(this.snapshot, this.now);
-    w.current = new Map(this.current);
+    w.changes = new Map(this.changes);
     return w;
   }
 
   /** BEGIN: remember the state; ROLLBACK returns to it. */
   begin(): void {
-    this.savepoint = new Map(this.current);
+    this.savepoint = new Map(this.changes);
   }
   rollback(): void {
-    this.current = this.savepoint ?? new Map(this.initial);
+    this.changes = this.savepoint ?? new Map();
     this.savepoint = undefined;
+    this.cachedView = undefined;
+  }
+
+  private current(id: string): CatalogObject | undefined {
+    return this.changes.get(id) ?? this.snapshot.get(id);
+  }
+
+  private set(o: CatalogObject): void {
+    this.changes.set(o.id, o);
+    this.cachedView = undefined;
   }
 
   /** One version bump per request is enough to fence; objects created in this request need none. */
   private nextVersion(o: CatalogObject): number {
-    const initial = this.initial.get(o.id);
+    const initial = this.snapshot.get(o.id);
     return initial && o.version === initial.version ? o.version + 1 : o.version;
   }
 
   private adjustDependents(id: string, delta: number): void {
-    const o = this.current.get(id);
+    const o = this.current(id);
     if (!o) return;
-    (this.current as Map<string, Mutable<CatalogObject>>).set(id, { ...o, dependents: o.dependents + delta } as Mutable<CatalogObject>);
+    this.set({ ...o, dependents: o.dependents + delta } as CatalogObject);
   }
 
   diff(): ChangeSet {
@@ -134,11 +144,18 @@ export class Workspace {
     const effects: EffectIntent[] = [];
     const namesBefore = new Map<string, string>();
     const namesAfter = new Map<string, string>();
-    for (const o of this.initial.values()) namesBefore.set(nameSk(nameSpaceOf(o)), o.id);
-    for (const o of this.current.values()) if (!o.dropped) namesAfter.set(nameSk(nameSpaceOf(o)), o.id);
+    // The catalog's order (objects that existed first, then new ones as created): deterministic output.
+    const changed = [...this.changes.values()]
+      .map((after, i) => ({ after, before: this.snapshot.get(after.id), i }))
+      .sort((a, b) => (a.before ? this.snapshot.orderOf(a.after.id) : Number.MAX_SAFE_INTEGER) - (b.before ? this.snapshot.orderOf(b.after.id) : Number.MAX_SAFE_INTEGER) || a.i - b.i);
+    // Names are unique among live objects, so only the changed objects' names can move.
+    for (const { before, after } of changed) {
+      if (before) namesBefore.set(nameSk(nameSpaceOf(before)), before.id);
+      if (!after.dropped) namesAfter.set(nameSk(nameSpaceOf(after)), after.id);
+    }
 
-    for (const [id, after] of this.current) {
-      const before = this.initial.get(id);
+    for (const { before, after } of changed) {
+      const id = after.id;
       if (!before) {
         if (after.dropped) continue; // created and dropped in one request: nothing happened
         writes.push({ op: 'put_object', object: after });

@@ -6,7 +6,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import fc from 'fast-check';
 import { SqlApi } from '../../shared/api/sql-api';
-import { CatalogSnapshot } from '../../shared/catalog/model';
 import { CatalogStore } from '../../shared/catalog/store';
 import { ControlPlaneError } from '../../shared/errors';
 import type { SecretStore } from '../../shared/secrets/store';
@@ -14,34 +13,19 @@ import { parse } from '../../shared/sql/parser';
 import { PRELUDE, type FuzzRequest } from './arbitraries';
 
 /**
- * The real store, except that a tenant's snapshot is read once and reused until this store
- * commits for it: most fuzz cases fail before committing, and re-reading an unchanged catalog for
- * each would make the run I/O-bound. Commits, idempotency records, effects and statuses still go
- * to DynamoDB. Whoever else changes a tenant's catalog (the HTTP path) calls `invalidate`; a stale
- * snapshot could only cost a commit conflict, which drops the cache and replans.
+ * The real store (its own per-tenant snapshot cache included), counting the commits that reached
+ * DynamoDB per tenant.
  */
 export class SnapshotCachingStore extends CatalogStore {
-  private readonly cache = new Map<string, CatalogSnapshot>();
   /** Commits that reached DynamoDB successfully, per tenant. */
   readonly commits = new Map<string, number>();
 
-  override async loadSnapshot(tenant: string): Promise<CatalogSnapshot> {
-    let s = this.cache.get(tenant);
-    if (!s) {
-      s = await super.loadSnapshot(tenant);
-      this.cache.set(tenant, s);
-    }
-    // A copy: a planner that mutated what it was given must not poison the next case.
-    return new CatalogSnapshot(tenant, structuredClone(s.all()));
-  }
-
-  /** Forgets the cached snapshot (someone else changed the catalog). */
+  /** Forgets the cached snapshot (someone else changed the catalog; only saves a conflict). */
   invalidate(tenant: string): void {
-    this.cache.delete(tenant);
+    this.forget(tenant);
   }
 
   override async commit(tenant: string, ...rest: Parameters<CatalogStore['commit']> extends [string, ...infer R] ? R : never): Promise<void> {
-    this.cache.delete(tenant);
     await super.commit(tenant, ...rest);
     this.commits.set(tenant, (this.commits.get(tenant) ?? 0) + 1);
   }

@@ -17,10 +17,12 @@ export async function partitionItems(p: Pipeline, pk: string): Promise<Record<st
 
 /**
  * The tenant's catalog items, less the default database and schema every tenant starts with
- * (while untouched): what requests committed.
+ * and the catalog version they start at (while untouched): what requests committed.
  */
 export async function tenantItems(p: Pipeline, tenant: string) {
-  return (await partitionItems(p, `T#${tenant}`)).filter((i) => !(i.bootstrap && (i.type === 'name' || (i.version === 1 && !i.dropped && i.dependents === (i.kind === 'database' ? 1 : 0)))));
+  return (await partitionItems(p, `T#${tenant}`)).filter(
+    (i) => !(i.type === 'catalog_version' && i.v === 1) && !(i.bootstrap && (i.type === 'name' || (i.version === 1 && !i.dropped && i.dependents === (i.kind === 'database' ? 1 : 0)))),
+  );
 }
 
 /** Present replicas in the reference data plane, by owner object id. */

@@ -103,7 +103,8 @@ describe('a 500-object DROP SCHEMA ... CASCADE', () => {
     faults.crashAt('staged.before-commit-point');
     let clock = Date.now();
     const now = () => new Date(clock);
-    await expect(run(apiProcess({ faults, leaseMs: 5_000, now }), tenant, 'DROP SCHEMA big CASCADE')).rejects.toBeInstanceOf(SimulatedCrash);
+    // A lease long in real time too: the pipeline's sweeper (real clock) must not end it mid-test.
+    await expect(run(apiProcess({ faults, leaseMs: 120_000, now }), tenant, 'DROP SCHEMA big CASCADE')).rejects.toBeInstanceOf(SimulatedCrash);
 
     expect(await tableCount(tenant)).toBe(TABLES);
     // While the dead process's lease runs, writers wait (and give up with 40001) …
@@ -111,7 +112,7 @@ describe('a 500-object DROP SCHEMA ... CASCADE', () => {
     expect(blocked.status).toBe(409);
     expect((blocked.body as any).results[0].error.code).toBe('40001');
     // … and once it has run out, the next reader abandons the staged change.
-    clock += 6_000;
+    clock += 121_000;
     expect((await run(apiProcess({ now }), tenant, 'CREATE TABLE other (a int)')).status).toBe(200);
     expect(await leftovers(tenant)).toEqual([]);
     expect(await tableCount(tenant)).toBe(TABLES + 1);
