@@ -4,14 +4,16 @@
 // prints one JSON line. performance.now() counts from the process's start, so `bootMs` is Node's
 // own start-up before this file ran.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
-// `--modules a,b,c` instead times importing just those packages (the AWS SDK a bundle leaves
-// external, as the Lambda runtime provides it): the floor under a bundle's import time.
+// `--modules a,b,c` instead times loading just those packages (the AWS SDK a bundle leaves to the
+// Lambda runtime), with require() as the bundles load them: the floor under a bundle's import time.
 if (process.argv[2] === '--modules') {
+  const require = createRequire(import.meta.url);
   const t0 = performance.now();
-  for (const m of process.argv[3].split(',').filter(Boolean)) await import(m);
+  for (const m of process.argv[3].split(',').filter(Boolean)) require(m);
   process.stdout.write(JSON.stringify({ bootMs: t0, importMs: performance.now() - t0 }) + '\n');
   process.exit(0);
 }

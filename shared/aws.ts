@@ -2,17 +2,24 @@
  * SDK clients. Endpoints come from the SDK's standard `AWS_ENDPOINT_URL*` variables (the local
  * runtime and LocalStack set them); nothing here hard-codes an address. Tests may pass explicit
  * endpoints.
+ *
+ * `makeClients` builds every kind (the local runtime, the CLI and the tests use them all). A Lambda
+ * entry builds only the kinds its function calls, with the per-kind factories in
+ * shared/lambda/clients/: importing this module pulls in every client package.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { makeDynamoClients } from './lambda/clients/dynamodb';
+import type { ClientOptions } from './lambda/clients/options';
+import { makeSqsClient } from './lambda/clients/sqs';
+import { makeStreamsClient } from './lambda/clients/streams';
 
-export interface ClientOptions {
-  readonly region: string;
-  readonly endpoints?: { readonly dynamodb?: string; readonly sqs?: string };
-  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
-}
+export type { ClientOptions } from './lambda/clients/options';
+export { makeDynamoClients } from './lambda/clients/dynamodb';
+export { makeSqsClient } from './lambda/clients/sqs';
+export { makeStreamsClient } from './lambda/clients/streams';
 
 export interface Clients {
   readonly ddb: DynamoDBClient;
@@ -22,10 +29,5 @@ export interface Clients {
 }
 
 export function makeClients(o: ClientOptions): Clients {
-  const base = { region: o.region, ...(o.credentials ? { credentials: o.credentials } : {}), maxAttempts: 3 };
-  const ddb = new DynamoDBClient({ ...base, ...(o.endpoints?.dynamodb ? { endpoint: o.endpoints.dynamodb } : {}) });
-  const doc = DynamoDBDocumentClient.from(ddb, { marshallOptions: { removeUndefinedValues: true } });
-  const sqs = new SQSClient({ ...base, ...(o.endpoints?.sqs ? { endpoint: o.endpoints.sqs } : {}) });
-  const streams = new DynamoDBStreamsClient({ ...base, ...(o.endpoints?.dynamodb ? { endpoint: o.endpoints.dynamodb } : {}) });
-  return { ddb, doc, sqs, streams };
+  return { ...makeDynamoClients(o), sqs: makeSqsClient(o), streams: makeStreamsClient(o) };
 }

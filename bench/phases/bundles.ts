@@ -1,8 +1,8 @@
 /**
- * 7. The Lambda bundles: built with esbuild exactly as the CDK stack builds them
- *    (cdk/constructs/ddl-function.ts: FUNCTION_DEFAULTS.bundling — ESM, minified, node22,
- *    `@aws-sdk/*` external, the createRequire banner, source maps; code splitting for the functions
- *    whose construct sets `splitChunks`), minified size per function (entry and chunks), and cold
+ * 7. The Lambda bundles: built by the CDK stack's own code (cdk/constructs/ddl-function.ts:
+ *    `bundleFunction` with FUNCTION_DEFAULTS.bundling — ESM, minified, node22, the AWS SDK left to
+ *    the runtime and loaded with require(), the createRequire banner, source maps; code splitting
+ *    for the functions whose construct sets `splitChunks`), minified size per function (entry and chunks), and cold
  *    initialisation: a fresh `node` per run imports the bundle with the function's environment
  *    (configToEnv of the live pipeline, AWS_ENDPOINT_URL_* at the emulators, NODE_OPTIONS as the
  *    construct sets it) and serves one real event against the local tables and queues.
@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
@@ -32,10 +32,9 @@ type Fn = (typeof FUNCTIONS)[number];
 const TARGET_COLD_INIT_MS = 150;
 
 /**
- * The AWS SDK packages each function's handler actually calls (read from functions/<name> and
- * shared/lambda/wiring.ts: which of `makeClients`' clients it uses, and the secret store). The
- * entry imports more: `makeClients` builds DynamoDB, DynamoDB Streams and SQS clients for every
- * function and wiring.ts imports the Secrets Manager client for all of them.
+ * The AWS SDK packages each function's handler calls (read from functions/<name>: the clients it
+ * builds, shared/lambda/clients/*, and its secret store). The entry should load no more than these
+ * at cold start (the DDL API and the sweeper load Secrets Manager on first use, from a chunk).
  */
 const SDK_NEEDED: Record<Fn, readonly string[]> = {
   sweeper: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/util-dynamodb', '@aws-sdk/client-sqs', '@aws-sdk/client-secrets-manager'],
@@ -120,8 +119,7 @@ function largestInputs(meta: esbuild.Metafile, outputFile: string): { input: str
 }
 
 export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigure[]> {
-  const { FUNCTION_DEFAULTS, ESM_REQUIRE_BANNER, CHUNKS_DIR, REPO_ROOT, functionEntry } = await import('../../cdk/constructs/ddl-function');
-  const b = FUNCTION_DEFAULTS.bundling;
+  const { bundleFunction, REPO_ROOT, functionEntry } = await import('../../cdk/constructs/ddl-function');
   const split = splitFunctions(REPO_ROOT);
   const root = join(tmpDir, 'bundles');
   rmSync(root, { recursive: true, force: true });
@@ -257,25 +255,9 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     const dir = join(root, fn);
     mkdirSync(dir, { recursive: true });
     const isSplit = split.has(fn);
-    const common = {
-      absWorkingDir: REPO_ROOT,
-      bundle: true,
-      platform: 'node' as const,
-      format: 'esm' as const,
-      target: b.target,
-      minify: b.minify,
-      sourcemap: b.sourceMap,
-      mainFields: [...b.mainFields],
-      external: [...b.externalModules],
-      banner: { js: ESM_REQUIRE_BANNER },
-      metafile: true,
-      logLevel: 'warning' as const,
-    };
-    const build = (opts: typeof common, out: string) =>
-      isSplit
-        ? esbuild.build({ ...opts, entryPoints: { index: functionEntry(fn) }, outdir: out, outExtension: { '.js': '.mjs' }, chunkNames: `${CHUNKS_DIR}/[name]-[hash]`, splitting: true })
-        : esbuild.build({ ...opts, entryPoints: [functionEntry(fn)], outfile: join(out, 'index.mjs') });
-    const built = await build(common, dir);
+    // Built by the construct's own code (cdk/constructs/ddl-function.ts), with a metafile.
+    const request = { entry: functionEntry(fn), splitChunks: isSplit };
+    const metafile = bundleFunction(request, dir, { metafile: true })!;
     const files = listFiles(dir).filter((f) => f.endsWith('.mjs'));
     const entryBytes = statSync(join(dir, 'index.mjs')).size;
     const chunks = files.filter((f) => !f.endsWith('/index.mjs') && f !== join(dir, 'index.mjs')).map((f) => ({ file: relative(dir, f), bytes: statSync(f).size }));
@@ -286,7 +268,7 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     const withMaps = await coldStarts(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, runs, eventFor[fn], tmpDir);
     const withoutMaps = await coldStarts(join(dir, 'index.mjs'), fn, env, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
     const bundledDir = join(root, `${fn}-sdk-bundled`);
-    await build({ ...common, external: [] }, bundledDir);
+    bundleFunction({ ...request, sdk: 'bundled' }, bundledDir);
     const bundledFiles = listFiles(bundledDir).filter((f) => f.endsWith('.mjs'));
     const bundled = await coldStarts(join(bundledDir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
     const sdkBundled = {
@@ -294,8 +276,8 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       totalKiB: kib(bundledFiles.reduce((a, f) => a + statSync(f).size, 0)),
       coldInit: bundled.figure,
     };
-    const entryKey = Object.keys(built.metafile!.outputs).find((k) => k.endsWith(`${fn}/index.mjs`))!;
-    const externalImports = [...new Set(built.metafile!.outputs[entryKey]!.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path))].sort();
+    const entryKey = Object.keys(metafile.outputs).find((k) => k.endsWith(`${fn}/index.mjs`))!;
+    const externalImports = [...new Set(metafile.outputs[entryKey]!.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path))].sort();
     const sdkNeededImports = externalImports.filter((m) => SDK_NEEDED[fn].includes(m));
     const importTimes = async (modules: readonly string[]) => {
       const times: number[] = [];
@@ -325,7 +307,7 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       entryKiB: kib(entryBytes),
       chunks,
       totalKiB: kib(totalBytes),
-      largestInputs: largestInputs(built.metafile!, `${fn}/index.mjs`),
+      largestInputs: largestInputs(metafile, `${fn}/index.mjs`),
       coldInit: withMaps.figure,
       coldInitNoSourceMaps: withoutMaps.figure,
       externalImports,

@@ -1,13 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage, Duration, type ILocalBundling, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 import type { Controller } from '../../shared/definitions';
 import { PropsValidator } from './props-validation';
 
@@ -37,15 +37,16 @@ export const FUNCTION_DEFAULTS = {
   timeout: Duration.seconds(10),
   logRetention: logs.RetentionDays.ONE_MONTH,
   bundling: {
-    format: nodejs.OutputFormat.ESM,
+    format: 'esm',
     target: 'node22',
     minify: true,
     sourceMap: true,
     // Prefer the ES module build of dependencies: it tree-shakes, the CommonJS one does not.
     mainFields: ['module', 'main'],
     banner: ESM_REQUIRE_BANNER,
-    // The Node.js runtime ships the AWS SDK v3; bundling it would only grow the cold start.
-    externalModules: ['@aws-sdk/*'],
+    // The Node.js runtime ships the AWS SDK v3: modules whose name starts with one of these stay
+    // out of the bundle and are loaded from the runtime with require() (esbuild-bundle.mjs says why).
+    runtimeModules: ['@aws-sdk/'],
   },
 } as const;
 
@@ -81,9 +82,8 @@ export interface DdlFunctionProps {
    * Bundle with esbuild code splitting: every dynamic `import()` of the function's code becomes
    * its own chunk file (`chunks/<name>-<hash>.mjs`), loaded on the first call that reaches it
    * instead of at cold start. For a function whose large dependencies serve only some requests
-   * (the SQL parser library for view bodies, the upstream probes). `NodejsFunction` passes esbuild
-   * `--outfile`, which cannot split, so such a function is a plain `lambda.Function` bundled
-   * locally by {@link splitChunksCode}, with the same defaults.
+   * (the SQL parser library for view bodies, the upstream probes). Built by {@link functionCode}
+   * with the same defaults as the others.
    * @default false
    */
   readonly splitChunks?: boolean;
@@ -91,67 +91,106 @@ export interface DdlFunctionProps {
 
 const ENV_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
-/** Where {@link splitChunksCode} puts the chunks, relative to `index.mjs`. */
+/** Where a function built with `splitChunks` has its chunks, relative to `index.mjs`. */
 export const CHUNKS_DIR = 'chunks';
 
 /**
- * esbuild run in-process with code splitting. The build options are a field on purpose: CDK keys
- * its asset cache on the JSON of the bundling options, where a function (`tryBundle`) counts for
- * nothing, so without the entry in there two functions would share one bundle.
+ * The esbuild options of a function's bundle, from {@link FUNCTION_DEFAULTS}`.bundling`: the one
+ * source of them, for the stack ({@link functionCode}) and the benchmark (bench/phases/bundles.ts)
+ * alike. The output is `index.mjs` (the handler module Lambda loads, `index.handler`) with its
+ * source map; with `splitChunks`, every dynamic `import()` of the function's code becomes
+ * `chunks/<name>-<hash>.mjs`, loaded on the first call that reaches it instead of at cold start.
  */
-class SplitChunksBundling implements ILocalBundling {
-  constructor(readonly buildOptions: Readonly<Omit<esbuild.BuildOptions, 'outdir'>>) {}
+export function functionBuildOptions(entry: string, splitChunks: boolean): Readonly<Omit<esbuild.BuildOptions, 'outdir' | 'outfile'>> {
+  const b = FUNCTION_DEFAULTS.bundling;
+  return {
+    absWorkingDir: REPO_ROOT,
+    entryPoints: { index: entry },
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    // esbuild splits ESM output only (as FUNCTION_DEFAULTS.bundling.format is anyway).
+    format: b.format,
+    platform: 'node',
+    target: b.target,
+    minify: b.minify,
+    sourcemap: b.sourceMap,
+    mainFields: [...b.mainFields],
+    // Every output file (entry and chunks) gets it: a chunk may hold CommonJS code too.
+    banner: { js: b.banner },
+    logLevel: 'warning',
+    ...(splitChunks ? { splitting: true, chunkNames: `${CHUNKS_DIR}/[name]-[hash]` } : {}),
+  };
+}
+
+export interface BundleRequest {
+  /** Path of the TypeScript entry file. */
+  readonly entry: string;
+  readonly splitChunks: boolean;
+  /**
+   * `runtime` (what the stack deploys): the AWS SDK is the Lambda runtime's, loaded with require().
+   * `bundled`: the SDK is bundled in, tree-shaken (an experiment the benchmark measures).
+   * @default 'runtime'
+   */
+  readonly sdk?: 'runtime' | 'bundled';
+}
+
+/**
+ * Builds a function's bundle into `outdir` with {@link functionBuildOptions}, in a child process
+ * (cdk/constructs/esbuild-bundle.mjs: esbuild runs plugins only asynchronously, and CDK's local
+ * bundling is synchronous). Returns esbuild's metafile when asked for.
+ */
+export function bundleFunction(request: BundleRequest, outdir: string, o: { metafile?: boolean } = {}): esbuild.Metafile | undefined {
+  const options = { ...functionBuildOptions(request.entry, request.splitChunks), outdir, metafile: o.metafile === true };
+  const runtimeModules = request.sdk === 'bundled' ? [] : FUNCTION_DEFAULTS.bundling.runtimeModules;
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'cdk', 'constructs', 'esbuild-bundle.mjs'), JSON.stringify({ options, runtimeModules })], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (r.status !== 0) throw new Error(`esbuild failed for ${request.entry} (exit ${r.status ?? r.signal}): ${r.error?.message ?? r.stderr}`);
+  if (r.stderr) process.stderr.write(r.stderr); // esbuild's warnings
+  return o.metafile ? (JSON.parse(r.stdout) as esbuild.Metafile) : undefined;
+}
+
+/**
+ * esbuild run locally (no Docker). The request is a field on purpose: CDK keys its asset cache on
+ * the JSON of the bundling options, where a function (`tryBundle`) counts for nothing, so without
+ * the entry in there two functions would share one bundle.
+ */
+class FunctionBundling implements ILocalBundling {
+  constructor(readonly request: BundleRequest) {}
 
   tryBundle(outputDir: string): boolean {
-    esbuild.buildSync({ ...this.buildOptions, outdir: outputDir });
+    bundleFunction(this.request, outputDir);
     return true;
   }
 }
 
 /**
- * The code of a function built with esbuild code splitting from `entry`: `index.mjs` (the handler
- * module Lambda loads at cold start, `index.handler`) plus `chunks/*.mjs` for what it imports
- * dynamically, each with its source map. The same esbuild settings as the `NodejsFunction`s
- * ({@link FUNCTION_DEFAULTS}`.bundling`), run in-process: no Docker. The asset hash is the
- * output's (like `NodejsFunction`'s), so an unchanged bundle is not uploaded again.
+ * The code of a function: `index.mjs` and, with `splitChunks`, `chunks/*.mjs`, each with its source
+ * map, built by {@link bundleFunction}. The asset hash is the output's, so an unchanged bundle is
+ * not uploaded again.
  */
-export function splitChunksCode(entry: string): lambda.Code {
-  const b = FUNCTION_DEFAULTS.bundling;
+export function functionCode(entry: string, splitChunks: boolean): lambda.Code {
   return lambda.Code.fromAsset(REPO_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       // Required by the API, never pulled: local bundling below either builds or throws.
       image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22'),
-      local: new SplitChunksBundling({
-        absWorkingDir: REPO_ROOT,
-        entryPoints: { index: entry },
-        outExtension: { '.js': '.mjs' },
-        chunkNames: `${CHUNKS_DIR}/[name]-[hash]`,
-        bundle: true,
-        // esbuild splits ESM output only (as FUNCTION_DEFAULTS.bundling.format is anyway).
-        splitting: true,
-        format: 'esm',
-        platform: 'node',
-        target: b.target,
-        minify: b.minify,
-        sourcemap: b.sourceMap,
-        mainFields: [...b.mainFields],
-        external: [...b.externalModules],
-        // Every output file (entry and chunks) gets it: a chunk may hold CommonJS code too.
-        banner: { js: ESM_REQUIRE_BANNER },
-        logLevel: 'warning',
-      }),
+      local: new FunctionBundling({ entry, splitChunks }),
     },
   });
 }
 
 /**
  * A control-plane Lambda with the shared defaults: Node.js 22 on ARM64, a minified ESM bundle
- * with source maps, the AWS SDK left to the runtime, active tracing, its own log group with a
- * retention, and its own role with no managed policy (only the grants made to it).
+ * with source maps, the AWS SDK left to the runtime (loaded with require()), active tracing, its
+ * own log group with a retention, and its own role with no managed policy (only the grants made to
+ * it).
  */
 export class DdlFunction extends Construct {
-  /** The function (a `NodejsFunction` unless {@link DdlFunctionProps.splitChunks}). */
+  /** The function, its code built by {@link functionCode}. */
   readonly function: lambda.Function;
   /** The function's execution role. */
   readonly role: iam.Role;
@@ -195,20 +234,7 @@ export class DdlFunction extends Construct {
         ...props.environment,
       },
     };
-    this.function = props.splitChunks
-      ? new lambda.Function(this, 'Function', { ...common, handler: 'index.handler', code: splitChunksCode(props.entry) })
-      : new nodejs.NodejsFunction(this, 'Function', {
-          ...common,
-          entry: props.entry,
-          handler: 'handler',
-          projectRoot: REPO_ROOT,
-          depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-          bundling: {
-            ...FUNCTION_DEFAULTS.bundling,
-            mainFields: [...FUNCTION_DEFAULTS.bundling.mainFields],
-            externalModules: [...FUNCTION_DEFAULTS.bundling.externalModules],
-          },
-        });
+    this.function = new lambda.Function(this, 'Function', { ...common, handler: 'index.handler', code: functionCode(props.entry, props.splitChunks === true) });
 
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',

@@ -16,7 +16,7 @@ export const POWERTOOLS_LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR',
 export type PowertoolsLogLevel = (typeof POWERTOOLS_LOG_LEVELS)[number];
 
 /**
- * The metrics the sweeper emits through Powertools (EMF, shared/lambda/wiring.ts
+ * The metrics the sweeper emits through Powertools (EMF, shared/lambda/sweeper.ts
  * `sweeperHandler`), in the functions' namespace with the one dimension `service`.
  */
 export const SWEEPER_METRICS = {

@@ -15,7 +15,7 @@ import { grantSecretActions } from './secret-store';
 export type SweeperResource = 'attentionIndex' | 'catalogTable' | 'effectQueues' | 'dataPlaneTable' | 'secretStore';
 
 /**
- * The AWS calls the sweeper makes (functions/sweeper/handler.ts → shared/lambda/wiring.ts
+ * The AWS calls the sweeper makes (functions/sweeper/handler.ts → shared/lambda/sweeper.ts
  * `sweeperHandler` → shared/sweeper/), each with the one IAM action it needs and where. The
  * constructor grants exactly these and a test pins the role to them. A new call in the sweeper
  * adds its line here, nothing broader. `TransactWriteItems` is no IAM action: its `Put` items are

@@ -1,7 +1,7 @@
-import { makeClients } from '../../shared/aws';
 import { loadConfig } from '../../shared/config';
+import { authorizerHandler } from '../../shared/lambda/authorizer';
+import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
 import { makeLogger } from '../../shared/lambda/logger';
-import { authorizerHandler } from '../../shared/lambda/wiring';
 
 const config = loadConfig(process.env);
-export const handler = authorizerHandler(config, makeClients({ region: config.region }), makeLogger('authorizer'));
+export const handler = authorizerHandler(config, makeDynamoClients({ region: config.region }), makeLogger('authorizer'));

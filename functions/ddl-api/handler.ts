@@ -1,8 +1,10 @@
-import { makeClients } from '../../shared/aws';
 import { loadConfig } from '../../shared/config';
+import { apiHandler } from '../../shared/lambda/api';
+import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
+import { lazyAwsSecretStore } from '../../shared/lambda/lazy-secrets';
 import { makeLogger } from '../../shared/lambda/logger';
-import { apiHandler, awsSecretStore } from '../../shared/lambda/wiring';
 import { realProber } from '../../shared/probes/lazy';
 
 const config = loadConfig(process.env);
-export const handler = apiHandler(config, makeClients({ region: config.region }), makeLogger('ddl-api'), awsSecretStore(config), realProber());
+// Secrets Manager and the probes' clients load on the first request that needs them.
+export const handler = apiHandler(config, makeDynamoClients({ region: config.region }), makeLogger('ddl-api'), lazyAwsSecretStore(config), realProber());

@@ -1,7 +1,9 @@
-import { makeClients } from '../../shared/aws';
 import { loadConfig } from '../../shared/config';
+import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
+import { makeSqsClient } from '../../shared/lambda/clients/sqs';
+import { executorHandler } from '../../shared/lambda/executor';
 import { makeLogger } from '../../shared/lambda/logger';
-import { executorHandler } from '../../shared/lambda/wiring';
 
 const config = loadConfig(process.env);
-export const handler = executorHandler(config, makeClients({ region: config.region }), 'compute', makeLogger('executor-compute'));
+const clients = { region: config.region };
+export const handler = executorHandler(config, { ...makeDynamoClients(clients), sqs: makeSqsClient(clients) }, 'compute', makeLogger('executor-compute'));

@@ -1,10 +1,14 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { makeClients } from '../../shared/aws';
 import { loadConfig } from '../../shared/config';
+import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
+import { makeSqsClient } from '../../shared/lambda/clients/sqs';
+import { lazyAwsSecretStore } from '../../shared/lambda/lazy-secrets';
 import { makeLogger } from '../../shared/lambda/logger';
-import { awsSecretStore, sweeperHandler } from '../../shared/lambda/wiring';
+import { sweeperHandler } from '../../shared/lambda/sweeper';
 import { realProber } from '../../shared/probes/lazy';
 
 const config = loadConfig(process.env);
+const clients = { region: config.region };
 // Namespace and service come from POWERTOOLS_METRICS_NAMESPACE / POWERTOOLS_SERVICE_NAME.
-export const handler = sweeperHandler(config, makeClients({ region: config.region }), makeLogger('sweeper'), new Metrics(), { prober: realProber(), secrets: awsSecretStore(config) });
+// Secrets Manager and the probes' clients load only when a connector is probed.
+export const handler = sweeperHandler(config, { ...makeDynamoClients(clients), sqs: makeSqsClient(clients) }, makeLogger('sweeper'), new Metrics(), { prober: realProber(), secrets: lazyAwsSecretStore(config) });

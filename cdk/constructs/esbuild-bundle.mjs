@@ -1,0 +1,45 @@
+/**
+ * Builds one Lambda bundle with esbuild: `node esbuild-bundle.mjs '<request as JSON>'`, where the
+ * request is `{ options, runtimeModules }`: esbuild build options (JSON, `outdir` included) and the
+ * module prefixes the Lambda runtime provides. Prints the metafile as JSON when `options.metafile`.
+ *
+ * Run by `bundleFunction` (cdk/constructs/ddl-function.ts) for the CDK stack and the benchmark
+ * alike. A process of its own because the CDK's local bundling is synchronous and esbuild runs
+ * plugins only in its asynchronous API.
+ */
+import * as esbuild from 'esbuild';
+
+/**
+ * Leaves the modules the Lambda runtime provides (the AWS SDK v3) out of the bundle and loads them
+ * with `require()` (the banner's `createRequire`) rather than with an `import` statement.
+ *
+ * Why: Node.js (20.19+, 22) loads a CommonJS package that an ES module imports through the ES
+ * module loader's CommonJS translator, and every `require()` inside that package too: each file
+ * is read, has its format detected and its exports lexed, then is compiled by the CommonJS loader.
+ * The SDK's clients are hundreds of CommonJS files: in a fresh Node 20 process, importing
+ * client-dynamodb, lib-dynamodb and client-sqs took 113–131 ms where requiring them took 50–59 ms,
+ * and the functions' cold init (bench/phases/bundles.ts) fell by 20–40 ms. `require()` takes the
+ * plain CommonJS loader, as a CommonJS handler would, and finds the runtime's copy the same way
+ * (through NODE_PATH, which `import` ignores).
+ *
+ * Each such import becomes a one-line CommonJS module, `module.exports = require("<path>")`, whose
+ * `require` is external: esbuild's CommonJS interop then gives the importer the same named exports.
+ *
+ * @param {readonly string[]} prefixes module names starting with one of these are the runtime's
+ * @returns {esbuild.Plugin}
+ */
+function runtimeRequire(prefixes) {
+  const NS = 'lambda-runtime';
+  const filter = new RegExp(`^(?:${prefixes.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})`);
+  return {
+    name: 'lambda-runtime-require',
+    setup(build) {
+      build.onResolve({ filter }, (args) => (args.namespace === NS ? { path: args.path, external: true } : { path: args.path, namespace: NS }));
+      build.onLoad({ filter: /.*/, namespace: NS }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    },
+  };
+}
+
+const { options, runtimeModules } = JSON.parse(process.argv[2] ?? '{}');
+const result = await esbuild.build({ ...options, plugins: runtimeModules?.length ? [runtimeRequire(runtimeModules)] : [] });
+if (options.metafile) process.stdout.write(JSON.stringify(result.metafile));

@@ -1,0 +1,13 @@
+/** The DDL API Lambda's handler (SQL over HTTP), built from a Config and its clients. */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { createApiHandler } from '../api/handlers';
+import { SqlApi } from '../api/sql-api';
+import type { Clients } from '../aws';
+import { CatalogStore } from '../catalog/store';
+import type { Config } from '../config';
+import type { Prober } from '../probes/types';
+import type { SecretStore } from '../secrets/store';
+
+export function apiHandler(cfg: Config, clients: Pick<Clients, 'doc'>, logger: Logger, secrets?: SecretStore, prober?: Prober) {
+  return createApiHandler({ api: new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger, ...(secrets ? { secrets } : {}), ...(prober ? { prober } : {}) }), logger });
+}

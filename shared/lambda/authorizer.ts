@@ -1,0 +1,10 @@
+/** The API Gateway authorizer's handler (app passwords), built from a Config and its clients. */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { createAuthorizerHandler } from '../api/handlers';
+import { AppPasswords } from '../auth/app-passwords';
+import type { Clients } from '../aws';
+import type { Config } from '../config';
+
+export function authorizerHandler(cfg: Config, clients: Pick<Clients, 'doc'>, logger: Logger) {
+  return createAuthorizerHandler({ passwords: new AppPasswords(clients.doc, cfg.catalogTable), logger });
+}

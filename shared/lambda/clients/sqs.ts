@@ -1,0 +1,7 @@
+/** The SQS client (the controller queues). */
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { clientConfig, type ClientOptions } from './options';
+
+export function makeSqsClient(o: ClientOptions): SQSClient {
+  return new SQSClient(clientConfig(o, o.endpoints?.sqs));
+}

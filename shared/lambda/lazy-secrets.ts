@@ -1,0 +1,26 @@
+/**
+ * The Secrets Manager secret store, loaded on first use. The DDL API needs it only for CREATE /
+ * ALTER SECRET and the sweeper only to probe a connector that uses a secret: their cold start
+ * should not load the Secrets Manager client (with code splitting, ./secrets becomes a chunk).
+ */
+import type { Config } from '../config';
+import type { SecretStore } from '../secrets/store';
+
+export function lazyAwsSecretStore(cfg: Config): SecretStore {
+  let loading: Promise<SecretStore> | undefined;
+  const get = () =>
+    (loading ??= import('./secrets').then(
+      (m) => m.awsSecretStore(cfg),
+      (err: unknown) => {
+        loading = undefined; // a failed load is retried by the next call
+        throw err;
+      },
+    ));
+  return {
+    put: async (tenant, secretId, generation, value) => (await get()).put(tenant, secretId, generation, value),
+    has: async (tenant, secretId, generation) => (await get()).has(tenant, secretId, generation),
+    get: async (tenant, secretId, generation) => (await get()).get(tenant, secretId, generation),
+    prune: async (tenant, secretId, keep) => (await get()).prune(tenant, secretId, keep),
+    list: async (tenant) => (await get()).list(tenant),
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * In AWS, secret values live in Secrets Manager. Importing this module loads the Secrets Manager
+ * client package: the secrets executor does (every message it serves needs it); the functions that
+ * need it only for some requests use {@link lazyAwsSecretStore} (lazy-secrets.ts) instead.
+ */
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { Config } from '../config';
+import { AwsSecretStore } from '../secrets/aws-store';
+import type { SecretStore } from '../secrets/store';
+
+export function awsSecretStore(cfg: Config): SecretStore {
+  return new AwsSecretStore(new SecretsManagerClient({ region: cfg.region }));
+}
