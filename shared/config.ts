@@ -17,10 +17,13 @@ export interface Config {
   readonly dataPlaneToken?: string;
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly dlqUrls: Readonly<Partial<Record<Controller, string>>>;
+  /** How long the authorizer remembers a found password record (env `PASSWORD_CACHE_SECONDS`; default 60, 0 = off). */
+  readonly passwordCacheSeconds?: number;
 }
 
 /** The HTTP data plane's bearer token. Candidate for ENV (shared/definitions.ts) next to DATAPLANE_URL. */
 const DATAPLANE_TOKEN_ENV = 'DATAPLANE_TOKEN';
+const PASSWORD_CACHE_ENV = 'PASSWORD_CACHE_SECONDS';
 
 const nonEmpty = z.string().check(z.minLength(1));
 
@@ -33,6 +36,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataPlaneToken: z.optional(nonEmpty),
     queueUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, nonEmpty])) as Record<Controller, typeof nonEmpty>),
     dlqUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, z.optional(nonEmpty)]))),
+    passwordCacheSeconds: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(3600))),
   });
   const raw = {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -42,6 +46,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataPlaneToken: env[DATAPLANE_TOKEN_ENV] || undefined,
     queueUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.queueUrl(c)]])),
     dlqUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.dlqUrl(c)] || undefined])),
+    passwordCacheSeconds: env[PASSWORD_CACHE_ENV] ? Number(env[PASSWORD_CACHE_ENV]) : undefined,
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -61,6 +66,7 @@ export function configToEnv(cfg: Config): Record<string, string> {
   if (cfg.dataPlaneTable) env[ENV.dataPlaneTable] = cfg.dataPlaneTable;
   if (cfg.dataPlaneUrl) env[ENV.dataPlaneUrl] = cfg.dataPlaneUrl;
   if (cfg.dataPlaneToken) env[DATAPLANE_TOKEN_ENV] = cfg.dataPlaneToken;
+  if (cfg.passwordCacheSeconds !== undefined) env[PASSWORD_CACHE_ENV] = String(cfg.passwordCacheSeconds);
   for (const c of CONTROLLERS) {
     env[ENV.queueUrl(c)] = cfg.queueUrls[c];
     const dlq = cfg.dlqUrls[c];

@@ -6,5 +6,6 @@ import type { Clients } from '../aws';
 import type { Config } from '../config';
 
 export function authorizerHandler(cfg: Config, clients: Pick<Clients, 'doc'>, logger: Logger) {
-  return createAuthorizerHandler({ passwords: new AppPasswords(clients.doc, cfg.catalogTable), logger });
+  const ttl = cfg.passwordCacheSeconds;
+  return createAuthorizerHandler({ passwords: new AppPasswords(clients.doc, cfg.catalogTable, ttl === undefined ? {} : { cacheTtlMs: ttl * 1000 }), logger });
 }

@@ -97,6 +97,13 @@ describe('config', () => {
     expect(() => loadConfig({ ...env, CATALOG_TABLE: undefined, QUEUE_URL_SECRETS: '' })).toThrow(/catalogTable.*queueUrls\.secrets|queueUrls\.secrets.*catalogTable/);
     expect(() => loadConfig({ ...env, DATAPLANE_TABLE: undefined })).toThrow(/DATAPLANE_TABLE/);
   });
+  it('reads the password cache TTL in whole seconds, 0 to 3600', () => {
+    expect(loadConfig(env).passwordCacheSeconds).toBeUndefined();
+    expect(loadConfig({ ...env, PASSWORD_CACHE_SECONDS: '0' }).passwordCacheSeconds).toBe(0);
+    expect(loadConfig({ ...env, PASSWORD_CACHE_SECONDS: '300' }).passwordCacheSeconds).toBe(300);
+    expect(() => loadConfig({ ...env, PASSWORD_CACHE_SECONDS: 'soon' })).toThrow(/passwordCacheSeconds/);
+    expect(() => loadConfig({ ...env, PASSWORD_CACHE_SECONDS: '7200' })).toThrow(/passwordCacheSeconds/);
+  });
 });
 
 describe('LIKE', () => {
