@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { splitCorsAllowOrigins } from '../shared/config';
 import { type Controller, CONTROLLERS, ENV } from '../shared/definitions';
 import { CatalogTable, type CatalogTableProps } from './constructs/catalog-table';
 import { DdlApi } from './constructs/ddl-api';
@@ -15,6 +16,8 @@ import { Sweeper } from './constructs/sweeper';
 
 /** The CDK context key that replaces the reference data plane with an external one. */
 export const DATA_PLANE_URL_CONTEXT = 'dataPlaneUrl';
+/** The CDK context key with the origins allowed to call the API from a browser (CORS), comma separated. */
+export const CORS_ALLOW_ORIGINS_CONTEXT = 'corsAllowOrigins';
 
 export interface DdlControlPlaneStackProps extends StackProps {
   /**
@@ -33,6 +36,11 @@ export interface DdlControlPlaneStackProps extends StackProps {
    * @default {}
    */
   readonly entries?: Readonly<Partial<Record<FunctionName, string>>>;
+  /**
+   * Origins whose browser pages may call the API (CORS), as {@link DdlApiProps.corsAllowOrigins}.
+   * @default - the CDK context value `corsAllowOrigins` (comma separated, like `CORS_ALLOW_ORIGINS`); when unset, no CORS
+   */
+  readonly corsAllowOrigins?: readonly string[];
 }
 
 /**
@@ -66,6 +74,10 @@ export class DdlControlPlaneStack extends Stack {
       )
       .throwIfInvalid();
     const entries = props.entries ?? {};
+    const corsContext: unknown = this.node.tryGetContext(CORS_ALLOW_ORIGINS_CONTEXT);
+    // `-c corsAllowOrigins=a,b` gives a string; cdk.json may hold a list too.
+    const corsAllowOrigins =
+      props.corsAllowOrigins ?? splitCorsAllowOrigins(Array.isArray(corsContext) ? corsContext.join(',') : corsContext === undefined ? undefined : String(corsContext));
 
     this.catalog = new CatalogTable(this, 'Catalog', props.catalog);
     this.queues = new EffectQueues(this, 'EffectQueues');
@@ -104,6 +116,7 @@ export class DdlControlPlaneStack extends Stack {
       entry: entries['ddl-api'],
       authorizerEntry: entries.authorizer,
       environment,
+      ...(corsAllowOrigins ? { corsAllowOrigins } : {}),
     });
     this.sweeper = new Sweeper(this, 'Sweeper', {
       catalog: this.catalog,

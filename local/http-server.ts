@@ -1,7 +1,9 @@
 /**
  * The local API Gateway: turns HTTP requests into REST (v1) proxy events, runs the Lambda
  * REQUEST authorizer first for protected routes (as API Gateway does), and calls the very same
- * handlers that run in Lambda.
+ * handlers that run in Lambda. With CORS origins configured it also does what the stack's API
+ * Gateway does for browsers: answers `OPTIONS` preflights itself, without the authorizer, and
+ * puts the CORS headers on its own answers (401, 404, 413, ...), as the stack's gateway responses do.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -9,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import type { ApiHandler, AuthorizerHandler } from '../shared/api/handlers';
 import { UNAUTHORIZED_BODY } from '../shared/api/handlers';
+import { corsHeaders, preflightHeaders } from '../shared/api/cors';
+import { loadCorsAllowOrigins } from '../shared/config';
 import { lambdaContext } from './lambda-context';
 
 /** API Gateway's own payload limit; the handler enforces the product's smaller one. */
@@ -21,13 +25,27 @@ export interface HttpServerOptions {
   readonly host?: string;
   /** Extra routes served before the API (the console, later). */
   readonly fallback?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /**
+   * Origins allowed to call from a browser page on another origin, as the stack's CORS
+   * configuration; `[]` for none. The DDL handler adds its own headers from its config.
+   * @default CORS_ALLOW_ORIGINS from the environment (shared/config.ts validates it)
+   */
+  readonly corsAllowOrigins?: readonly string[];
 }
 
 const PROTECTED = new Set(['POST /api/sql']);
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): void {
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   res.writeHead(status, headers);
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+/** The allowed CORS origins, resolved once per server (undefined: none). */
+type Cors = readonly string[] | undefined;
+
+/** An answer of the gateway itself: JSON, with the CORS headers its gateway responses carry. */
+function sendOwn(cors: Cors, req: IncomingMessage, res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  send(res, status, body, { 'content-type': 'application/json', ...corsHeaders(cors, req.headers.origin), ...extra });
 }
 
 /**
@@ -54,10 +72,11 @@ function singleHeaders(req: IncomingMessage): Record<string, string> {
 }
 
 export async function startHttpServer(o: HttpServerOptions): Promise<{ server: Server; url: string; stop(): Promise<void> }> {
+  const cors = o.corsAllowOrigins ?? loadCorsAllowOrigins(process.env);
   const server = createServer((req, res) => {
-    handle(o, req, res).catch((err) => {
+    handle(o, cors, req, res).catch((err) => {
       console.error('local API error', err);
-      if (!res.headersSent) send(res, 500, { error: { message: 'internal error', code: 'XX000' } });
+      if (!res.headersSent) sendOwn(cors, req, res, 500, { error: { message: 'internal error', code: 'XX000' } });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -77,25 +96,33 @@ export async function startHttpServer(o: HttpServerOptions): Promise<{ server: S
   };
 }
 
-async function handle(o: HttpServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(o: HttpServerOptions, cors: Cors, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://local');
   const method = req.method ?? 'GET';
   const route = `${method} ${url.pathname}`;
   if (!url.pathname.startsWith('/api/')) {
     if (o.fallback?.(req, res)) return;
-    send(res, 404, { error: { message: `no route for ${route}`, code: '08P01' } });
+    sendOwn(cors, req, res, 404, { error: { message: `no route for ${route}`, code: '08P01' } });
+    return;
+  }
+  // A preflight carries no credentials: answered here, like the stack's mock OPTIONS methods.
+  const preflight = method === 'OPTIONS' ? preflightHeaders(cors, req.headers.origin, url.pathname) : undefined;
+  if (preflight) {
+    req.resume();
+    res.writeHead(204, preflight);
+    res.end();
     return;
   }
   const raw = await readBody(req);
   if (raw === 'too-large') {
-    send(res, 413, { error: { message: `request body exceeds ${GATEWAY_MAX_BODY} bytes`, code: '54000' } }, { 'content-type': 'application/json', connection: 'close' });
+    sendOwn(cors, req, res, 413, { error: { message: `request body exceeds ${GATEWAY_MAX_BODY} bytes`, code: '54000' } }, { connection: 'close' });
     return;
   }
   let body: string;
   try {
     body = new TextDecoder('utf-8', { fatal: true }).decode(raw);
   } catch {
-    send(res, 400, { error: { message: 'request body is not valid UTF-8', code: '22021' } });
+    sendOwn(cors, req, res, 400, { error: { message: 'request body is not valid UTF-8', code: '22021' } });
     return;
   }
   const headers = singleHeaders(req);
@@ -121,13 +148,13 @@ async function handle(o: HttpServerOptions, req: IncomingMessage, res: ServerRes
       const result = await o.authorizer(authEvent, lambdaContext('authorizer'));
       const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
       if (!allowed) {
-        send(res, 403, { error: { message: 'forbidden', code: '42501' } });
+        sendOwn(cors, req, res, 403, { error: { message: 'forbidden', code: '42501' } });
         return;
       }
       authorizer = Object.fromEntries(Object.entries(result.context ?? {}).map(([k, v]) => [k, String(v)]));
     } catch (err) {
       if ((err as Error).message === 'Unauthorized') {
-        send(res, 401, UNAUTHORIZED_BODY);
+        sendOwn(cors, req, res, 401, UNAUTHORIZED_BODY);
         return;
       }
       throw err;

@@ -12,6 +12,7 @@ import { generateAppPassword } from '../shared/auth/app-passwords';
 import { defaultDataDir, JavaMissingError, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
 import { startPipeline, type Pipeline } from './pipeline';
 import { realProber } from '../shared/probes/lazy';
+import { loadCorsAllowOrigins } from '../shared/config';
 
 // Quiet by default on a terminal; POWERTOOLS_LOG_LEVEL=INFO shows every effect.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
@@ -59,6 +60,15 @@ async function main(): Promise<void> {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${opts.port}`);
   const dataDir = opts.inMemory ? undefined : resolve(opts.dataDir);
+  // CORS_ALLOW_ORIGINS: the local API Gateway and the DDL handler read it (local/http-server.ts,
+  // local/resources.ts); a malformed value stops here, before the emulators start.
+  let corsAllowOrigins: readonly string[] | undefined;
+  try {
+    corsAllowOrigins = loadCorsAllowOrigins(process.env);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
   let ddb: DynamoLocal | undefined;
   let sqs: SqsEmulator | undefined;
   let pipeline: Pipeline | undefined;
@@ -114,7 +124,7 @@ async function main(): Promise<void> {
   cli:           npx ddlctl sql   (no flags needed locally)
   catalog:       ${dataDir ? `${dataDir} (kept across restarts)` : 'in memory (lost on exit)'}
   tenant:        ${TENANT}
-  app password:  ${password}
+  app password:  ${password}${corsAllowOrigins ? `\n  CORS origins:  ${corsAllowOrigins.join(', ')}` : ''}
 
 Try it:
   curl -s ${url}/api/sql \\

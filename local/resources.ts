@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { CATALOG_TABLE, DATAPLANE_TABLE, EFFECT_QUEUES, type Controller, type TableDefinition } from '../shared/definitions';
-import type { Config } from '../shared/config';
+import { loadCorsAllowOrigins, type Config } from '../shared/config';
 
 /** The local router's checkpoint table: local-only, AWS's event source mapping keeps its own. */
 export const CHECKPOINT_TABLE: TableDefinition = {
@@ -83,6 +83,11 @@ export interface LocalResourceOptions {
   readonly visibilityTimeoutSeconds?: number;
   /** Overrides maxReceiveCount per controller (tests shrink retry budgets to see the DLQ quickly). */
   readonly maxReceiveCount?: Partial<Record<Controller, number>>;
+  /**
+   * The config's CORS origins (the DDL handler's CORS headers); `[]` for none.
+   * @default CORS_ALLOW_ORIGINS from the environment, as `CORS_ALLOW_ORIGINS=... npm start` sets it
+   */
+  readonly corsAllowOrigins?: readonly string[];
 }
 
 export async function ensureLocalResources(ddb: DynamoDBClient, sqs: SQSClient, prefix: string, region: string, o: LocalResourceOptions = {}): Promise<LocalResources> {
@@ -115,5 +120,7 @@ export async function ensureLocalResources(ddb: DynamoDBClient, sqs: SQSClient, 
     queueUrls[q.controller] = main.QueueUrl!;
     dlqUrls[q.controller] = dlq.QueueUrl!;
   }
-  return { config: { region, catalogTable, dataPlaneTable, queueUrls, dlqUrls }, checkpointTable, secretsTable, streamArn, dlqUrls };
+  const cors = o.corsAllowOrigins ?? loadCorsAllowOrigins(process.env);
+  const config: Config = { region, catalogTable, dataPlaneTable, queueUrls, dlqUrls, ...(cors?.length ? { corsAllowOrigins: cors } : {}) };
+  return { config, checkpointTable, secretsTable, streamArn, dlqUrls };
 }

@@ -19,13 +19,67 @@ export interface Config {
   readonly dlqUrls: Readonly<Partial<Record<Controller, string>>>;
   /** How long the authorizer remembers a found password record (env `PASSWORD_CACHE_SECONDS`; default 60, 0 = off). */
   readonly passwordCacheSeconds?: number;
+  /**
+   * Browser origins allowed to call the API from another origin (env `CORS_ALLOW_ORIGINS`, comma
+   * separated): exact origins as browsers send them (`https://console.example.com`), or `['*']`
+   * for any. Absent: no CORS headers at all (shared/api/cors.ts).
+   */
+  readonly corsAllowOrigins?: readonly string[];
 }
 
 /** The HTTP data plane's bearer token. Candidate for ENV (shared/definitions.ts) next to DATAPLANE_URL. */
 const DATAPLANE_TOKEN_ENV = 'DATAPLANE_TOKEN';
 const PASSWORD_CACHE_ENV = 'PASSWORD_CACHE_SECONDS';
+/** Origins allowed to call the API from a browser on another origin (see Config.corsAllowOrigins). */
+export const CORS_ALLOW_ORIGINS_ENV = 'CORS_ALLOW_ORIGINS';
 
 const nonEmpty = z.string().check(z.minLength(1));
+
+/** What is wrong with one CORS_ALLOW_ORIGINS entry, or undefined when it is `*` or an origin exactly as a browser sends it. */
+function originProblem(entry: string): string | undefined {
+  if (entry === '*') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(entry);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    return `"${entry}" is not an origin: write scheme://host[:port] with http or https, e.g. https://console.example.com`;
+  }
+  // A browser's Origin header is the URL's serialized origin: lower-case host, no default port,
+  // no path, no trailing slash. Anything else would never match.
+  return url.origin === entry ? undefined : `"${entry}" is not an origin as a browser sends it: write "${url.origin}"`;
+}
+
+const corsOrigin = z.string().check(z.refine((entry) => originProblem(entry) === undefined, { error: (issue) => originProblem(String(issue.input)) }));
+const corsAllowOrigins = z.array(corsOrigin).check(
+  z.minLength(1),
+  z.refine((list) => !list.includes('*') || list.length === 1, '"*" allows every origin: it cannot be combined with other origins'),
+);
+
+/** The entries of a comma-separated CORS_ALLOW_ORIGINS value, trimmed and without repeats; undefined when it names none. */
+export function splitCorsAllowOrigins(value: string | undefined): string[] | undefined {
+  const entries = [...new Set((value ?? '').split(',').map((e) => e.trim()).filter(Boolean))];
+  return entries.length ? entries : undefined;
+}
+
+/** Every problem with a list of allowed CORS origins (none when valid): for props and context values that bypass loadConfig. */
+export function corsAllowOriginsProblems(origins: readonly string[]): string[] {
+  const parsed = corsAllowOrigins.safeParse(origins);
+  return parsed.success ? [] : parsed.error.issues.map((i) => i.message);
+}
+
+/**
+ * CORS_ALLOW_ORIGINS alone, validated like loadConfig does, for the local API Gateway stand-in
+ * (local/http-server.ts), which needs no other setting.
+ */
+export function loadCorsAllowOrigins(env: Record<string, string | undefined>): readonly string[] | undefined {
+  const origins = splitCorsAllowOrigins(env[CORS_ALLOW_ORIGINS_ENV]);
+  const problems = origins ? corsAllowOriginsProblems(origins) : [];
+  if (problems.length) throw new Error(`invalid configuration: ${CORS_ALLOW_ORIGINS_ENV}: ${problems.join('; ')}`);
+  return origins;
+}
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const schema = z.object({
@@ -37,6 +91,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     queueUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, nonEmpty])) as Record<Controller, typeof nonEmpty>),
     dlqUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, z.optional(nonEmpty)]))),
     passwordCacheSeconds: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(3600))),
+    corsAllowOrigins: z.optional(corsAllowOrigins),
   });
   const raw = {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -47,10 +102,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     queueUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.queueUrl(c)]])),
     dlqUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.dlqUrl(c)] || undefined])),
     passwordCacheSeconds: env[PASSWORD_CACHE_ENV] ? Number(env[PASSWORD_CACHE_ENV]) : undefined,
+    corsAllowOrigins: splitCorsAllowOrigins(env[CORS_ALLOW_ORIGINS_ENV]),
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    // Name the CORS entries by the variable people set (its entries have no names of their own).
+    const where = (path: PropertyKey[]) => (path[0] === 'corsAllowOrigins' ? CORS_ALLOW_ORIGINS_ENV : path.join('.'));
+    const problems = parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
   }
   const cfg = parsed.data;
@@ -67,6 +125,7 @@ export function configToEnv(cfg: Config): Record<string, string> {
   if (cfg.dataPlaneUrl) env[ENV.dataPlaneUrl] = cfg.dataPlaneUrl;
   if (cfg.dataPlaneToken) env[DATAPLANE_TOKEN_ENV] = cfg.dataPlaneToken;
   if (cfg.passwordCacheSeconds !== undefined) env[PASSWORD_CACHE_ENV] = String(cfg.passwordCacheSeconds);
+  if (cfg.corsAllowOrigins?.length) env[CORS_ALLOW_ORIGINS_ENV] = cfg.corsAllowOrigins.join(',');
   for (const c of CONTROLLERS) {
     env[ENV.queueUrl(c)] = cfg.queueUrls[c];
     const dlq = cfg.dlqUrls[c];

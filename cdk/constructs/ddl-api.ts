@@ -2,6 +2,8 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS, CORS_PREFLIGHT_ROUTES } from '../../shared/api/cors';
+import { CORS_ALLOW_ORIGINS_ENV, corsAllowOriginsProblems } from '../../shared/config';
 import { SQLSTATE } from '../../shared/errors';
 import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
@@ -140,6 +142,29 @@ export interface DdlApiProps {
    * @default logs.RetentionDays.THREE_MONTHS
    */
   readonly accessLogRetention?: logs.RetentionDays;
+  /**
+   * Origins whose browser pages may call the API (CORS): exact origins as browsers send them
+   * (`https://console.example.com`), or `['*']` for any. Adds an `OPTIONS` method without
+   * authorizer to `/api/sql` and `/api/health` (API Gateway's CORS preflight support), gives the
+   * DDL Lambda `CORS_ALLOW_ORIGINS`, and puts `Access-Control-Allow-Origin` on the gateway
+   * responses (see {@link gatewayResponseCorsHeaders}).
+   * @default - none: no CORS headers, no OPTIONS methods
+   */
+  readonly corsAllowOrigins?: readonly string[];
+}
+
+/**
+ * The CORS headers of API Gateway's own answers (401, 400 bad body, 404, other 4xx, 5xx), which no
+ * Lambda runs for. A gateway response cannot test the request's origin: its header is a static
+ * value or a copy of a request header. So one origin (or `*`) is sent as is, and with several the
+ * request's `Origin` is echoed: every allowed page can then read a 401, and so can any other page,
+ * which only learns the fixed error body it could fetch with curl (no cookies, no tenant data).
+ * The Lambda's answers, the only ones with data, name only an allowed origin.
+ */
+export function gatewayResponseCorsHeaders(origins: readonly string[]): Record<string, string> {
+  if (origins.length === 1 && origins[0] === '*') return { 'Access-Control-Allow-Origin': "'*'" };
+  const allowOrigin = origins.length === 1 ? `'${origins[0]}'` : 'method.request.header.Origin';
+  return { 'Access-Control-Allow-Origin': allowOrigin, Vary: "'Origin'" };
 }
 
 const STAGE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
@@ -170,7 +195,7 @@ export class DdlApi extends Construct {
     super(scope, id);
     const rate = props.throttlingRateLimit ?? 50;
     const burst = props.throttlingBurstLimit ?? 100;
-    new PropsValidator(scope, id)
+    const propsCheck = new PropsValidator(scope, id)
       .check(
         props.stageName === undefined || STAGE_NAME.test(props.stageName),
         `stageName must match ${STAGE_NAME}, got ${props.stageName}`,
@@ -178,7 +203,10 @@ export class DdlApi extends Construct {
       .check(rate > 0, `throttlingRateLimit must be positive, got ${rate}`)
       .integerInRange('throttlingBurstLimit', burst, 0, 5_000)
       .durationInRange('authorizerCacheTtl', props.authorizerCacheTtl, Duration.seconds(0), Duration.hours(1))
-      .throwIfInvalid();
+      .check(props.corsAllowOrigins?.length !== 0, 'corsAllowOrigins must name at least one origin; leave it out for no CORS');
+    const corsOrigins = props.corsAllowOrigins?.length ? props.corsAllowOrigins : undefined;
+    for (const problem of corsOrigins ? corsAllowOriginsProblems(corsOrigins) : []) propsCheck.check(false, `corsAllowOrigins: ${problem}`);
+    propsCheck.throwIfInvalid();
 
     // Parse, plan and one TransactWriteItems: API Gateway gives up after 29 s.
     this.handler = new DdlFunction(this, 'Ddl', {
@@ -186,7 +214,8 @@ export class DdlApi extends Construct {
       description: 'SQL over HTTP: parses, plans and commits DDL with its outbox effects',
       memorySize: 512,
       timeout: Duration.seconds(25),
-      environment: props.environment,
+      // Only this Lambda answers with CORS headers; the authorizer's refusals are gateway responses.
+      environment: corsOrigins ? { ...props.environment, [CORS_ALLOW_ORIGINS_ENV]: corsOrigins.join(',') } : props.environment,
       // The SQL parser library that reads view bodies (shared/sql/view-deps.ts) is most of the
       // bundle and serves only CREATE [MATERIALIZED] VIEW and EXPLAIN; sql-api.ts imports it
       // dynamically, so it becomes a chunk and stays out of every cold start.
@@ -248,23 +277,44 @@ export class DdlApi extends Construct {
       ['NoRoute', apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', GATEWAY_ERROR_BODIES.noRoute],
       ['Default5xx', apigw.ResponseType.DEFAULT_5XX, undefined, GATEWAY_ERROR_BODIES.serverError],
     ];
+    const corsHeaders = corsOrigins ? gatewayResponseCorsHeaders(corsOrigins) : undefined;
     for (const [responseId, type, statusCode, body] of gatewayResponses) {
       this.api.addGatewayResponse(responseId, {
         type,
         statusCode,
         templates: { 'application/json': JSON.stringify(body) },
+        responseHeaders: corsHeaders,
       });
     }
+    // Every other 4xx API Gateway answers itself (throttling 429, 403s, 413, ...) keeps its own
+    // body; with CORS, a page must be able to read it too.
+    if (corsHeaders) this.api.addGatewayResponse('Default4xx', { type: apigw.ResponseType.DEFAULT_4XX, responseHeaders: corsHeaders });
 
     const integration = new apigw.LambdaIntegration(this.handler.function, { allowTestInvoke: false });
     const root = this.api.root.addResource('api');
-    this.sqlMethod = root.addResource('sql').addMethod('POST', integration, {
+    // API Gateway's CORS support: a mock OPTIONS method per resource, with no authorizer (browsers
+    // send no credentials on a preflight), answering 204 with the same headers as local/http-server.ts.
+    // cdk-nag's APIG4 and COG4 recognise such a preflight method: nothing to acknowledge.
+    const preflight = (path: string): apigw.ResourceOptions =>
+      corsOrigins
+        ? {
+            defaultCorsPreflightOptions: {
+              allowOrigins: [...corsOrigins],
+              allowMethods: [...CORS_PREFLIGHT_ROUTES[path]!],
+              allowHeaders: [...CORS_ALLOW_HEADERS],
+              maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+            },
+          }
+        : {};
+    const sqlResource = root.addResource('sql', preflight('/api/sql'));
+    const healthResource = root.addResource('health', preflight('/api/health'));
+    this.sqlMethod = sqlResource.addMethod('POST', integration, {
       authorizationType: apigw.AuthorizationType.CUSTOM,
       authorizer: this.authorizer,
       requestValidator: validator,
       requestModels: { 'application/json': model },
     });
-    this.healthMethod = root.addResource('health').addMethod('GET', integration, {
+    this.healthMethod = healthResource.addMethod('GET', integration, {
       authorizationType: apigw.AuthorizationType.NONE,
     });
 

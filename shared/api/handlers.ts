@@ -8,6 +8,7 @@ import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { AppPasswords } from '../auth/app-passwords';
 import { AuthError, SQLSTATE } from '../errors';
+import { corsHeaders } from './cors';
 import { SqlApi } from './sql-api';
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -28,8 +29,15 @@ function header(event: { headers?: Record<string, string | undefined> | null }, 
   return key === undefined ? undefined : h[key];
 }
 
-export function createApiHandler(deps: { api: SqlApi; logger: Logger }): ApiHandler {
-  const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+export interface ApiHandlerDeps {
+  readonly api: SqlApi;
+  readonly logger: Logger;
+  /** Origins whose pages may read the answers (Config.corsAllowOrigins); none: no CORS headers. */
+  readonly corsAllowOrigins?: readonly string[];
+}
+
+export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
+  const route = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     if (event.httpMethod === 'GET' && event.path.endsWith('/api/health')) return json(200, { status: 'ok' });
     if (event.httpMethod !== 'POST' || !event.path.endsWith('/api/sql')) {
       return json(404, { error: { message: `no route for ${event.httpMethod} ${event.path}`, code: '08P01' } });
@@ -47,6 +55,12 @@ export function createApiHandler(deps: { api: SqlApi; logger: Logger }): ApiHand
       deps.logger.error('request failed', { error: err as Error });
       return json(500, { error: { message: 'internal error', code: SQLSTATE.internalError } });
     }
+  };
+  // Every answer, errors included, carries the CORS headers: a page must be able to read a 400 or a 500 too.
+  const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    const res = await route(event);
+    const cors = corsHeaders(deps.corsAllowOrigins, header(event, 'origin'));
+    return Object.keys(cors).length ? { ...res, headers: { ...res.headers, ...cors } } : res;
   };
   return middy(handler).use(injectLambdaContext(deps.logger)) as unknown as ApiHandler;
 }

@@ -9,5 +9,6 @@ import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
 
 export function apiHandler(cfg: Config, clients: Pick<Clients, 'doc'>, logger: Logger, secrets?: SecretStore, prober?: Prober) {
-  return createApiHandler({ api: new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger, ...(secrets ? { secrets } : {}), ...(prober ? { prober } : {}) }), logger });
+  const api = new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger, ...(secrets ? { secrets } : {}), ...(prober ? { prober } : {}) });
+  return createApiHandler({ api, logger, ...(cfg.corsAllowOrigins ? { corsAllowOrigins: cfg.corsAllowOrigins } : {}) });
 }

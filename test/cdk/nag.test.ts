@@ -11,7 +11,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { DATA_PLANE_URL_CONTEXT, DdlControlPlaneStack } from '../../cdk/stack';
+import { CORS_ALLOW_ORIGINS_CONTEXT, DATA_PLANE_URL_CONTEXT, DdlControlPlaneStack } from '../../cdk/stack';
 import { BUNDLING_STACKS, testApp } from './helpers';
 
 interface Violation {
@@ -60,6 +60,7 @@ function acknowledgements(root: IConstruct): { path: string; id: string; reason:
 describe.each([
   ['reference data plane (default)', {}],
   ['external data plane (context dataPlaneUrl)', { [DATA_PLANE_URL_CONTEXT]: 'https://dataplane.example.com' }],
+  ['CORS (context corsAllowOrigins)', { [CORS_ALLOW_ORIGINS_CONTEXT]: 'https://console.example.com,http://localhost:5173' }],
 ])('AwsSolutions checks, %s', (_variant, context) => {
   it('report no unacknowledged error or warning', () => {
     // Prepare
@@ -104,6 +105,18 @@ describe('acknowledgements', () => {
         'AwsSolutions-SQS3 @ DdlControlPlane/StreamRouter/OnFailure',
       ].sort(),
     );
+  });
+
+  it('with CORS, are the same: cdk-nag recognises the preflight methods (no authorizer) as CORS', () => {
+    // Prepare
+    const key = (a: { path: string; id: string }) => `${a.id} @ ${a.path}`;
+    const withCors = testApp({ [CORS_ALLOW_ORIGINS_CONTEXT]: 'https://console.example.com', [BUNDLING_STACKS]: [] });
+    new DdlControlPlaneStack(withCors, 'DdlControlPlane');
+    const withoutCors = testApp({ [BUNDLING_STACKS]: [] });
+    new DdlControlPlaneStack(withoutCors, 'DdlControlPlane');
+
+    // Act + Assess
+    expect(acknowledgements(withCors).map(key).sort()).toEqual(acknowledgements(withoutCors).map(key).sort());
   });
 
   it('the harness sees findings when there are some (negative control)', () => {
