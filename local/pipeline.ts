@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
 import { consoleFallback } from './console';
 import { startHttpServer } from './http-server';
-import { QueuePoller } from './queue-poller';
+import { QueuePoller, type QueuePollerOptions } from './queue-poller';
 import { ensureLocalResources } from './resources';
 import { StreamPoller } from './stream-poller';
 
@@ -52,6 +52,8 @@ export interface PipelineOptions {
    * test can spend a budget in seconds. Production code always runs the policies as written.
    */
   readonly retryPolicyOverrides?: Partial<Record<Controller, RetryPolicy>>;
+  /** The executors' event source mappings: batch size, concurrent invocations, long-poll wait (QUEUE_POLLER_DEFAULTS). */
+  readonly queuePolling?: Pick<QueuePollerOptions, 'batchSize' | 'maxConcurrency' | 'waitSeconds'>;
 }
 
 export interface Pipeline {
@@ -101,6 +103,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
       logger: makeLogger(`local-sqs-mapping-${c}`),
       functionName: `executor-${c}`,
       region,
+      ...o.queuePolling,
     });
   }
   if (o.workers !== false) {
@@ -152,6 +155,8 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
       await sweeping;
       await http?.stop();
       await Promise.all([router.stop(), ...CONTROLLERS.map((c) => pollers[c].stop())]);
+      // A long poll left open by a stop gives back what it receives; let it, before the client goes.
+      await Promise.all(CONTROLLERS.map((c) => pollers[c].settled()));
       clients.ddb.destroy();
       clients.sqs.destroy();
       clients.streams.destroy();

@@ -3,12 +3,17 @@
  * the router's filter, invokes the router handler with Lambda's event shape, honours
  * `batchItemFailures` (restart after the last good record), and persists a checkpoint only after
  * a batch succeeded — so a restart neither loses nor skips records (at-least-once, like Lambda).
+ * A read that found records is followed by the next one at once (sent while the checkpoint is
+ * saved; its records are delivered after the save); an idle stream is read with a wait that
+ * doubles up to `idleMs`. The shard list is described once, and again only when a shard is read
+ * to its end (closed), after an error, or every `describeEveryMs`.
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   DescribeStreamCommand,
   GetRecordsCommand,
   GetShardIteratorCommand,
+  type GetRecordsCommandOutput,
   type DynamoDBStreamsClient,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
@@ -28,22 +33,37 @@ export interface StreamPollerOptions {
   readonly logger: Logger;
   /** Records per batch (the mapping's BatchSize). */
   readonly batchSize?: number;
-  /** Idle wait between empty reads. */
+  /**
+   * Longest wait between reads of an idle stream. After a read that found records the next read
+   * follows at once; after empty ones the wait doubles from `idleMinMs` up to this.
+   */
   readonly idleMs?: number;
+  /** First wait after an empty read (default 10 ms). */
+  readonly idleMinMs?: number;
+  /** The shard list is described again this often even when no shard closed (default 60 s). */
+  readonly describeEveryMs?: number;
 }
+
+/** A shard's read position: an iterator, or `null` once the shard is closed and read to its end. */
+type Position = string | null;
 
 export class StreamPoller {
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** The stream's shards (DescribeStream), cached until a shard closes or `describeEveryMs` passes. */
+  private shards: { ids: string[]; at: number } | undefined;
   /** Batches delivered (including retries), for tests. */
   invocations = 0;
+  /** DescribeStream calls, for tests. */
+  describes = 0;
 
   constructor(private readonly o: StreamPollerOptions) {}
 
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.shards = undefined;
     this.loop = this.run().catch((err) => this.o.logger.error('stream poller stopped', { error: err as Error }));
   }
 
@@ -96,34 +116,68 @@ export class StreamPoller {
     }
   }
 
+  /** The stream's shard ids, described once and again only when a shard closed or the description aged. */
+  private async shardIds(): Promise<string[]> {
+    const every = this.o.describeEveryMs ?? 60_000;
+    if (this.shards && Date.now() - this.shards.at < every) return this.shards.ids;
+    const ids: string[] = [];
+    let start: string | undefined;
+    do {
+      this.describes++;
+      const d = await this.o.streams.send(new DescribeStreamCommand({ StreamArn: this.o.streamArn, ...(start ? { ExclusiveStartShardId: start } : {}) }));
+      for (const shard of d.StreamDescription?.Shards ?? []) ids.push(shard.ShardId!);
+      start = d.StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+    this.shards = { ids, at: Date.now() };
+    return ids;
+  }
+
   private async run(): Promise<void> {
     const policy = RETRY_POLICIES['router.stream'];
-    const iterators = new Map<string, string | undefined>();
+    const positions = new Map<string, Position>();
+    /** A shard's next read, already under way (issued while the previous batch's checkpoint was being saved). */
+    const ahead = new Map<string, Promise<GetRecordsCommandOutput>>();
+    const read = (it: string) => this.o.streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: this.o.batchSize ?? 100 }));
+    const idleMin = this.o.idleMinMs ?? 10;
+    const idleMax = Math.max(idleMin, this.o.idleMs ?? 100);
+    let idle = 0;
     let failures = 0;
+    /** After a shard's last read: where it continues, or that it closed (then the shard list is described again). */
+    const advance = (shardId: string, next: string | undefined) => {
+      positions.set(shardId, next ?? null);
+      if (!next) this.shards = undefined;
+    };
     while (this.running) {
       let progressed = false;
       try {
-        const d = await this.o.streams.send(new DescribeStreamCommand({ StreamArn: this.o.streamArn }));
-        for (const shard of d.StreamDescription?.Shards ?? []) {
-          const shardId = shard.ShardId!;
-          if (!iterators.has(shardId)) iterators.set(shardId, await this.iterator(shardId, await this.checkpoint(shardId)));
-          const it = iterators.get(shardId);
+        for (const shardId of await this.shardIds()) {
+          if (!this.running) break;
+          if (!positions.has(shardId)) positions.set(shardId, (await this.iterator(shardId, await this.checkpoint(shardId))) ?? null);
+          const it = positions.get(shardId);
           if (!it) continue; // closed and drained
-          const r = await this.o.streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: this.o.batchSize ?? 100 }));
+          const r = await (ahead.get(shardId) ?? read(it));
+          ahead.delete(shardId);
           const records = r.Records ?? [];
           if (records.length === 0) {
-            iterators.set(shardId, r.NextShardIterator);
+            advance(shardId, r.NextShardIterator);
             continue;
           }
           progressed = true;
           const last = await this.deliver(records);
           if (last === records[records.length - 1]!.dynamodb!.SequenceNumber) {
+            // The next read goes out while the checkpoint is saved; its records are delivered only
+            // after the save succeeded (a failed save drops it and starts over from the checkpoint).
+            if (r.NextShardIterator) {
+              const next = read(r.NextShardIterator);
+              next.catch(() => undefined);
+              ahead.set(shardId, next);
+            }
             await this.saveCheckpoint(shardId, last!);
-            iterators.set(shardId, r.NextShardIterator);
+            advance(shardId, r.NextShardIterator);
             failures = 0;
           } else {
             if (last) await this.saveCheckpoint(shardId, last);
-            iterators.set(shardId, await this.iterator(shardId, last ?? (await this.checkpoint(shardId))));
+            positions.set(shardId, (await this.iterator(shardId, last ?? (await this.checkpoint(shardId)))) ?? null);
             failures++;
             await this.sleep(backoffMs(policy, failures));
           }
@@ -131,11 +185,16 @@ export class StreamPoller {
       } catch (err) {
         failures++;
         this.o.logger.warn('stream read failed; retrying', { error: (err as Error).message, failures });
-        iterators.clear();
+        // Start over from the checkpoints, on a fresh description (an expired iterator, a trimmed or closed shard).
+        positions.clear();
+        ahead.clear();
+        this.shards = undefined;
         await this.sleep(backoffMs(policy, failures));
         continue;
       }
-      if (!progressed) await this.sleep(this.o.idleMs ?? 100);
+      // Records found: read again at once. Idle: wait, longer the longer it stays idle.
+      if (progressed) idle = 0;
+      else await this.sleep(Math.min(idleMax, idleMin * 2 ** Math.min(idle++, 16)));
     }
   }
 

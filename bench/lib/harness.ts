@@ -18,7 +18,10 @@ export interface Bench {
   readonly live: Pipeline;
   /** A pipeline whose workers never run: its catalog table is the floor's and the commit path's (no consumer competes). */
   readonly commitOnly: Pipeline;
+  /** The live pipeline's DynamoDB Local. */
   readonly dynamo: DynamoLocal;
+  /** The commit-only pipeline's own DynamoDB Local (see run.ts: streams on one emulator slow each other). */
+  readonly dynamoCommit: DynamoLocal;
   readonly sqs: SqsEmulator;
   /** Short random tag: names and tenants of this run. */
   readonly tag: string;
@@ -103,13 +106,20 @@ export async function waitQuiet(p: Pipeline, timeoutMs: number): Promise<number 
 /**
  * Timestamps along the effect path of the live pipeline, taken in-process (no polling load on
  * DynamoDB Local): when the router's SendMessageBatch for an effect returned, when a poller's
- * ReceiveMessage handed it out, when the executor called the data plane, and when the data plane
- * held the change (the reference data plane's `ensure` returned: its conditional write committed).
+ * ReceiveMessage handed it out, when the executor started reading the effect record, when it
+ * called the data plane, when the data plane held the change (the reference data plane's `ensure`
+ * returned: its conditional write committed), and when the executor's settle write returned.
  */
 export class EffectTimeline {
   readonly routedAt = new Map<string, number>();
   readonly receivedAt = new Map<string, number>();
+  /** The executor's first read of the effect record began (by object id). */
+  readonly executorStartAt = new Map<string, number>();
   readonly ensureStartAt = new Map<string, number>();
+  /** The executor's settle write (state pending → applied/superseded) returned (by object id). */
+  readonly settledAt = new Map<string, number>();
+  /** Effect record key → object id, learnt from the executor's read of the record. */
+  private readonly effectObject = new Map<string, string>();
   /** Keyed by `tenant/objectName` (what a client knows), with the object id. */
   readonly heldAt = new Map<string, { t: number; objectId: string }>();
   private readonly waiters = new Map<string, (t: number) => void>();
@@ -132,6 +142,31 @@ export class EffectTimeline {
         return out;
       },
       { step: 'initialize', name: 'benchEffectTimeline' },
+    );
+    const catalog = p.config.catalogTable;
+    p.clients.ddb.middlewareStack.add(
+      (next, context) => async (args) => {
+        const name = (context as { commandName?: string }).commandName;
+        // Document-client calls may reach this point marshalled or not: read either shape.
+        const input = args.input as { TableName?: string; Key?: { pk?: unknown; sk?: unknown }; UpdateExpression?: string };
+        const sk = attr(input.Key?.sk);
+        if (input.TableName !== catalog || !sk.startsWith('EFF#') || (name !== 'GetItemCommand' && name !== 'UpdateItemCommand')) return next(args);
+        const t0 = now();
+        const out = await next(args);
+        const key = `${attr(input.Key?.pk)}/${sk}`;
+        if (name === 'GetItemCommand') {
+          const id = attr((out.output as { Item?: { objectId?: unknown } }).Item?.objectId);
+          if (id) {
+            timeline.effectObject.set(key, id);
+            if (!timeline.executorStartAt.has(id)) timeline.executorStartAt.set(id, t0);
+          }
+        } else if (input.UpdateExpression?.includes('settledAt')) {
+          const id = timeline.effectObject.get(key);
+          if (id && !timeline.settledAt.has(id)) timeline.settledAt.set(id, now());
+        }
+        return out;
+      },
+      { step: 'initialize', name: 'benchEffectTimelineExecutor' },
     );
     const dp = p.dataPlane;
     const ensure = dp.ensure.bind(dp);
@@ -163,6 +198,12 @@ export class EffectTimeline {
       });
     });
   }
+}
+
+/** A string attribute, marshalled (`{ S }`) or not. */
+function attr(v: unknown): string {
+  if (typeof v === 'string') return v;
+  return (v as { S?: string } | undefined)?.S ?? '';
 }
 
 function objectIdOf(body: string | undefined): string {

@@ -3,9 +3,10 @@
  *    and wait until the reference data plane holds its collection, then go again. The applied time
  *    is taken in-process when the data plane's write returned (see EffectTimeline), so measuring
  *    adds no polling load; stage timestamps split it into stream → router → queue → executor.
- * 3. Throughput at 32 clients against the floor's, on a DynamoDB Local of its own: first HTTP on a
- *    live pipeline with the router and executors running (after quiet, the invariant checker
- *    counts lost effects on its tenants and on those of 2.); then on a commit-only pipeline 32 loops
+ * 3. Throughput at 32 clients against the floor's, on DynamoDB Locals of their own: first HTTP on a
+ *    live pipeline with the router and executors running, on its own emulator warmed first (after
+ *    quiet, the invariant checker counts lost effects on its tenants and on those of 2.); then on a
+ *    commit-only pipeline 32 loops
  *    of the raw TransactWriteItems (the floor), 32 DDL clients in-process and over HTTP (one tenant
  *    each) and over HTTP all in one tenant, and the floor again.
  */
@@ -36,10 +37,26 @@ export interface AppliedLevel {
   /** Where the applied time goes (p50 of each stage, ms). */
   readonly stagesP50: { streamToRouted: number; queueWait: number; executorBeforeDataPlane: number; dataPlaneWrite: number };
   readonly stagesP99: { streamToRouted: number; queueWait: number; executorBeforeDataPlane: number; dataPlaneWrite: number };
+  /** One effect inside the executor, p50 and p99 ms (see ExecutorSplit). */
+  readonly executor: { readonly p50: ExecutorSplit; readonly p99: ExecutorSplit };
   readonly cpu: CpuUse;
   /** The SDK calls made meanwhile (every component of the live pipeline), busiest first. */
   readonly sdk: OperationLatency[];
   readonly samples: number[];
+}
+
+/** Where an effect's time goes once a poller received it (ms). */
+export interface ExecutorSplit {
+  /** Received → the executor starts on it (earlier records of its batch run first). */
+  readonly batchWait: number;
+  /** Reading the effect record and its object → the data plane call starts. */
+  readonly reads: number;
+  /** The data plane call (the reference data plane's read and conditional write). */
+  readonly dataPlane: number;
+  /** The data plane held the change → the effect is marked applied. */
+  readonly settle: number;
+  /** The executor's first read → the effect is marked applied. */
+  readonly total: number;
 }
 
 export async function commitToApplied(bench: Bench, timeline: EffectTimeline): Promise<{ levels: AppliedLevel[]; tenants: string[] }> {
@@ -53,6 +70,7 @@ export async function commitToApplied(bench: Bench, timeline: EffectTimeline): P
     const commit: number[] = [];
     const applied: number[] = [];
     const stages = { streamToRouted: [] as number[], queueWait: [] as number[], executorBeforeDataPlane: [] as number[], dataPlaneWrite: [] as number[] };
+    const ids: string[] = [];
     let errors = 0;
     let timeouts = 0;
     const seconds = bench.quick ? 3 : clients === 1 ? 6 : 10;
@@ -77,6 +95,7 @@ export async function commitToApplied(bench: Bench, timeline: EffectTimeline): P
       commit.push(t1 - t0);
       applied.push(Math.max(0, t2 - t1));
       const id = timeline.heldAt.get(`${tenant}/${name}`)!.objectId;
+      ids.push(id);
       const routed = timeline.routedAt.get(id);
       const received = timeline.receivedAt.get(id);
       const started = timeline.ensureStartAt.get(id);
@@ -89,6 +108,7 @@ export async function commitToApplied(bench: Bench, timeline: EffectTimeline): P
     });
     const usage = cpu.stop();
     const sdk = bench.sdk.take().slice(0, 10);
+    const executor = await executorSplit(timeline, ids);
     const a = summarize(applied);
     const pick = (q: 'p50' | 'p99') => ({
       streamToRouted: round(summarize(stages.streamToRouted)[q]),
@@ -106,11 +126,13 @@ export async function commitToApplied(bench: Bench, timeline: EffectTimeline): P
       applied: rounded(a),
       stagesP50: pick('p50'),
       stagesP99: pick('p99'),
+      executor,
       cpu: usage,
       sdk,
       samples: applied.map(round),
     });
     bench.log(`commit→applied @${clients}: p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms (${applied.length} commits, ${errors} errors, ${timeouts} timeouts; cpu ${JSON.stringify(usage)})`);
+    bench.log(`  commit p50 ${summarize(commit).p50.toFixed(1)} ms; stages p50 ${JSON.stringify(pick('p50'))}, p99 ${JSON.stringify(pick('p99'))}; executor per effect p50 ${JSON.stringify(executor.p50)}, p99 ${JSON.stringify(executor.p99)}`);
   }
   return { levels, tenants };
 }
@@ -155,18 +177,31 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
   // stream-enabled table and on every stream read, and that lookup gets slower as its database
   // holds more stream records (24 h retention) — after the earlier phases, a router reading the
   // stream starves every other call. A fresh emulator measures the control plane, not that.
+  // The lookup (`SELECT MIN(SequenceNumber) ... WHERE StreamID = ?`) also walks past the records
+  // of every stream written before this one: the first stream written on an emulator stays fast,
+  // any later one pays for all the records before its own (measured: a second table's raw
+  // TransactWriteItems at 20/s against 270/s for the first, same emulator, same moment). So the
+  // live pipeline gets a fresh emulator of its own too, where its catalog is the first stream,
+  // as the floor's is on the other.
   const dynamo = bench.sameEmulator ? bench.dynamo : await startDynamoLocal({ maxHeap: '1g' });
+  const liveDynamo = bench.sameEmulator ? bench.dynamo : await startDynamoLocal({ maxHeap: '1g' });
   const endpoints = { dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: bench.sqs.endpoint };
   const pid = dynamo.process.pid;
 
-  async function run(name: string, what: string, body: (c: number, i: number) => Promise<boolean | string>, profile?: { file: string; out: (s: ProfileSummary) => void }) {
+  async function run(
+    name: string,
+    what: string,
+    body: (c: number, i: number) => Promise<boolean | string>,
+    profile?: { file: string; out: (s: ProfileSummary) => void },
+    emulatorPid = pid,
+  ) {
     let ok = 0;
     let errors = 0;
     const codes: Record<string, number> = {};
     const lat: number[] = [];
     const profiler = profile ? new CpuProfiler() : undefined;
     await profiler?.start();
-    const cpu = new CpuMeter(pid).start();
+    const cpu = new CpuMeter(emulatorPid).start();
     bench.sdk.take();
     const wall = await closedLoop(clients, seconds * 1000, async (c, i) => {
       const t0 = now();
@@ -189,8 +224,8 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
   }
 
   /** Not measured: the same load again for a few seconds while jstack samples the emulator's SQLite thread (sampling perturbs it). */
-  async function sampleEmulator(name: string, body: (c: number, i: number) => Promise<unknown>): Promise<[string, JvmSamples]> {
-    const sampler = new JvmSampler(pid!).start();
+  async function sampleEmulator(name: string, body: (c: number, i: number) => Promise<unknown>, emulatorPid = pid): Promise<[string, JvmSamples]> {
+    const sampler = new JvmSampler(emulatorPid!).start();
     await closedLoop(clients, 4000, async (c, i) => void (await body(c, i)));
     const samples = await sampler.stop();
     bench.log(`DynamoDB Local's SQLite thread during ${name}: ${JSON.stringify(samples)}`);
@@ -210,8 +245,15 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
     // The system as it runs: router and executors draining the effects meanwhile. First on a fresh
     // emulator; last with --same-emulator, after everything else, as when the slow-down was seen.
     const liveRun = async () => {
-      live = await startPipeline({ ...endpoints, prefix: `${bench.tag}-tlive-`, port: 0 });
+      live = await startPipeline({ ...endpoints, dynamodbEndpoint: liveDynamo.endpoint, prefix: `${bench.tag}-tlive-`, port: 0 });
       bench.sdk.attach(live);
+      if (liveDynamo !== bench.dynamo) {
+        // Its emulator's JVM starts cold: warm it (not measured) as long as the commit-only one has
+        // run before its HTTP run (warm-up, floor, in-process), with the router and executors
+        // running so that their calls compile too; then start from quiet.
+        await warmUp(bench, live, (bench.quick ? 2 : 6) + 2 * seconds);
+        await waitQuiet(live, 60_000);
+      }
       const liveUrl = live.url!;
       const liveLogins: TenantLogin[] = [];
       for (let c = 0; c < clients; c++) liveLogins.push(await newTenant(live, `${bench.tag}-tl-${c}`));
@@ -219,9 +261,10 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
         const r = await sqlHttp(liveUrl, liveLogins[c]!.password, createTable(`l_${i}`));
         return r.status === 200 || String(r.status);
       };
-      await run('ddl-http-live', 'POST /api/sql, 32 clients, one tenant each, router + executors running (live pipeline)', liveBody);
+      const livePid = liveDynamo.process.pid;
+      await run('ddl-http-live', 'POST /api/sql, 32 clients, one tenant each, router + executors running (live pipeline)', liveBody, undefined, livePid);
       if (!bench.quick) {
-        const [k, v] = await sampleEmulator('ddl-http-live', (c, i) => liveBody(c, 100_000 + i));
+        const [k, v] = await sampleEmulator('ddl-http-live', (c, i) => liveBody(c, 100_000 + i), livePid);
         jvm[k] = v;
       }
       const quietAfter = await waitQuiet(live, bench.quick ? 60_000 : 240_000);
@@ -312,7 +355,36 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
     await live?.stop();
     await co?.stop();
     if (dynamo !== bench.dynamo) await dynamo.stop();
+    if (liveDynamo !== bench.dynamo) await liveDynamo.stop();
   }
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;
+
+/** The executor's split of the effects of `ids` (waits up to 2 s for the last ones to settle). */
+async function executorSplit(timeline: EffectTimeline, ids: readonly string[]): Promise<{ p50: ExecutorSplit; p99: ExecutorSplit }> {
+  for (const deadline = now() + 2_000; now() < deadline && ids.some((id) => !timeline.settledAt.has(id)); ) await new Promise((r) => setTimeout(r, 50));
+  const heldById = new Map([...timeline.heldAt.values()].map((h) => [h.objectId, h.t]));
+  const parts = { batchWait: [] as number[], reads: [] as number[], dataPlane: [] as number[], settle: [] as number[], total: [] as number[] };
+  for (const id of ids) {
+    const received = timeline.receivedAt.get(id);
+    const started = timeline.executorStartAt.get(id);
+    const ensure = timeline.ensureStartAt.get(id);
+    const held = heldById.get(id);
+    const settled = timeline.settledAt.get(id);
+    if (received === undefined || started === undefined || ensure === undefined || held === undefined || settled === undefined) continue;
+    parts.batchWait.push(started - received);
+    parts.reads.push(ensure - started);
+    parts.dataPlane.push(held - ensure);
+    parts.settle.push(settled - held);
+    parts.total.push(settled - started);
+  }
+  const pick = (q: 'p50' | 'p99'): ExecutorSplit => ({
+    batchWait: round(summarize(parts.batchWait)[q]),
+    reads: round(summarize(parts.reads)[q]),
+    dataPlane: round(summarize(parts.dataPlane)[q]),
+    settle: round(summarize(parts.settle)[q]),
+    total: round(summarize(parts.total)[q]),
+  });
+  return { p50: pick('p50'), p99: pick('p99') };
+}

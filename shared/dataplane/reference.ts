@@ -120,6 +120,12 @@ export class ReferenceDataPlane implements DataPlane {
   private async apply(kind: ResourceKind, owner: ResourceOwner, generation: number, spec: Record<string, unknown> | undefined): Promise<ApplyResult> {
     const after = await this.faults?.beforeCall();
     const key = { pk: resPk(owner.tenant), sk: resSk(kind, owner.objectId) };
+    // Most ensures create: write first, conditioned on nothing being there (exactly what the read
+    // below would decide for an absent resource), and read only when something is.
+    if (spec !== undefined && (await this.createIfAbsent(kind, owner, generation, spec))) {
+      if (after === 'apply-then-fail') throw new DataPlaneError('injected fault after applying', true);
+      return { changed: true, heldGeneration: generation };
+    }
     const current = (await this.doc.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item as ResourceItem | undefined;
     if (current && !current.managedBy) {
       // Never touch what we do not own: the sweeper reports it, an operator decides.
@@ -129,8 +135,58 @@ export class ReferenceDataPlane implements DataPlane {
     const now = this.clock().toISOString();
     const present = spec !== undefined;
     const action: ActionLogEntry['action'] | undefined = present ? (current?.present ? 'update' : 'create') : current?.present ? 'drop' : undefined;
-    const item: ResourceItem & { expiresAt?: number } = {
-      ...key,
+    const item = this.resourceItem(kind, owner, generation, spec, current, now);
+    const condition = current
+      ? { ConditionExpression: 'generation = :held', ExpressionAttributeValues: { ':held': current.generation } }
+      : { ConditionExpression: 'attribute_not_exists(pk)' };
+    try {
+      if (action) {
+        await this.writeWithLog(item, condition, { tenant: owner.tenant, action, kind, resourceId: owner.objectId, generation, at: now });
+      } else {
+        await this.doc.send(new PutCommand({ TableName: this.table, Item: item, ...condition }));
+      }
+    } catch (err) {
+      if (isConditionFailure(err)) {
+        // Someone else moved the resource meanwhile: re-read and report what is held now.
+        return this.apply(kind, owner, generation, spec);
+      }
+      throw new DataPlaneError(`data plane write failed: ${(err as Error).message}`, true, { cause: err });
+    }
+    if (after === 'apply-then-fail') throw new DataPlaneError('injected fault after applying', true);
+    return { changed: action !== undefined, heldGeneration: generation };
+  }
+
+  /** Creates the resource if nothing (not even a tombstone) is at its key; false when something is. */
+  private async createIfAbsent(kind: ResourceKind, owner: ResourceOwner, generation: number, spec: Record<string, unknown>): Promise<boolean> {
+    const now = this.clock().toISOString();
+    try {
+      await this.writeWithLog(this.resourceItem(kind, owner, generation, spec, undefined, now), { ConditionExpression: 'attribute_not_exists(pk)' }, {
+        tenant: owner.tenant,
+        action: 'create',
+        kind,
+        resourceId: owner.objectId,
+        generation,
+        at: now,
+      });
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw new DataPlaneError(`data plane write failed: ${(err as Error).message}`, true, { cause: err });
+    }
+  }
+
+  private resourceItem(
+    kind: ResourceKind,
+    owner: ResourceOwner,
+    generation: number,
+    spec: Record<string, unknown> | undefined,
+    current: ResourceItem | undefined,
+    now: string,
+  ): ResourceItem & { expiresAt?: number } {
+    const present = spec !== undefined;
+    return {
+      pk: resPk(owner.tenant),
+      sk: resSk(kind, owner.objectId),
       tenant: owner.tenant,
       kind,
       resourceId: owner.objectId,
@@ -146,32 +202,18 @@ export class ReferenceDataPlane implements DataPlane {
       updatedAt: now,
       ...(present ? {} : { droppedAt: now, expiresAt: Math.floor(Date.parse(now) / 1000) + TOMBSTONE_TTL_SECONDS }),
     };
-    const condition = current
-      ? { ConditionExpression: 'generation = :held', ExpressionAttributeValues: { ':held': current.generation } }
-      : { ConditionExpression: 'attribute_not_exists(pk)' };
-    try {
-      if (action) {
-        const log: ActionLogEntry = { tenant: owner.tenant, action, kind, resourceId: owner.objectId, generation, at: now };
-        await this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Put: { TableName: this.table, Item: item, ...condition } },
-              { Put: { TableName: this.table, Item: { pk: logPk(owner.tenant), sk: `${now}#${randomBytes(4).toString('hex')}`, ...log } } },
-            ],
-          }),
-        );
-      } else {
-        await this.doc.send(new PutCommand({ TableName: this.table, Item: item, ...condition }));
-      }
-    } catch (err) {
-      if (isConditionFailure(err)) {
-        // Someone else moved the resource meanwhile: re-read and report what is held now.
-        return this.apply(kind, owner, generation, spec);
-      }
-      throw new DataPlaneError(`data plane write failed: ${(err as Error).message}`, true, { cause: err });
-    }
-    if (after === 'apply-then-fail') throw new DataPlaneError('injected fault after applying', true);
-    return { changed: action !== undefined, heldGeneration: generation };
+  }
+
+  /** The resource write and its action-log row, in one transaction. */
+  private async writeWithLog(item: ResourceItem, condition: { ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> }, log: ActionLogEntry): Promise<void> {
+    await this.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: this.table, Item: item, ...condition } },
+          { Put: { TableName: this.table, Item: { pk: logPk(log.tenant), sk: `${log.at}#${randomBytes(4).toString('hex')}`, ...log } } },
+        ],
+      }),
+    );
   }
 
   async observe(tenant: string): Promise<ObservedResource[]> {

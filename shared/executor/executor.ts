@@ -3,8 +3,8 @@
  * object's desired state read from the catalog NOW (not on the message that woke it), applies it
  * to the data plane fenced by generation, then marks the effect with a conditional write.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CatalogObject } from '../catalog/model';
 import { objSk, statusSk, tenantPk } from '../catalog/keys';
 import { OUTBOX_TTL_SECONDS } from '../catalog/store';
@@ -52,13 +52,9 @@ export class EffectExecutor {
 
   /** Processes one delivery; `attempt` is SQS's ApproximateReceiveCount. */
   async process(msg: EffectMessage, attempt: number): Promise<Outcome> {
-    const { doc, catalogTable } = this.deps;
-    const effect = (await doc.send(new GetCommand({ TableName: catalogTable, Key: { pk: tenantPk(msg.tenant), sk: msg.sk }, ConsistentRead: true })))
-      .Item as EffectRecord | undefined;
+    const { effect, object } = await this.load(msg);
     // Gone (aged out) or settled: a duplicate delivery, nothing to do.
     if (!effect || effect.state !== 'pending') return 'duplicate';
-    const object = (await doc.send(new GetCommand({ TableName: catalogTable, Key: { pk: tenantPk(msg.tenant), sk: objSk(effect.objectId) }, ConsistentRead: true })))
-      .Item as CatalogObject | undefined;
 
     if (object ? object.generation < effect.generation : effect.intent === 'ensure') {
       // The effect is newer than the catalog item: a staged commit is still being rolled
@@ -82,11 +78,32 @@ export class EffectExecutor {
       throw new RetryLater(dpErr.message, attempt, { cause: err });
     }
     this.deps.faults?.point('executor.after-dataplane');
-    await this.writeStatus(effect, object, { online: true, reason: null }, result.heldGeneration);
     const state: EffectState = effect.generation < result.heldGeneration ? 'superseded' : 'applied';
     this.deps.faults?.point('executor.before-ack');
-    await this.settle(effect, state);
+    await this.settleOnline(effect, object, state, result.heldGeneration);
     return state;
+  }
+
+  /**
+   * The effect record and its object, read at the same time (two strongly consistent GetItems in
+   * parallel: the message names both; the executors' role has GetItem, not BatchGetItem). Neither
+   * read depends on the other: the object is read after the message exists, so it holds at least
+   * the effect's committed generation whichever read lands first.
+   */
+  private async load(msg: EffectMessage): Promise<{ effect?: EffectRecord; object?: CatalogObject }> {
+    const pk = tenantPk(msg.tenant);
+    const [effect, named] = await Promise.all([
+      this.getItem<EffectRecord>(pk, msg.sk),
+      msg.objectId ? this.getItem<CatalogObject>(pk, objSk(msg.objectId)) : Promise.resolve(undefined),
+    ]);
+    if (!effect || effect.state !== 'pending') return effect ? { effect } : {};
+    // The object the record names is authoritative (a message from elsewhere could name another one).
+    const object = effect.objectId === msg.objectId ? named : await this.getItem<CatalogObject>(pk, objSk(effect.objectId));
+    return object ? { effect, object } : { effect };
+  }
+
+  private async getItem<T>(pk: string, sk: string): Promise<T | undefined> {
+    return (await this.deps.doc.send(new GetCommand({ TableName: this.deps.catalogTable, Key: { pk, sk }, ConsistentRead: true }))).Item as T | undefined;
   }
 
   private async reconcile(effect: EffectRecord, object: CatalogObject | undefined): Promise<ApplyResult> {
@@ -97,8 +114,7 @@ export class EffectExecutor {
     const dp = this.deps.dataPlane;
     const owner: ResourceOwner = { tenant: effect.tenant, objectId: effect.objectId, objectKind: object?.kind ?? 'unknown', objectName: effect.objectName };
     if (!present) return dp.drop(effect.kind, owner, generation);
-    const lookup = async (id: string) =>
-      (await this.deps.doc.send(new GetCommand({ TableName: this.deps.catalogTable, Key: { pk: tenantPk(effect.tenant), sk: objSk(id) }, ConsistentRead: true }))).Item as CatalogObject | undefined;
+    const lookup = (id: string) => this.getItem<CatalogObject>(tenantPk(effect.tenant), objSk(id));
     return dp.ensure(effect.kind, owner, generation, await desiredSpec(effect.kind, object!, lookup));
   }
 
@@ -117,26 +133,49 @@ export class EffectExecutor {
     return { changed: false, heldGeneration: generation };
   }
 
-  /** The replica's row in mz_cluster_replica_statuses, written only by a newer-or-equal generation. */
-  private async writeStatus(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number): Promise<void> {
-    if (effect.kind !== 'replica') return;
-    const { doc, catalogTable } = this.deps;
+  /**
+   * After the data plane holds the change: the replica's status (online, or gone with its replica)
+   * and the effect's settle in ONE transaction — one round trip, and never one without the other.
+   * When a condition fails (a newer generation's status is there, or another delivery settled
+   * first) each write goes on its own, in the same order as before.
+   */
+  private async settleOnline(effect: EffectRecord, object: CatalogObject | undefined, state: EffectState, held: number): Promise<void> {
+    const status = this.statusWrite(effect, object, { online: true, reason: null }, held);
+    if (!status) return this.settle(effect, state);
+    try {
+      await this.deps.doc.send(new TransactWriteCommand({ TransactItems: [status, { Update: this.settleUpdate(effect, state) }] }));
+    } catch (err) {
+      if (!(err instanceof TransactionCanceledException)) throw err;
+      await this.writeStatus(effect, object, { online: true, reason: null }, held);
+      await this.settle(effect, state);
+    }
+  }
+
+  /** The write of the replica's row in mz_cluster_replica_statuses (only by a newer-or-equal generation); none for other kinds. */
+  private statusWrite(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number) {
+    if (effect.kind !== 'replica') return undefined;
+    const { catalogTable } = this.deps;
     const key = { pk: tenantPk(effect.tenant), sk: statusSk(effect.objectId) };
     const present = object !== undefined && !object.dropped;
     const generation = held ?? object?.generation ?? effect.generation;
+    const fence = { ConditionExpression: 'attribute_not_exists(pk) OR generation <= :g', ExpressionAttributeValues: { ':g': generation } };
+    if (!present && s.online) return { Delete: { TableName: catalogTable, Key: key, ...fence } };
+    return {
+      Put: {
+        TableName: catalogTable,
+        Item: { ...key, type: 'replica_status', replicaId: effect.objectId, status: s.online ? 'online' : 'offline', reason: s.reason, generation, updatedAt: this.clock().toISOString() },
+        ...fence,
+      },
+    };
+  }
+
+  /** The replica's row in mz_cluster_replica_statuses, written only by a newer-or-equal generation. */
+  private async writeStatus(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number): Promise<void> {
+    const write = this.statusWrite(effect, object, s, held);
+    if (!write) return;
     try {
-      if (!present && s.online) {
-        await doc.send(new DeleteCommand({ TableName: catalogTable, Key: key, ConditionExpression: 'attribute_not_exists(pk) OR generation <= :g', ExpressionAttributeValues: { ':g': generation } }));
-        return;
-      }
-      await doc.send(
-        new PutCommand({
-          TableName: catalogTable,
-          Item: { ...key, type: 'replica_status', replicaId: effect.objectId, status: s.online ? 'online' : 'offline', reason: s.reason, generation, updatedAt: this.clock().toISOString() },
-          ConditionExpression: 'attribute_not_exists(pk) OR generation <= :g',
-          ExpressionAttributeValues: { ':g': generation },
-        }),
-      );
+      if (write.Delete) await this.deps.doc.send(new DeleteCommand(write.Delete));
+      else if (write.Put) await this.deps.doc.send(new PutCommand(write.Put));
     } catch (err) {
       // A newer generation already wrote the status: ours is stale, which is fine.
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
@@ -147,30 +186,33 @@ export class EffectExecutor {
   private async failConnector(effect: EffectRecord, object: CatalogObject | undefined, message: string): Promise<void> {
     if ((effect.kind !== 'ingestion' && effect.kind !== 'export') || !object || (object.kind !== 'source' && object.kind !== 'sink')) return;
     const { doc, catalogTable } = this.deps;
-    const prev = (await doc.send(new GetCommand({ TableName: catalogTable, Key: { pk: tenantPk(effect.tenant), sk: statusSk(effect.objectId) }, ConsistentRead: true }))).Item as StoredStatus | undefined;
+    const prev = await this.getItem<StoredStatus>(tenantPk(effect.tenant), statusSk(effect.objectId));
     const t = transition(prev, { kind: object.kind, dropped: false, generation: object.generation, effectError: message, resourcePresent: false, replicas: 1 }, this.clock().toISOString());
     await new StatusStore(doc, catalogTable).apply(effect.tenant, { id: object.id, kind: object.kind, name: object.name }, t, prev?.version);
   }
 
-  private async settle(effect: EffectRecord, state: EffectState, lastError?: string): Promise<void> {
+  /** Marks the effect settled, only if it is still pending (removing it from the attention index). */
+  private settleUpdate(effect: EffectRecord, state: EffectState, lastError?: string) {
     const now = this.clock();
+    return {
+      TableName: this.deps.catalogTable,
+      Key: { pk: effect.pk, sk: effect.sk },
+      UpdateExpression: `SET #s = :s, updatedAt = :now, settledAt = :now, expiresAt = :exp${lastError ? ', lastError = :err' : ''} REMOVE attnPk, attnSk`,
+      ConditionExpression: '#s = :pending',
+      ExpressionAttributeNames: { '#s': 'state' },
+      ExpressionAttributeValues: {
+        ':s': state,
+        ':now': now.toISOString(),
+        ':exp': Math.floor(now.getTime() / 1000) + OUTBOX_TTL_SECONDS,
+        ':pending': 'pending',
+        ...(lastError ? { ':err': lastError } : {}),
+      },
+    };
+  }
+
+  private async settle(effect: EffectRecord, state: EffectState, lastError?: string): Promise<void> {
     try {
-      await this.deps.doc.send(
-        new UpdateCommand({
-          TableName: this.deps.catalogTable,
-          Key: { pk: effect.pk, sk: effect.sk },
-          UpdateExpression: `SET #s = :s, updatedAt = :now, settledAt = :now, expiresAt = :exp${lastError ? ', lastError = :err' : ''} REMOVE attnPk, attnSk`,
-          ConditionExpression: '#s = :pending',
-          ExpressionAttributeNames: { '#s': 'state' },
-          ExpressionAttributeValues: {
-            ':s': state,
-            ':now': now.toISOString(),
-            ':exp': Math.floor(now.getTime() / 1000) + OUTBOX_TTL_SECONDS,
-            ':pending': 'pending',
-            ...(lastError ? { ':err': lastError } : {}),
-          },
-        }),
-      );
+      await this.deps.doc.send(new UpdateCommand(this.settleUpdate(effect, state, lastError)));
     } catch (err) {
       // Another delivery settled it first: the data plane call was idempotent, so are we.
       if (!(err instanceof ConditionalCheckFailedException)) throw err;

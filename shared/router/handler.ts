@@ -35,7 +35,9 @@ export function createRouterHandler(deps: RouterDeps): StreamHandler {
     const failed = new Set<string>();
     const byQueue = new Map<Controller, typeof pending>();
     for (const p of pending) byQueue.set(p.msg.controller, [...(byQueue.get(p.msg.controller) ?? []), p]);
-    for (const [controller, items] of byQueue) {
+    // Queues are independent: send to each at the same time. Within a queue the chunks go one
+    // after the other, so a message group's messages keep their stream order.
+    const sendAll = async ([controller, items]: [Controller, typeof pending]) => {
       for (let i = 0; i < items.length; i += SQS_BATCH) {
         const chunk = items.slice(i, i + SQS_BATCH);
         try {
@@ -51,7 +53,8 @@ export function createRouterHandler(deps: RouterDeps): StreamHandler {
           for (const p of chunk) failed.add(p.seq);
         }
       }
-    }
+    };
+    await Promise.all([...byQueue].map(sendAll));
     deps.faults?.point('router.after-send');
     if (failed.size) deps.logger.warn('routing incomplete', { failed: failed.size, routed: pending.length - failed.size });
     // Report in stream order: the mapping restarts from the lowest failed sequence number.
