@@ -51,7 +51,7 @@ export function writeReport(r: Results, dir: string): string[] {
   const m = r.machine;
   md.push(`# Benchmark: ddl-control-plane on the local pipeline`, '');
   md.push(
-    `${m.date} · ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB · ${m.os} · Node ${m.node} · ${m.java} · DynamoDB Local (in-memory) and fauxqs on the same machine` +
+    `${m.date} · ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB · ${m.os} · Node ${m.node} · ${m.java} · DynamoDB Local (in-memory; one per pipeline) and fauxqs on the same machine` +
       (r.wallSeconds ? ` · \`npm run bench\` wall time ${r.wallSeconds} s` : '') +
       (r.quick ? ' · **--quick run: small sizes, not for publication**' : ''),
     '',
@@ -147,7 +147,7 @@ export function writeReport(r: Results, dir: string): string[] {
   if (r.throughput) {
     md.push('## 3. Throughput at 32 clients', '');
     md.push(
-      `Each run 32 closed-loop clients for ${r.throughput.runs[0]?.seconds ?? 8} s, on ${r.throughput.emulator === 'fresh' ? 'a DynamoDB Local of its own, started for this phase (the main one slows down as its database fills with stream records: `--same-emulator` reproduces it)' : 'the main DynamoDB Local (`--same-emulator`)'}; the live run first, then the commit-only runs between two floor runs (ratios against their mean ${n1(r.throughput.floorPerSecond)}/s). CPU in % of one core; the SDK column lists the emulator calls made meanwhile (count · p50 ms).`,
+      `Each run 32 closed-loop clients for ${r.throughput.runs[0]?.seconds ?? 8} s, on ${r.throughput.emulator === 'fresh' ? 'DynamoDB Locals of their own, one per pipeline, started for this phase (DynamoDB Local slows every stream-enabled table down by the stream records written before it on the same emulator: `--same-emulator` reproduces it)' : 'the main DynamoDB Local (`--same-emulator`)'}; the live run first, then the commit-only runs between two floor runs (ratios against their mean ${n1(r.throughput.floorPerSecond)}/s). CPU in % of one core; the SDK column lists the emulator calls made meanwhile (count · p50 ms).`,
       '',
       '| Run | ok | errors | per s | × floor | latency p50 / p99 ms | CPU bench / DynamoDB Local / its SQLite thread | SDK calls (count · p50 ms) |',
       '|---|---|---|---|---|---|---|---|',
@@ -196,7 +196,7 @@ export function writeReport(r: Results, dir: string): string[] {
   if (r.bundles) {
     md.push('## 7. Lambda bundles', '');
     md.push(
-      'Cold init = importing the bundle in a fresh `node` (module scope included) + serving one event against the local emulators, p50 of the runs; the AWS SDK column imports only the `@aws-sdk/*` packages the entry leaves external (the Lambda runtime provides them) in a fresh process: the floor under the import time.',
+      'Cold init = importing the bundle in a fresh `node` (module scope included) + serving one event against the local emulators, p50 of the runs; the AWS SDK column loads only the `@aws-sdk/*` packages the entry leaves external (the Lambda runtime provides them; the bundles load them with `require()`) in a fresh process: the floor under the import time.',
       '',
       '| Function | split | entry KiB | chunks (KiB) | largest inputs of the entry (KiB) | cold init p50 ms (import + event) | no source maps ms | AWS SDK import alone ms (packages) | only the SDK it calls ms | SDK bundled in: entry KiB · cold init ms | node boot ms | first event answered |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|',
