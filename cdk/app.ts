@@ -4,7 +4,8 @@ import { DdlControlPlaneStack } from './stack';
 
 /**
  * `npx cdk synth` / `npx cdk deploy`. `-c dataPlaneUrl=https://...` points the executors at an
- * external data plane instead of deploying the reference one; `-c corsAllowOrigins=https://...`
+ * external data plane instead of deploying the reference one (with `-c dataPlaneTokenSecretArn=arn:...`,
+ * the Secrets Manager secret holding its bearer token); `-c corsAllowOrigins=https://...`
  * lets browser pages on those origins call the API (CORS).
  */
 const app = new App();

@@ -1,7 +1,8 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { splitCorsAllowOrigins } from '../shared/config';
+import { secretArnRegion, splitCorsAllowOrigins } from '../shared/config';
 import { type Controller, CONTROLLERS, ENV } from '../shared/definitions';
 import { CatalogTable, type CatalogTableProps } from './constructs/catalog-table';
 import { DdlApi } from './constructs/ddl-api';
@@ -16,6 +17,8 @@ import { Sweeper } from './constructs/sweeper';
 
 /** The CDK context key that replaces the reference data plane with an external one. */
 export const DATA_PLANE_URL_CONTEXT = 'dataPlaneUrl';
+/** The CDK context key with the complete ARN of the Secrets Manager secret holding the external data plane's bearer token. */
+export const DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT = 'dataPlaneTokenSecretArn';
 /** The CDK context key with the origins allowed to call the API from a browser (CORS), comma separated. */
 export const CORS_ALLOW_ORIGINS_CONTEXT = 'corsAllowOrigins';
 
@@ -26,6 +29,17 @@ export interface DdlControlPlaneStackProps extends StackProps {
    * @default - the CDK context value `dataPlaneUrl`; when that is unset too, the reference data plane
    */
   readonly dataPlaneUrl?: string;
+  /**
+   * The Secrets Manager secret whose text (SecretString) is the external data plane's bearer
+   * token. The executors that call the data plane and the sweeper receive its ARN
+   * (`DATAPLANE_TOKEN_SECRET_ARN`, never the token) and may read that secret alone; they read it on
+   * their first data plane call and again after a 401 (rotation). Only with `dataPlaneUrl`; known
+   * by its complete ARN. The token is deliberately not offered as a plain prop or context value:
+   * a Lambda environment variable is readable by anyone allowed lambda:GetFunctionConfiguration.
+   * @default - the CDK context value `dataPlaneTokenSecretArn` (a complete secret ARN); when that is
+   *   unset too, no token: the data plane is called without an Authorization header
+   */
+  readonly dataPlaneTokenSecret?: secretsmanager.ISecret;
   /**
    * Options of the catalog table.
    * @default - the {@link CatalogTable} defaults
@@ -54,6 +68,8 @@ export class DdlControlPlaneStack extends Stack {
   readonly dataPlane?: ReferenceDataPlane;
   /** The external data plane's URL, when one was configured. */
   readonly dataPlaneUrl?: string;
+  /** The secret holding the external data plane's bearer token, when one was configured. */
+  readonly dataPlaneTokenSecret?: secretsmanager.ISecret;
   readonly router: StreamRouter;
   readonly executors: Readonly<Record<Controller, EffectExecutor>>;
   readonly api: DdlApi;
@@ -67,12 +83,25 @@ export class DdlControlPlaneStack extends Stack {
     });
     const fromContext: unknown = this.node.tryGetContext(DATA_PLANE_URL_CONTEXT);
     const dataPlaneUrl = props.dataPlaneUrl ?? (fromContext === undefined ? undefined : String(fromContext));
+    const tokenArnContext: unknown = this.node.tryGetContext(DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT);
+    const tokenSecretArn = props.dataPlaneTokenSecret !== undefined || tokenArnContext === undefined ? undefined : String(tokenArnContext);
     new PropsValidator(scope, id)
       .check(
         dataPlaneUrl === undefined || isHttpUrl(dataPlaneUrl),
         `dataPlaneUrl (prop or context "${DATA_PLANE_URL_CONTEXT}") must be an http(s) URL, got "${dataPlaneUrl}"`,
       )
+      .check(
+        tokenSecretArn === undefined || secretArnRegion(tokenSecretArn) !== undefined,
+        `context "${DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT}" must be the complete ARN of a Secrets Manager secret (arn:aws:secretsmanager:<region>:<account>:secret:<name>-<6 characters>), got "${tokenSecretArn}"`,
+      )
+      .check(
+        (props.dataPlaneTokenSecret === undefined && tokenSecretArn === undefined) || dataPlaneUrl !== undefined,
+        `dataPlaneTokenSecret (prop or context "${DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT}") is the token of an external data plane: set dataPlaneUrl (prop or context "${DATA_PLANE_URL_CONTEXT}") too`,
+      )
       .throwIfInvalid();
+    this.dataPlaneTokenSecret =
+      props.dataPlaneTokenSecret ??
+      (tokenSecretArn === undefined ? undefined : secretsmanager.Secret.fromSecretCompleteArn(this, 'DataPlaneTokenSecret', tokenSecretArn));
     const entries = props.entries ?? {};
     const corsContext: unknown = this.node.tryGetContext(CORS_ALLOW_ORIGINS_CONTEXT);
     // `-c corsAllowOrigins=a,b` gives a string; cdk.json may hold a list too.
@@ -106,6 +135,7 @@ export class DdlControlPlaneStack extends Stack {
         catalog: this.catalog,
         queue: this.queues.byController[controller],
         dataPlaneTable: this.dataPlane?.table,
+        dataPlaneTokenSecret: this.dataPlaneTokenSecret,
         entry: entries[`executor-${controller}`],
         environment,
       });
@@ -122,6 +152,7 @@ export class DdlControlPlaneStack extends Stack {
       catalog: this.catalog,
       queues: this.queues,
       dataPlaneTable: this.dataPlane?.table,
+      dataPlaneTokenSecret: this.dataPlaneTokenSecret,
       entry: entries.sweeper,
       environment,
     });

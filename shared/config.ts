@@ -13,8 +13,17 @@ export interface Config {
   readonly dataPlaneTable?: string;
   /** An external data plane speaking the controller contract over HTTP. */
   readonly dataPlaneUrl?: string;
-  /** Bearer token for the HTTP data plane (env `DATAPLANE_TOKEN`); unset sends no Authorization header. */
+  /**
+   * Bearer token for the HTTP data plane, in plain (env `DATAPLANE_TOKEN`): for the local runtime
+   * and tests. In AWS use {@link Config.dataPlaneTokenSecretArn}. Neither set: no Authorization header.
+   */
   readonly dataPlaneToken?: string;
+  /**
+   * The Secrets Manager secret whose SecretString is the HTTP data plane's bearer token (env
+   * `DATAPLANE_TOKEN_SECRET_ARN`): read on the first data plane call, cached, read again once
+   * after a 401 (shared/lambda/data-plane-token.ts). Exclusive with `dataPlaneToken`.
+   */
+  readonly dataPlaneTokenSecretArn?: string;
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly dlqUrls: Readonly<Partial<Record<Controller, string>>>;
   /** How long the authorizer remembers a found password record (env `PASSWORD_CACHE_SECONDS`; default 60, 0 = off). */
@@ -27,8 +36,18 @@ export interface Config {
   readonly corsAllowOrigins?: readonly string[];
 }
 
-/** The HTTP data plane's bearer token. Candidate for ENV (shared/definitions.ts) next to DATAPLANE_URL. */
+/** The HTTP data plane's bearer token in plain (local runtime, tests). Candidate for ENV (shared/definitions.ts) next to DATAPLANE_URL. */
 const DATAPLANE_TOKEN_ENV = 'DATAPLANE_TOKEN';
+/** The ARN of the Secrets Manager secret holding the HTTP data plane's bearer token (AWS). */
+export const DATAPLANE_TOKEN_SECRET_ARN_ENV = 'DATAPLANE_TOKEN_SECRET_ARN';
+
+/** `arn:<partition>:secretsmanager:<region>:<account>:secret:<name>`, the form GetSecretValue takes as a SecretId. */
+const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:([a-z0-9-]+):\d{12}:secret:[\w/+=.@-]+$/;
+
+/** The region of a Secrets Manager secret ARN, or undefined when `value` is not one. */
+export function secretArnRegion(value: string): string | undefined {
+  return SECRET_ARN.exec(value)?.[1];
+}
 const PASSWORD_CACHE_ENV = 'PASSWORD_CACHE_SECONDS';
 /** Origins allowed to call the API from a browser on another origin (see Config.corsAllowOrigins). */
 export const CORS_ALLOW_ORIGINS_ENV = 'CORS_ALLOW_ORIGINS';
@@ -88,6 +107,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataPlaneTable: z.optional(nonEmpty),
     dataPlaneUrl: z.optional(z.url()),
     dataPlaneToken: z.optional(nonEmpty),
+    dataPlaneTokenSecretArn: z.optional(
+      z.string().check(
+        z.refine((v) => secretArnRegion(v) !== undefined, {
+          error: (issue) =>
+            `must be the ARN of a Secrets Manager secret (arn:aws:secretsmanager:<region>:<account>:secret:<name>), got "${String(issue.input)}"`,
+        }),
+      ),
+    ),
     queueUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, nonEmpty])) as Record<Controller, typeof nonEmpty>),
     dlqUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, z.optional(nonEmpty)]))),
     passwordCacheSeconds: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(3600))),
@@ -99,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataPlaneTable: env[ENV.dataPlaneTable] || undefined,
     dataPlaneUrl: env[ENV.dataPlaneUrl] || undefined,
     dataPlaneToken: env[DATAPLANE_TOKEN_ENV] || undefined,
+    dataPlaneTokenSecretArn: env[DATAPLANE_TOKEN_SECRET_ARN_ENV] || undefined,
     queueUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.queueUrl(c)]])),
     dlqUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.dlqUrl(c)] || undefined])),
     passwordCacheSeconds: env[PASSWORD_CACHE_ENV] ? Number(env[PASSWORD_CACHE_ENV]) : undefined,
@@ -107,13 +135,20 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     // Name the CORS entries by the variable people set (its entries have no names of their own).
-    const where = (path: PropertyKey[]) => (path[0] === 'corsAllowOrigins' ? CORS_ALLOW_ORIGINS_ENV : path.join('.'));
+    // (The token itself is never echoed: a nonEmpty check's message does not quote its input.)
+    const where = (path: PropertyKey[]) =>
+      path[0] === 'corsAllowOrigins' ? CORS_ALLOW_ORIGINS_ENV : path[0] === 'dataPlaneTokenSecretArn' ? DATAPLANE_TOKEN_SECRET_ARN_ENV : path.join('.');
     const problems = parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
   }
   const cfg = parsed.data;
   if (!cfg.dataPlaneTable && !cfg.dataPlaneUrl) {
     throw new Error(`invalid configuration: set ${ENV.dataPlaneTable} (reference data plane) or ${ENV.dataPlaneUrl}`);
+  }
+  if (cfg.dataPlaneToken && cfg.dataPlaneTokenSecretArn) {
+    throw new Error(
+      `invalid configuration: set ${DATAPLANE_TOKEN_SECRET_ARN_ENV} (the token in Secrets Manager, for AWS) or ${DATAPLANE_TOKEN_ENV} (the token in plain, for local use), not both`,
+    );
   }
   return cfg as Config;
 }
@@ -124,6 +159,7 @@ export function configToEnv(cfg: Config): Record<string, string> {
   if (cfg.dataPlaneTable) env[ENV.dataPlaneTable] = cfg.dataPlaneTable;
   if (cfg.dataPlaneUrl) env[ENV.dataPlaneUrl] = cfg.dataPlaneUrl;
   if (cfg.dataPlaneToken) env[DATAPLANE_TOKEN_ENV] = cfg.dataPlaneToken;
+  if (cfg.dataPlaneTokenSecretArn) env[DATAPLANE_TOKEN_SECRET_ARN_ENV] = cfg.dataPlaneTokenSecretArn;
   if (cfg.passwordCacheSeconds !== undefined) env[PASSWORD_CACHE_ENV] = String(cfg.passwordCacheSeconds);
   if (cfg.corsAllowOrigins?.length) env[CORS_ALLOW_ORIGINS_ENV] = cfg.corsAllowOrigins.join(',');
   for (const c of CONTROLLERS) {

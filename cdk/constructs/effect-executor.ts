@@ -1,10 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { DEFAULT_TIMEOUT_MS } from '../../shared/dataplane/http-client';
 import type { Controller } from '../../shared/definitions';
 import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
 import type { CatalogTable } from './catalog-table';
+import { dataPlaneTokenEnvironment, dataPlaneTokenSecretProblem, grantDataPlaneToken } from './data-plane-token';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import type { EffectQueue } from './effect-queues';
 import { PropsValidator } from './props-validation';
@@ -44,6 +46,14 @@ export interface EffectExecutorProps {
    * @default - none: the executor talks to an external data plane over HTTP (`DATAPLANE_URL`)
    */
   readonly dataPlaneTable?: DataPlaneTable;
+  /**
+   * The Secrets Manager secret whose text is the external data plane's bearer token. An executor
+   * that calls the data plane (every one but the secrets executor) gets its ARN in
+   * `DATAPLANE_TOKEN_SECRET_ARN` and may read it (GetSecretValue on that secret only). Known by
+   * its complete ARN; only with an external data plane (no `dataPlaneTable`).
+   * @default - none: no Authorization header is sent to the data plane
+   */
+  readonly dataPlaneTokenSecret?: secretsmanager.ISecret;
   /**
    * The executor's entry file.
    * @default functions/executor-<controller>/handler.ts
@@ -115,7 +125,13 @@ export class EffectExecutor extends Construct {
         !callsExternalDataPlane || timeout.toMilliseconds() >= DATA_PLANE_CALL_WORST_CASE.toMilliseconds(),
         `timeout must cover one call to the external data plane with its retries (${DATA_PLANE_CALL_WORST_CASE.toHumanString()}), got ${timeout.toHumanString()}`,
       )
+      .check(
+        props.dataPlaneTokenSecret === undefined || props.dataPlaneTable === undefined,
+        'dataPlaneTokenSecret is for an external data plane: the reference data plane (dataPlaneTable) takes no token',
+      )
+      .check(dataPlaneTokenSecretProblem(props.dataPlaneTokenSecret) === undefined, dataPlaneTokenSecretProblem(props.dataPlaneTokenSecret) ?? '')
       .throwIfInvalid();
+    const tokenSecret = callsExternalDataPlane ? props.dataPlaneTokenSecret : undefined;
 
     this.controller = props.controller;
     this.handler = new DdlFunction(this, 'Executor', {
@@ -123,7 +139,7 @@ export class EffectExecutor extends Construct {
       description: `Applies ${props.controller} effects to the data plane`,
       timeout,
       memorySize: props.memorySize,
-      environment: props.environment,
+      environment: { ...props.environment, ...dataPlaneTokenEnvironment(tokenSecret) },
     });
     const fn = this.handler.function;
 
@@ -140,5 +156,6 @@ export class EffectExecutor extends Construct {
     props.dataPlaneTable?.grantItemReadWrite(fn);
 
     if (props.controller === 'secrets') grantSecretStore(this, this.handler.role, SECRETS_EXECUTOR_METHODS);
+    if (tokenSecret) grantDataPlaneToken(this, this.handler, tokenSecret);
   }
 }

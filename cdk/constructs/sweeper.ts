@@ -2,9 +2,11 @@ import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ATTENTION_INDEX } from '../../shared/definitions';
 import type { CatalogTable } from './catalog-table';
+import { dataPlaneTokenEnvironment, dataPlaneTokenSecretProblem, grantDataPlaneToken } from './data-plane-token';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import { type EffectQueues, QUEUE_KEY_SEND_ACTIONS } from './effect-queues';
 import { PropsValidator } from './props-validation';
@@ -12,7 +14,7 @@ import type { DataPlaneTable } from './reference-data-plane';
 import { grantSecretActions } from './secret-store';
 
 /** Where a sweeper permission applies. */
-export type SweeperResource = 'attentionIndex' | 'catalogTable' | 'effectQueues' | 'dataPlaneTable' | 'secretStore';
+export type SweeperResource = 'attentionIndex' | 'catalogTable' | 'effectQueues' | 'dataPlaneTable' | 'secretStore' | 'dataPlaneToken';
 
 /**
  * The AWS calls the sweeper makes (functions/sweeper/handler.ts → shared/lambda/sweeper.ts
@@ -54,6 +56,8 @@ export const SWEEPER_ACCESS = {
   /** Its `setReadPolicy` (full pass repair): `GetCommand`, then a `TransactWriteCommand` putting the resource and its log row. */
   repairReadPolicy: { action: 'dynamodb:GetItem', on: 'dataPlaneTable' },
   repairReadPolicyWrite: { action: 'dynamodb:PutItem', on: 'dataPlaneTable' },
+  /** An external data plane's bearer token (shared/lambda/data-plane-token.ts), when `dataPlaneTokenSecret` is given. */
+  readDataPlaneToken: { action: 'secretsmanager:GetSecretValue', on: 'dataPlaneToken' },
 } as const satisfies Record<string, { readonly action: string; readonly on: SweeperResource }>;
 
 /** The actions of {@link SWEEPER_ACCESS} on one resource, without repeats. */
@@ -72,6 +76,13 @@ export interface SweeperProps {
    * @default - none: the sweeper talks to an external data plane over HTTP (`DATAPLANE_URL`)
    */
   readonly dataPlaneTable?: DataPlaneTable;
+  /**
+   * The Secrets Manager secret whose text is the external data plane's bearer token: the sweeper
+   * gets its ARN in `DATAPLANE_TOKEN_SECRET_ARN` and may read it (GetSecretValue on that secret
+   * only). Known by its complete ARN; only with an external data plane (no `dataPlaneTable`).
+   * @default - none: no Authorization header is sent to the data plane
+   */
+  readonly dataPlaneTokenSecret?: secretsmanager.ISecret;
   /**
    * The sweeper's entry file.
    * @default functions/sweeper/handler.ts
@@ -128,6 +139,11 @@ export class Sweeper extends Construct {
         props.interval === undefined || Number.isInteger(props.interval.toSeconds() / 60),
         `interval must be a whole number of minutes (an EventBridge rate), got ${props.interval?.toHumanString()}`,
       )
+      .check(
+        props.dataPlaneTokenSecret === undefined || props.dataPlaneTable === undefined,
+        'dataPlaneTokenSecret is for an external data plane: the reference data plane (dataPlaneTable) takes no token',
+      )
+      .check(dataPlaneTokenSecretProblem(props.dataPlaneTokenSecret) === undefined, dataPlaneTokenSecretProblem(props.dataPlaneTokenSecret) ?? '')
       .throwIfInvalid();
 
     this.handler = new DdlFunction(this, 'Sweeper', {
@@ -135,7 +151,7 @@ export class Sweeper extends Construct {
       description: 'Sweeps the outbox, connector statuses and the data plane (orphans, missing resources, read policies)',
       timeout: props.timeout ?? Duration.minutes(1),
       memorySize: props.memorySize,
-      environment: props.environment,
+      environment: { ...props.environment, ...dataPlaneTokenEnvironment(props.dataPlaneTokenSecret) },
       // The upstream probes (pg, kafkajs: shared/probes/real.ts) are imported on first use
       // (shared/probes/lazy.ts): a chunk, so that a sweep with no connector to probe never loads them.
       splitChunks: true,
@@ -167,5 +183,7 @@ export class Sweeper extends Construct {
     }
     // Under the function's construct, next to its other policies.
     grantSecretActions(this.handler, this.handler.role, sweeperActions('secretStore'));
+    // `readDataPlaneToken` (a test pins it to DATA_PLANE_TOKEN_ACTIONS), on that one secret.
+    if (props.dataPlaneTokenSecret) grantDataPlaneToken(this.handler, this.handler, props.dataPlaneTokenSecret);
   }
 }

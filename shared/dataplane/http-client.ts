@@ -14,9 +14,25 @@ import { RESOURCE_KINDS, type ApplyResult, type DataPlane, type ObservedResource
 import { DataPlaneError } from '../errors';
 import { backoffMs, budgetSpent, RETRY_POLICIES, type RetryPolicy } from '../effects/retry-policies';
 
+/**
+ * Where a bearer token comes from when it is not a fixed string: Secrets Manager in AWS
+ * (shared/lambda/data-plane-token.ts). The client asks for it before every attempt (the source
+ * caches it) and reports a token the data plane answered 401 to, then tries once more with
+ * whatever `get` returns next: a token rotated since it was read is picked up without a restart.
+ */
+export interface BearerTokenSource {
+  /** The token to send. A rejection fails the call as a transient DataPlaneError. */
+  get(): Promise<string>;
+  /** The data plane answered 401 to `token`: forget it, so that the next `get` reads it again. */
+  rejected(token: string): void;
+}
+
 export interface HttpDataPlaneOptions {
-  /** Sent as `Authorization: Bearer <token>`; omitted when unset. */
-  readonly token?: string;
+  /**
+   * Sent as `Authorization: Bearer <token>`; omitted when unset. A {@link BearerTokenSource} is
+   * read before each attempt, and read again (once per call) after a 401.
+   */
+  readonly token?: string | BearerTokenSource;
   /**
    * Per attempt, covering the response body too.
    * @default 5_000
@@ -59,7 +75,7 @@ const observeSchema = z.object({ resources: z.array(observedSchema) });
 
 export class HttpDataPlane implements DataPlane {
   private readonly base: string;
-  private readonly token: string | undefined;
+  private readonly token: string | BearerTokenSource | undefined;
   private readonly timeoutMs: number;
   private readonly policy: RetryPolicy;
 
@@ -96,9 +112,18 @@ export class HttpDataPlane implements DataPlane {
   /** One logical call: attempts until success, a terminal error, or the policy's budget is spent. */
   private async call<T>(method: string, path: string, body: unknown, schema: z.ZodMiniType<T>): Promise<T> {
     const what = `${method} ${path}`;
+    let reauthenticated = false;
     for (let attempt = 1; ; attempt++) {
       const r = await this.attempt(method, path, body, schema);
       if (r.ok) return r.value;
+      // A 401 with a token from a source: the token may have been rotated since it was read. Read
+      // it again and retry at once, one time per call (not counted against the retry budget).
+      if (r.rejectedToken !== undefined && !reauthenticated && typeof this.token === 'object') {
+        reauthenticated = true;
+        this.token.rejected(r.rejectedToken);
+        attempt--;
+        continue;
+      }
       if (!r.transient) throw new DataPlaneError(`data plane ${what}: ${r.message}`, false, { cause: r.cause });
       if (budgetSpent(this.policy, attempt)) {
         throw new DataPlaneError(`data plane ${what}: ${r.message} (gave up after ${attempt} attempts)`, true, { cause: r.cause });
@@ -112,7 +137,14 @@ export class HttpDataPlane implements DataPlane {
   private async attempt<T>(method: string, path: string, body: unknown, schema: z.ZodMiniType<T>): Promise<Attempt<T>> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let token: string | undefined;
+    try {
+      token = typeof this.token === 'object' ? await this.token.get() : this.token;
+    } catch (err) {
+      // The source's own message, never a token: it has none to tell.
+      return { ok: false, transient: true, message: `no bearer token: ${(err as Error).message}`, cause: err };
+    }
+    if (token) headers.authorization = `Bearer ${token}`;
     let status: number;
     let text: string;
     let retryAfter: string | null;
@@ -142,11 +174,20 @@ export class HttpDataPlane implements DataPlane {
     const message = `${status} ${errorMessage(text) ?? (text.slice(0, 200) || 'no body')}`;
     if (status >= 300 && status < 400) return { ok: false, transient: false, message: `unexpected redirect (${message}); check the data plane URL` };
     const retryAfterMs = parseRetryAfter(retryAfter);
-    return { ok: false, transient: isTransientStatus(status), message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    return {
+      ok: false,
+      transient: isTransientStatus(status),
+      message,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      ...(status === 401 && token ? { rejectedToken: token } : {}),
+    };
   }
 }
 
-type Attempt<T> = { ok: true; value: T } | { ok: false; transient: boolean; message: string; retryAfterMs?: number; cause?: unknown };
+type Attempt<T> =
+  | { ok: true; value: T }
+  /** `rejectedToken`: the token a 401 answered, for the source to forget; never put in a message. */
+  | { ok: false; transient: boolean; message: string; retryAfterMs?: number; cause?: unknown; rejectedToken?: string };
 
 function resourcePath(tenant: string, kind: ResourceKind, resourceId: string): string {
   return `/v1/tenants/${encodeURIComponent(tenant)}/resources/${encodeURIComponent(kind)}/${encodeURIComponent(resourceId)}`;

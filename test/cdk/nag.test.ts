@@ -11,7 +11,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { CORS_ALLOW_ORIGINS_CONTEXT, DATA_PLANE_URL_CONTEXT, DdlControlPlaneStack } from '../../cdk/stack';
+import { CORS_ALLOW_ORIGINS_CONTEXT, DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT, DATA_PLANE_URL_CONTEXT, DdlControlPlaneStack } from '../../cdk/stack';
 import { BUNDLING_STACKS, testApp } from './helpers';
 
 interface Violation {
@@ -60,6 +60,13 @@ function acknowledgements(root: IConstruct): { path: string; id: string; reason:
 describe.each([
   ['reference data plane (default)', {}],
   ['external data plane (context dataPlaneUrl)', { [DATA_PLANE_URL_CONTEXT]: 'https://dataplane.example.com' }],
+  [
+    'external data plane with a token secret (context dataPlaneTokenSecretArn)',
+    {
+      [DATA_PLANE_URL_CONTEXT]: 'https://dataplane.example.com',
+      [DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT]: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:ddl/dataplane-token-AbCdEf',
+    },
+  ],
   ['CORS (context corsAllowOrigins)', { [CORS_ALLOW_ORIGINS_CONTEXT]: 'https://console.example.com,http://localhost:5173' }],
 ])('AwsSolutions checks, %s', (_variant, context) => {
   it('report no unacknowledged error or warning', () => {

@@ -493,6 +493,8 @@ describe('Sweeper', () => {
       effectQueues: stack.queues.all.map(({ queue }) => `getatt:${logicalId(queue)}.Arn`),
       dataPlaneTable: [`getatt:${logicalId(stack.dataPlane!.table.table)}.Arn`],
       secretStore: ['arn:ref:AWS::Partition:secretsmanager:ref:AWS::Region:ref:AWS::AccountId:secret:ddl-control-plane/*'],
+      // No external data plane here, so no token secret (test/cdk/data-plane-token.test.ts has one).
+      dataPlaneToken: [],
     };
 
     // Act

@@ -8,24 +8,17 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { tenantItems } from '../helpers/catalog';
+import { captureOutput, type CapturedOutput } from '../helpers/output';
 import { eventually, sqlClient, testPipeline } from '../helpers/pipeline';
 
 const FIRST = 'Xq7-first-secret-VALUE-93ac1';
 const SECOND = 'Zr2-second-secret-VALUE-5be07';
 
 let p: Pipeline;
-const captured: string[] = [];
-const restore: (() => void)[] = [];
+let output: CapturedOutput;
 
 beforeAll(async () => {
-  for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream);
-    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-      captured.push(String(chunk));
-      return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof stream.write;
-    restore.push(() => (stream.write = write));
-  }
+  output = captureOutput();
   const level = process.env.POWERTOOLS_LOG_LEVEL;
   process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
   // Workers off for the router: the test reads the queue's messages itself before executing.
@@ -34,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await p.stop();
-  for (const r of restore) r();
+  output.restore();
 });
 
 async function scan(table: string): Promise<string> {
@@ -79,7 +72,7 @@ describe('secret values', () => {
 
     const everything = [
       ...responses,
-      ...captured,
+      ...output.chunks,
       ...messages,
       await scan(p.config.catalogTable),
       await scan(p.config.dataPlaneTable!),
@@ -87,8 +80,8 @@ describe('secret values', () => {
       await scan(`${p.config.catalogTable.replace(/catalog$/, 'secrets')}`),
     ].join('\n');
     // The logs were really captured: the API's and the executor's lines are there.
-    expect(captured.join('')).toContain('"message":"committed"');
-    expect(captured.join('')).toContain('"service":"executor-secrets"');
+    expect(output.chunks.join('')).toContain('"message":"committed"');
+    expect(output.chunks.join('')).toContain('"service":"executor-secrets"');
     expect(everything).toContain(secretId);
     expect(everything).not.toContain(FIRST);
     expect(everything).not.toContain(SECOND);
