@@ -212,7 +212,7 @@ export class SqlApi {
           }
         }
         const readOnly = statements.every((s) => READ_ONLY_KINDS.has(s.statement.kind));
-        const response = readOnly ? await this.execute(tenant, principal, statements, idem) : await this.inTurn(tenant, () => this.execute(tenant, principal, statements, idem));
+        const response = readOnly ? await this.execute(tenant, principal, statements, true, idem) : await this.inTurn(tenant, () => this.execute(tenant, principal, statements, false, idem));
         if (idem && response.status !== 200) {
           // A twin request with this key may have committed between our check and our plan (and
           // made ours fail, e.g. on its own new name): its recorded answer is the answer.
@@ -258,10 +258,10 @@ export class SqlApi {
    * still at its version, and any answer given without a commit (an error, a read, a no-op) is
    * given only after the snapshot is confirmed current — else planned again on a fresh one.
    */
-  private async execute(tenant: string, principal: string, statements: readonly ParsedStatement[], idem?: { key: string; fingerprint: string }): Promise<ApiResponse> {
+  private async execute(tenant: string, principal: string, statements: readonly ParsedStatement[], readOnly: boolean, idem?: { key: string; fingerprint: string }): Promise<ApiResponse> {
     const store = this.deps.store;
     let basis = await store.basis(tenant);
-    if (basis.cached && statements.every((s) => READ_ONLY_KINDS.has(s.statement.kind))) {
+    if (basis.cached && readOnly) {
       // Nothing to commit: confirm first rather than plan twice.
       const c = await store.confirm(tenant, basis);
       basis = c.current ? { ...basis, cached: false } : c.fresh;

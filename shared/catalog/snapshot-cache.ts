@@ -29,7 +29,7 @@ export class SnapshotCache {
   set(tenant: string, entry: CachedSnapshot): void {
     this.delete(tenant);
     const size = entry.snapshot.size;
-    if (size > this.maxObjects) return;
+    if (this.maxObjects <= 0 || size > this.maxObjects) return;
     this.entries.set(tenant, entry);
     this.objects += size;
     for (const [t, e] of this.entries) {

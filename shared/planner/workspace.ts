@@ -146,8 +146,11 @@ export class Workspace {
     const namesAfter = new Map<string, string>();
     // The catalog's order (objects that existed first, then new ones as created): deterministic output.
     const changed = [...this.changes.values()]
-      .map((after, i) => ({ after, before: this.snapshot.get(after.id), i }))
-      .sort((a, b) => (a.before ? this.snapshot.orderOf(a.after.id) : Number.MAX_SAFE_INTEGER) - (b.before ? this.snapshot.orderOf(b.after.id) : Number.MAX_SAFE_INTEGER) || a.i - b.i);
+      .map((after, i) => {
+        const before = this.snapshot.get(after.id);
+        return { after, before, rank: before ? this.snapshot.orderOf(after.id) : Number.MAX_SAFE_INTEGER, i };
+      })
+      .sort((a, b) => a.rank - b.rank || a.i - b.i);
     // Names are unique among live objects, so only the changed objects' names can move.
     for (const { before, after } of changed) {
       if (before) namesBefore.set(nameSk(nameSpaceOf(before)), before.id);
