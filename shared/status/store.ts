@@ -132,8 +132,13 @@ export function commitStatusItems(table: string, tenant: string, obj: { id: stri
     sets.push(`#f${i} = :f${i}`);
   });
   const removes = status === 'dropped' ? ' REMOVE attnPk, attnSk' : '';
+  // Written once: a staged commit's second roller must not set back a status the pipeline has
+  // moved on since (a new connector has no status yet; a dropped one is dropped for good).
+  const statusName = Object.keys(names).find((n) => names[n] === 'status')!;
+  const once = status === 'created' ? 'attribute_not_exists(pk)' : `attribute_not_exists(pk) OR ${statusName} <> :dropped`;
+  if (status === 'dropped') values[':dropped'] = 'dropped';
   return [
-    { Update: { TableName: table, Key: { pk, sk }, UpdateExpression: `SET ${sets.join(', ')}${removes}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values } },
+    { Update: { TableName: table, Key: { pk, sk }, UpdateExpression: `SET ${sets.join(', ')}${removes}`, ConditionExpression: once, ExpressionAttributeNames: names, ExpressionAttributeValues: values } },
     { Put: { TableName: table, Item: history!, ConditionExpression: 'attribute_not_exists(pk)' } },
   ];
 }
