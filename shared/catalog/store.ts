@@ -205,16 +205,16 @@ export class CatalogStore {
   }
 
   /** The transaction items for a change set: pure, exported for tests and the benchmark's floor. */
-  transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord) {
+  transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, o: { staged?: boolean } = {}) {
     const pk = tenantPk(tenant);
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
     for (const w of changes.writes) {
       items.push(this.writeItem(pk, w, txn.createdAt));
       // A connector's status starts (created) and ends (dropped) with the catalog change itself.
       if (w.op === 'put_object' && (w.object.kind === 'source' || w.object.kind === 'sink')) {
-        items.push(...commitStatusItems(this.table, tenant, { ...w.object, kind: w.object.kind }, 'created', txn.createdAt));
+        items.push(...commitStatusItems(this.table, tenant, { ...w.object, kind: w.object.kind }, 'created', txn.createdAt, { once: o.staged }));
       } else if (w.op === 'update_object' && w.after.dropped && (w.after.kind === 'source' || w.after.kind === 'sink')) {
-        items.push(...commitStatusItems(this.table, tenant, { ...w.after, kind: w.after.kind }, 'dropped', txn.createdAt));
+        items.push(...commitStatusItems(this.table, tenant, { ...w.after, kind: w.after.kind }, 'dropped', txn.createdAt, { once: o.staged }));
       }
     }
     changes.effects.forEach((e, i) => {
@@ -357,7 +357,7 @@ export class CatalogStore {
    */
   private finalOps(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord): FinalOp[] {
     const ops: FinalOp[] = [];
-    for (const item of this.transactItems(tenant, changes, txn, idempotency)) {
+    for (const item of this.transactItems(tenant, changes, txn, idempotency, { staged: true })) {
       if (item.Put) {
         const put = item.Put.Item as Record<string, unknown>;
         const once = item.Put.ConditionExpression === 'attribute_not_exists(pk)' && put.type !== 'object' && put.type !== 'name';
