@@ -82,7 +82,7 @@ export async function redriveDeadLetters(o: RedriveOptions): Promise<RedriveRepo
       }
     }
   } finally {
-    // Visible again at once, so the operator can inspect them now rather than in five minutes.
+    // Visible again at once, so the operator can read them now; if this fails they reappear after HIDE_SECONDS anyway.
     for (const s of skipped) {
       await o.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: o.dlqUrl, ReceiptHandle: s.receipt, VisibilityTimeout: 0 })).catch(() => undefined);
     }
