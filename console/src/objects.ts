@@ -324,6 +324,14 @@ async function timeline(api: Api, c: ConnectorStatus & { kind: 'source' | 'sink'
   );
 }
 
+/** `25cc × 2 replicas`, or `unmanaged`, for a cluster row. */
+function clusterShape(c: ClusterRow | undefined): string | null {
+  if (!c) return null;
+  if (!c.managed) return 'unmanaged';
+  const n = c.replication_factor ?? 1;
+  return `${c.size ?? '?'} × ${n} replica${n === 1 ? '' : 's'}`;
+}
+
 const section = (title: string, id: string, ...body: (HTMLElement | null)[]) => h('section', { class: `facet facet-${id}` }, h('h3', {}, title), body);
 
 async function detailView(api: Api, cat: Catalog, id: string | undefined): Promise<HTMLElement> {
@@ -338,8 +346,8 @@ async function detailView(api: Api, cat: Catalog, id: string | undefined): Promi
     h(
       'p',
       { class: 'muted sub' },
-      [e.schema ? `${e.schema}.${e.name}` : null, e.id, conn ? conn.type : null].filter(Boolean).join(' · '),
-      cluster ? h('span', {}, ' · in cluster ', link(cluster, cluster.id)) : null,
+      [e.schema ? `${e.schema}.${e.name}` : null, e.id, conn ? conn.type : null, clusterShape(cat.clusters.get(e.id))].filter(Boolean).join(' · '),
+      cluster ? h('span', {}, ' · in cluster ', h('a', { href: href(cluster.id) }, cluster.name)) : null,
       conn ? h('span', {}, ' · since ', ago(conn.last_status_change_at)) : null,
     ),
     e.error && e.status !== 'running' ? h('div', { class: 'error-box' }, e.error) : null,

@@ -250,6 +250,7 @@ describe('console', () => {
 
     await detail.locator('.sub a').click();
     await poll(() => detail.locator('h2').textContent()).toBe('clusterconline');
+    expect(await detail.locator('.sub').textContent()).toContain('25cc × 1 replica');
     expect(await detail.locator('.facet-replicas th').allTextContents()).toEqual(['replica', 'size', 'status', 'reason', 'since']);
     expect(await detail.locator('.facet-runs a').allTextContents()).toEqual(expect.arrayContaining(['shopsource', 'revenuemat. view', 'revenue_idxindex', 'revenue_outsink']));
     expect(await detail.locator('pre.definition').textContent()).toMatch(/^CREATE CLUSTER .*c.*25cc/);
