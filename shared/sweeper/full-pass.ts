@@ -151,7 +151,7 @@ export class FullPass {
       const live = owner !== undefined && !owner.dropped;
       if (!live) {
         if (inFlight.has(`${r.resourceId}/${r.kind}`) || now.getTime() - Date.parse(r.createdAt) < this.graceMs) continue;
-        intents.push(this.intent(r, 'drop', Math.max(r.generation, owner?.generation ?? 0)));
+        intents.push(this.intent(r, 'drop', orphanDropGeneration(r, owner)));
         continue;
       }
       if (needsReadPolicy(r) && !r.readPolicy) {
@@ -200,6 +200,17 @@ export class FullPass {
       );
     }
   }
+}
+
+/**
+ * The generation a collecting drop is fenced at: past what the data plane holds (a drop at the
+ * held generation is "no change" there, so the orphan would stay and a new effect would be
+ * written every pass), and at least the tombstone's when there still is one. When the tombstone's
+ * TTL expired before the drop ran there is no catalog generation left to use; object ids are never
+ * reused, so no later create of this owner can be fenced out by it.
+ */
+export function orphanDropGeneration(r: ObservedResource, owner: CatalogObject | undefined): number {
+  return Math.max(r.generation + 1, owner?.generation ?? 0);
 }
 
 function needsReadPolicy(r: ObservedResource): boolean {

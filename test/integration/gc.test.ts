@@ -51,6 +51,25 @@ describe('full pass', () => {
     await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 1);
   });
 
+  it('removes an orphan whose owner left the catalog entirely (its tombstone expired), and writes no effect for it again', async () => {
+    // Prepare: the replica's object is gone, not even a tombstone (its TTL expired before the drop ran).
+    const { sql, tenant } = await sqlClient(p);
+    await sql("CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = 1)");
+    await settled(tenant);
+    const [victim] = await dataPlaneReplicas(p, tenant);
+    await p.clients.doc.send(new DeleteCommand({ TableName: p.config.catalogTable, Key: { pk: `T#${tenant}`, sk: `OBJ#${victim!.resourceId}` } }));
+    const sweeperTxns = async () => (await tenantItems(p, tenant)).filter((i) => i.type === 'txn' && i.principal === 'system:sweeper').length;
+
+    // Act
+    await dueSweep();
+    await settled(tenant);
+    await dueSweep();
+
+    // Assess
+    expect(await dataPlaneReplicas(p, tenant)).toEqual([]);
+    expect(await sweeperTxns()).toBe(1);
+  });
+
   it('leaves a resource without our owner tag alone and reports it', async () => {
     const { tenant } = await sqlClient(p);
     await p.dataPlane.putForeignResource(tenant, 'replica', 'hand-made', { size: '25cc' });
