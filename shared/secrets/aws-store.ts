@@ -95,7 +95,8 @@ export class AwsSecretStore implements SecretStore {
           .map((st) => /^g(\d+)$/.exec(st)?.[1])
           .filter((g): g is string => g !== undefined)
           .map(Number);
-        out.push({ secretId: id, generations: gens.sort((a, b) => a - b) });
+        const changed = s.LastChangedDate ?? s.CreatedDate;
+        out.push({ secretId: id, generations: gens.sort((a, b) => a - b), ...(changed ? { changedAt: changed.toISOString() } : {}) });
       }
       next = r.NextToken;
     } while (next);
