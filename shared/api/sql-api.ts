@@ -4,12 +4,13 @@
  * The first error stops the request and nothing is committed.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
 import { CommitConflictError, MAX_IDEMPOTENT_ANSWER_BYTES, type CatalogBasis, type CatalogStore, type TxnRecord } from '../catalog/store';
 import { ControlPlaneError, PlanError, RequestError, SerializationError, SQLSTATE } from '../errors';
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { Planner, type PlanContext, type PlanValue } from '../planner/plan';
+import type { FingerprintKey } from '../secrets/fingerprint-key';
 import type { SecretStore } from '../secrets/store';
 import { StatusStore } from '../status/store';
 import type { Prober, ProbeResult } from '../probes/types';
@@ -64,6 +65,8 @@ export interface SqlApiDeps {
   readonly logger: Logger;
   readonly clock?: () => Date;
   readonly newId?: () => string;
+  /** The key of the Idempotency-Key fingerprint (the Lambda and the local runtime always give one). */
+  readonly fingerprintKey?: FingerprintKey;
 }
 
 const simpleSchema = z.strictObject({ query: z.string() });
@@ -201,7 +204,7 @@ export class SqlApi {
     }
     const statements = groups.flat();
     const policy = RETRY_POLICIES['ddl.commit'];
-    const idem = idempotencyKey === undefined ? undefined : { key: idempotencyKey, fingerprint: createHash('sha256').update(body ?? '', 'utf8').digest('hex') };
+    const idem = idempotencyKey === undefined ? undefined : { key: idempotencyKey, fingerprint: await this.fingerprint(body ?? '') };
     for (let attempt = 1; ; attempt++) {
       try {
         if (idem) {
@@ -237,6 +240,16 @@ export class SqlApi {
         await new Promise((r) => setTimeout(r, backoffMs(policy, attempt) * (0.5 + Math.random())));
       }
     }
+  }
+
+  /**
+   * What an Idempotency-Key's record remembers of the body: an HMAC under the deployment's key
+   * (shared/secrets/fingerprint-key.ts), so the table never holds a plain hash of a body that may
+   * carry a secret value. Without a key (in-process test harnesses only) a plain SHA-256.
+   */
+  private async fingerprint(body: string): Promise<string> {
+    const key = await this.deps.fingerprintKey?.();
+    return (key ? createHmac('sha256', key) : createHash('sha256')).update(body, 'utf8').digest('hex');
   }
 
   /**
