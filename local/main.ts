@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { generateAppPassword } from '../shared/auth/app-passwords';
 import { defaultDataDir, JavaMissingError, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
 import { startPipeline, type Pipeline } from './pipeline';
+import { LOCAL_PROBE_POLICY } from '../shared/probes/addresses';
 import { realProber } from '../shared/probes/lazy';
 import { loadCorsAllowOrigins } from '../shared/config';
 
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
   sqs = await startSqsEmulator();
   const sweepIntervalSeconds = Number(process.env.SWEEP_INTERVAL_SECONDS ?? 10);
   if (!Number.isFinite(sweepIntervalSeconds) || sweepIntervalSeconds < 0) throw new Error(`invalid SWEEP_INTERVAL_SECONDS ${process.env.SWEEP_INTERVAL_SECONDS}`);
-  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber() });
+  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }) });
   const password = await pipeline.passwords.create(TENANT, bootstrapPassword(dataDir), 'bootstrap');
   // Tools (ddlctl check / effects redrive / tenant create) find the running pipeline here.
   const runtime: LocalRuntimeInfo = {
