@@ -20,7 +20,7 @@ export function banner(b: BannerInput): string {
     b.passwordFrom === 'DDL_APP_PASSWORD'
       ? 'from DDL_APP_PASSWORD; earlier bootstrap passwords no longer work'
       : b.dataDir
-        ? 'generated; kept in bootstrap-app-password of the data folder until DDL_APP_PASSWORD replaces it'
+        ? `generated, kept in ${b.dataDir}/bootstrap-app-password; DDL_APP_PASSWORD replaces it`
         : 'generated for this run';
   // Rerunnable as is: IF NOT EXISTS, and a SELECT.
   const curl = (query: string) =>

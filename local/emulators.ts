@@ -131,7 +131,8 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
   } else {
     args.push('-inMemory');
   }
-  const child = spawn('java', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.ownProcessGroup ?? false });
+  // stdin stays open: the launcher exits when it closes, i.e. when this process is gone.
+  const child = spawn('java', args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: opts.ownProcessGroup ?? false });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));

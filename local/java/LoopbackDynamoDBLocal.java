@@ -20,5 +20,17 @@ public class LoopbackDynamoDBLocal {
       ((ServerConnector) connector).setHost("127.0.0.1");
     }
     proxy.start();
+    // Our starter holds the other end of stdin: when it dies, even by kill -9, so do we, instead
+    // of keeping the port and the catalog files of a folder that a new instance wants.
+    Thread watchdog = new Thread(() -> {
+      try {
+        while (System.in.read() >= 0) {}
+      } catch (java.io.IOException e) {
+        // Same as end of input.
+      }
+      System.exit(0);
+    }, "exit-with-parent");
+    watchdog.setDaemon(true);
+    watchdog.start();
   }
 }
