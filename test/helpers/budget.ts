@@ -24,9 +24,13 @@ export function slowdown(sampleMs = 50): number {
   return x < 0 ? 1 : Math.min(20, Math.max(1, wall / Math.max(cpuMs, 1)));
 }
 
-/** `ms` scaled by how loaded the machine is right now. */
+let recent: { factor: number; at: number } | undefined;
+
+/** `ms` scaled by how loaded the machine is now (measured at most once a second: polling helpers call this often). */
 export function budget(ms: number): number {
-  return ms * slowdown();
+  const now = performance.now();
+  if (!recent || now - recent.at > 1_000) recent = { factor: slowdown(), at: now };
+  return Math.round(ms * recent.factor);
 }
 
 let ticksPerSecond: number | undefined;
