@@ -88,8 +88,11 @@ export class AwsSecretStore implements SecretStore {
     do {
       const r = await this.sm.send(new ListSecretsCommand({ Filters: [{ Key: 'name', Values: [`${SECRET_NAME_PREFIX}/${tenant}/`] }], NextToken: next }));
       for (const s of r.SecretList ?? []) {
-        const id = s.Name?.split('/').pop();
-        if (!id) continue;
+        // The name filter is a case-insensitive prefix match: keep exactly this tenant's secrets,
+        // since the sweeper deletes listed secrets that its catalog does not know.
+        const prefix = `${SECRET_NAME_PREFIX}/${tenant}/`;
+        const id = s.Name?.startsWith(prefix) ? s.Name.slice(prefix.length) : undefined;
+        if (!id || id.includes('/')) continue;
         const gens = Object.values(s.SecretVersionsToStages ?? {})
           .flat()
           .map((st) => /^g(\d+)$/.exec(st)?.[1])

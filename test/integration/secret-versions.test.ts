@@ -85,3 +85,20 @@ describe('Secrets Manager version ids', () => {
     expect(await secrets.list('t1')).toMatchObject([{ secretId: 'u000000000001', generations: [1] }]);
   });
 });
+
+describe('listing stored secrets', () => {
+  it('keeps only the tenant\'s own secrets whatever else the name filter matches', async () => {
+    // Prepare: a neighbouring tenant, and a deeper name under this tenant's prefix that is not one of its secrets.
+    const sm = new FakeSecretsManager();
+    const secrets = new AwsSecretStore(sm.client);
+    await secrets.put('t1', 'u000000000001', 1, 'v');
+    await secrets.put('t1x', 'u000000000002', 1, 'v');
+    await secrets.put('t1', 'nested/u000000000003', 1, 'v');
+
+    // Act
+    const listed = await secrets.list('t1');
+
+    // Assess
+    expect(listed.map((l) => l.secretId)).toEqual(['u000000000001']);
+  });
+});
