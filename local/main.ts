@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { generateAppPassword, tokenId, type AppPasswords } from '../shared/auth/app-passwords';
 import { JavaMissingError, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
 import { startPipeline, type Pipeline } from './pipeline';
+import { LOCAL_PROBE_POLICY } from '../shared/probes/addresses';
 import { realProber } from '../shared/probes/lazy';
 import { loadCorsAllowOrigins } from '../shared/config';
 import { banner, portInUseMessage, weakPasswordReason } from './banner';
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
     for (const id of bootstrap.revoke) await passwords.revoke(id);
     bootstrap.commit();
   };
-  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber(), beforeServing });
+  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing });
   const url = pipeline.url!;
   const runtime: LocalRuntimeInfo = {
     pid: process.pid,

@@ -16,6 +16,7 @@ import type { RetryPolicy } from '../shared/effects/retry-policies';
 import type { Prober } from '../shared/probes/types';
 import type { FullPassOptions } from '../shared/sweeper/full-pass';
 import { redriveDeadLetters } from '../shared/effects/redrive';
+import { localFingerprintKey } from '../shared/secrets/fingerprint-key';
 import { LocalSecretStore } from '../shared/secrets/local-store';
 import { randomBytes } from 'node:crypto';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
@@ -89,7 +90,8 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const cfg = res.config;
   const faults = o.faults ?? new FaultInjector();
   const dataPlane = new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable!, { faults });
-  const secrets = new LocalSecretStore(clients.doc, res.secretsTable, o.secretsKey ?? randomBytes(32));
+  const secretsKey = o.secretsKey ?? randomBytes(32);
+  const secrets = new LocalSecretStore(clients.doc, res.secretsTable, secretsKey);
 
   const router = new StreamPoller({
     streams: clients.streams,
@@ -133,7 +135,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   if (o.port !== undefined) {
     http = await startHttpServer({
-      api: apiHandler(cfg, clients, makeLogger('ddl-api'), secrets, o.prober),
+      api: apiHandler(cfg, clients, makeLogger('ddl-api'), secrets, o.prober, localFingerprintKey(secretsKey)),
       authorizer: authorizerHandler(cfg, clients, makeLogger('authorizer')),
       // The console at `/` (built on first request; see local/console.ts).
       fallback: consoleFallback(),
