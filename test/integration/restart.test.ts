@@ -9,6 +9,7 @@ import { inject, afterAll, describe, expect, it } from 'vitest';
 import { startDynamoLocal, type DynamoLocal } from '../../local/emulators';
 import { startPipeline, type Pipeline } from '../../local/pipeline';
 import { dataPlaneReplicas } from '../helpers/catalog';
+import { budget } from '../helpers/budget';
 import { eventually } from '../helpers/pipeline';
 
 const dir = mkdtempSync(join(tmpdir(), 'ddl-restart-'));
@@ -57,5 +58,6 @@ describe('restart', () => {
     expect(p.router.invocations).toBeGreaterThanOrEqual(1);
     const creates = (await p.dataPlane.actionLog('default')).filter((l) => l.action === 'create');
     expect(creates).toHaveLength(3);
-  });
+    // Two JVM boots and two stops: about 40 s on a busy 2-core machine, more beside other work.
+  }, budget(120_000));
 });
