@@ -9,5 +9,5 @@ import { AwsSecretStore } from '../secrets/aws-store';
 import type { SecretStore } from '../secrets/store';
 
 export function awsSecretStore(cfg: Config): SecretStore {
-  return new AwsSecretStore(new SecretsManagerClient({ region: cfg.region }));
+  return new AwsSecretStore(new SecretsManagerClient({ region: cfg.region }), cfg.secretNamePrefix);
 }
