@@ -94,7 +94,7 @@ async function receiveAll(url: string): Promise<Message[]> {
 async function invoke(messages: Message[], order: readonly string[]): Promise<string[]> {
   const sorted = [...messages].sort((a, b) => order.indexOf(a.MessageAttributes!.effect!.StringValue!) - order.indexOf(b.MessageAttributes!.effect!.StringValue!));
   const event: SQSEvent = { Records: sorted.map(record) };
-  const response = await handler(event, lambdaContext('executor-compute', 'us-east-1'));
+  const response = await handler(event, lambdaContext('executor-compute'));
   const failed = response.batchItemFailures.map((f) => f.itemIdentifier);
   const done = sorted.filter((m) => !failed.includes(m.MessageId!));
   if (done.length) await p.clients.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
