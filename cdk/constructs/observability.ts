@@ -24,10 +24,7 @@ export const SWEEPER_METRICS = {
   replayedEffects: 'ReplayedEffects',
   deadLetteredEffects: 'DeadLetteredEffects',
   oldestPendingEffectAgeSeconds: 'OldestPendingEffectAgeSeconds',
-  /**
-   * Connectors whose status is `failed`. Not emitted yet: the sweeper's connector status pass
-   * (a later issue) adds it. Its alarm exists already and stays OK while the metric is missing.
-   */
+  /** Connectors whose status is `failed`, counted by the sweeper's connector status pass on every sweep. */
   failedConnectors: 'FailedConnectors',
 } as const;
 
@@ -259,8 +256,6 @@ export class Observability extends Construct {
         `An outbox effect has been pending for more than ${this.pendingEffectAgeThreshold.toHumanString()}: see mz_internal.mz_pending_effects and the DLQs`,
         thresholdSeconds,
       ),
-      // FailedConnectors comes with the sweeper's connector status pass (a later issue); until
-      // then the metric is missing and the alarm stays OK (missing data is not breaching).
       failedConnectors: this.addAlarm(
         `${name}-failed-connectors`,
         failedConnectors,
