@@ -73,7 +73,7 @@ describe('with context dataPlaneUrl and dataPlaneTokenSecretArn', () => {
       const own = statementsOfRole(template, logicalId(fn.role)).filter((s) => s.resources.map(fakeResolve).includes(SECRET_ARN));
       expect(own, fn.node.path).toHaveLength(1);
     }
-    for (const fn of [stack.executors.secrets.handler, stack.api.handler, stack.api.authorizerHandler, stack.router.handler]) {
+    for (const fn of [stack.executors.secrets.handler, stack.api.handler, stack.api.authorizerHandler!, stack.router.handler]) {
       const own = statementsOfRole(template, logicalId(fn.role)).filter((s) => s.resources.map(fakeResolve).includes(SECRET_ARN));
       expect(own, fn.node.path).toEqual([]);
     }

@@ -66,7 +66,7 @@ function functionsByName(): Record<FunctionName, string> {
   return {
     'stream-router': logicalId(stack.router.handler.function),
     'ddl-api': logicalId(stack.api.handler.function),
-    authorizer: logicalId(stack.api.authorizerHandler.function),
+    authorizer: logicalId(stack.api.authorizerHandler!.function),
     'executor-compute': logicalId(stack.executors.compute.handler.function),
     'executor-storage': logicalId(stack.executors.storage.handler.function),
     'executor-secrets': logicalId(stack.executors.secrets.handler.function),
@@ -341,7 +341,7 @@ describe('DdlApi', () => {
     template.hasResourceProperties('AWS::ApiGateway::Method', {
       HttpMethod: 'POST',
       AuthorizationType: 'CUSTOM',
-      AuthorizerId: { Ref: logicalId(stack.api.authorizer) },
+      AuthorizerId: { Ref: logicalId(stack.api.authorizer!) },
       RequestValidatorId: Match.anyValue(),
       RequestModels: { 'application/json': Match.anyValue() },
       Integration: Match.objectLike({ Type: 'AWS_PROXY' }),
@@ -431,7 +431,7 @@ describe('DdlApi', () => {
       s.actions.some((a) => a.startsWith('dynamodb:')),
     );
     const granted = new Set(ddl.flatMap((s) => s.actions.flatMap((a) => s.resources.map((r) => `${a} on ${fakeResolve(r)}`))));
-    const auth = statementsOfRole(template, logicalId(stack.api.authorizerHandler.role)).filter((s) =>
+    const auth = statementsOfRole(template, logicalId(stack.api.authorizerHandler!.role)).filter((s) =>
       s.actions.some((a) => a.startsWith('dynamodb:')),
     );
 
