@@ -59,9 +59,11 @@ export interface ObservabilityProps {
    */
   readonly sweeper?: Sweeper;
   /**
-   * Age past which a pending effect raises the stuck-effects alarm. An executor retries an
-   * effect for about four minutes (8 receives, 30 s visibility timeout) before its message goes
-   * to the DLQ, so a shorter age would page for effects that are still being retried.
+   * Age past which a pending effect raises the stuck-effects alarm. An executor retries a failing
+   * effect for about three minutes (8 receives, backoff 1 s doubling to 60 s) before its message
+   * goes to the DLQ, so a shorter age would page for effects that are still being retried. (An
+   * invocation that times out or crashes gives its messages back only after the queue's 150 s
+   * visibility timeout: such effects can outlast the threshold and page, rightly.)
    * @default Duration.minutes(5)
    */
   readonly pendingEffectAgeThreshold?: Duration;
