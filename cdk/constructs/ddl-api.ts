@@ -7,6 +7,7 @@ import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS, CORS_PREFLIGHT_ROUTES } from 
 import { authPk } from '../../shared/catalog/keys';
 import { CORS_ALLOW_ORIGINS_ENV, corsAllowOriginsProblems } from '../../shared/config';
 import { DEPLOYMENT_DEFAULTS, deploymentNames, ENV, revocationDelaySeconds } from '../../shared/definitions';
+import { MAX_BODY_BYTES } from '../../shared/api/sql-api';
 import { SQLSTATE } from '../../shared/errors';
 import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
@@ -89,6 +90,12 @@ export const GATEWAY_ERROR_BODIES = {
       code: SQLSTATE_PROTOCOL_VIOLATION,
     },
   },
+  /**
+   * A body over the DDL function's limit: the function's own 413 (shared/api/sql-api.ts
+   * `readRequest`) up to Lambda's 6 MB invoke payload, and this same body from the gateway above
+   * it (API Gateway's REQUEST_TOO_LARGE: the invoke was refused, or the body passed 10 MB).
+   */
+  bodyTooLarge: { error: { message: `request body exceeds ${MAX_BODY_BYTES} bytes`, code: SQLSTATE.programLimitExceeded } },
   /** No such route (API Gateway's own answer is a misleading 403 "Missing Authentication Token"). */
   noRoute: { error: { message: 'no route for this method and path', code: SQLSTATE_PROTOCOL_VIOLATION } },
   /** Anything 5xx API Gateway produces itself (integration timeout, ...): no details leak. */
@@ -337,6 +344,7 @@ export class DdlApi extends Construct {
     const gatewayResponses: [string, apigw.ResponseType, string | undefined, object][] = [
       ['Unauthorized', apigw.ResponseType.UNAUTHORIZED, '401', GATEWAY_ERROR_BODIES.unauthorized],
       ['BadRequestBody', apigw.ResponseType.BAD_REQUEST_BODY, '400', GATEWAY_ERROR_BODIES.badRequestBody],
+      ['BodyTooLarge', apigw.ResponseType.REQUEST_TOO_LARGE, '413', GATEWAY_ERROR_BODIES.bodyTooLarge],
       ['NoRoute', apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', GATEWAY_ERROR_BODIES.noRoute],
       ['Default5xx', apigw.ResponseType.DEFAULT_5XX, undefined, GATEWAY_ERROR_BODIES.serverError],
     ];

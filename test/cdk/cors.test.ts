@@ -88,12 +88,12 @@ describe('with context corsAllowOrigins (two origins)', () => {
     }
   });
 
-  it('puts the CORS header on the gateway responses: 401, bad body, no route, every other 4xx, 5xx', () => {
+  it('puts the CORS header on the gateway responses: 401, bad body, too large, no route, every other 4xx, 5xx', () => {
     // Act
     const responses = gatewayResponses(template);
 
     // Assess
-    expect(Object.keys(responses).sort()).toEqual(['BAD_REQUEST_BODY', 'DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'UNAUTHORIZED']);
+    expect(Object.keys(responses).sort()).toEqual(['BAD_REQUEST_BODY', 'DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'REQUEST_TOO_LARGE', 'UNAUTHORIZED']);
     for (const parameters of Object.values(responses)) {
       // Several origins: a gateway response can only echo the request's Origin (see gatewayResponseCorsHeaders).
       expect(parameters).toEqual({

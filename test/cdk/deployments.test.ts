@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { AUTHORIZER_LEADING_KEYS } from '../../cdk/constructs/ddl-api';
+import { AUTHORIZER_LEADING_KEYS, GATEWAY_ERROR_BODIES } from '../../cdk/constructs/ddl-api';
 import { REPO_ROOT } from '../../cdk/constructs/ddl-function';
 import { API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT, DdlControlPlaneStack, LOCALSTACK_CONTEXT } from '../../cdk/stack';
+import { MAX_BODY_BYTES, readRequest } from '../../shared/api/sql-api';
 import { CONTROLLERS, deploymentNames, ENV } from '../../shared/definitions';
+import type { RequestError } from '../../shared/errors';
 import { BUNDLING_STACKS, captureError, identityStatements, logicalId, statementsOfRole, testApp, toArray } from './helpers';
 
 /** Actions with no resource-level permissions: AWS requires `Resource: "*"` for them, in every stack alike. */
@@ -251,5 +253,24 @@ describe('LocalStack mode (context localstack)', () => {
       Environment: { Variables: { [ENV.authenticateInFunction]: 'true', [ENV.passwordCacheSeconds]: '60' } },
     });
     expect(stack.api.authorizerHandler).toBeUndefined();
+  });
+});
+
+describe('request bodies over the DDL function\'s limit', () => {
+  it('get the function\'s own 413 body from the gateway too (REQUEST_TOO_LARGE: past Lambda\'s invoke payload or 10 MB)', () => {
+    // Prepare: what the function answers to a body one byte over its limit
+    const error = captureError(() => readRequest('x'.repeat(MAX_BODY_BYTES + 1), 'application/json')) as RequestError;
+
+    // Act
+    const template = Template.fromStack(new DdlControlPlaneStack(testApp({ [BUNDLING_STACKS]: [] }), 'DdlControlPlane'));
+
+    // Assess
+    expect(error.status).toBe(413);
+    expect(GATEWAY_ERROR_BODIES.bodyTooLarge).toEqual({ error: { message: error.message, code: error.code } });
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'REQUEST_TOO_LARGE',
+      StatusCode: '413',
+      ResponseTemplates: { 'application/json': JSON.stringify(GATEWAY_ERROR_BODIES.bodyTooLarge) },
+    });
   });
 });
