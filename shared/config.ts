@@ -41,7 +41,17 @@ export interface Config {
    * for any. Absent: no CORS headers at all (shared/api/cors.ts).
    */
   readonly corsAllowOrigins?: readonly string[];
+  /**
+   * Where connection probes may connect (env `PROBE_NETWORKS`): `public` (the default: no
+   * loopback, link-local, instance-metadata or private addresses, and network errors that read
+   * only "could not connect"), `private` (private ranges allowed too, for upstreams in the VPC),
+   * or `local` (anything, with detailed errors: the local runtime). See shared/probes/addresses.ts.
+   */
+  readonly probeNetworks?: ProbeNetworks;
 }
+
+export type ProbeNetworks = 'public' | 'private' | 'local';
+export const PROBE_NETWORKS_ENV = 'PROBE_NETWORKS';
 
 /** The HTTP data plane's bearer token in plain (local runtime, tests). Candidate for ENV (shared/definitions.ts) next to DATAPLANE_URL. */
 const DATAPLANE_TOKEN_ENV = 'DATAPLANE_TOKEN';
@@ -128,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     corsAllowOrigins: z.optional(corsAllowOrigins),
     secretNamePrefix: z.optional(z.string().check(z.regex(/^[\w+=.@-]+(\/[\w+=.@-]+)*$/, 'must be a Secrets Manager name path without a trailing /'))),
     authenticateInFunction: z.optional(z.boolean()),
+    probeNetworks: z.optional(z.enum(['public', 'private', 'local'])),
   });
   const raw = {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -142,13 +153,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     corsAllowOrigins: splitCorsAllowOrigins(env[CORS_ALLOW_ORIGINS_ENV]),
     secretNamePrefix: env[ENV.secretNamePrefix] || undefined,
     authenticateInFunction: env[ENV.authenticateInFunction] ? env[ENV.authenticateInFunction] === 'true' : undefined,
+    probeNetworks: env[PROBE_NETWORKS_ENV] || undefined,
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     // Name the CORS entries by the variable people set (its entries have no names of their own).
     // (The token itself is never echoed: a nonEmpty check's message does not quote its input.)
     const where = (path: PropertyKey[]) =>
-      path[0] === 'corsAllowOrigins' ? CORS_ALLOW_ORIGINS_ENV : path[0] === 'dataPlaneTokenSecretArn' ? DATAPLANE_TOKEN_SECRET_ARN_ENV : path.join('.');
+      path[0] === 'corsAllowOrigins' ? CORS_ALLOW_ORIGINS_ENV : path[0] === 'dataPlaneTokenSecretArn' ? DATAPLANE_TOKEN_SECRET_ARN_ENV : path[0] === 'probeNetworks' ? PROBE_NETWORKS_ENV : path.join('.');
     const problems = parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
   }
@@ -175,6 +187,7 @@ export function configToEnv(cfg: Config): Record<string, string> {
   if (cfg.corsAllowOrigins?.length) env[CORS_ALLOW_ORIGINS_ENV] = cfg.corsAllowOrigins.join(',');
   if (cfg.secretNamePrefix) env[ENV.secretNamePrefix] = cfg.secretNamePrefix;
   if (cfg.authenticateInFunction) env[ENV.authenticateInFunction] = 'true';
+  if (cfg.probeNetworks) env[PROBE_NETWORKS_ENV] = cfg.probeNetworks;
   for (const c of CONTROLLERS) {
     env[ENV.queueUrl(c)] = cfg.queueUrls[c];
     const dlq = cfg.dlqUrls[c];

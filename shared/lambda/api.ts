@@ -7,10 +7,11 @@ import type { Clients } from '../aws';
 import { CatalogStore } from '../catalog/store';
 import type { Config } from '../config';
 import type { Prober } from '../probes/types';
+import type { FingerprintKey } from '../secrets/fingerprint-key';
 import type { SecretStore } from '../secrets/store';
 
-export function apiHandler(cfg: Config, clients: Pick<Clients, 'doc'>, logger: Logger, secrets?: SecretStore, prober?: Prober) {
-  const api = new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger, ...(secrets ? { secrets } : {}), ...(prober ? { prober } : {}) });
+export function apiHandler(cfg: Config, clients: Pick<Clients, 'doc'>, logger: Logger, secrets?: SecretStore, prober?: Prober, fingerprintKey?: FingerprintKey) {
+  const api = new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger, ...(secrets ? { secrets } : {}), ...(prober ? { prober } : {}), ...(fingerprintKey ? { fingerprintKey } : {}) });
   // Without an API Gateway authorizer in front (LocalStack mode), the function checks app passwords itself, with the authorizer's cache setting.
   const passwords = cfg.authenticateInFunction ? appPasswords(cfg, clients) : undefined;
   return createApiHandler({ api, logger, ...(cfg.corsAllowOrigins ? { corsAllowOrigins: cfg.corsAllowOrigins } : {}), ...(passwords ? { passwords } : {}) });
