@@ -1,9 +1,9 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PROBE_NETWORKS_ENV, secretArnRegion, splitCorsAllowOrigins } from '../shared/config';
-import { type Controller, CONTROLLERS, ENV } from '../shared/definitions';
+import { type Controller, CONTROLLERS, deploymentNames, ENV, MAX_STACK_NAME_LENGTH } from '../shared/definitions';
 import { CatalogTable, type CatalogTableProps } from './constructs/catalog-table';
 import { DdlApi } from './constructs/ddl-api';
 import type { DdlFunction, FunctionName } from './constructs/ddl-function';
@@ -21,6 +21,15 @@ export const DATA_PLANE_URL_CONTEXT = 'dataPlaneUrl';
 export const DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT = 'dataPlaneTokenSecretArn';
 /** The CDK context key with the origins allowed to call the API from a browser (CORS), comma separated. */
 export const CORS_ALLOW_ORIGINS_CONTEXT = 'corsAllowOrigins';
+
+/**
+ * The CDK context key of LocalStack mode (`-c localstack=true`, what `npm run synth:localstack`
+ * and `deploy:localstack` pass): the stack leaves out what LocalStack's free image cannot create
+ * (the API Gateway authorizer, the CloudWatch dashboard); the DDL function checks app passwords.
+ */
+export const LOCALSTACK_CONTEXT = 'localstack';
+/** The CDK context key that creates the account's API Gateway CloudWatch role (`-c apiGatewayCloudWatchRole=true`). */
+export const API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT = 'apiGatewayCloudWatchRole';
 
 export interface DdlControlPlaneStackProps extends StackProps {
   /**
@@ -55,6 +64,34 @@ export interface DdlControlPlaneStackProps extends StackProps {
    * @default - the CDK context value `corsAllowOrigins` (comma separated, like `CORS_ALLOW_ORIGINS`); when unset, no CORS
    */
   readonly corsAllowOrigins?: readonly string[];
+  /**
+   * LocalStack mode: see {@link LOCALSTACK_CONTEXT}.
+   * @default - the CDK context value `localstack` (`true`); when unset, false
+   */
+  readonly localstack?: boolean;
+  /**
+   * Create the account's API Gateway CloudWatch role with the stack (retained on delete), as
+   * {@link DdlApiProps.createAccountCloudWatchRole}: needed once per account and region.
+   * @default - the CDK context value `apiGatewayCloudWatchRole` (`true`); when unset, false
+   */
+  readonly createApiGatewayCloudWatchRole?: boolean;
+  /**
+   * How long API Gateway caches an authorizer decision, as {@link DdlApiProps.authorizerCacheTtl}.
+   * @default Duration.seconds(0)
+   */
+  readonly authorizerCacheTtl?: Duration;
+  /**
+   * How long a warm authorizer keeps a found password record (`PASSWORD_CACHE_SECONDS`), as
+   * {@link DdlApiProps.passwordCache}. A revoked password works for up to this plus `authorizerCacheTtl`.
+   * @default Duration.seconds(60)
+   */
+  readonly passwordCache?: Duration;
+}
+
+/** A boolean context value: `-c key=true` gives the string, cdk.json may hold the boolean. */
+function contextFlag(value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  return value === true || String(value).toLowerCase() === 'true';
 }
 
 /**
@@ -75,6 +112,8 @@ export class DdlControlPlaneStack extends Stack {
   readonly api: DdlApi;
   readonly sweeper: Sweeper;
   readonly observability: Observability;
+  /** Whether the stack was built for LocalStack's free image. */
+  readonly localstack: boolean;
 
   constructor(scope: Construct, id: string, props: DdlControlPlaneStackProps = {}) {
     super(scope, id, {
@@ -98,7 +137,15 @@ export class DdlControlPlaneStack extends Stack {
         (props.dataPlaneTokenSecret === undefined && tokenSecretArn === undefined) || dataPlaneUrl !== undefined,
         `dataPlaneTokenSecret (prop or context "${DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT}") is the token of an external data plane: set dataPlaneUrl (prop or context "${DATA_PLANE_URL_CONTEXT}") too`,
       )
+      .check(
+        this.stackName.length <= MAX_STACK_NAME_LENGTH,
+        `the stack name "${this.stackName}" is longer than ${MAX_STACK_NAME_LENGTH} characters: the queue names derived from it would exceed SQS's 80`,
+      )
       .throwIfInvalid();
+    this.localstack = props.localstack ?? contextFlag(this.node.tryGetContext(LOCALSTACK_CONTEXT)) ?? false;
+    const createApiGatewayCloudWatchRole =
+      props.createApiGatewayCloudWatchRole ?? contextFlag(this.node.tryGetContext(API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT)) ?? false;
+    const names = deploymentNames(this.stackName);
     this.dataPlaneTokenSecret =
       props.dataPlaneTokenSecret ??
       (tokenSecretArn === undefined ? undefined : secretsmanager.Secret.fromSecretCompleteArn(this, 'DataPlaneTokenSecret', tokenSecretArn));
@@ -114,7 +161,7 @@ export class DdlControlPlaneStack extends Stack {
     else this.dataPlaneUrl = dataPlaneUrl;
 
     // Every function gets the same wiring (shared/config.ts loads and validates it once).
-    const environment: Record<string, string> = { [ENV.catalogTable]: this.catalog.tableName };
+    const environment: Record<string, string> = { [ENV.catalogTable]: this.catalog.tableName, [ENV.secretNamePrefix]: names.secretNamePrefix };
     if (this.dataPlane) environment[ENV.dataPlaneTable] = this.dataPlane.table.tableName;
     if (this.dataPlaneUrl) environment[ENV.dataPlaneUrl] = this.dataPlaneUrl;
     // Connection probes reach public upstreams only unless `-c probeNetworks=private` (upstreams in the VPC): shared/probes/addresses.ts.
@@ -149,6 +196,10 @@ export class DdlControlPlaneStack extends Stack {
       authorizerEntry: entries.authorizer,
       environment,
       ...(corsAllowOrigins ? { corsAllowOrigins } : {}),
+      gatewayAuthorizer: !this.localstack,
+      createAccountCloudWatchRole: createApiGatewayCloudWatchRole,
+      ...(props.authorizerCacheTtl ? { authorizerCacheTtl: props.authorizerCacheTtl } : {}),
+      ...(props.passwordCache ? { passwordCache: props.passwordCache } : {}),
     });
     this.sweeper = new Sweeper(this, 'Sweeper', {
       catalog: this.catalog,
@@ -162,7 +213,7 @@ export class DdlControlPlaneStack extends Stack {
     const functions: Record<string, DdlFunction> = {
       'stream-router': this.router.handler,
       'ddl-api': this.api.handler,
-      authorizer: this.api.authorizerHandler,
+      ...(this.api.authorizerHandler ? { authorizer: this.api.authorizerHandler } : {}),
     };
     const deadLetterQueues: Record<string, sqs.IQueue> = {
       'stream-router-on-failure': this.router.onFailureQueue,
@@ -176,6 +227,9 @@ export class DdlControlPlaneStack extends Stack {
       deadLetterQueues,
       api: this.api.api,
       sweeper: this.sweeper,
+      metricsNamespace: names.metricsNamespace,
+      // LocalStack's free image has no provider for AWS::CloudWatch::Dashboard.
+      dashboard: !this.localstack,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API stage' });
@@ -191,7 +245,7 @@ export class DdlControlPlaneStack extends Stack {
       value: this.sweeper.handler.function.functionName,
       description: 'Invoke it to sweep now instead of waiting for the schedule',
     });
-    new CfnOutput(this, 'DashboardName', { value: this.observability.dashboard.dashboardName });
+    if (this.observability.dashboard) new CfnOutput(this, 'DashboardName', { value: this.observability.dashboard.dashboardName });
   }
 }
 

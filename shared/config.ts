@@ -28,6 +28,13 @@ export interface Config {
   readonly dlqUrls: Readonly<Partial<Record<Controller, string>>>;
   /** How long the authorizer remembers a found password record (env `PASSWORD_CACHE_SECONDS`; default 60, 0 = off). */
   readonly passwordCacheSeconds?: number;
+  /** The prefix of every secret's name in Secrets Manager (env `SECRET_NAME_PREFIX`; default `ddl-control-plane`). */
+  readonly secretNamePrefix?: string;
+  /**
+   * The DDL function checks the app password itself (env `AUTHENTICATE_IN_FUNCTION=true`): where
+   * no API Gateway authorizer runs in front of it (the stack's LocalStack mode).
+   */
+  readonly authenticateInFunction?: boolean;
   /**
    * Browser origins allowed to call the API from another origin (env `CORS_ALLOW_ORIGINS`, comma
    * separated): exact origins as browsers send them (`https://console.example.com`), or `['*']`
@@ -58,7 +65,7 @@ const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:([a-z0-9-]+):\d{12}:secret:[\
 export function secretArnRegion(value: string): string | undefined {
   return SECRET_ARN.exec(value)?.[1];
 }
-const PASSWORD_CACHE_ENV = 'PASSWORD_CACHE_SECONDS';
+const PASSWORD_CACHE_ENV = ENV.passwordCacheSeconds;
 /** Origins allowed to call the API from a browser on another origin (see Config.corsAllowOrigins). */
 export const CORS_ALLOW_ORIGINS_ENV = 'CORS_ALLOW_ORIGINS';
 
@@ -129,6 +136,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dlqUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, z.optional(nonEmpty)]))),
     passwordCacheSeconds: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(3600))),
     corsAllowOrigins: z.optional(corsAllowOrigins),
+    secretNamePrefix: z.optional(z.string().check(z.regex(/^[\w+=.@-]+(\/[\w+=.@-]+)*$/, 'must be a Secrets Manager name path without a trailing /'))),
+    authenticateInFunction: z.optional(z.boolean()),
     probeNetworks: z.optional(z.enum(['public', 'private', 'local'])),
   });
   const raw = {
@@ -142,6 +151,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dlqUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.dlqUrl(c)] || undefined])),
     passwordCacheSeconds: env[PASSWORD_CACHE_ENV] ? Number(env[PASSWORD_CACHE_ENV]) : undefined,
     corsAllowOrigins: splitCorsAllowOrigins(env[CORS_ALLOW_ORIGINS_ENV]),
+    secretNamePrefix: env[ENV.secretNamePrefix] || undefined,
+    authenticateInFunction: env[ENV.authenticateInFunction] ? env[ENV.authenticateInFunction] === 'true' : undefined,
     probeNetworks: env[PROBE_NETWORKS_ENV] || undefined,
   };
   const parsed = schema.safeParse(raw);
@@ -174,6 +185,8 @@ export function configToEnv(cfg: Config): Record<string, string> {
   if (cfg.dataPlaneTokenSecretArn) env[DATAPLANE_TOKEN_SECRET_ARN_ENV] = cfg.dataPlaneTokenSecretArn;
   if (cfg.passwordCacheSeconds !== undefined) env[PASSWORD_CACHE_ENV] = String(cfg.passwordCacheSeconds);
   if (cfg.corsAllowOrigins?.length) env[CORS_ALLOW_ORIGINS_ENV] = cfg.corsAllowOrigins.join(',');
+  if (cfg.secretNamePrefix) env[ENV.secretNamePrefix] = cfg.secretNamePrefix;
+  if (cfg.authenticateInFunction) env[ENV.authenticateInFunction] = 'true';
   if (cfg.probeNetworks) env[PROBE_NETWORKS_ENV] = cfg.probeNetworks;
   for (const c of CONTROLLERS) {
     env[ENV.queueUrl(c)] = cfg.queueUrls[c];

@@ -83,11 +83,48 @@ export interface QueueDefinition {
   readonly retentionSeconds: number;
 }
 
+/**
+ * Settings of a deployment that the stack (`cdk/`) sets and the local runtime can reuse, in
+ * seconds. The stack's props override them per deployment.
+ */
+export const DEPLOYMENT_DEFAULTS = {
+  /** The effect executors' function timeout: one effect's worst data plane call plus its catalog reads and writes. */
+  executorTimeoutSeconds: 25,
+  /** The executors' event source batching window (MaximumBatchingWindowInSeconds); 0 = none. */
+  executorBatchingWindowSeconds: 0,
+  /**
+   * How long a warm authorizer (or, in LocalStack mode, DDL function) keeps a password record it
+   * found (`PASSWORD_CACHE_SECONDS`; 0 = read it on every request).
+   */
+  passwordCacheSeconds: 60,
+  /** How long API Gateway caches an authorizer decision per `Authorization` header (0 = not at all). */
+  authorizerCacheTtlSeconds: 0,
+} as const;
+
+/**
+ * The shortest queue visibility timeout AWS recommends for an SQS event source: six times the
+ * function timeout plus the batching window. A shorter one lets SQS hand a message still being
+ * worked on (or waiting in a throttled invocation) out again, which counts an extra receive
+ * against the DLQ budget and duplicates work.
+ * https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html
+ */
+export function minVisibilityTimeoutSeconds(functionTimeoutSeconds: number, batchingWindowSeconds = 0): number {
+  return 6 * functionTimeoutSeconds + batchingWindowSeconds;
+}
+
+/**
+ * The longest time a revoked app password can keep working: API Gateway's cached decision, then
+ * a warm authorizer's cached password record (read just before the revocation).
+ */
+export function revocationDelaySeconds(authorizerCacheTtlSeconds: number, passwordCacheSeconds: number): number {
+  return authorizerCacheTtlSeconds + passwordCacheSeconds;
+}
+
 export const EFFECT_QUEUES: readonly QueueDefinition[] = CONTROLLERS.map((controller) => ({
   controller,
   name: `ddl-effects-${controller}`,
   dlqName: `ddl-effects-${controller}-dlq`,
-  visibilityTimeoutSeconds: 30,
+  visibilityTimeoutSeconds: minVisibilityTimeoutSeconds(DEPLOYMENT_DEFAULTS.executorTimeoutSeconds, DEPLOYMENT_DEFAULTS.executorBatchingWindowSeconds),
   maxReceiveCount: RETRY_POLICIES[`executor.${controller}`].budget,
   retentionSeconds: 4 * 24 * 3600,
 }));
@@ -98,11 +135,57 @@ export function queueDefinition(controller: Controller): QueueDefinition {
   return q;
 }
 
+/**
+ * The physical names of one deployment (one CloudFormation stack), all derived from its stack
+ * name so that two stacks in one account and region share none of them. The local runtime keeps
+ * its own names (a prefix per instance, local/resources.ts).
+ */
+export interface DeploymentNames {
+  /** FIFO queue names, with the `.fifo` suffix. */
+  readonly queueName: (c: Controller) => string;
+  readonly dlqName: (c: Controller) => string;
+  /** Every secret of the deployment is named `<secretNamePrefix>/<tenant>/<secret id>`. */
+  readonly secretNamePrefix: string;
+  /** The CloudWatch namespace of the functions' metrics (`POWERTOOLS_METRICS_NAMESPACE`). */
+  readonly metricsNamespace: string;
+  /** The REST API's name. */
+  readonly apiName: string;
+}
+
+/** The secret name prefix of every deployment, before the stack's own part (and of the local runtime). */
+export const SECRET_NAME_ROOT = 'ddl-control-plane';
+/** The longest `.fifo` queue name SQS accepts. */
+const MAX_QUEUE_NAME = 80;
+
+/** The longest stack name whose derived names all fit their services' limits. */
+export const MAX_STACK_NAME_LENGTH =
+  MAX_QUEUE_NAME - '-'.length - Math.max(...EFFECT_QUEUES.map((q) => `${q.dlqName}.fifo`.length));
+
+export function deploymentNames(stackName: string): DeploymentNames {
+  const byController = (c: Controller, pick: (q: QueueDefinition) => string) => `${stackName}-${pick(queueDefinition(c))}.fifo`;
+  return {
+    queueName: (c) => byController(c, (q) => q.name),
+    dlqName: (c) => byController(c, (q) => q.dlqName),
+    secretNamePrefix: `${SECRET_NAME_ROOT}/${stackName}`,
+    metricsNamespace: stackName,
+    apiName: `${stackName}-sql-api`,
+  };
+}
+
 /** The names every handler receives through its environment (see shared/config.ts). */
 export const ENV = {
   catalogTable: 'CATALOG_TABLE',
   dataPlaneTable: 'DATAPLANE_TABLE',
   dataPlaneUrl: 'DATAPLANE_URL',
+  /** The deployment's secret name prefix ({@link DeploymentNames.secretNamePrefix}); unset: {@link SECRET_NAME_ROOT}. */
+  secretNamePrefix: 'SECRET_NAME_PREFIX',
+  /** Seconds a warm function keeps a found password record ({@link DEPLOYMENT_DEFAULTS}.passwordCacheSeconds). */
+  passwordCacheSeconds: 'PASSWORD_CACHE_SECONDS',
+  /**
+   * `true` where no API Gateway authorizer runs (LocalStack mode): the DDL function checks the
+   * app password itself.
+   */
+  authenticateInFunction: 'AUTHENTICATE_IN_FUNCTION',
   queueUrl: (c: Controller) => `QUEUE_URL_${c.toUpperCase()}`,
   dlqUrl: (c: Controller) => `DLQ_URL_${c.toUpperCase()}`,
 } as const;

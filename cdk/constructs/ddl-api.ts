@@ -1,9 +1,13 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS, CORS_PREFLIGHT_ROUTES } from '../../shared/api/cors';
+import { authPk } from '../../shared/catalog/keys';
 import { CORS_ALLOW_ORIGINS_ENV, corsAllowOriginsProblems } from '../../shared/config';
+import { DEPLOYMENT_DEFAULTS, deploymentNames, ENV, revocationDelaySeconds } from '../../shared/definitions';
+import { MAX_BODY_BYTES } from '../../shared/api/sql-api';
 import { SQLSTATE } from '../../shared/errors';
 import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
@@ -86,6 +90,12 @@ export const GATEWAY_ERROR_BODIES = {
       code: SQLSTATE_PROTOCOL_VIOLATION,
     },
   },
+  /**
+   * A body over the DDL function's limit: the function's own 413 (shared/api/sql-api.ts
+   * `readRequest`) up to Lambda's 6 MB invoke payload, and this same body from the gateway above
+   * it (API Gateway's REQUEST_TOO_LARGE: the invoke was refused, or the body passed 10 MB).
+   */
+  bodyTooLarge: { error: { message: `request body exceeds ${MAX_BODY_BYTES} bytes`, code: SQLSTATE.programLimitExceeded } },
   /** No such route (API Gateway's own answer is a misleading 403 "Missing Authentication Token"). */
   noRoute: { error: { message: 'no route for this method and path', code: SQLSTATE_PROTOCOL_VIOLATION } },
   /** Anything 5xx API Gateway produces itself (integration timeout, ...): no details leak. */
@@ -126,17 +136,41 @@ export interface DdlApiProps {
    */
   readonly throttlingBurstLimit?: number;
   /**
-   * How long API Gateway caches an authorizer decision per `Authorization` header. Zero makes
-   * a revoked app password stop working on the next request.
-   * @default Duration.seconds(0)
+   * How long API Gateway caches an authorizer decision per `Authorization` header (0 to 1 hour).
+   * It adds to {@link DdlApiProps.passwordCache}: a revoked app password keeps working for up to
+   * both together (`revocationDelaySeconds`), so zero here alone does not revoke on the next request.
+   * @default Duration.seconds(0) (DEPLOYMENT_DEFAULTS.authorizerCacheTtlSeconds)
    */
   readonly authorizerCacheTtl?: Duration;
   /**
+   * How long a warm authorizer instance keeps a password record it found (`PASSWORD_CACHE_SECONDS`,
+   * 0 to 1 hour; 0 reads the record on every request). Each instance has its own cache, so a revoked
+   * password can keep working this long (plus {@link DdlApiProps.authorizerCacheTtl}).
+   * @default Duration.seconds(60) (DEPLOYMENT_DEFAULTS.passwordCacheSeconds)
+   */
+  readonly passwordCache?: Duration;
+  /**
    * Execution logging of the stage. Turning it on requires the account-wide API Gateway
-   * CloudWatch role (`AWS::ApiGateway::Account`), a regional singleton this app does not own.
+   * CloudWatch role (`AWS::ApiGateway::Account`): see {@link DdlApiProps.createAccountCloudWatchRole}.
    * @default apigw.MethodLoggingLevel.OFF
    */
   readonly executionLogLevel?: apigw.MethodLoggingLevel;
+  /**
+   * Create the account's API Gateway CloudWatch role (`AWS::ApiGateway::Account`, a setting per
+   * account and region) with this stack. API Gateway refuses a stage with access logging (and
+   * execution logging) until the account has one. Opt-in: where it is set already (check with
+   * `aws apigateway get-account`: `cloudwatchRoleArn`), leave it off; the role and the setting
+   * are kept when the stack is deleted, as other APIs of the account may rely on them.
+   * @default false
+   */
+  readonly createAccountCloudWatchRole?: boolean;
+  /**
+   * Leave out the REQUEST authorizer (LocalStack's free image has no CloudFormation provider for
+   * `AWS::ApiGateway::Authorizer`): the DDL function then checks the app password itself
+   * (`AUTHENTICATE_IN_FUNCTION`), with the same password cache, and answers 401 with the API's body.
+   * @default true
+   */
+  readonly gatewayAuthorizer?: boolean;
   /**
    * Retention of the access log group.
    * @default logs.RetentionDays.THREE_MONTHS
@@ -180,10 +214,14 @@ export class DdlApi extends Construct {
   readonly api: apigw.RestApi;
   /** The DDL Lambda behind both routes. */
   readonly handler: DdlFunction;
-  /** The app-password authorizer Lambda. */
-  readonly authorizerHandler: DdlFunction;
-  /** The REQUEST authorizer on `POST /api/sql`. */
-  readonly authorizer: apigw.RequestAuthorizer;
+  /** The app-password authorizer Lambda (absent without the gateway authorizer). */
+  readonly authorizerHandler?: DdlFunction;
+  /** The REQUEST authorizer on `POST /api/sql` (absent without the gateway authorizer). */
+  readonly authorizer?: apigw.RequestAuthorizer;
+  /** Seconds API Gateway caches an authorizer decision (0 without the gateway authorizer). */
+  readonly authorizerCacheTtlSeconds: number;
+  /** Seconds a warm function keeps a found password record (`PASSWORD_CACHE_SECONDS`). */
+  readonly passwordCacheSeconds: number;
   /** `POST /api/sql`. */
   readonly sqlMethod: apigw.Method;
   /** `GET /api/health`. */
@@ -203,8 +241,22 @@ export class DdlApi extends Construct {
       .check(rate > 0, `throttlingRateLimit must be positive, got ${rate}`)
       .integerInRange('throttlingBurstLimit', burst, 0, 5_000)
       .durationInRange('authorizerCacheTtl', props.authorizerCacheTtl, Duration.seconds(0), Duration.hours(1))
+      .durationInRange('passwordCache', props.passwordCache, Duration.seconds(0), Duration.hours(1))
+      .check(
+        props.passwordCache === undefined || Number.isInteger(props.passwordCache.toSeconds()),
+        `passwordCache must be a whole number of seconds, got ${props.passwordCache?.toHumanString()}`,
+      )
+      .check(
+        props.gatewayAuthorizer !== false || props.authorizerCacheTtl === undefined,
+        'authorizerCacheTtl is the API Gateway authorizer\'s: without the gateway authorizer (gatewayAuthorizer: false) it has no effect',
+      )
       .check(props.corsAllowOrigins?.length !== 0, 'corsAllowOrigins must name at least one origin; leave it out for no CORS');
     const corsOrigins = props.corsAllowOrigins?.length ? props.corsAllowOrigins : undefined;
+    const gatewayAuthorizer = props.gatewayAuthorizer ?? true;
+    this.authorizerCacheTtlSeconds = gatewayAuthorizer ? (props.authorizerCacheTtl?.toSeconds() ?? DEPLOYMENT_DEFAULTS.authorizerCacheTtlSeconds) : 0;
+    this.passwordCacheSeconds = props.passwordCache?.toSeconds() ?? DEPLOYMENT_DEFAULTS.passwordCacheSeconds;
+    // Whichever function checks app passwords gets the same cache setting.
+    const authEnvironment = { [ENV.passwordCacheSeconds]: String(this.passwordCacheSeconds) };
     for (const problem of corsOrigins ? corsAllowOriginsProblems(corsOrigins) : []) propsCheck.check(false, `corsAllowOrigins: ${problem}`);
     propsCheck.throwIfInvalid();
 
@@ -215,34 +267,43 @@ export class DdlApi extends Construct {
       memorySize: 512,
       timeout: Duration.seconds(25),
       // Only this Lambda answers with CORS headers; the authorizer's refusals are gateway responses.
-      environment: corsOrigins ? { ...props.environment, [CORS_ALLOW_ORIGINS_ENV]: corsOrigins.join(',') } : props.environment,
+      environment: {
+        ...props.environment,
+        ...(corsOrigins ? { [CORS_ALLOW_ORIGINS_ENV]: corsOrigins.join(',') } : {}),
+        ...(gatewayAuthorizer ? {} : { ...authEnvironment, [ENV.authenticateInFunction]: 'true' }),
+      },
       // The SQL parser library that reads view bodies (shared/sql/view-deps.ts) is most of the
       // bundle and serves only CREATE [MATERIALIZED] VIEW and EXPLAIN; sql-api.ts imports it
       // dynamically, so it becomes a chunk and stays out of every cold start.
       splitChunks: true,
     });
-    // One GetItem and a SHA-256 comparison (app passwords are random tokens, not user-chosen).
-    this.authorizerHandler = new DdlFunction(this, 'Authorizer', {
-      entry: props.authorizerEntry ?? functionEntry('authorizer'),
-      description: 'Checks app passwords (HTTP Basic or Bearer) against the tenant catalog',
-      timeout: Duration.seconds(10),
-      environment: props.environment,
-    });
     props.catalog.grantItemReadWrite(this.handler.function);
     props.catalog.grantTableActions(this.handler.function, DDL_BATCH_ACTIONS, true);
     grantSecretStore(this.handler, this.handler.role, DDL_SECRET_STORE_METHODS);
-    // AppPasswords.verify: one GetItem of the password's hash.
-    props.catalog.grantItemActions(this.authorizerHandler.function, ['dynamodb:GetItem'], false);
+    if (gatewayAuthorizer) {
+      // One GetItem and a SHA-256 comparison (app passwords are random tokens, not user-chosen).
+      this.authorizerHandler = new DdlFunction(this, 'Authorizer', {
+        entry: props.authorizerEntry ?? functionEntry('authorizer'),
+        description: 'Checks app passwords (HTTP Basic or Bearer) against the tenant catalog',
+        timeout: Duration.seconds(10),
+        environment: { ...props.environment, ...authEnvironment },
+      });
+      grantAuthorizerRead(props.catalog, this.authorizerHandler.role);
+    }
 
+    const createCloudWatchRole = props.createAccountCloudWatchRole ?? false;
     this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.accessLogRetention ?? logs.RetentionDays.THREE_MONTHS,
     });
     const executionLogLevel = props.executionLogLevel ?? apigw.MethodLoggingLevel.OFF;
     this.api = new apigw.RestApi(this, 'Api', {
+      restApiName: deploymentNames(Stack.of(this).stackName).apiName,
       description: 'DDL control plane: SQL over HTTP',
       endpointTypes: [apigw.EndpointType.REGIONAL],
-      // The account-wide CloudWatch role is a regional singleton: not ours to create or delete.
-      cloudWatchRole: false,
+      // The account's CloudWatch role is a setting per account and region, shared with every other
+      // API there: created only when asked, and never deleted with this stack.
+      cloudWatchRole: createCloudWatchRole,
+      ...(createCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
       deployOptions: {
         stageName: props.stageName ?? 'v1',
         tracingEnabled: true,
@@ -255,11 +316,20 @@ export class DdlApi extends Construct {
       },
     });
 
-    this.authorizer = new apigw.RequestAuthorizer(this, 'AppPasswordAuthorizer', {
-      handler: this.authorizerHandler.function,
-      identitySources: [apigw.IdentitySource.header('Authorization')],
-      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(0),
-    });
+    if (this.authorizerHandler) {
+      this.authorizer = new apigw.RequestAuthorizer(this, 'AppPasswordAuthorizer', {
+        handler: this.authorizerHandler.function,
+        identitySources: [apigw.IdentitySource.header('Authorization')],
+        resultsCacheTtl: Duration.seconds(this.authorizerCacheTtlSeconds),
+      });
+    }
+    if (createCloudWatchRole && this.api.node.tryFindChild('CloudWatchRole')) {
+      Validations.of(this.api.node.findChild('CloudWatchRole')).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          'The account-wide API Gateway CloudWatch role (opt-in: createAccountCloudWatchRole) is the role AWS documents for it, with the AWS managed policy that lets API Gateway write the logs of every API of the account and region.',
+      });
+    }
 
     const validator = this.api.addRequestValidator('SqlRequestValidator', {
       validateRequestBody: true,
@@ -274,6 +344,7 @@ export class DdlApi extends Construct {
     const gatewayResponses: [string, apigw.ResponseType, string | undefined, object][] = [
       ['Unauthorized', apigw.ResponseType.UNAUTHORIZED, '401', GATEWAY_ERROR_BODIES.unauthorized],
       ['BadRequestBody', apigw.ResponseType.BAD_REQUEST_BODY, '400', GATEWAY_ERROR_BODIES.badRequestBody],
+      ['BodyTooLarge', apigw.ResponseType.REQUEST_TOO_LARGE, '413', GATEWAY_ERROR_BODIES.bodyTooLarge],
       ['NoRoute', apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', GATEWAY_ERROR_BODIES.noRoute],
       ['Default5xx', apigw.ResponseType.DEFAULT_5XX, undefined, GATEWAY_ERROR_BODIES.serverError],
     ];
@@ -309,11 +380,19 @@ export class DdlApi extends Construct {
     const sqlResource = root.addResource('sql', preflight('/api/sql'));
     const healthResource = root.addResource('health', preflight('/api/health'));
     this.sqlMethod = sqlResource.addMethod('POST', integration, {
-      authorizationType: apigw.AuthorizationType.CUSTOM,
-      authorizer: this.authorizer,
+      ...(this.authorizer
+        ? { authorizationType: apigw.AuthorizationType.CUSTOM, authorizer: this.authorizer }
+        : { authorizationType: apigw.AuthorizationType.NONE }),
       requestValidator: validator,
       requestModels: { 'application/json': model },
     });
+    if (!this.authorizer) {
+      Validations.of(this.sqlMethod).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'LocalStack mode (gatewayAuthorizer: false): LocalStack\'s free image cannot create the REQUEST authorizer, so the DDL function checks the app password itself (AUTHENTICATE_IN_FUNCTION) and answers 401 before reading the body.',
+      });
+    }
     this.healthMethod = healthResource.addMethod('GET', integration, {
       authorizationType: apigw.AuthorizationType.NONE,
     });
@@ -343,9 +422,14 @@ export class DdlApi extends Construct {
       Validations.of(this.api.deploymentStage).acknowledge({
         id: 'AwsSolutions-APIG6',
         reason:
-          'Execution logging needs the account-wide API Gateway CloudWatch role, a regional singleton this app does not own; JSON access logs and X-Ray tracing record every request. Set executionLogLevel where that role exists.',
+          'Execution logging is off by default: JSON access logs and X-Ray tracing record every request, and execution logs would repeat them at a cost. Set executionLogLevel to turn it on (it needs the account-wide API Gateway CloudWatch role, like access logging).',
       });
     }
+  }
+
+  /** The longest a revoked app password can keep working, in seconds (`revocationDelaySeconds`). */
+  get revocationDelaySeconds(): number {
+    return revocationDelaySeconds(this.authorizerCacheTtlSeconds, this.passwordCacheSeconds);
   }
 
   /** The URL of the stage, ending in `/`. */
@@ -353,3 +437,23 @@ export class DdlApi extends Construct {
     return this.api.url;
   }
 }
+
+/**
+ * The authorizer's catalog access: GetItem of app-password records only (AppPasswords.verify
+ * reads `pk = AUTH#<token id>`, `sk = AUTH`), held to those items by a `dynamodb:LeadingKeys`
+ * condition. The rest of the catalog (every tenant's objects, statuses, effects) stays out of reach.
+ */
+export function grantAuthorizerRead(catalog: CatalogTable, role: iam.IRole): void {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:GetItem'],
+      resources: [catalog.tableArn],
+      // A GetItem always names its partition key, so "for all values" never passes on an empty set.
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [AUTHORIZER_LEADING_KEYS] } },
+    }),
+  );
+  catalog.encryptionKey?.grant(role, 'kms:Decrypt', 'kms:DescribeKey');
+}
+
+/** The partition keys the authorizer may read: app-password records (`AUTH#<token id>`). */
+export const AUTHORIZER_LEADING_KEYS = `${authPk('')}*`;

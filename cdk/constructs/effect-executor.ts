@@ -3,7 +3,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { DEFAULT_TIMEOUT_MS } from '../../shared/dataplane/http-client';
-import type { Controller } from '../../shared/definitions';
+import { type Controller, DEPLOYMENT_DEFAULTS, minVisibilityTimeoutSeconds } from '../../shared/definitions';
 import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
 import type { CatalogTable } from './catalog-table';
 import { dataPlaneTokenEnvironment, dataPlaneTokenSecretProblem, grantDataPlaneToken } from './data-plane-token';
@@ -32,7 +32,22 @@ export const DATA_PLANE_CALL_WORST_CASE = Duration.millis(
 );
 
 /** The executors' timeout: one effect's worst data plane call plus its catalog reads and writes. */
-export const EXECUTOR_TIMEOUT = Duration.seconds(25);
+export const EXECUTOR_TIMEOUT = Duration.seconds(DEPLOYMENT_DEFAULTS.executorTimeoutSeconds);
+
+/**
+ * What an executor does to the catalog (shared/executor/executor.ts): it reads the effect record
+ * and its object (GetItem), settles the effect (UpdateItem, in a transaction with a status Put),
+ * records attempts (UpdateItem) and writes or deletes replica and connector statuses (PutItem,
+ * DeleteItem). It never queries: no Query on the table, and no access to the attention index.
+ */
+export const EXECUTOR_CATALOG_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
+
+/**
+ * What the compute and storage executors do to the reference data plane's table
+ * (shared/dataplane/reference.ts `apply`, `setReadPolicy`): GetItem, then a conditional PutItem
+ * (alone or with its action-log row in a transaction). The secrets executor never touches it.
+ */
+export const EXECUTOR_DATA_PLANE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
 
 export interface EffectExecutorProps {
   /** The controller whose effects this executor applies. */
@@ -80,12 +95,19 @@ export interface EffectExecutorProps {
    */
   readonly maxConcurrency?: number;
   /**
-   * Function timeout; at most the queue's visibility timeout, or SQS would hand a message
-   * still in progress to a second invocation. When effects go to an external data plane, at least
+   * Function timeout. Six times it plus the batching window must fit in the queue's visibility
+   * timeout (AWS's rule for SQS event sources, `minVisibilityTimeoutSeconds`): otherwise SQS hands
+   * out again a message still in progress or waiting in a throttled invocation, counting a
+   * receive against its DLQ budget. When effects go to an external data plane, at least
    * {@link DATA_PLANE_CALL_WORST_CASE}.
    * @default EXECUTOR_TIMEOUT (25 seconds)
    */
   readonly timeout?: Duration;
+  /**
+   * How long the event source gathers messages before invoking (MaximumBatchingWindowInSeconds, 0 to 300).
+   * @default - none (DEPLOYMENT_DEFAULTS.executorBatchingWindowSeconds)
+   */
+  readonly maxBatchingWindow?: Duration;
   /**
    * Function memory in MB.
    * @default 256
@@ -95,8 +117,9 @@ export interface EffectExecutorProps {
 
 /**
  * The effect executor of one controller: a Lambda fed by the controller's FIFO queue with
- * partial batch responses, allowed to read and write the catalog and the reference data plane
- * (and, for the secrets controller, the secrets it owns) and nothing else.
+ * partial batch responses, allowed the item calls it makes on the catalog and (compute and
+ * storage) the reference data plane, and, for the secrets controller, the secrets it owns:
+ * nothing else.
  */
 export class EffectExecutor extends Construct {
   /** The controller this executor serves. */
@@ -110,6 +133,7 @@ export class EffectExecutor extends Construct {
     super(scope, id);
     const visibility = Duration.seconds(props.queue.definition.visibilityTimeoutSeconds);
     const timeout = props.timeout ?? EXECUTOR_TIMEOUT;
+    const batchingWindow = props.maxBatchingWindow ?? Duration.seconds(DEPLOYMENT_DEFAULTS.executorBatchingWindowSeconds);
     // The secrets controller's effects go to the secret store, never to the data plane
     // (shared/effects/model.ts); the other controllers make one data plane call per effect.
     const callsExternalDataPlane = props.dataPlaneTable === undefined && props.controller !== 'secrets';
@@ -120,7 +144,12 @@ export class EffectExecutor extends Construct {
       )
       .integerInRange('batchSize', props.batchSize, 1, 10)
       .integerInRange('maxConcurrency', props.maxConcurrency, 2, 1_000)
-      .durationInRange('timeout', timeout, Duration.seconds(1), visibility)
+      .durationInRange('timeout', timeout, Duration.seconds(1), Duration.minutes(15))
+      .durationInRange('maxBatchingWindow', props.maxBatchingWindow, Duration.seconds(0), Duration.minutes(5))
+      .check(
+        minVisibilityTimeoutSeconds(timeout.toSeconds(), batchingWindow.toSeconds()) <= visibility.toSeconds(),
+        `the queue's visibility timeout (${visibility.toHumanString()}) must be at least six times the function timeout plus the batching window (6 × ${timeout.toHumanString()} + ${batchingWindow.toHumanString()} = ${minVisibilityTimeoutSeconds(timeout.toSeconds(), batchingWindow.toSeconds())} seconds): shorten the timeout or raise visibilityTimeoutSeconds in shared/definitions.ts`,
+      )
       .check(
         !callsExternalDataPlane || timeout.toMilliseconds() >= DATA_PLANE_CALL_WORST_CASE.toMilliseconds(),
         `timeout must cover one call to the external data plane with its retries (${DATA_PLANE_CALL_WORST_CASE.toHumanString()}), got ${timeout.toHumanString()}`,
@@ -148,12 +177,13 @@ export class EffectExecutor extends Construct {
     this.eventSource = new sources.SqsEventSource(props.queue.queue, {
       batchSize: props.batchSize ?? (callsExternalDataPlane ? 1 : 10),
       maxConcurrency: props.maxConcurrency ?? 5,
+      ...(batchingWindow.toSeconds() > 0 ? { maxBatchingWindow: batchingWindow } : {}),
       reportBatchItemFailures: true,
     });
     fn.addEventSource(this.eventSource);
 
-    props.catalog.grantItemReadWrite(fn);
-    props.dataPlaneTable?.grantItemReadWrite(fn);
+    props.catalog.grantTableActions(fn, EXECUTOR_CATALOG_ACTIONS, true);
+    if (props.controller !== 'secrets') props.dataPlaneTable?.grantTableActions(fn, EXECUTOR_DATA_PLANE_ACTIONS, true);
 
     if (props.controller === 'secrets') grantSecretStore(this, this.handler.role, SECRETS_EXECUTOR_METHODS);
     if (tokenSecret) grantDataPlaneToken(this, this.handler, tokenSecret);

@@ -1,9 +1,9 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type Controller, CONTROLLERS, EFFECT_QUEUES, type QueueDefinition } from '../../shared/definitions';
+import { type Controller, CONTROLLERS, deploymentNames, EFFECT_QUEUES, type QueueDefinition } from '../../shared/definitions';
 import { PropsValidator } from './props-validation';
 
 /**
@@ -33,14 +33,22 @@ export interface EffectQueuesProps {
    * @default Duration.days(14) (the SQS maximum)
    */
   readonly dlqRetention?: Duration;
+  /**
+   * What CloudFormation does with the DLQs when they leave the stack (`cdk destroy` included):
+   * the dead letters are effects the system gave up on, kept for inspection and redrive.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly dlqRemovalPolicy?: RemovalPolicy;
 }
 
-const QUEUE_NAME = /^[A-Za-z0-9_-]{1,75}$/; // 80 characters including the `.fifo` suffix
+const QUEUE_NAME = /^[A-Za-z0-9_-]{1,75}\.fifo$/; // 80 characters including the `.fifo` suffix
 
 /**
  * A FIFO queue and a FIFO DLQ per controller, built from `EFFECT_QUEUES` (the definitions the
  * local runtime creates its emulator queues from). The redrive budget is the controller's retry
- * policy budget (`RETRY_POLICIES['executor.<controller>'].budget`).
+ * policy budget (`RETRY_POLICIES['executor.<controller>'].budget`). The names are the stack's own
+ * (`deploymentNames`): a second stack in the same account and region gets queues of its own
+ * instead of failing on "already exists" or, worse, consuming the first one's effects.
  */
 export class EffectQueues extends Construct {
   /** The queue pair of each controller. */
@@ -57,9 +65,11 @@ export class EffectQueues extends Construct {
     for (const c of CONTROLLERS) {
       v.check(EFFECT_QUEUES.some((d) => d.controller === c), `EFFECT_QUEUES has no queue for controller ${c}`);
     }
+    const names = deploymentNames(Stack.of(this).stackName);
     for (const d of EFFECT_QUEUES) {
-      v.check(QUEUE_NAME.test(d.name), `queue name ${d.name} must match ${QUEUE_NAME}`)
-        .check(QUEUE_NAME.test(d.dlqName), `DLQ name ${d.dlqName} must match ${QUEUE_NAME}`)
+      const [queueName, dlqName] = [names.queueName(d.controller), names.dlqName(d.controller)];
+      v.check(QUEUE_NAME.test(queueName), `queue name ${queueName} (from the stack name) must match ${QUEUE_NAME}: use a shorter stack name`)
+        .check(QUEUE_NAME.test(dlqName), `DLQ name ${dlqName} (from the stack name) must match ${QUEUE_NAME}: use a shorter stack name`)
         .integerInRange(`${d.name}.visibilityTimeoutSeconds`, d.visibilityTimeoutSeconds, 0, 43_200)
         .integerInRange(`${d.name}.maxReceiveCount`, d.maxReceiveCount, 1, 1_000)
         .integerInRange(`${d.name}.retentionSeconds`, d.retentionSeconds, 60, 1_209_600);
@@ -86,12 +96,13 @@ export class EffectQueues extends Construct {
       };
       const dlq = new sqs.Queue(this, `${definition.controller}-dlq`, {
         ...fifo,
-        queueName: `${definition.dlqName}.fifo`,
+        queueName: names.dlqName(definition.controller),
         retentionPeriod: props.dlqRetention ?? Duration.days(14),
+        removalPolicy: props.dlqRemovalPolicy ?? RemovalPolicy.RETAIN,
       });
       const queue = new sqs.Queue(this, definition.controller, {
         ...fifo,
-        queueName: `${definition.name}.fifo`,
+        queueName: names.queueName(definition.controller),
         visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
         retentionPeriod: Duration.seconds(definition.retentionSeconds),
         deadLetterQueue: { queue: dlq, maxReceiveCount: definition.maxReceiveCount },

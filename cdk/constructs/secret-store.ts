@@ -1,13 +1,18 @@
 import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
+import { deploymentNames } from '../../shared/definitions';
 import type { SecretStore } from '../../shared/secrets/store';
 
 /**
- * Every secret the control plane stores is named under this prefix
- * (`ddl-control-plane/<tenant>/<secretId>`, shared/secrets/aws-store.ts; a test pins the two).
+ * Every secret a stack's control plane stores is named under this prefix, its own
+ * (`ddl-control-plane/<stack name>/<tenant>/<secretId>`): the functions get it in
+ * `SECRET_NAME_PREFIX` (shared/secrets/aws-store.ts), and their grants cover it alone, so no
+ * stack's role can touch another stack's secrets. Ends in `/`.
  */
-export const SECRET_NAME_PREFIX = 'ddl-control-plane/';
+export function secretNamePrefix(scope: Construct): string {
+  return `${deploymentNames(Stack.of(scope).stackName).secretNamePrefix}/`;
+}
 
 /** A method of the secret store (shared/secrets/store.ts). */
 export type SecretStoreMethod = keyof SecretStore;
@@ -56,7 +61,7 @@ export function grantSecretStore(scope: Construct, role: iam.IRole, methods: rea
 
 /**
  * Lets `role` perform Secrets Manager actions for the secret store: one policy `SecretStore` under
- * `scope` on the secrets named `ddl-control-plane/*` only, and, for `ListSecrets`, a policy
+ * `scope` on the stack's own secrets only ({@link secretNamePrefix}), and, for `ListSecrets`, a policy
  * `SecretStoreList` of its own on `*`, so that its cdk-nag acknowledgement covers that one
  * statement and nothing else.
  */
@@ -65,6 +70,7 @@ export function grantSecretActions(scope: Construct, role: iam.IRole, actions: r
   const scoped = all.filter((a) => !UNSCOPED_ACTIONS.includes(a));
   const unscoped = all.filter((a) => UNSCOPED_ACTIONS.includes(a));
   const policies: iam.Policy[] = [];
+  const prefix = secretNamePrefix(scope);
   if (scoped.length > 0) {
     const policy = new iam.Policy(scope, 'SecretStore', {
       roles: [role],
@@ -75,7 +81,7 @@ export function grantSecretActions(scope: Construct, role: iam.IRole, actions: r
             Stack.of(scope).formatArn({
               service: 'secretsmanager',
               resource: 'secret',
-              resourceName: `${SECRET_NAME_PREFIX}*`,
+              resourceName: `${prefix}*`,
               arnFormat: ArnFormat.COLON_RESOURCE_NAME,
             }),
           ],
@@ -83,9 +89,8 @@ export function grantSecretActions(scope: Construct, role: iam.IRole, actions: r
       ],
     });
     Validations.of(policy).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${SECRET_NAME_PREFIX}*]`,
-      reason:
-        'Secrets are named after catalog objects (ddl-control-plane/<tenant>/<secret id>), so their names are not known at deploy time; access is confined to the ddl-control-plane/ name prefix (the trailing * also covers the random suffix Secrets Manager appends to every secret ARN).',
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${prefix}*]`,
+      reason: `Secrets are named after catalog objects (${prefix}<tenant>/<secret id>), so their names are not known at deploy time; access is confined to this stack's name prefix ${prefix} (the trailing * also covers the random suffix Secrets Manager appends to every secret ARN).`,
     });
     policies.push(policy);
   }
@@ -97,7 +102,7 @@ export function grantSecretActions(scope: Construct, role: iam.IRole, actions: r
     Validations.of(policy).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
-        'secretsmanager:ListSecrets supports no resource-level permissions; AWS requires Resource "*" (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awssecretsmanager.html). The call filters by the ddl-control-plane/<tenant>/ name prefix, and it returns metadata only, never a secret value.',
+        'secretsmanager:ListSecrets supports no resource-level permissions; AWS requires Resource "*" (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awssecretsmanager.html). The call filters by the stack name prefix of its secrets, and it returns metadata only, never a secret value.',
     });
     policies.push(policy);
   }

@@ -34,6 +34,11 @@ export interface ApiHandlerDeps {
   readonly logger: Logger;
   /** Origins whose pages may read the answers (Config.corsAllowOrigins); none: no CORS headers. */
   readonly corsAllowOrigins?: readonly string[];
+  /**
+   * Checks the app password here, where no API Gateway authorizer runs in front of the function
+   * (Config.authenticateInFunction: the stack's LocalStack mode). Absent: the authorizer's context decides.
+   */
+  readonly passwords?: AppPasswords;
 }
 
 export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
@@ -42,10 +47,19 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     if (event.httpMethod !== 'POST' || !event.path.endsWith('/api/sql')) {
       return json(404, { error: { message: `no route for ${event.httpMethod} ${event.path}`, code: '08P01' } });
     }
-    const tenant = event.requestContext?.authorizer?.tenant as string | undefined;
+    let tenant = event.requestContext?.authorizer?.tenant as string | undefined;
+    let principal = (event.requestContext?.authorizer?.tokenId as string | undefined) ?? tenant;
+    if (!tenant && deps.passwords) {
+      try {
+        const p = await deps.passwords.verify(header(event, 'authorization'));
+        [tenant, principal] = [p.tenant, p.tokenId];
+      } catch (err) {
+        if (!(err instanceof AuthError)) throw err;
+        deps.logger.info('authentication refused', { reason: err.message });
+      }
+    }
     // The authorizer always sets it; a missing one means the route was deployed without it.
     if (!tenant) return json(401, UNAUTHORIZED_BODY);
-    const principal = (event.requestContext.authorizer?.tokenId as string | undefined) ?? tenant;
     try {
       const body = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
       const r = await deps.api.handle(tenant, `${tenant}/${principal}`, body, header(event, 'content-type'), header(event, 'idempotency-key'));

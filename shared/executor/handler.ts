@@ -1,17 +1,17 @@
 /**
- * The SQS-facing side of an executor: one FIFO-aware partial batch (Powertools), a backoff from
- * the loop's named policy applied with ChangeMessageVisibility, and simulated crashes passed
- * through as a failed invocation (the way a dead process looks to the event source mapping).
+ * The SQS-facing side of an executor: a FIFO-aware partial batch (each message group stops at its
+ * first failure), a backoff from the loop's named policy applied with ChangeMessageVisibility to
+ * the failed message and to those behind it in its group, and simulated crashes passed through as
+ * a failed invocation (the way a dead process looks to the event source mapping).
  */
-import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { SimulatedCrash } from '../errors';
 import type { EffectMessage } from '../effects/model';
-import { backoffMs } from '../effects/retry-policies';
+import { backoffMs, budgetSpent } from '../effects/retry-policies';
 import { EffectExecutor, RetryLater, type ExecutorDeps } from './executor';
 
 export interface ExecutorHandlerDeps extends ExecutorDeps {
@@ -22,44 +22,85 @@ export interface ExecutorHandlerDeps extends ExecutorDeps {
 
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
+/** The failed message a group stopped at: the delay the messages behind it get too. */
+interface Blocker {
+  readonly delaySeconds: number;
+}
+
 export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
   const executor = new EffectExecutor(deps);
   const { logger } = deps;
+  const receiveCount = (record: SQSRecord) => Number(record.attributes.ApproximateReceiveCount ?? '1');
+  /** SQS moves a message to the DLQ on its next receive once this one was its last: maxReceiveCount is the policy's budget. */
+  const lastReceive = (record: SQSRecord) => budgetSpent(deps.policy, receiveCount(record));
 
-  const recordHandler = async (record: SQSRecord): Promise<void> => {
+  const processRecord = async (record: SQSRecord): Promise<void> => {
     const msg = JSON.parse(record.body) as EffectMessage;
-    const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    try {
-      const outcome = await executor.process(msg, attempt);
-      logger.info('effect processed', { effectId: msg.effectId, objectId: msg.objectId, generation: msg.generation, outcome, attempt });
-    } catch (err) {
-      if (err instanceof RetryLater) {
-        const delaySeconds = Math.ceil(backoffMs(deps.policy, attempt) / 1000);
-        logger.warn('effect will be retried', { effectId: msg.effectId, attempt, delaySeconds, error: err.message });
-        await deps.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: deps.queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: delaySeconds }));
-      }
-      throw err;
+    const attempt = receiveCount(record);
+    const outcome = await executor.process(msg, attempt);
+    logger.info('effect processed', { effectId: msg.effectId, objectId: msg.objectId, generation: msg.generation, outcome, attempt });
+  };
+
+  const setVisibility = async (records: readonly SQSRecord[], delaySeconds: number): Promise<void> => {
+    for (let i = 0; i < records.length; i += 10) {
+      const chunk = records.slice(i, i + 10);
+      const r = await deps.sqs.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: deps.queueUrl,
+          Entries: chunk.map((rec, j) => ({ Id: String(j), ReceiptHandle: rec.receiptHandle, VisibilityTimeout: delaySeconds })),
+        }),
+      );
+      // A message that could not be delayed comes back after the queue's visibility timeout: later, never lost.
+      for (const f of r.Failed ?? []) logger.warn('could not delay a message', { messageId: chunk[Number(f.Id)]?.messageId, code: f.Code, error: f.Message });
     }
   };
 
-  const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  /**
+   * FIFO per message group: after a record fails, the records behind it in its group are not
+   * processed (order holds) and come back with it, after the same delay: a message left locked
+   * for the whole visibility timeout would hold the group up that long. A failed record on its
+   * last receive is on its way to the DLQ (its effect is marked dead-lettered): it blocks nothing,
+   * and the records behind it are processed now. A record on its own last receive is always
+   * processed: one that reached the DLQ without ever being attempted would be replayed by the
+   * sweeper while its copy waits there, and a later redrive would duplicate it.
+   */
+  const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const failures: SQSRecord[] = [];
+    const blocked = new Map<string, Blocker>();
+    const skipped = new Map<number, SQSRecord[]>();
     let crash: SimulatedCrash | undefined;
-    const processor = new SqsFifoPartialProcessorAsync();
-    const response = await processPartialResponse(
-      event,
-      async (record: SQSRecord) => {
-        try {
-          await recordHandler(record);
-        } catch (err) {
-          if (err instanceof SimulatedCrash) crash ??= err;
-          throw err;
+    for (const record of event.Records) {
+      const group = record.attributes.MessageGroupId ?? record.messageId;
+      const blocker = blocked.get(group);
+      if (crash || (blocker && !lastReceive(record))) {
+        failures.push(record);
+        if (!crash && blocker) skipped.set(blocker.delaySeconds, [...(skipped.get(blocker.delaySeconds) ?? []), record]);
+        continue;
+      }
+      try {
+        await processRecord(record);
+      } catch (err) {
+        failures.push(record);
+        if (err instanceof SimulatedCrash) {
+          // A dead process: the whole batch comes back after its visibility timeout, as in Lambda.
+          crash ??= err;
+          continue;
         }
-      },
-      processor,
-      { context, skipGroupOnError: true, throwOnFullBatchFailure: false },
-    );
+        const attempt = receiveCount(record);
+        const delaySeconds = Math.ceil(backoffMs(deps.policy, attempt) / 1000);
+        if (err instanceof RetryLater) logger.warn('effect will be retried', { messageId: record.messageId, attempt, delaySeconds, error: err.message });
+        else logger.error('effect failed unexpectedly; it will be retried', { messageId: record.messageId, attempt, delaySeconds, error: err as Error });
+        // On its last receive it still waits out the delay (then SQS moves it to the DLQ), but it holds no one up.
+        if (!lastReceive(record)) blocked.set(group, { delaySeconds });
+        await setVisibility([record], delaySeconds);
+      }
+    }
     if (crash) throw crash;
-    return response;
+    for (const [delaySeconds, records] of skipped) {
+      logger.info('messages behind a failed one in their group come back with it', { count: records.length, delaySeconds });
+      await setVisibility(records, delaySeconds);
+    }
+    return { batchItemFailures: failures.map((r) => ({ itemIdentifier: r.messageId })) };
   };
 
   return middy(handler).use(injectLambdaContext(logger)) as unknown as SqsHandler;

@@ -2,6 +2,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { createApiHandler } from '../api/handlers';
 import { SqlApi } from '../api/sql-api';
+import { appPasswords } from './authorizer';
 import type { Clients } from '../aws';
 import { CatalogStore } from '../catalog/store';
 import type { Config } from '../config';
@@ -11,5 +12,7 @@ import type { SecretStore } from '../secrets/store';
 
 export function apiHandler(cfg: Config, clients: Pick<Clients, 'doc'>, logger: Logger, secrets?: SecretStore, prober?: Prober, fingerprintKey?: FingerprintKey) {
   const api = new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger, ...(secrets ? { secrets } : {}), ...(prober ? { prober } : {}), ...(fingerprintKey ? { fingerprintKey } : {}) });
-  return createApiHandler({ api, logger, ...(cfg.corsAllowOrigins ? { corsAllowOrigins: cfg.corsAllowOrigins } : {}) });
+  // Without an API Gateway authorizer in front (LocalStack mode), the function checks app passwords itself, with the authorizer's cache setting.
+  const passwords = cfg.authenticateInFunction ? appPasswords(cfg, clients) : undefined;
+  return createApiHandler({ api, logger, ...(cfg.corsAllowOrigins ? { corsAllowOrigins: cfg.corsAllowOrigins } : {}), ...(passwords ? { passwords } : {}) });
 }

@@ -10,7 +10,7 @@ import { awsFingerprintKey, type FingerprintKey } from '../secrets/fingerprint-k
 import type { SecretStore } from '../secrets/store';
 
 export function awsSecretStore(cfg: Config): SecretStore {
-  return new AwsSecretStore(new SecretsManagerClient({ region: cfg.region }));
+  return new AwsSecretStore(new SecretsManagerClient({ region: cfg.region }), cfg.secretNamePrefix);
 }
 
 /** The deployment's Idempotency-Key fingerprint key (shared/secrets/fingerprint-key.ts). */

@@ -24,18 +24,27 @@ import {
   UpdateSecretVersionStageCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
+import { SECRET_NAME_ROOT } from '../definitions';
 import { randomUUID } from 'node:crypto';
 import type { SecretStore, SecretVersionList } from './store';
 
-export const SECRET_NAME_PREFIX = 'ddl-control-plane';
-const name = (tenant: string, secretId: string) => `${SECRET_NAME_PREFIX}/${tenant}/${secretId}`;
+/** The name prefix when none is configured; a deployed stack passes its own (`deploymentNames`). */
+export const SECRET_NAME_PREFIX = SECRET_NAME_ROOT;
 const stage = (generation: number) => `g${generation}`;
 
 export class AwsSecretStore implements SecretStore {
-  constructor(private readonly sm: SecretsManagerClient) {}
+  /** `prefix`: the deployment's secret name prefix (Config.secretNamePrefix), without a trailing `/`. */
+  constructor(
+    private readonly sm: SecretsManagerClient,
+    private readonly prefix: string = SECRET_NAME_PREFIX,
+  ) {}
+
+  private name(tenant: string, secretId: string): string {
+    return `${this.prefix}/${tenant}/${secretId}`;
+  }
 
   async put(tenant: string, secretId: string, generation: number, value: string): Promise<void> {
-    const SecretId = name(tenant, secretId);
+    const SecretId = this.name(tenant, secretId);
     const versionId = randomUUID();
     try {
       await this.sm.send(new CreateSecretCommand({ Name: SecretId, SecretString: value, ClientRequestToken: versionId, Tags: [{ Key: 'managed-by', Value: SECRET_NAME_PREFIX }] }));
@@ -53,7 +62,7 @@ export class AwsSecretStore implements SecretStore {
 
   async get(tenant: string, secretId: string, generation: number): Promise<string | undefined> {
     try {
-      const r = await this.sm.send(new GetSecretValueCommand({ SecretId: name(tenant, secretId), VersionStage: stage(generation) }));
+      const r = await this.sm.send(new GetSecretValueCommand({ SecretId: this.name(tenant, secretId), VersionStage: stage(generation) }));
       return r.SecretString;
     } catch (err) {
       if (err instanceof ResourceNotFoundException) return undefined;
@@ -64,19 +73,19 @@ export class AwsSecretStore implements SecretStore {
   async prune(tenant: string, secretId: string, keep?: number): Promise<void> {
     if (keep === undefined) {
       try {
-        await this.sm.send(new DeleteSecretCommand({ SecretId: name(tenant, secretId), ForceDeleteWithoutRecovery: true }));
+        await this.sm.send(new DeleteSecretCommand({ SecretId: this.name(tenant, secretId), ForceDeleteWithoutRecovery: true }));
       } catch (err) {
         if (!(err instanceof ResourceNotFoundException)) throw err;
       }
       return;
     }
     // Older versions lose their stage and are deprecated by Secrets Manager itself.
-    const versions = await this.sm.send(new ListSecretVersionIdsCommand({ SecretId: name(tenant, secretId) }));
+    const versions = await this.sm.send(new ListSecretVersionIdsCommand({ SecretId: this.name(tenant, secretId) }));
     for (const v of versions.Versions ?? []) {
       for (const st of v.VersionStages ?? []) {
         const g = /^g(\d+)$/.exec(st)?.[1];
         if (g !== undefined && Number(g) < keep) {
-          await this.sm.send(new UpdateSecretVersionStageCommand({ SecretId: name(tenant, secretId), VersionStage: st, RemoveFromVersionId: v.VersionId }));
+          await this.sm.send(new UpdateSecretVersionStageCommand({ SecretId: this.name(tenant, secretId), VersionStage: st, RemoveFromVersionId: v.VersionId }));
         }
       }
     }
@@ -86,7 +95,7 @@ export class AwsSecretStore implements SecretStore {
     const out: SecretVersionList[] = [];
     let next: string | undefined;
     do {
-      const r = await this.sm.send(new ListSecretsCommand({ Filters: [{ Key: 'name', Values: [`${SECRET_NAME_PREFIX}/${tenant}/`] }], NextToken: next }));
+      const r = await this.sm.send(new ListSecretsCommand({ Filters: [{ Key: 'name', Values: [`${this.prefix}/${tenant}/`] }], NextToken: next }));
       for (const s of r.SecretList ?? []) {
         // The name filter is a case-insensitive prefix match: keep exactly this tenant's secrets,
         // since the sweeper deletes listed secrets that its catalog does not know.

@@ -11,12 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { CatalogTable } from '../../cdk/constructs/catalog-table';
 import { DdlApi } from '../../cdk/constructs/ddl-api';
 import { DdlFunction } from '../../cdk/constructs/ddl-function';
-import { EffectExecutor } from '../../cdk/constructs/effect-executor';
+import { EffectExecutor, EXECUTOR_TIMEOUT } from '../../cdk/constructs/effect-executor';
 import { EffectQueues } from '../../cdk/constructs/effect-queues';
 import { Observability, type PowertoolsLogLevel } from '../../cdk/constructs/observability';
 import { InvalidPropsError } from '../../cdk/constructs/props-validation';
 import { StreamRouter } from '../../cdk/constructs/stream-router';
 import { Sweeper } from '../../cdk/constructs/sweeper';
+import { minVisibilityTimeoutSeconds } from '../../shared/definitions';
 import { BUNDLING_STACKS, bareStack, captureError, FIXTURE_ENTRY, identityStatements, logicalId, testApp } from './helpers';
 
 function base(stack: Stack = bareStack()) {
@@ -106,7 +107,7 @@ describe('props validation: one error listing every problem', () => {
     ]);
   });
 
-  it('EffectExecutor: FIFO batch limit, concurrency floor, timeout within the visibility timeout', () => {
+  it('EffectExecutor: FIFO batch limit, concurrency floor, visibility timeout at least six times the timeout plus the batching window', () => {
     // Prepare
     const { stack, catalog, queues } = base();
 
@@ -120,17 +121,34 @@ describe('props validation: one error listing every problem', () => {
           entry: FIXTURE_ENTRY,
           batchSize: 11,
           maxConcurrency: 1,
-          timeout: Duration.seconds(31),
+          timeout: Duration.seconds(24),
+          maxBatchingWindow: Duration.seconds(7),
         }),
     );
 
-    // Assess
+    // Assess: 6 × 24 s + 7 s = 151 s, over the queues' 150 s.
     expect(problems).toEqual([
       "queue is storage's, not compute's",
       'batchSize must be an integer in [1, 10], got 11',
       'maxConcurrency must be an integer in [2, 1000], got 1',
-      'timeout must be between 1 second and 30 seconds, got 31 seconds',
+      "the queue's visibility timeout (2 minutes 30 seconds) must be at least six times the function timeout plus the batching window (6 × 24 seconds + 7 seconds = 151 seconds): shorten the timeout or raise visibilityTimeoutSeconds in shared/definitions.ts",
     ]);
+  });
+
+  it('EffectExecutor: the default timeout and no batching window fit the queues\' visibility timeout exactly', () => {
+    // Prepare
+    const { stack, catalog, queues } = base();
+
+    // Act
+    const ok = new EffectExecutor(stack, 'Exec', { controller: 'compute', catalog, queue: queues.byController.compute, entry: FIXTURE_ENTRY });
+    const oneSecondWindow = problemsOf(
+      () => new EffectExecutor(stack, 'Exec2', { controller: 'compute', catalog, queue: queues.byController.compute, entry: FIXTURE_ENTRY, maxBatchingWindow: Duration.seconds(1) }),
+    );
+
+    // Assess
+    expect(ok.handler.function.timeout?.toSeconds()).toBe(EXECUTOR_TIMEOUT.toSeconds());
+    expect(oneSecondWindow).toEqual([expect.stringMatching(/6 × 25 seconds \+ 1 second = 151 seconds/)]);
+    expect(queues.byController.compute.definition.visibilityTimeoutSeconds).toBe(minVisibilityTimeoutSeconds(EXECUTOR_TIMEOUT.toSeconds()));
   });
 
   it('EffectExecutor: with an external data plane, the timeout covers one data plane call with its retries', () => {

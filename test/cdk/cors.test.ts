@@ -65,7 +65,7 @@ describe('with context corsAllowOrigins (two origins)', () => {
       expect(m.Properties.Integration.IntegrationResponses[0].StatusCode).toBe('204');
     }
     // POST /api/sql keeps its authorizer.
-    expect(methods(template, 'POST')[0]!.Properties.AuthorizerId).toEqual({ Ref: logicalId(stack.api.authorizer) });
+    expect(methods(template, 'POST')[0]!.Properties.AuthorizerId).toEqual({ Ref: logicalId(stack.api.authorizer!) });
   });
 
   it('answers a preflight from the first origin with the headers the local gateway sends, and overrides the origin for the others', () => {
@@ -88,12 +88,12 @@ describe('with context corsAllowOrigins (two origins)', () => {
     }
   });
 
-  it('puts the CORS header on the gateway responses: 401, bad body, no route, every other 4xx, 5xx', () => {
+  it('puts the CORS header on the gateway responses: 401, bad body, too large, no route, every other 4xx, 5xx', () => {
     // Act
     const responses = gatewayResponses(template);
 
     // Assess
-    expect(Object.keys(responses).sort()).toEqual(['BAD_REQUEST_BODY', 'DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'UNAUTHORIZED']);
+    expect(Object.keys(responses).sort()).toEqual(['BAD_REQUEST_BODY', 'DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'REQUEST_TOO_LARGE', 'UNAUTHORIZED']);
     for (const parameters of Object.values(responses)) {
       // Several origins: a gateway response can only echo the request's Origin (see gatewayResponseCorsHeaders).
       expect(parameters).toEqual({
@@ -106,7 +106,7 @@ describe('with context corsAllowOrigins (two origins)', () => {
   it('gives the DDL Lambda CORS_ALLOW_ORIGINS, which loadConfig accepts; the authorizer does not need it', () => {
     // Act
     const ddl = functionEnv(template, logicalId(stack.api.handler.function));
-    const authorizer = functionEnv(template, logicalId(stack.api.authorizerHandler.function));
+    const authorizer = functionEnv(template, logicalId(stack.api.authorizerHandler!.function));
 
     // Assess
     expect(ddl.CORS_ALLOW_ORIGINS).toBe(`${CONSOLE},${DEV}`);

@@ -73,7 +73,7 @@ describe('with context dataPlaneUrl and dataPlaneTokenSecretArn', () => {
       const own = statementsOfRole(template, logicalId(fn.role)).filter((s) => s.resources.map(fakeResolve).includes(SECRET_ARN));
       expect(own, fn.node.path).toHaveLength(1);
     }
-    for (const fn of [stack.executors.secrets.handler, stack.api.handler, stack.api.authorizerHandler, stack.router.handler]) {
+    for (const fn of [stack.executors.secrets.handler, stack.api.handler, stack.api.authorizerHandler!, stack.router.handler]) {
       const own = statementsOfRole(template, logicalId(fn.role)).filter((s) => s.resources.map(fakeResolve).includes(SECRET_ARN));
       expect(own, fn.node.path).toEqual([]);
     }
@@ -81,9 +81,9 @@ describe('with context dataPlaneUrl and dataPlaneTokenSecretArn', () => {
     expect(sweeperActions('dataPlaneToken')).toEqual([...DATA_PLANE_TOKEN_ACTIONS]);
   });
 
-  it('keeps the secret store grants as they were: only ddl-control-plane/* secrets besides the token', () => {
+  it('keeps the secret store grants as they were: only the stack\'s own ddl-control-plane/DdlControlPlane/* secrets besides the token', () => {
     const others = identityStatements(template).filter((s) => s.actions.some((a) => a.startsWith('secretsmanager:')) && !s.resources.map(fakeResolve).includes(SECRET_ARN));
-    for (const s of others) expect(s.resources.map(fakeResolve).every((r) => r.endsWith(':secret:ddl-control-plane/*') || r === '*')).toBe(true);
+    for (const s of others) expect(s.resources.map(fakeResolve).every((r) => r.endsWith(':secret:ddl-control-plane/DdlControlPlane/*') || r === '*')).toBe(true);
   });
 });
 

@@ -11,7 +11,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { CORS_ALLOW_ORIGINS_CONTEXT, DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT, DATA_PLANE_URL_CONTEXT, DdlControlPlaneStack } from '../../cdk/stack';
+import { API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT, CORS_ALLOW_ORIGINS_CONTEXT, DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT, DATA_PLANE_URL_CONTEXT, DdlControlPlaneStack, LOCALSTACK_CONTEXT } from '../../cdk/stack';
 import { BUNDLING_STACKS, testApp } from './helpers';
 
 interface Violation {
@@ -68,6 +68,8 @@ describe.each([
     },
   ],
   ['CORS (context corsAllowOrigins)', { [CORS_ALLOW_ORIGINS_CONTEXT]: 'https://console.example.com,http://localhost:5173' }],
+  ['LocalStack mode (context localstack)', { [LOCALSTACK_CONTEXT]: 'true' }],
+  ['with the account\'s API Gateway CloudWatch role (context apiGatewayCloudWatchRole)', { [API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT]: 'true' }],
 ])('AwsSolutions checks, %s', (_variant, context) => {
   it('report no unacknowledged error or warning', () => {
     // Prepare
@@ -106,7 +108,7 @@ describe('acknowledgements', () => {
         'AwsSolutions-COG4 @ DdlControlPlane/DdlApi/Api/Default/api/sql/POST',
         'AwsSolutions-IAM5[Resource::*] @ DdlControlPlane/<fn>/XRayWrite',
         'AwsSolutions-IAM5[Resource::*] @ DdlControlPlane/<fn>/Executor/XRayWrite',
-        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ddl-control-plane/*] @ DdlControlPlane/<fn>/SecretStore',
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ddl-control-plane/DdlControlPlane/*] @ DdlControlPlane/<fn>/SecretStore',
         'AwsSolutions-IAM5[Resource::*] @ DdlControlPlane/<fn>/SecretStoreList',
         'AwsSolutions-L1 @ DdlControlPlane/<fn>/Function',
         'AwsSolutions-L1 @ DdlControlPlane/<fn>/Executor/Function',

@@ -13,9 +13,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { grantSecretStore, SECRET_NAME_PREFIX, SECRET_STORE_ACCESS, type SecretStoreMethod, secretStoreActions } from '../../cdk/constructs/secret-store';
+import { grantSecretStore, SECRET_STORE_ACCESS, secretNamePrefix, type SecretStoreMethod, secretStoreActions } from '../../cdk/constructs/secret-store';
+import { loadConfig } from '../../shared/config';
+import { CONTROLLERS, deploymentNames, ENV } from '../../shared/definitions';
 import { AwsSecretStore, SECRET_NAME_PREFIX as STORE_PREFIX } from '../../shared/secrets/aws-store';
 import { fakeResolve, identityStatements, testApp } from './helpers';
+
+const queueEnv = () => Object.fromEntries(CONTROLLERS.map((c) => [ENV.queueUrl(c), `http://queue/${c}`]));
 
 type Reply = (input: Record<string, unknown>) => unknown;
 
@@ -66,9 +70,27 @@ function replies(branch: number): Record<string, Reply> {
 }
 
 describe('SECRET_STORE_ACCESS', () => {
-  it('names the prefix AwsSecretStore names its secrets with', () => {
+  it('grants the prefix AwsSecretStore names the stack\'s secrets with, from the SECRET_NAME_PREFIX the stack gives it', async () => {
+    // Prepare
+    const stack = new Stack(testApp(), 'Staging');
+    const cfg = loadConfig({ CATALOG_TABLE: 'c', DATAPLANE_TABLE: 'd', ...queueEnv(), [ENV.secretNamePrefix]: deploymentNames(stack.stackName).secretNamePrefix });
+    const { client, actions } = recordingClient(replies(0));
+    const names: string[] = [];
+    const send = client.send.bind(client) as (c: { input: { SecretId?: string } }) => Promise<unknown>;
+    Object.assign(client, {
+      send: (c: { input: { SecretId?: string } }) => {
+        names.push(String(c.input.SecretId));
+        return send(c);
+      },
+    });
+
+    // Act
+    await new AwsSecretStore(client, cfg.secretNamePrefix).get('t1', 'u1', 1);
+
     // Assess
-    expect(SECRET_NAME_PREFIX).toBe(`${STORE_PREFIX}/`);
+    expect([...actions]).toEqual(['secretsmanager:GetSecretValue']);
+    expect(names).toEqual([`${secretNamePrefix(stack)}t1/u1`]);
+    expect(secretNamePrefix(stack)).toBe(`${STORE_PREFIX}/Staging/`);
   });
 
   it.each(Object.keys(BRANCHES).map((m) => [m as SecretStoreMethod]))('%s: exactly the actions AwsSecretStore needs', async (method) => {
@@ -97,7 +119,7 @@ describe('SECRET_STORE_ACCESS', () => {
 });
 
 describe('grantSecretStore', () => {
-  it('scopes to ddl-control-plane/*, puts ListSecrets on "*" in a policy of its own, and cdk-nag accepts both with their reasons', () => {
+  it('scopes to the stack\'s ddl-control-plane/<stack>/*, puts ListSecrets on "*" in a policy of its own, and cdk-nag accepts both with their reasons', () => {
     // Prepare
     const app = testApp({ '@aws-cdk/core:failSynthOnValidationErrors': false });
     const stack = new Stack(app, 'Secrets');
@@ -116,7 +138,7 @@ describe('grantSecretStore', () => {
     expect(statements.map((s) => ({ actions: [...s.actions].sort(), resources: s.resources.map(fakeResolve) }))).toEqual([
       {
         actions: [...SECRET_STORE_ACCESS.put].sort(),
-        resources: ['arn:ref:AWS::Partition:secretsmanager:ref:AWS::Region:ref:AWS::AccountId:secret:ddl-control-plane/*'],
+        resources: ['arn:ref:AWS::Partition:secretsmanager:ref:AWS::Region:ref:AWS::AccountId:secret:ddl-control-plane/Secrets/*'],
       },
       { actions: ['secretsmanager:ListSecrets'], resources: ['*'] },
     ]);
