@@ -115,9 +115,7 @@ export class Sweeper {
         }
       } while (start);
     }
-    const connectors = this.deps.dataPlane
-      ? await new ConnectorPass({ ...this.deps, dataPlane: this.deps.dataPlane }).run(connectorStatuses, now)
-      : { checked: 0, transitions: 0, failed: 0 };
+    const connectors = await new ConnectorPass(this.deps).run(connectorStatuses, now);
     const full = this.deps.dataPlane && this.deps.fullPass !== false ? await new FullPass({ ...this.deps, dataPlane: this.deps.dataPlane }, this.deps.fullPass).run(now) : undefined;
     const report = {
       itemsRead,
