@@ -12,6 +12,7 @@ import { EffectQueues } from './constructs/effect-queues';
 import { Observability } from './constructs/observability';
 import { PropsValidator } from './constructs/props-validation';
 import { ReferenceDataPlane } from './constructs/reference-data-plane';
+import { StatusIngest } from './constructs/status-ingest';
 import { StreamRouter } from './constructs/stream-router';
 import { Sweeper } from './constructs/sweeper';
 
@@ -74,6 +75,8 @@ export class DdlControlPlaneStack extends Stack {
   readonly executors: Readonly<Record<Controller, EffectExecutor>>;
   readonly api: DdlApi;
   readonly sweeper: Sweeper;
+  /** The data plane's status reports: queue, DLQ and the status-ingest function. */
+  readonly statusIngest: StatusIngest;
   readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props: DdlControlPlaneStackProps = {}) {
@@ -156,6 +159,8 @@ export class DdlControlPlaneStack extends Stack {
       entry: entries.sweeper,
       environment,
     });
+
+    this.statusIngest = new StatusIngest(this, 'StatusIngest', { catalog: this.catalog, entry: entries['status-ingest'], environment });
 
     const functions: Record<string, DdlFunction> = {
       'stream-router': this.router.handler,

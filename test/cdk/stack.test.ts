@@ -44,6 +44,7 @@ const BUNDLE_BUDGET: Record<FunctionName, number> = {
   'executor-storage': 1024 * 1024,
   'executor-secrets': 1024 * 1024,
   sweeper: 1024 * 1024,
+  'status-ingest': 1024 * 1024,
 };
 /** Not a budget: a sanity cap on all of a function's `.mjs` files together (entry and every chunk). */
 const TOTAL_SANITY_CAP = 1024 * 1024;
@@ -71,6 +72,7 @@ function functionsByName(): Record<FunctionName, string> {
     'executor-storage': logicalId(stack.executors.storage.handler.function),
     'executor-secrets': logicalId(stack.executors.secrets.handler.function),
     sweeper: logicalId(stack.sweeper.handler.function),
+    'status-ingest': logicalId(stack.statusIngest.handler.function),
   };
 }
 
