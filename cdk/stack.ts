@@ -166,9 +166,11 @@ export class DdlControlPlaneStack extends Stack {
       'stream-router': this.router.handler,
       'ddl-api': this.api.handler,
       authorizer: this.api.authorizerHandler,
+      'status-ingest': this.statusIngest.handler,
     };
     const deadLetterQueues: Record<string, sqs.IQueue> = {
       'stream-router-on-failure': this.router.onFailureQueue,
+      'status-reports-dlq': this.statusIngest.dlq,
     };
     for (const controller of CONTROLLERS) {
       functions[`executor-${controller}`] = this.executors[controller].handler;

@@ -54,6 +54,17 @@ export interface HistoryRow {
 
 type Item = Record<string, unknown>;
 
+/** Sort-key prefix of connector deadlines on the attention index (after every ISO date, so the effect scan never reads them). */
+export const DEADLINE_PREFIX = 'D#';
+
+/**
+ * A status sits on the attention index only while a report is due, keyed by its deadline: the
+ * sweeper reads the deadlines that passed, never the connectors that are reporting.
+ */
+export function deadlineKeys(tenant: string, sk: string, dueAt: string | undefined): { attnPk?: string; attnSk?: string } {
+  return dueAt ? { attnPk: attentionPk(`${tenant}#${sk}`), attnSk: `${DEADLINE_PREFIX}${dueAt}#${tenant}#${sk}` } : {};
+}
+
 /** The items a status change writes: the status (on the attention index while not dropped) and its history row. */
 export function statusItems(tenant: string, obj: { id: string; kind: 'source' | 'sink'; name: string }, t: Transition, version: number, report: ReportState = {}): { status: Item; history?: Item } {
   const pk = tenantPk(tenant);
@@ -69,8 +80,7 @@ export function statusItems(tenant: string, obj: { id: string; kind: 'source' | 
     ...t.next,
     ...report,
     version,
-    // Every live connector is watched each sweep; a dropped one is not.
-    ...(t.next.status === 'dropped' ? {} : { attnPk: attentionPk(`${tenant}#${sk}`), attnSk: `0#${tenant}#${sk}` }),
+    ...(t.next.status === 'dropped' ? {} : deadlineKeys(tenant, sk, report.reportDueAt)),
   };
   if (!t.history) return { status };
   const h = t.history;
@@ -134,17 +144,19 @@ export class StatusStore {
    * moves the mark and the deadline, if the status is still at `prevVersion`; no history row.
    */
   async touch(tenant: string, objectId: string, generation: number, prevVersion: number, report: ReportState): Promise<boolean> {
-    const sets = Object.keys(report).map((k) => `#${k} = :${k}`);
+    const fields: Record<string, unknown> = { ...report, ...deadlineKeys(tenant, statusSk(objectId), report.reportDueAt) };
+    const sets = Object.keys(fields).map((k) => `#${k} = :${k}`);
+    // No deadline in the new state (failed): none in the item, and off the attention index.
+    const removes = report.reportDueAt === undefined ? ' REMOVE reportDueAt, attnPk, attnSk' : '';
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: tenantPk(tenant), sk: statusSk(objectId) },
-          // No deadline in the new state (failed): none in the item either.
-          UpdateExpression: `SET ${['#v = :next', '#g = :g', ...sets].join(', ')}${report.reportDueAt === undefined ? ' REMOVE reportDueAt' : ''}`,
+          UpdateExpression: `SET ${['#v = :next', '#g = :g', ...sets].join(', ')}${removes}`,
           ConditionExpression: '#v = :v',
-          ExpressionAttributeNames: { '#v': 'version', '#g': 'generation', ...Object.fromEntries(Object.keys(report).map((k) => [`#${k}`, k])) },
-          ExpressionAttributeValues: { ':v': prevVersion, ':next': prevVersion + 1, ':g': generation, ...Object.fromEntries(Object.entries(report).map(([k, v]) => [`:${k}`, v])) },
+          ExpressionAttributeNames: { '#v': 'version', '#g': 'generation', ...Object.fromEntries(Object.keys(fields).map((k) => [`#${k}`, k])) },
+          ExpressionAttributeValues: { ':v': prevVersion, ':next': prevVersion + 1, ':g': generation, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [`:${k}`, v])) },
         }),
       );
       return true;
@@ -191,7 +203,7 @@ export function commitStatusItems(table: string, tenant: string, obj: { id: stri
     values[`:f${i}`] = v;
     sets.push(`#f${i} = :f${i}`);
   });
-  const removes = status === 'dropped' ? ' REMOVE attnPk, attnSk' : '';
+  const removes = status === 'dropped' ? ' REMOVE attnPk, attnSk, reportDueAt' : '';
   return [
     { Update: { TableName: table, Key: { pk, sk }, UpdateExpression: `SET ${sets.join(', ')}${removes}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values } },
     { Put: { TableName: table, Item: history!, ConditionExpression: 'attribute_not_exists(pk)' } },

@@ -32,6 +32,8 @@ export interface ConnectorPassReport {
   readonly overdue: number;
   /** Diagnostic probes run for them. */
   readonly probes: number;
+  /** Secret store reads for those probes (one per secret generation per sweep). */
+  readonly secretReads: number;
 }
 
 /** Statuses the data plane is expected to keep reporting on. */
@@ -43,11 +45,41 @@ export function deadlineOf(s: Pick<StoredStatus, 'reportDueAt' | 'lastStatusChan
   return Date.parse(s.lastReportAt ?? s.lastStatusChangeAt) + HEARTBEAT_TIMEOUT_SECONDS * 1000;
 }
 
+/**
+ * A sweep's view of the secret store: each (tenant, secret, generation) is read once per sweep,
+ * however many connectors share the connection. A value never changes within a generation, so
+ * keying by it can never serve a stale value.
+ */
+export function cachedSecrets(store: SecretStore | undefined): { store: SecretStore | undefined; reads: () => number } {
+  if (!store) return { store, reads: () => 0 };
+  const cache = new Map<string, Promise<string | undefined>>();
+  let reads = 0;
+  const cached: SecretStore = {
+    put: (...a) => store.put(...a),
+    has: (...a) => store.has(...a),
+    prune: (...a) => store.prune(...a),
+    list: (...a) => store.list(...a),
+    get(tenant, secretId, generation) {
+      const key = `${tenant}/${secretId}/${generation}`;
+      let v = cache.get(key);
+      if (!v) {
+        reads++;
+        v = store.get(tenant, secretId, generation);
+        cache.set(key, v);
+      }
+      return v;
+    },
+  };
+  return { store: cached, reads: () => reads };
+}
+
 export class ConnectorPass {
   private readonly statuses: StatusStore;
+  private readonly secrets: ReturnType<typeof cachedSecrets>;
   private probes = 0;
   constructor(private readonly deps: ConnectorPassDeps) {
     this.statuses = new StatusStore(deps.doc, deps.catalogTable);
+    this.secrets = cachedSecrets(deps.secrets);
   }
 
   private async get(tenant: string, id: string): Promise<CatalogObject | undefined> {
@@ -68,16 +100,22 @@ export class ConnectorPass {
         const since = Date.parse(prev.lastReportAt ?? prev.lastStatusChangeAt);
         const probe = await this.diagnose(prev.tenant, prev.objectId);
         const t = transition(prev, { kind: prev.kind, dropped: false, generation: prev.generation, resourcePresent: true, replicas: 1, silentSeconds: (now.getTime() - since) / 1000, ...(probe ? { probe } : {}) }, now.toISOString());
-        if (t.history && (await this.statuses.apply(prev.tenant, { id: prev.objectId, kind: prev.kind, name: prev.name }, t, prev.version, reportState(prev)))) {
-          transitions++;
-          this.deps.logger.info('connector status changed', { tenant: prev.tenant, objectId: prev.objectId, from: prev.status, to: t.next.status, error: t.next.error });
+        // Look again one timeout later, not every sweep: a long silence costs one read per timeout.
+        const state = { ...reportState(prev), reportDueAt: new Date(now.getTime() + HEARTBEAT_TIMEOUT_SECONDS * 1000).toISOString() };
+        if (t.history) {
+          if (await this.statuses.apply(prev.tenant, { id: prev.objectId, kind: prev.kind, name: prev.name }, t, prev.version, state)) {
+            transitions++;
+            this.deps.logger.info('connector status changed', { tenant: prev.tenant, objectId: prev.objectId, from: prev.status, to: t.next.status, error: t.next.error });
+          }
+        } else {
+          await this.statuses.touch(prev.tenant, prev.objectId, prev.generation, prev.version, state);
         }
       } catch (err) {
         // One connector's trouble must not stop the sweep of the others.
         this.deps.logger.error('connector check failed', { tenant: prev.tenant, objectId: prev.objectId, error: err as Error });
       }
     }
-    return { checked: statuses.length, transitions, failed, overdue, probes: this.probes };
+    return { checked: statuses.length, transitions, failed, overdue, probes: this.probes, secretReads: this.secrets.reads() };
   }
 
   /** Probes the upstream through the object's connection, with secret values from the store: a diagnostic for a silent connector. */
@@ -88,7 +126,7 @@ export class ConnectorPass {
     if (!spec.connectionId) return undefined;
     const conn = (await this.get(tenant, spec.connectionId)) as ObjectOf<'connection'> | undefined;
     if (!conn || conn.dropped) return undefined;
-    const input = await resolveConnection(tenant, conn, (id) => this.get(tenant, id), this.deps.secrets);
+    const input = await resolveConnection(tenant, conn, (id) => this.get(tenant, id), this.secrets.store);
     this.probes++;
     return object.kind === 'sink' ? this.deps.prober.probeSink(input, spec.options ?? {}) : this.deps.prober.probeSource(input, spec.options ?? {});
   }

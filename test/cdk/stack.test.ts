@@ -173,7 +173,8 @@ describe('EffectQueues', () => {
       .flatMap((p) => (p.Properties.Queues as { Ref: string }[]).map((q) => q.Ref));
 
     // Assess
-    expect(queues).toHaveLength(2 * EFFECT_QUEUES.length + 1);
+    // The effect queues and their DLQs, the router's on-failure queue, the status queue and its DLQ.
+    expect(queues).toHaveLength(2 * EFFECT_QUEUES.length + 3);
     expect(guarded.sort()).toEqual(queues.sort());
   });
 });
@@ -523,7 +524,7 @@ describe('every function', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
 
     // Assess
-    expect(functions).toHaveLength(7);
+    expect(functions).toHaveLength(8);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -695,8 +696,8 @@ describe('Observability', () => {
     // Act
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
 
-    // Assess: 3 DLQs + on-failure queue, 7 functions, API 5xx, 3 sweeper alarms
-    expect(alarms).toHaveLength(EFFECT_QUEUES.length + 1 + 7 + 1 + 3);
+    // Assess: 3 DLQs + on-failure queue + status DLQ, 8 functions, API 5xx, 3 sweeper alarms
+    expect(alarms).toHaveLength(EFFECT_QUEUES.length + 2 + 8 + 1 + 3);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: logicalId(stack.observability.alarmTopic) }]);
       expect(alarm.Properties.OKActions).toEqual([{ Ref: logicalId(stack.observability.alarmTopic) }]);

@@ -10,15 +10,20 @@ import { lambdaContext } from '../../local/lambda-context';
 import { HEARTBEAT_INTERVAL_SECONDS, HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../../shared/controllers/contract';
 import { makeLogger } from '../../shared/lambda/logger';
 import { statusIngestHandler } from '../../shared/lambda/status-ingest';
+import type { Prober, ProbeResult } from '../../shared/probes/types';
 import { StatusStore } from '../../shared/status/store';
 import { sqsEvent } from '../helpers/events';
 import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+
+/** The upstream's answer, for the reference data plane's checks and the sweeper's diagnostic probes alike. */
+let upstream: ProbeResult = { ok: true, namespace: 'postgres' };
+const prober: Prober = { probeConnection: async () => upstream, probeSource: async () => upstream, probeSink: async () => upstream };
 
 let p: Pipeline;
 let store: StatusStore;
 let handler: ReturnType<typeof statusIngestHandler>;
 beforeAll(async () => {
-  p = await testPipeline('reports');
+  p = await testPipeline('reports', { prober });
   store = new StatusStore(p.clients.doc, p.config.catalogTable);
   handler = statusIngestHandler(p.config, p.clients, makeLogger('status-ingest-test'));
 });
@@ -130,5 +135,42 @@ describe('status reports', () => {
     expect((await store.get(tenant, id))!.status).toBe('running');
     expect(HEARTBEAT_TIMEOUT_SECONDS).toBeLessThan(2 * 60);
     expect(HEARTBEAT_TIMEOUT_SECONDS).toBeGreaterThan(2 * HEARTBEAT_INTERVAL_SECONDS);
+  });
+
+  it('a sweep reads only the deadlines that passed; a silent connector gets a diagnostic probe, its secret read once per sweep', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    await sql(
+      [
+        "CREATE CLUSTER c (SIZE = '25cc')",
+        "CREATE SECRET pw AS 'pw'",
+        "CREATE CONNECTION pg TO POSTGRES (HOST 'pg.reports.test', USER 'u', PASSWORD SECRET pw, DATABASE 'd') WITH (VALIDATE = false)",
+        "CREATE SOURCE one IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz') FOR TABLES (public.a AS a)",
+        "CREATE SOURCE two IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz') FOR TABLES (public.b AS b)",
+      ].join('; '),
+    );
+    const ids = (await sql("SELECT id FROM mz_sources WHERE name IN ('one', 'two')")).body.results[0].rows.map((r: string[]) => r[0]) as string[];
+    for (const id of ids) await eventually(async () => (await store.get(tenant, id))?.status === 'running', 15_000);
+    // Reporting connectors are not read at all.
+    const quiet = await p.sweeper.sweep(new Date());
+    expect(quiet.connectors.checked).toBe(0);
+
+    upstream = { ok: false, namespace: 'postgres', error: 'error connecting to server: Connection refused (os error 111)', hint: 'Is the server running?' };
+    try {
+      const last = Math.max(...(await Promise.all(ids.map(async (id) => Date.parse((await store.get(tenant, id))!.lastReportAt!)))));
+      const sweep = await p.sweeper.sweep(new Date(last + (HEARTBEAT_TIMEOUT_SECONDS + 1) * 1000));
+      // (Other tests' load generators are overdue too, with nothing to probe.)
+      expect(sweep.connectors).toMatchObject({ probes: ids.length, secretReads: 1 });
+      expect(sweep.connectors.overdue).toBeGreaterThanOrEqual(ids.length);
+      for (const id of ids) {
+        const s = (await store.get(tenant, id))!;
+        expect(s.status).toBe('stalled');
+        expect(s.error).toMatch(/^no status reported by the data plane for \d+ s$/);
+        expect(s.details).toMatchObject({ namespaced: { postgres: upstream.error }, hints: expect.arrayContaining(['Is the server running?']) });
+        // Looked at again one timeout later, not at every sweep.
+        expect(Date.parse(s.reportDueAt!)).toBeGreaterThan(last + 2 * HEARTBEAT_TIMEOUT_SECONDS * 1000);
+      }
+    } finally {
+      upstream = { ok: true, namespace: 'postgres' };
+    }
   });
 });
