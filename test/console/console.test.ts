@@ -116,7 +116,7 @@ describe('console', () => {
 
   it('shows the source running, then stalled with the upstream error in its timeline', async () => {
     await settled();
-    await p.sweeper.sweep();
+    await p.reportHealth();
     await page.click('#tab-objects');
     // Badges follow the status tables: the view polls every 2 s.
     await poll(() => badgeOf('shop').textContent()).toBe('running');
@@ -128,13 +128,13 @@ describe('console', () => {
       error: 'error connecting to server: Connection refused (os error 111)',
       hint: 'Check that the database accepts connections from the control plane.',
     });
-    await p.sweeper.sweep();
+    await p.reportHealth();
     await poll(() => badgeOf('shop').textContent()).toBe('stalled');
     expect(await page.locator('ul.objects li[data-name="shop"] .error-line').textContent()).toBe('postgres: error connecting to server: Connection refused (os error 111)');
 
     await page.click('ul.objects li[data-name="shop"] a');
     const timeline = page.locator('#timeline');
-    await poll(() => timeline.locator('ol.timeline li .badge').allTextContents()).toEqual(['stalled', 'running', 'created']);
+    await poll(() => timeline.locator('ol.timeline li .badge').allTextContents()).toEqual(['stalled', 'running', 'starting', 'created']);
     const latest = timeline.locator('ol.timeline li').first();
     expect(await latest.locator('.error-line').textContent()).toBe('postgres: error connecting to server: Connection refused (os error 111)');
     expect(await latest.locator('ul.details').textContent()).toContain('hint Check that the database accepts connections from the control plane.');
