@@ -58,6 +58,33 @@ describe('Postgres source', () => {
     await pg.sql('CREATE PUBLICATION mz_source FOR ALL TABLES');
   });
 
+  it('ALTER SOURCE ... RESTART takes a failed source (publication dropped, then recreated) back to running: failed → starting → running', async () => {
+    const { sql } = await sqlClient(p);
+    await sql([`CREATE SECRET pgpass AS '${pg.password}'`, "CREATE CLUSTER ingest (SIZE = '25cc')", connection(), "CREATE SOURCE shop IN CLUSTER ingest FROM POSTGRES CONNECTION pg (PUBLICATION 'mz_source') FOR TABLES (public.orders AS orders)"].join('; '));
+    await eventually(async () => (await status(sql, 'shop')).status === 'running', 15_000);
+    await pg.sql('DROP PUBLICATION mz_source');
+    try {
+      await p.reportHealth();
+      expect((await status(sql, 'shop')).status).toBe('failed');
+    } finally {
+      await pg.sql('CREATE PUBLICATION mz_source FOR ALL TABLES');
+    }
+    // Failed is sticky: the upstream being back changes nothing until the user acts.
+    await p.reportHealth();
+    expect((await status(sql, 'shop')).status).toBe('failed');
+
+    const explain = (await sql('EXPLAIN EFFECTS FOR ALTER SOURCE shop RESTART')).body.results[0].rows as string[][];
+    expect(explain.filter((r) => r[0] === 'effect').map((r) => `${r[1]} ${r[2]} ${r[3]}`).sort()).toEqual(['ensure storage.collection shop', 'ensure storage.ingestion shop']);
+    expect((await status(sql, 'shop')).status).toBe('failed');
+
+    const restart = await sql('ALTER SOURCE shop RESTART');
+    expect(restart.body.results).toEqual([{ ok: 'ALTER SOURCE', notices: [] }]);
+    await eventually(async () => (await status(sql, 'shop')).status === 'running', 15_000);
+    const id = (await sql("SELECT id FROM mz_sources WHERE name = 'shop'")).body.results[0].rows[0][0];
+    const history = (await sql(`SELECT status FROM mz_internal.mz_source_status_history WHERE source_id = '${id}' ORDER BY occurred_at`)).body.results[0].rows.map((r: string[]) => r[0]);
+    expect(history.slice(-3)).toEqual(['failed', 'starting', 'running']);
+  });
+
   it('CREATE SOURCE against a stopped server answers 08xxx and commits nothing', async () => {
     const { sql, tenant } = await sqlClient(p);
     expect((await sql([`CREATE SECRET pgpass AS '${pg.password}'`, "CREATE CLUSTER ingest (SIZE = '25cc')", connection()].join('; '))).status).toBe(200);
