@@ -58,7 +58,14 @@ export class HealthMonitor {
 
   /** Checks every live connector every `intervalSeconds` (reports on change, heartbeats when due). */
   start(intervalSeconds: number): void {
-    const tick = () => this.track(this.checkAll()).catch((err) => this.deps.logger.error('health round failed', { error: err as Error }));
+    let round: Promise<unknown> | undefined;
+    const tick = () => {
+      // A round slower than the interval (probes waiting on a dead upstream) is not stacked on.
+      if (round) return;
+      round = this.track(this.checkAll())
+        .catch((err) => this.deps.logger.error('health round failed', { error: err as Error }))
+        .finally(() => (round = undefined));
+    };
     this.timer = setInterval(tick, intervalSeconds * 1000);
     tick();
   }
