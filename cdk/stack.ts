@@ -160,13 +160,20 @@ export class DdlControlPlaneStack extends Stack {
       environment,
     });
 
-    this.statusIngest = new StatusIngest(this, 'StatusIngest', { catalog: this.catalog, entry: entries['status-ingest'], environment });
+    this.statusIngest = new StatusIngest(this, 'StatusIngest', {
+      catalog: this.catalog,
+      referenceDataPlaneTable: this.dataPlane?.table,
+      entry: entries['status-ingest'],
+      reporterEntry: entries['reference-reporter'],
+      environment,
+    });
 
     const functions: Record<string, DdlFunction> = {
       'stream-router': this.router.handler,
       'ddl-api': this.api.handler,
       authorizer: this.api.authorizerHandler,
       'status-ingest': this.statusIngest.handler,
+      ...(this.statusIngest.reporter ? { 'reference-reporter': this.statusIngest.reporter } : {}),
     };
     const deadLetterQueues: Record<string, sqs.IQueue> = {
       'stream-router-on-failure': this.router.onFailureQueue,

@@ -1,12 +1,23 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Token } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { STATUS_QUEUE } from '../../shared/definitions';
+import { ENV, STATUS_QUEUE } from '../../shared/definitions';
+import { STATUS_QUEUE_URL_ENV } from '../../shared/lambda/reference-reporter';
 import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import { PropsValidator } from './props-validation';
+import type { DataPlaneTable } from './reference-data-plane';
+import { grantSecretStore } from './secret-store';
+
+/**
+ * The calls the reference data plane's reporter makes on its table: `ScanCommand` of the live
+ * ingestions and exports, `QueryCommand` of a tenant's replicas (`observe`).
+ */
+export const REPORTER_TABLE_ACTIONS = ['dynamodb:Scan', 'dynamodb:Query'] as const;
 
 /**
  * The catalog calls the status-ingest function makes (shared/status/store.ts): `GetCommand` of
@@ -26,10 +37,23 @@ export interface StatusIngestProps {
    */
   readonly dataPlanePrincipalArn?: string;
   /**
+   * The reference data plane's table. When given, nothing else runs its ingestions, so a
+   * scheduled reporter function runs their checks every minute and sends the reports (and
+   * heartbeats), as the only principal allowed to: a minute is within the 75 s report timeout.
+   * Exclusive with `dataPlanePrincipalArn`.
+   * @default - none: an external data plane reports
+   */
+  readonly referenceDataPlaneTable?: DataPlaneTable;
+  /**
    * The function's entry file.
    * @default functions/status-ingest/handler.ts
    */
   readonly entry?: string;
+  /**
+   * The reference reporter's entry file.
+   * @default functions/reference-reporter/handler.ts
+   */
+  readonly reporterEntry?: string;
   /**
    * Environment of the function (the control plane's wiring).
    * @default {}
@@ -55,15 +79,21 @@ export class StatusIngest extends Construct {
   readonly handler: DdlFunction;
   /** The principal allowed to send reports. */
   readonly senderArn: string;
-  /** The role made for the data plane, when no principal was given. */
+  /** The role made for the data plane, when no principal and no reference data plane was given. */
   readonly reporterRole?: iam.Role;
+  /** The reference data plane's reporter, when its table was given. */
+  readonly reporter?: DdlFunction;
 
   constructor(scope: Construct, id: string, props: StatusIngestProps) {
     super(scope, id);
     new PropsValidator(scope, id)
       .check(
-        props.dataPlanePrincipalArn === undefined || /^arn:aws[a-z-]*:iam::\d{12}:(role|user)\/[\w+=,.@/-]+$/.test(props.dataPlanePrincipalArn),
+        props.dataPlanePrincipalArn === undefined || Token.isUnresolved(props.dataPlanePrincipalArn) || /^arn:aws[a-z-]*:iam::\d{12}:(role|user)\/[\w+=,.@/-]+$/.test(props.dataPlanePrincipalArn),
         `dataPlanePrincipalArn must be an IAM role or user ARN (arn:aws:iam::<account>:role/<name>), got "${props.dataPlanePrincipalArn}"`,
+      )
+      .check(
+        props.dataPlanePrincipalArn === undefined || props.referenceDataPlaneTable === undefined,
+        'dataPlanePrincipalArn is for an external data plane: with the reference data plane (referenceDataPlaneTable) its reporter sends',
       )
       .integerInRange('maxConcurrency', props.maxConcurrency, 2, 1_000)
       .throwIfInvalid();
@@ -78,7 +108,10 @@ export class StatusIngest extends Construct {
       deadLetterQueue: { queue: this.dlq, maxReceiveCount: STATUS_QUEUE.maxReceiveCount },
     });
 
-    if (props.dataPlanePrincipalArn) {
+    if (props.referenceDataPlaneTable) {
+      this.reporter = this.referenceReporter(props.referenceDataPlaneTable, props.reporterEntry, props.environment);
+      this.senderArn = this.reporter.role.roleArn;
+    } else if (props.dataPlanePrincipalArn) {
       this.senderArn = props.dataPlanePrincipalArn;
     } else {
       this.reporterRole = new iam.Role(this, 'ReporterRole', {
@@ -112,5 +145,28 @@ export class StatusIngest extends Construct {
     const fn = this.handler.function;
     fn.addEventSource(new sources.SqsEventSource(this.queue, { batchSize: 10, maxConcurrency: props.maxConcurrency ?? 5, reportBatchItemFailures: true }));
     props.catalog.grantTableActions(fn, STATUS_INGEST_TABLE_ACTIONS, true);
+  }
+
+  private referenceReporter(table: DataPlaneTable, entry: string | undefined, environment: StatusIngestProps['environment']): DdlFunction {
+    const reporter = new DdlFunction(this, 'Reporter', {
+      entry: entry ?? functionEntry('reference-reporter'),
+      description: "Runs the reference data plane's connector checks and reports their health",
+      // Probes are bounded (5 s each, in parallel); the next round must not overlap this one.
+      timeout: Duration.seconds(50),
+      environment: { ...environment, [ENV.dataPlaneTable]: table.tableName, [STATUS_QUEUE_URL_ENV]: this.queue.queueUrl },
+      // The probes' clients (pg, kafkajs) load on first use, as in the sweeper.
+      splitChunks: true,
+    });
+    const fn = reporter.function;
+    fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
+    new events.Rule(this, 'ReporterSchedule', {
+      description: "Runs the reference data plane's health checks every minute",
+      schedule: events.Schedule.rate(Duration.minutes(1)),
+    }).addTarget(new targets.LambdaFunction(fn, { maxEventAge: Duration.minutes(1) }));
+    table.grantTableActions(fn, REPORTER_TABLE_ACTIONS, false);
+    this.queue.grant(fn, 'sqs:SendMessage');
+    // The newest value of each secret a connector refers to: list its generations, get one.
+    grantSecretStore(reporter, reporter.role, ['get', 'list']);
+    return reporter;
   }
 }

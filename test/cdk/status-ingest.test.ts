@@ -7,17 +7,20 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { CatalogTable } from '../../cdk/constructs/catalog-table';
 import { InvalidPropsError } from '../../cdk/constructs/props-validation';
-import { STATUS_INGEST_TABLE_ACTIONS, StatusIngest } from '../../cdk/constructs/status-ingest';
+import { ReferenceDataPlane } from '../../cdk/constructs/reference-data-plane';
+import { REPORTER_TABLE_ACTIONS, STATUS_INGEST_TABLE_ACTIONS, StatusIngest } from '../../cdk/constructs/status-ingest';
 import { STATUS_QUEUE } from '../../shared/definitions';
 import { bareStack, captureError, FIXTURE_ENTRY, identityStatements, logicalId } from './helpers';
 
 const DATA_PLANE_ROLE = 'arn:aws:iam::123456789012:role/data-plane';
 
-function build(props: { dataPlanePrincipalArn?: string; maxConcurrency?: number } = {}) {
+function build(props: { dataPlanePrincipalArn?: string; maxConcurrency?: number; reference?: boolean } = {}) {
   const stack = bareStack();
   const catalog = new CatalogTable(stack, 'Catalog');
-  const ingest = new StatusIngest(stack, 'StatusIngest', { catalog, entry: FIXTURE_ENTRY, ...props });
-  return { stack, catalog, ingest, template: Template.fromStack(stack) };
+  const { reference, ...rest } = props;
+  const dataPlane = reference ? new ReferenceDataPlane(stack, 'DataPlane') : undefined;
+  const ingest = new StatusIngest(stack, 'StatusIngest', { catalog, entry: FIXTURE_ENTRY, reporterEntry: FIXTURE_ENTRY, ...(dataPlane ? { referenceDataPlaneTable: dataPlane.table } : {}), ...rest });
+  return { stack, catalog, dataPlane, ingest, template: Template.fromStack(stack) };
 }
 
 describe('StatusIngest', () => {
@@ -74,5 +77,28 @@ describe('StatusIngest', () => {
       'dataPlanePrincipalArn must be an IAM role or user ARN (arn:aws:iam::<account>:role/<name>), got "data-plane"',
       'maxConcurrency must be an integer in [2, 1000], got 1',
     ]);
+  });
+
+  it('with the reference data plane, runs its reporter every minute and lets only the reporter send', () => {
+    const { template, ingest, dataPlane } = build({ reference: true });
+    expect(ingest.reporter).toBeDefined();
+    expect(ingest.reporterRole).toBeUndefined();
+    const reporterRole = { 'Fn::GetAtt': [logicalId(ingest.reporter!.role), 'Arn'] };
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { ArnNotEquals: { 'aws:PrincipalArn': reporterRole } } })]) },
+    });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(ingest.reporter!.function), 'Arn'] } })],
+    });
+    const statements = identityStatements(template);
+    const onTable = statements.filter((s) => JSON.stringify(s.resources).includes(logicalId(dataPlane!.table.table))).flatMap((s) => s.actions);
+    expect(new Set(onTable)).toEqual(new Set(REPORTER_TABLE_ACTIONS));
+    expect(statements.some((s) => s.actions.includes('sqs:SendMessage') && JSON.stringify(s.resources).includes(logicalId(ingest.queue)))).toBe(true);
+  });
+
+  it('refuses a principal together with the reference data plane', () => {
+    const error = captureError(() => build({ dataPlanePrincipalArn: DATA_PLANE_ROLE, reference: true }));
+    expect((error as InvalidPropsError).problems).toEqual(['dataPlanePrincipalArn is for an external data plane: with the reference data plane (referenceDataPlaneTable) its reporter sends']);
   });
 });

@@ -9,6 +9,7 @@ import type { Pipeline } from '../../local/pipeline';
 import { lambdaContext } from '../../local/lambda-context';
 import { HEARTBEAT_INTERVAL_SECONDS, HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../../shared/controllers/contract';
 import { makeLogger } from '../../shared/lambda/logger';
+import { loadReporterConfig, referenceReporterHandler } from '../../shared/lambda/reference-reporter';
 import { statusIngestHandler } from '../../shared/lambda/status-ingest';
 import type { Prober, ProbeResult } from '../../shared/probes/types';
 import { StatusStore } from '../../shared/status/store';
@@ -172,5 +173,17 @@ describe('status reports', () => {
     } finally {
       upstream = { ok: true, namespace: 'postgres' };
     }
+  });
+
+  it('the reference data plane’s reporter function (AWS) reports every live connector from a cold start to the status queue', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'reported');
+    const before = (await store.get(tenant, id))!.reportSequence!;
+    const cfg = loadReporterConfig({ AWS_REGION: 'us-east-1', DATAPLANE_TABLE: p.config.dataPlaneTable, STATUS_QUEUE_URL: p.statusQueueUrl });
+    const reporter = referenceReporterHandler(cfg, p.clients, makeLogger('reference-reporter-test'));
+    const r = (await reporter({} as never, lambdaContext('reference-reporter'))) as { reports: number };
+    expect(r.reports).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await store.get(tenant, id))!.reportSequence! > before, 15_000);
+    expect(() => loadReporterConfig({ DATAPLANE_TABLE: 't' })).toThrow('invalid configuration: STATUS_QUEUE_URL: ');
   });
 });
