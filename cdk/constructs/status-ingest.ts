@@ -11,7 +11,7 @@ import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import { PropsValidator } from './props-validation';
 import type { DataPlaneTable } from './reference-data-plane';
-import { grantSecretStore } from './secret-store';
+import { grantSecretActions, SECRET_STORE_ACCESS } from './secret-store';
 
 /**
  * The calls the reference data plane's reporter makes on its table: `ScanCommand` of the live
@@ -165,8 +165,9 @@ export class StatusIngest extends Construct {
     }).addTarget(new targets.LambdaFunction(fn, { maxEventAge: Duration.minutes(1) }));
     table.grantTableActions(fn, REPORTER_TABLE_ACTIONS, false);
     this.queue.grant(fn, 'sqs:SendMessage');
-    // The newest value of each secret a connector refers to: list its generations, get one.
-    grantSecretStore(reporter, reporter.role, ['get', 'list']);
+    // The newest value of each secret a connector refers to (AwsSecretStore.newestGeneration,
+    // then get): on the store's secrets only, no ListSecrets on `*`.
+    grantSecretActions(reporter, reporter.role, [...SECRET_STORE_ACCESS.get, 'secretsmanager:ListSecretVersionIds']);
     return reporter;
   }
 }

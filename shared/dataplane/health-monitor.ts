@@ -12,7 +12,7 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { HEARTBEAT_INTERVAL_SECONDS, type ConnectorSpec, type ReportedStatus, type ResourceKind, type StatusReport } from '../controllers/contract';
 import type { ProbeResult, Prober } from '../probes/types';
-import type { SecretStore } from '../secrets/store';
+import type { NewestGeneration, SecretStore } from '../secrets/store';
 import type { ReferenceDataPlane, ResourceItem } from './reference';
 
 export interface HealthMonitorDeps {
@@ -158,11 +158,13 @@ export class HealthMonitor {
   private async probe(item: ResourceItem, connector: ConnectorSpec | undefined): Promise<ProbeResult | undefined> {
     if (!this.deps.prober || !connector || !PROBED.has(connector.type)) return undefined;
     const secrets: Record<string, string> = {};
-    if (Object.keys(connector.secretRefs).length && this.deps.secrets) {
-      const versions = await this.deps.secrets.list(item.tenant);
+    const store = this.deps.secrets;
+    if (Object.keys(connector.secretRefs).length && store) {
+      const scoped = 'newestGeneration' in store ? (store as SecretStore & NewestGeneration) : undefined;
+      const versions = scoped ? [] : await store.list(item.tenant);
       for (const [option, secretId] of Object.entries(connector.secretRefs)) {
-        const newest = Math.max(-1, ...(versions.find((v) => v.secretId === secretId)?.generations ?? []));
-        const value = newest >= 0 ? await this.deps.secrets.get(item.tenant, secretId, newest) : undefined;
+        const newest = scoped ? await scoped.newestGeneration(item.tenant, secretId) : Math.max(-1, ...(versions.find((v) => v.secretId === secretId)?.generations ?? []));
+        const value = newest !== undefined && newest >= 0 ? await store.get(item.tenant, secretId, newest) : undefined;
         if (value !== undefined) secrets[option] = value;
       }
     }

@@ -15,7 +15,7 @@ import {
   UpdateSecretVersionStageCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import type { SecretStore, SecretVersionList } from './store';
+import type { NewestGeneration, SecretStore, SecretVersionList } from './store';
 
 export const SECRET_NAME_PREFIX = 'ddl-control-plane';
 const name = (tenant: string, secretId: string) => `${SECRET_NAME_PREFIX}/${tenant}/${secretId}`;
@@ -23,7 +23,7 @@ const stage = (generation: number) => `g${generation}`;
 /** Secrets Manager wants 32–64 characters of request token. */
 const token = (secretId: string, generation: number) => `${secretId}-generation-${generation}`.padEnd(32, '0');
 
-export class AwsSecretStore implements SecretStore {
+export class AwsSecretStore implements SecretStore, NewestGeneration {
   constructor(private readonly sm: SecretsManagerClient) {}
 
   async put(tenant: string, secretId: string, generation: number, value: string): Promise<void> {
@@ -70,6 +70,17 @@ export class AwsSecretStore implements SecretStore {
           await this.sm.send(new UpdateSecretVersionStageCommand({ SecretId: name(tenant, secretId), VersionStage: st, RemoveFromVersionId: v.VersionId }));
         }
       }
+    }
+  }
+
+  async newestGeneration(tenant: string, secretId: string): Promise<number | undefined> {
+    try {
+      const versions = await this.sm.send(new ListSecretVersionIdsCommand({ SecretId: name(tenant, secretId) }));
+      const gens = (versions.Versions ?? []).flatMap((v) => (v.VersionStages ?? []).map((st) => /^g(\d+)$/.exec(st)?.[1])).filter((g): g is string => g !== undefined).map(Number);
+      return gens.length ? Math.max(...gens) : undefined;
+    } catch (err) {
+      if (err instanceof ResourceNotFoundException) return undefined;
+      throw err;
     }
   }
 

@@ -308,6 +308,7 @@ describe('EffectExecutor', () => {
       ddl: logicalId(stack.api.handler.role),
       executor: logicalId(stack.executors.secrets.handler.role),
       sweeper: logicalId(stack.sweeper.handler.role),
+      reporter: logicalId(stack.statusIngest.reporter!.role),
     };
     const prefixArn = 'arn:ref:AWS::Partition:secretsmanager:ref:AWS::Region:ref:AWS::AccountId:secret:ddl-control-plane/*';
 
@@ -325,7 +326,9 @@ describe('EffectExecutor', () => {
     // committed generation (GetSecretValue) and prunes older ones (ListSecretVersionIds +
     // UpdateSecretVersionStage) or the whole secret (DeleteSecret); the sweeper's connector probes
     // read connection secrets (get).
-    expect(bySecrets).toHaveLength(3);
+    // The reference data plane's reporter reads the newest generation of a connector's secrets
+    // (ListSecretVersionIds on that secret, then get).
+    expect(bySecrets).toHaveLength(4);
     expect(actionsOf(roles.ddl)).toEqual(
       ['secretsmanager:CreateSecret', 'secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:TagResource', 'secretsmanager:UpdateSecretVersionStage'].sort(),
     );
@@ -334,6 +337,7 @@ describe('EffectExecutor', () => {
       ['secretsmanager:DeleteSecret', 'secretsmanager:GetSecretValue', 'secretsmanager:ListSecretVersionIds', 'secretsmanager:UpdateSecretVersionStage'].sort(),
     );
     expect(actionsOf(roles.sweeper)).toEqual(['secretsmanager:GetSecretValue']);
+    expect(actionsOf(roles.reporter)).toEqual(['secretsmanager:GetSecretValue', 'secretsmanager:ListSecretVersionIds']);
     for (const s of bySecrets) expect(s.resources.map(fakeResolve)).toEqual([prefixArn]);
     // Nothing calls the store's `list` yet: no ListSecrets, so no Resource "*" for it either.
     expect(bySecrets.flatMap((s) => s.actions)).not.toContain('secretsmanager:ListSecrets');
@@ -462,7 +466,8 @@ describe('Sweeper', () => {
     const sweeper = logicalId(stack.sweeper.handler.function);
 
     // Assess
-    template.resourceCountIs('AWS::Events::Rule', 1);
+    // The sweeper's rule, and the reference data plane reporter's (StatusIngest).
+    template.resourceCountIs('AWS::Events::Rule', 2);
     template.resourceCountIs('AWS::Scheduler::Schedule', 0);
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
