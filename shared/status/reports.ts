@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { REPORTED_STATUSES, type StatusReport } from '../controllers/contract';
+import { scrubError } from '../probes/namespace';
 import type { Observation, StatusDetails } from './transition';
 
 const report = z.object({
@@ -57,8 +58,17 @@ export function judgeReport(prev: (ReportMark & { status: string; generation: nu
   return r.sequence === prev.reportSequence ? 'duplicate' : 'accept';
 }
 
-/** The observation a report makes about its connector. */
-export function reportObservation(kind: 'source' | 'sink', r: StatusReport): Observation {
+/**
+ * The observation a report makes about its connector. The data plane's text goes in front of
+ * users: passwords in URLs are masked and long texts bounded, as for every data-plane error.
+ */
+export function reportObservation(kind: 'source' | 'sink', report: StatusReport): Observation {
+  const r: StatusReport = {
+    ...report,
+    error: report.error === null ? null : scrubError(report.error),
+    hints: report.hints.map((h) => scrubError(h)),
+    namespaced: Object.fromEntries(Object.entries(report.namespaced).map(([k, v]) => [k, scrubError(v)])),
+  };
   const details: StatusDetails | null =
     r.hints.length || Object.keys(r.namespaced).length ? { ...(r.hints.length ? { hints: r.hints } : {}), ...(Object.keys(r.namespaced).length ? { namespaced: r.namespaced } : {}) } : null;
   return {

@@ -51,6 +51,10 @@ describe('a report as an observation', () => {
     expect(t.next).toMatchObject({ status: 'failed', error: 'postgres: publication "p" does not exist', details: { hints: ['CREATE PUBLICATION p'], namespaced: { postgres: 'publication "p" does not exist' } } });
     expect(t.history).toBeDefined();
   });
+  it('masks a password in a URL the data plane echoed', () => {
+    const t = transition(prev, reportObservation('source', report({ status: 'stalled', error: 'kafka: cannot reach sasl://user:hunter2@broker:9092', namespaced: { kafka: 'cannot reach sasl://user:hunter2@broker:9092' } })), '2026-01-01T00:00:01.000Z');
+    expect(JSON.stringify(t.next)).not.toContain('hunter2');
+  });
   it('changes nothing when it repeats the current health', () => {
     expect(transition(prev, reportObservation('source', report()), '2026-01-01T00:00:01.000Z').history).toBeUndefined();
   });
