@@ -12,6 +12,7 @@ import { EffectQueues } from './constructs/effect-queues';
 import { Observability } from './constructs/observability';
 import { PropsValidator } from './constructs/props-validation';
 import { ReferenceDataPlane } from './constructs/reference-data-plane';
+import { StatusIngest } from './constructs/status-ingest';
 import { StreamRouter } from './constructs/stream-router';
 import { Sweeper } from './constructs/sweeper';
 
@@ -111,6 +112,8 @@ export class DdlControlPlaneStack extends Stack {
   readonly executors: Readonly<Record<Controller, EffectExecutor>>;
   readonly api: DdlApi;
   readonly sweeper: Sweeper;
+  /** The data plane's status reports: queue, DLQ and the status-ingest function. */
+  readonly statusIngest: StatusIngest;
   readonly observability: Observability;
   /** Whether the stack was built for LocalStack's free image. */
   readonly localstack: boolean;
@@ -210,13 +213,24 @@ export class DdlControlPlaneStack extends Stack {
       environment,
     });
 
+    this.statusIngest = new StatusIngest(this, 'StatusIngest', {
+      catalog: this.catalog,
+      referenceDataPlaneTable: this.dataPlane?.table,
+      entry: entries['status-ingest'],
+      reporterEntry: entries['reference-reporter'],
+      environment,
+    });
+
     const functions: Record<string, DdlFunction> = {
       'stream-router': this.router.handler,
       'ddl-api': this.api.handler,
       ...(this.api.authorizerHandler ? { authorizer: this.api.authorizerHandler } : {}),
+      'status-ingest': this.statusIngest.handler,
+      ...(this.statusIngest.reporter ? { 'reference-reporter': this.statusIngest.reporter } : {}),
     };
     const deadLetterQueues: Record<string, sqs.IQueue> = {
       'stream-router-on-failure': this.router.onFailureQueue,
+      'status-reports-dlq': this.statusIngest.dlq,
     };
     for (const controller of CONTROLLERS) {
       functions[`executor-${controller}`] = this.executors[controller].handler;

@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     for (const id of bootstrap.revoke) await passwords.revoke(id);
     bootstrap.commit();
   };
-  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing });
+  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, healthIntervalSeconds: 5, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing });
   const url = pipeline.url!;
   const runtime: LocalRuntimeInfo = {
     pid: process.pid,

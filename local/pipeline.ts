@@ -10,7 +10,9 @@ import { FaultInjector } from '../shared/dataplane/faults';
 import { ReferenceDataPlane } from '../shared/dataplane/reference';
 import { AppPasswords } from '../shared/auth/app-passwords';
 import { makeLogger } from '../shared/lambda/logger';
-import { apiHandler, authorizerHandler, executorHandler, makeSweeper, routerHandler } from '../shared/lambda/wiring';
+import { apiHandler, authorizerHandler, executorHandler, makeSweeper, routerHandler, statusIngestHandler } from '../shared/lambda/wiring';
+import { HealthMonitor } from '../shared/dataplane/health-monitor';
+import type { StatusReport } from '../shared/controllers/contract';
 import type { Sweeper } from '../shared/sweeper/sweeper';
 import type { RetryPolicy } from '../shared/effects/retry-policies';
 import type { Prober } from '../shared/probes/types';
@@ -46,6 +48,14 @@ export interface PipelineOptions {
   readonly secretsKey?: Buffer;
   /** Run the sweeper every this many seconds (the AWS stack runs it every minute); 0 = never. */
   readonly sweepIntervalSeconds?: number;
+  /**
+   * The reference data plane checks every live connector every this many seconds and reports
+   * changes (and heartbeats) to the status queue; 0 = only when a resource changes and on
+   * `reportHealth()`.
+   */
+  readonly healthIntervalSeconds?: number;
+  /** How often a running connector repeats its health (HEARTBEAT_INTERVAL_SECONDS). */
+  readonly heartbeatIntervalSeconds?: number;
   /** Queue visibility timeout override (see LocalResourceOptions). */
   readonly visibilityTimeoutSeconds?: number;
   /**
@@ -72,6 +82,17 @@ export interface Pipeline {
   readonly passwords: AppPasswords;
   readonly router: StreamPoller;
   readonly sweeper: Sweeper;
+  /** The reference data plane's health checks, which report to the status queue. */
+  readonly health: HealthMonitor;
+  /** The status queue's consumer (the status-ingest function's event source mapping). */
+  readonly statusPoller: QueuePoller;
+  readonly statusQueueUrl: string;
+  readonly statusDlqUrl: string;
+  /**
+   * Runs one health round that reports every live connector, and waits until the status-ingest
+   * function has handled each report: afterwards the statuses say what the data plane sees now.
+   */
+  reportHealth(timeoutMs?: number): Promise<StatusReport[]>;
   readonly pollers: Readonly<Record<Controller, QueuePoller>>;
   readonly dlqUrls: Readonly<Record<Controller, string>>;
   readonly secretsTable: string;
@@ -118,6 +139,37 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     for (const c of CONTROLLERS) pollers[c].start();
   }
 
+  const ingested = new Set<string>();
+  const reportKey = (r: Pick<StatusReport, 'tenant' | 'objectId' | 'generation' | 'sequence'>) => `${r.tenant}/${r.objectId}/${r.generation}/${r.sequence}`;
+  const statusPoller = new QueuePoller({
+    sqs: clients.sqs,
+    queueUrl: res.statusQueueUrl,
+    handler: statusIngestHandler(cfg, clients, makeLogger('status-ingest'), {
+      onIngested: (body) => {
+        const r = JSON.parse(body) as StatusReport;
+        ingested.add(reportKey(r));
+      },
+    }),
+    logger: makeLogger('local-sqs-mapping-status'),
+    functionName: 'status-ingest',
+    region,
+    batchSize: 10,
+    maxConcurrency: 4,
+  });
+  const health = new HealthMonitor({
+    dataPlane,
+    sqs: clients.sqs,
+    queueUrl: res.statusQueueUrl,
+    logger: makeLogger('reference-data-plane-health'),
+    secrets,
+    ...(o.prober ? { prober: o.prober } : {}),
+    ...(o.heartbeatIntervalSeconds !== undefined ? { heartbeatIntervalSeconds: o.heartbeatIntervalSeconds } : {}),
+  });
+  if (o.workers !== false) {
+    statusPoller.start();
+    if (o.healthIntervalSeconds) health.start(o.healthIntervalSeconds);
+  }
+
   const sweeper = makeSweeper(cfg, clients, makeLogger('sweeper'), { dataPlane, secrets, faults, ...(o.prober ? { prober: o.prober } : {}), ...(o.fullPass !== undefined ? { fullPass: o.fullPass } : {}) });
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
@@ -155,6 +207,20 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     router,
     sweeper,
     pollers,
+    health,
+    statusPoller,
+    statusQueueUrl: res.statusQueueUrl,
+    statusDlqUrl: res.statusDlqUrl,
+    async reportHealth(timeoutMs = 15_000) {
+      await health.idle();
+      const reports = await health.checkAll(true);
+      const deadline = Date.now() + timeoutMs;
+      while (!reports.every((r) => ingested.has(reportKey(r)))) {
+        if (Date.now() > deadline) throw new Error(`status reports not ingested within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return reports;
+    },
     dlqUrls: res.dlqUrls,
     secretsTable: res.secretsTable,
     redrive: async (controller) =>
@@ -165,8 +231,10 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
       await http?.stop();
       await sweeping;
       await Promise.all([router.stop(), ...CONTROLLERS.map((c) => pollers[c].stop())]);
+      await health.stop();
+      await statusPoller.stop();
       // A long poll left open by a stop gives back what it receives; let it, before the client goes.
-      await Promise.all(CONTROLLERS.map((c) => pollers[c].settled()));
+      await Promise.all([...CONTROLLERS.map((c) => pollers[c].settled()), statusPoller.settled()]);
       clients.ddb.destroy();
       clients.sqs.destroy();
       clients.streams.destroy();

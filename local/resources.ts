@@ -11,7 +11,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { CATALOG_TABLE, DATAPLANE_TABLE, EFFECT_QUEUES, type Controller, type TableDefinition } from '../shared/definitions';
+import { CATALOG_TABLE, DATAPLANE_TABLE, EFFECT_QUEUES, STATUS_QUEUE, type Controller, type TableDefinition } from '../shared/definitions';
 import { loadCorsAllowOrigins, type Config } from '../shared/config';
 
 /** The local router's checkpoint table: local-only, AWS's event source mapping keeps its own. */
@@ -76,6 +76,9 @@ export interface LocalResources {
   readonly secretsTable: string;
   readonly streamArn: string;
   readonly dlqUrls: Readonly<Record<Controller, string>>;
+  /** The data plane's status reports (a standard queue) and its DLQ. */
+  readonly statusQueueUrl: string;
+  readonly statusDlqUrl: string;
 }
 
 export interface LocalResourceOptions {
@@ -120,7 +123,19 @@ export async function ensureLocalResources(ddb: DynamoDBClient, sqs: SQSClient, 
     queueUrls[q.controller] = main.QueueUrl!;
     dlqUrls[q.controller] = dlq.QueueUrl!;
   }
+  const statusDlq = await sqs.send(new CreateQueueCommand({ QueueName: `${prefix}${STATUS_QUEUE.dlqName}`, Attributes: { MessageRetentionPeriod: '1209600' } }));
+  const statusDlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: statusDlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn;
+  const statusQueue = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: `${prefix}${STATUS_QUEUE.name}`,
+      Attributes: {
+        VisibilityTimeout: String(o.visibilityTimeoutSeconds ?? STATUS_QUEUE.visibilityTimeoutSeconds),
+        MessageRetentionPeriod: String(STATUS_QUEUE.retentionSeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: statusDlqArn, maxReceiveCount: STATUS_QUEUE.maxReceiveCount }),
+      },
+    }),
+  );
   const cors = o.corsAllowOrigins ?? loadCorsAllowOrigins(process.env);
   const config: Config = { region, catalogTable, dataPlaneTable, queueUrls, dlqUrls, ...(cors?.length ? { corsAllowOrigins: cors } : {}) };
-  return { config, checkpointTable, secretsTable, streamArn, dlqUrls };
+  return { config, checkpointTable, secretsTable, streamArn, dlqUrls, statusQueueUrl: statusQueue.QueueUrl!, statusDlqUrl: statusDlq.QueueUrl! };
 }

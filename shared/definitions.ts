@@ -189,3 +189,17 @@ export const ENV = {
   queueUrl: (c: Controller) => `QUEUE_URL_${c.toUpperCase()}`,
   dlqUrl: (c: Controller) => `DLQ_URL_${c.toUpperCase()}`,
 } as const;
+
+/**
+ * The status queue: health reports from the data plane (shared/controllers/contract.ts
+ * StatusReport) to the status-ingest function. A standard queue: reports carry their own order
+ * (generation, sequence), so FIFO's per-group throughput limit would buy nothing. A report
+ * older than a few heartbeats is superseded, so retention is short.
+ */
+export const STATUS_QUEUE = {
+  name: 'ddl-status-reports',
+  dlqName: 'ddl-status-reports-dlq',
+  visibilityTimeoutSeconds: 30,
+  maxReceiveCount: 5,
+  retentionSeconds: 3600,
+} as const;

@@ -15,7 +15,7 @@ import { PropsValidator } from './props-validation';
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Every Lambda of the control plane, by its folder under `functions/`. */
-export type FunctionName = 'stream-router' | 'ddl-api' | 'authorizer' | 'sweeper' | `executor-${Controller}`;
+export type FunctionName = 'stream-router' | 'ddl-api' | 'authorizer' | 'sweeper' | 'status-ingest' | 'reference-reporter' | `executor-${Controller}`;
 
 /** `functions/<name>/handler.ts`, the entry file of a Lambda (it exports `handler`). */
 export function functionEntry(name: FunctionName): string {

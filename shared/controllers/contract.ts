@@ -94,3 +94,43 @@ export interface DataPlane {
   /** Everything that exists for a tenant (present resources only), with owner and health. */
   observe(tenant: string): Promise<ObservedResource[]>;
 }
+
+/**
+ * Health pushed by the data plane (DESIGN.md: health is reported, not polled). The running
+ * ingestion or export sees a lost broker or replication slot first; it sends a report when its
+ * health changes and a heartbeat (the same report, repeated) every {@link HEARTBEAT_INTERVAL_SECONDS}
+ * while it runs. Delivery is at-least-once and unordered (an SQS standard queue): `generation`
+ * and `sequence` make late and duplicate reports harmless.
+ */
+export const REPORTED_STATUSES = ['starting', 'running', 'paused', 'stalled', 'failed'] as const;
+export type ReportedStatus = (typeof REPORTED_STATUSES)[number];
+
+export interface StatusReport {
+  readonly tenant: string;
+  /** The source's or sink's object id (the ingestion's or export's resource id). */
+  readonly objectId: string;
+  readonly kind: 'ingestion' | 'export';
+  /** The generation the data plane runs; a report about an older one than the catalog knows is ignored. */
+  readonly generation: number;
+  /** Grows with every report about one resource (across restarts of the reporter); an older or equal one is ignored. */
+  readonly sequence: number;
+  /** `change` when health changed, `heartbeat` when it repeats the current health on schedule. */
+  readonly reason: 'change' | 'heartbeat';
+  readonly status: ReportedStatus;
+  /** With `stalled` and `failed`: the error, namespaced like Materialize's (`postgres: ...`). */
+  readonly error: string | null;
+  /** What the user can do about it. */
+  readonly hints: readonly string[];
+  /** Per-namespace errors (`{"postgres": "..."}`), shown in the status's details. */
+  readonly namespaced: Readonly<Record<string, string>>;
+  /** When the data plane saw this health (ISO 8601). */
+  readonly observedAt: string;
+}
+
+/** How often a running ingestion or export repeats its health. */
+export const HEARTBEAT_INTERVAL_SECONDS = 30;
+/**
+ * How long the control plane waits for the next report before it calls the connector stalled:
+ * two missed heartbeats plus delivery slack, so one lost or late message is not an alarm.
+ */
+export const HEARTBEAT_TIMEOUT_SECONDS = 2 * HEARTBEAT_INTERVAL_SECONDS + 15;

@@ -6,7 +6,7 @@
  */
 import { queryPartition } from '../dynamo';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { DataPlaneError } from '../errors';
 import { MANAGED_BY, type ApplyResult, type DataPlane, type ObservedResource, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from '../controllers/contract';
@@ -50,11 +50,18 @@ export interface ActionLogEntry {
 export interface ReferenceDataPlaneOptions {
   readonly faults?: FaultInjector;
   readonly clock?: () => Date;
+  /**
+   * Told after every call that changed a resource (the reference data plane's runtime starts its
+   * checks of a new ingestion there, instead of waiting for its next round).
+   */
+  readonly onChange?: (tenant: string, kind: ResourceKind, resourceId: string) => void;
 }
 
 export class ReferenceDataPlane implements DataPlane {
   private readonly faults: FaultInjector | undefined;
   private readonly clock: () => Date;
+  /** Settable after construction: the runtime that listens is built with the data plane. */
+  onChange: ((tenant: string, kind: ResourceKind, resourceId: string) => void) | undefined;
 
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -63,14 +70,45 @@ export class ReferenceDataPlane implements DataPlane {
   ) {
     this.faults = options.faults;
     this.clock = options.clock ?? (() => new Date());
+    this.onChange = options.onChange;
   }
 
   ensure<K extends ResourceKind>(kind: K, owner: ResourceOwner, generation: number, spec: ResourceSpecs[K]): Promise<ApplyResult> {
-    return this.apply(kind, owner, generation, { ...spec });
+    return this.told(kind, owner, this.apply(kind, owner, generation, { ...spec }));
   }
 
   drop(kind: ResourceKind, owner: ResourceOwner, generation: number): Promise<ApplyResult> {
-    return this.apply(kind, owner, generation, undefined);
+    return this.told(kind, owner, this.apply(kind, owner, generation, undefined));
+  }
+
+  private async told(kind: ResourceKind, owner: ResourceOwner, result: Promise<ApplyResult>): Promise<ApplyResult> {
+    const r = await result;
+    if (r.changed) this.onChange?.(owner.tenant, kind, owner.objectId);
+    return r;
+  }
+
+  /** Every present ingestion and export, all tenants: what the reference data plane's runtime runs. */
+  async liveConnectors(): Promise<ResourceItem[]> {
+    const out: ResourceItem[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await this.doc.send(
+        new ScanCommand({
+          TableName: this.table,
+          FilterExpression: 'present = :t AND (kind = :i OR kind = :e)',
+          ExpressionAttributeValues: { ':t': true, ':i': 'ingestion', ':e': 'export' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      out.push(...((r.Items ?? []) as ResourceItem[]));
+      start = r.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  /** One resource as stored (present or a tombstone). */
+  async resource(tenant: string, kind: ResourceKind, resourceId: string): Promise<ResourceItem | undefined> {
+    return (await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: resPk(tenant), sk: resSk(kind, resourceId) }, ConsistentRead: true }))).Item as ResourceItem | undefined;
   }
 
   /** Installs a read policy on a present collection; fenced like every other change. */
@@ -114,6 +152,7 @@ export class ReferenceDataPlane implements DataPlane {
     const { lastError: _e, errorIsFatal: _f, ...rest } = current;
     const item = health.healthy ? { ...rest, health: 'healthy' } : { ...rest, health: 'unhealthy', lastError: health.error, errorIsFatal: health.fatal ?? false };
     await this.doc.send(new PutCommand({ TableName: this.table, Item: { ...item, updatedAt: this.clock().toISOString() } }));
+    this.onChange?.(tenant, kind, resourceId);
   }
 
   /** Make it so: `spec` present → the resource exists at `generation`; undefined → it is gone. */

@@ -18,7 +18,8 @@ import { desiredSpec } from '../effects/desired';
 import { scrubError } from '../probes/namespace';
 import type { SecretStore } from '../secrets/store';
 import { resolveConnection } from '../sweeper/connectors';
-import { StatusStore, type StoredStatus } from '../status/store';
+import { reportDueAt } from '../status/ingest';
+import { reportState, StatusStore, type StoredStatus } from '../status/store';
 import { transition } from '../status/transition';
 
 export interface ExecutorDeps {
@@ -65,6 +66,7 @@ export class EffectExecutor {
       throw new RetryLater(`catalog not yet at generation ${effect.generation} for ${effect.objectId}`, attempt);
     }
     this.deps.faults?.point('executor.before-dataplane');
+    await this.markStarting(effect, object);
     let result: ApplyResult;
     try {
       result = await this.reconcile(effect, object);
@@ -212,7 +214,25 @@ export class EffectExecutor {
     const { doc, catalogTable } = this.deps;
     const prev = await this.getItem<StoredStatus>(tenantPk(effect.tenant), statusSk(effect.objectId));
     const t = transition(prev, { kind: object.kind, dropped: false, generation: object.generation, effectError: message, resourcePresent: false, replicas: 1 }, this.clock().toISOString());
-    await new StatusStore(doc, catalogTable).apply(effect.tenant, { id: object.id, kind: object.kind, name: object.name }, t, prev?.version);
+    const { reportDueAt: _due, ...report } = reportState(prev);
+    await new StatusStore(doc, catalogTable).apply(effect.tenant, { id: object.id, kind: object.kind, name: object.name }, t, prev?.version, report);
+  }
+
+  /**
+   * Before the data plane is asked to run a new generation of an ingestion or export, its status
+   * says `starting`; from then on the data plane's reports move it (shared/status/ingest.ts).
+   * Written before the call, so no report about the new generation can be overwritten by it.
+   */
+  private async markStarting(effect: EffectRecord, object: CatalogObject | undefined): Promise<void> {
+    if ((effect.kind !== 'ingestion' && effect.kind !== 'export') || !object || object.dropped || (object.kind !== 'source' && object.kind !== 'sink')) return;
+    const store = new StatusStore(this.deps.doc, this.deps.catalogTable);
+    const prev = await store.get(effect.tenant, object.id);
+    // Only a status that has not seen this generation yet: a redelivery must not undo a report.
+    if (!prev || prev.status === 'dropped' || (prev.status !== 'created' && prev.generation >= object.generation)) return;
+    const now = this.clock();
+    const t = transition(prev, { kind: object.kind, dropped: false, generation: object.generation, resourcePresent: false, replicas: 1, report: { status: 'starting', error: null, details: null } }, now.toISOString());
+    const due = reportDueAt('starting', now);
+    await store.apply(effect.tenant, { id: object.id, kind: object.kind, name: object.name }, t, prev.version, { ...reportState(prev), ...(due ? { reportDueAt: due } : {}) });
   }
 
   /** Marks the effect settled, only if it is still pending (removing it from the attention index). */

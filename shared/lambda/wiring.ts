@@ -11,3 +11,4 @@ export { executorHandler } from './executor';
 export { routerHandler } from './router';
 export { awsSecretStore } from './secrets';
 export { makeSweeper, sweeperHandler } from './sweeper';
+export { statusIngestHandler } from './status-ingest';

@@ -151,6 +151,8 @@ export class Planner {
         return this.alterSetCluster(s, at);
       case 'alter_swap':
         return this.alterSwap(s, at);
+      case 'alter_restart':
+        return this.alterRestart(s, at);
       case 'alter_cluster':
         return this.alterCluster(s, at);
       case 'show_create':
@@ -798,6 +800,22 @@ export class Planner {
     const [an, bn] = [a.name, b.name];
     this.ws.update(a.id, (x) => ({ ...x, name: bn }) as CatalogObject, false);
     this.ws.update(b.id, (x) => ({ ...x, name: an }) as CatalogObject, false);
+    return this.write(tag);
+  }
+
+  /**
+   * A new generation of the source or sink, nothing else: its effects re-ensure the ingestion or
+   * export at that generation, which the data plane starts again. `failed` is sticky within a
+   * generation, so this is the way out of it without a drop and recreate.
+   */
+  private alterRestart(s: S<'alter_restart'>, at: number): StatementPlan {
+    const tag = `ALTER ${s.objectType.toUpperCase()}`;
+    const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
+    if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
+    if (o.kind !== 'source' && o.kind !== 'sink') {
+      throw new NotSupportedError(`ALTER ${s.objectType.toUpperCase()} ... RESTART is not supported for a ${KIND_LABEL[o.kind]}`, { position: at });
+    }
+    this.ws.update(o.id, (x) => x, true);
     return this.write(tag);
   }
 

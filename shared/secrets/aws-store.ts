@@ -26,13 +26,13 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { SECRET_NAME_ROOT } from '../definitions';
 import { randomUUID } from 'node:crypto';
-import type { SecretStore, SecretVersionList } from './store';
+import type { NewestGeneration, SecretStore, SecretVersionList } from './store';
 
 /** The name prefix when none is configured; a deployed stack passes its own (`deploymentNames`). */
 export const SECRET_NAME_PREFIX = SECRET_NAME_ROOT;
 const stage = (generation: number) => `g${generation}`;
 
-export class AwsSecretStore implements SecretStore {
+export class AwsSecretStore implements SecretStore, NewestGeneration {
   /** `prefix`: the deployment's secret name prefix (Config.secretNamePrefix), without a trailing `/`. */
   constructor(
     private readonly sm: SecretsManagerClient,
@@ -91,6 +91,17 @@ export class AwsSecretStore implements SecretStore {
     }
   }
 
+  async newestGeneration(tenant: string, secretId: string): Promise<number | undefined> {
+    try {
+      const versions = await this.sm.send(new ListSecretVersionIdsCommand({ SecretId: this.name(tenant, secretId) }));
+      const gens = (versions.Versions ?? []).flatMap((v) => (v.VersionStages ?? []).map((st) => /^g(\d+)$/.exec(st)?.[1])).filter((g): g is string => g !== undefined).map(Number);
+      return gens.length ? Math.max(...gens) : undefined;
+    } catch (err) {
+      if (err instanceof ResourceNotFoundException) return undefined;
+      throw err;
+    }
+  }
+
   async list(tenant: string): Promise<SecretVersionList[]> {
     const out: SecretVersionList[] = [];
     let next: string | undefined;
@@ -99,7 +110,7 @@ export class AwsSecretStore implements SecretStore {
       for (const s of r.SecretList ?? []) {
         // The name filter is a case-insensitive prefix match: keep exactly this tenant's secrets,
         // since the sweeper deletes listed secrets that its catalog does not know.
-        const prefix = `${SECRET_NAME_PREFIX}/${tenant}/`;
+        const prefix = `${this.prefix}/${tenant}/`;
         const id = s.Name?.startsWith(prefix) ? s.Name.slice(prefix.length) : undefined;
         if (!id || id.includes('/')) continue;
         const gens = Object.values(s.SecretVersionsToStages ?? {})

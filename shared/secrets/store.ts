@@ -12,6 +12,15 @@ export interface SecretVersionList {
   readonly changedAt?: string;
 }
 
+/**
+ * A store that can name a secret's newest stored generation without listing every secret (the
+ * data plane's reporter: in AWS, ListSecretVersionIds on that one secret instead of ListSecrets
+ * on `*`).
+ */
+export interface NewestGeneration {
+  newestGeneration(tenant: string, secretId: string): Promise<number | undefined>;
+}
+
 export interface SecretStore {
   /** Idempotent: putting the same generation twice stores it once. */
   put(tenant: string, secretId: string, generation: number, value: string): Promise<void>;

@@ -330,6 +330,8 @@ export type Statement =
   | { readonly kind: 'alter_owner'; readonly objectType: ObjectType; readonly ifExists: boolean; readonly name: ObjectName; readonly owner: string }
   | { readonly kind: 'alter_set_cluster'; readonly objectType: ObjectType; readonly ifExists: boolean; readonly name: ObjectName; readonly cluster: string }
   | { readonly kind: 'alter_swap'; readonly objectType: ObjectType; readonly name: ObjectName; readonly other: string }
+  /** Our extension: a new generation of a source or sink, so the data plane starts it again (the way out of `failed`). */
+  | { readonly kind: 'alter_restart'; readonly objectType: 'source' | 'sink'; readonly ifExists: boolean; readonly name: ObjectName }
   | { readonly kind: 'alter_cluster'; readonly name: string; readonly ifExists: boolean; readonly action: AlterClusterAction }
   | { readonly kind: 'show_create'; readonly objectType: ObjectType; readonly name: ObjectName }
   | {

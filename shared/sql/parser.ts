@@ -54,7 +54,7 @@ const STATEMENT_STARTS = ['ALTER', 'BEGIN', 'COMMIT', 'CREATE', 'DROP', 'EXPLAIN
 export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'create_cluster', 'create_cluster_replica', 'create_database', 'create_schema', 'create_secret', 'create_connection', 'create_source',
   'create_webhook_source', 'create_sink', 'create_table', 'create_view', 'create_materialized_view', 'create_index', 'drop',
-  'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret',
+  'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
@@ -921,6 +921,7 @@ export class Parser {
       return { kind: 'alter_swap', objectType, name, other: this.parseIdent() };
     }
     if (this.eatKeywords('set', 'cluster')) return { kind: 'alter_set_cluster', objectType, ifExists, name, cluster: this.parseIdent() };
+    if ((objectType === 'source' || objectType === 'sink') && this.eatKeyword('restart')) return { kind: 'alter_restart', objectType, ifExists, name };
     if (objectType === 'secret' && this.eatKeyword('as')) return { kind: 'alter_secret', name, ifExists, value: this.parseSecretValue() };
     if (objectType === 'cluster' && this.peekKeyword('set') && this.peekOp('(', 1)) {
       this.next();
@@ -947,6 +948,7 @@ export class Parser {
     }
     const actions = ['RENAME TO', 'OWNER TO', 'SWAP WITH', 'SET CLUSTER'];
     if (objectType === 'secret') actions.push('AS');
+    if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
     if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
     return this.fail(oneOf(actions));
   }

@@ -349,6 +349,8 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       return `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)} SET CLUSTER ${ident(s.cluster)}`;
     case 'alter_swap':
       return `ALTER ${s.objectType.toUpperCase()} ${objectName(s.name)} SWAP WITH ${ident(s.other)}`;
+    case 'alter_restart':
+      return `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)} RESTART`;
     case 'alter_cluster': {
       const head = `ALTER CLUSTER ${ifExists(s.ifExists)}${ident(s.name)}`;
       return s.action.kind === 'set' ? `${head} SET ${optionList(s.action.options)}` : `${head} RESET (${s.action.names.join(', ')})`;

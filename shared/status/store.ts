@@ -5,18 +5,43 @@
  */
 import { queryPartition } from '../dynamo';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { attentionPk, histSk, statusSk, tenantPk } from '../catalog/keys';
 import type { ConnectorStatus, Transition } from './transition';
 
 /** Materialize keeps status history 30 days. */
 export const HISTORY_TTL_SECONDS = 30 * 24 * 3600;
 
-export interface StoredStatus extends ConnectorStatus {
+export interface StoredStatus extends ConnectorStatus, ReportState {
   readonly objectId: string;
   readonly kind: 'source' | 'sink';
   readonly name: string;
   readonly version: number;
+}
+
+/**
+ * What a status remembers of the data plane's reports: the last one applied (a report at or
+ * below it is stale or a duplicate), and when the next one is due (the sweeper's deadline).
+ */
+export interface ReportState {
+  readonly reportGeneration?: number;
+  readonly reportSequence?: number;
+  /** The observed_at of the last report applied. */
+  readonly lastReportAt?: string;
+  /** When a report is due at the latest; absent while none is expected (failed, dropped). */
+  readonly reportDueAt?: string;
+}
+
+/** The report fields of a stored status, to carry over a write that is not about a report. */
+export function reportState(prev: ReportState | undefined): ReportState {
+  if (!prev) return {};
+  const { reportGeneration, reportSequence, lastReportAt, reportDueAt } = prev;
+  return {
+    ...(reportGeneration !== undefined ? { reportGeneration } : {}),
+    ...(reportSequence !== undefined ? { reportSequence } : {}),
+    ...(lastReportAt !== undefined ? { lastReportAt } : {}),
+    ...(reportDueAt !== undefined ? { reportDueAt } : {}),
+  };
 }
 
 export interface HistoryRow {
@@ -29,8 +54,19 @@ export interface HistoryRow {
 
 type Item = Record<string, unknown>;
 
+/** Sort-key prefix of connector deadlines on the attention index (after every ISO date, so the effect scan never reads them). */
+export const DEADLINE_PREFIX = 'D#';
+
+/**
+ * A status sits on the attention index only while a report is due, keyed by its deadline: the
+ * sweeper reads the deadlines that passed, never the connectors that are reporting.
+ */
+export function deadlineKeys(tenant: string, sk: string, dueAt: string | undefined): { attnPk?: string; attnSk?: string } {
+  return dueAt ? { attnPk: attentionPk(`${tenant}#${sk}`), attnSk: `${DEADLINE_PREFIX}${dueAt}#${tenant}#${sk}` } : {};
+}
+
 /** The items a status change writes: the status (on the attention index while not dropped) and its history row. */
-export function statusItems(tenant: string, obj: { id: string; kind: 'source' | 'sink'; name: string }, t: Transition, version: number): { status: Item; history?: Item } {
+export function statusItems(tenant: string, obj: { id: string; kind: 'source' | 'sink'; name: string }, t: Transition, version: number, report: ReportState = {}): { status: Item; history?: Item } {
   const pk = tenantPk(tenant);
   const sk = statusSk(obj.id);
   const status: Item = {
@@ -42,9 +78,9 @@ export function statusItems(tenant: string, obj: { id: string; kind: 'source' | 
     kind: obj.kind,
     name: obj.name,
     ...t.next,
+    ...report,
     version,
-    // Every live connector is watched each sweep; a dropped one is not.
-    ...(t.next.status === 'dropped' ? {} : { attnPk: attentionPk(`${tenant}#${sk}`), attnSk: `0#${tenant}#${sk}` }),
+    ...(t.next.status === 'dropped' ? {} : deadlineKeys(tenant, sk, report.reportDueAt)),
   };
   if (!t.history) return { status };
   const h = t.history;
@@ -71,10 +107,14 @@ export class StatusStore {
     private readonly table: string,
   ) {}
 
-  /** Applies a transition if the status is still at `prevVersion`; false when another writer got there first. */
-  async apply(tenant: string, obj: { id: string; kind: 'source' | 'sink'; name: string }, t: Transition, prevVersion: number | undefined): Promise<boolean> {
+  /**
+   * Applies a transition if the status is still at `prevVersion`; false when another writer got
+   * there first. `report` is the status's report state after the write (carry the previous one
+   * over with `reportState(prev)` when the write is not about a report).
+   */
+  async apply(tenant: string, obj: { id: string; kind: 'source' | 'sink'; name: string }, t: Transition, prevVersion: number | undefined, report: ReportState = {}): Promise<boolean> {
     if (!t.history && prevVersion !== undefined) return false; // nothing changed: write nothing
-    const { status, history } = statusItems(tenant, obj, t, (prevVersion ?? 0) + 1);
+    const { status, history } = statusItems(tenant, obj, t, (prevVersion ?? 0) + 1, report);
     try {
       await this.doc.send(
         new TransactWriteCommand({
@@ -97,6 +137,38 @@ export class StatusStore {
       if (err instanceof TransactionCanceledException || err instanceof ConditionalCheckFailedException) return false;
       throw err;
     }
+  }
+
+  /**
+   * A report that changed nothing but the report state (a heartbeat, or the same health again):
+   * moves the mark and the deadline, if the status is still at `prevVersion`; no history row.
+   */
+  async touch(tenant: string, objectId: string, generation: number, prevVersion: number, report: ReportState): Promise<boolean> {
+    const fields: Record<string, unknown> = { ...report, ...deadlineKeys(tenant, statusSk(objectId), report.reportDueAt) };
+    const sets = Object.keys(fields).map((k) => `#${k} = :${k}`);
+    // No deadline in the new state (failed): none in the item, and off the attention index.
+    const removes = report.reportDueAt === undefined ? ' REMOVE reportDueAt, attnPk, attnSk' : '';
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: tenantPk(tenant), sk: statusSk(objectId) },
+          UpdateExpression: `SET ${['#v = :next', '#g = :g', ...sets].join(', ')}${removes}`,
+          ConditionExpression: '#v = :v',
+          ExpressionAttributeNames: { '#v': 'version', '#g': 'generation', ...Object.fromEntries(Object.keys(fields).map((k) => [`#${k}`, k])) },
+          ExpressionAttributeValues: { ':v': prevVersion, ':next': prevVersion + 1, ':g': generation, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [`:${k}`, v])) },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async get(tenant: string, objectId: string): Promise<StoredStatus | undefined> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: tenantPk(tenant), sk: statusSk(objectId) }, ConsistentRead: true }));
+    return r.Item?.type === 'connector_status' ? (r.Item as StoredStatus) : undefined;
   }
 
   async list(tenant: string): Promise<StoredStatus[]> {
@@ -131,7 +203,7 @@ export function commitStatusItems(table: string, tenant: string, obj: { id: stri
     values[`:f${i}`] = v;
     sets.push(`#f${i} = :f${i}`);
   });
-  const removes = status === 'dropped' ? ' REMOVE attnPk, attnSk' : '';
+  const removes = status === 'dropped' ? ' REMOVE attnPk, attnSk, reportDueAt' : '';
   // `once` (a staged commit, which a second roller may replay): the write must not set back a
   // status the pipeline moved on since — a new connector has no status yet, a dropped one stays so.
   const statusName = Object.keys(names).find((n) => names[n] === 'status')!;

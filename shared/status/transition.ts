@@ -50,7 +50,21 @@ export interface Observation {
   readonly health?: { readonly healthy: boolean; readonly error?: string; readonly fatal?: boolean };
   /** The upstream probe (absent when the connector has nothing to probe). */
   readonly probe?: ProbeResult;
+  /**
+   * The data plane's own report (shared/status/reports.ts): when present, it says what is true
+   * and the fields above that speak about health (health, probe, replicas) are not consulted.
+   */
+  readonly report?: { readonly status: 'starting' | 'running' | 'paused' | 'stalled' | 'failed'; readonly error: string | null; readonly details: StatusDetails | null };
+  /**
+   * Seconds since the data plane last reported on a connector that should be reporting (the
+   * sweeper's heartbeat deadline passed). `probe`, when given with it, is a diagnostic only: it
+   * goes into the details, never decides the status.
+   */
+  readonly silentSeconds?: number;
 }
+
+/** The error of a connector whose data plane went quiet; recognised so that a longer silence writes no new history row. */
+export const SILENT_ERROR_PREFIX = 'no status reported by the data plane for ';
 
 export interface Transition {
   readonly next: ConnectorStatus;
@@ -64,6 +78,16 @@ function describe(o: Observation, prev: ConnectorStatus | undefined): Omit<Conne
   // Sticky: a failed connector stays failed until the user changes it (a new generation).
   if (prev?.status === 'failed' && prev.generation === o.generation) return s('failed', prev.error, prev.details);
   if (o.effectError) return s('failed', o.effectError, { hints: ['Drop and recreate the object, or alter it, once the cause is fixed.'] });
+  if (o.report) return s(o.report.status, o.report.error, o.report.details);
+  if (o.silentSeconds !== undefined) {
+    // The same silence, longer: one history row for it, not one per sweep.
+    if (prev?.status === 'stalled' && prev.error?.startsWith(SILENT_ERROR_PREFIX)) return s('stalled', prev.error, prev.details);
+    const diag = o.probe && !o.probe.ok ? o.probe : undefined;
+    return s('stalled', `${SILENT_ERROR_PREFIX}${Math.round(o.silentSeconds)} s`, {
+      hints: ['Check that the data plane runs and can send to the status queue.', ...(diag?.hint ? [diag.hint] : [])],
+      ...(diag ? { namespaced: { [diag.namespace]: diag.error ?? 'unavailable' } } : {}),
+    });
+  }
   const fatalProbe = o.probe && !o.probe.ok && o.probe.fatal ? o.probe : undefined;
   if (fatalProbe) {
     const msg = `${fatalProbe.namespace}: ${fatalProbe.error ?? 'failed'}`;
@@ -86,9 +110,13 @@ function describe(o: Observation, prev: ConnectorStatus | undefined): Omit<Conne
   return s('running');
 }
 
-export function transition(prev: ConnectorStatus | undefined, o: Observation, now: string): Transition {
+export function transition(prev: ConnectorStatus | undefined, o: Observation, at: string): Transition {
   const d = describe(o, prev);
   const changed = !prev || prev.status !== d.status || prev.error !== d.error;
+  // History rows are keyed by time: two changes within one millisecond (a `starting` and the
+  // error of the call right after it) or a clock behind the last writer's must still make two
+  // rows, in order.
+  const now = prev && Date.parse(at) <= Date.parse(prev.lastStatusChangeAt) ? new Date(Date.parse(prev.lastStatusChangeAt) + 1).toISOString() : at;
   const next: ConnectorStatus = {
     ...d,
     generation: o.generation,

@@ -1,23 +1,24 @@
 /**
- * The sweeper's connector pass: for every live source and sink (their status items sit on the
- * attention index), observe the data plane and probe the upstream, run the pure transition,
- * and write the new status with its history row (conditional: two sweepers write it once).
+ * The sweeper's connector pass. Health is reported by the data plane (shared/status/ingest.ts);
+ * this pass only catches silence: a connector whose report deadline passed (no heartbeat, or a
+ * `starting` that never got a first report) becomes `stalled` with "no status reported by the
+ * data plane for N s". A control-plane probe of the upstream runs then, as a diagnostic in the
+ * details, never as the source of the status. Writes are conditional on the status's version, so
+ * a report that lands meanwhile wins and two sweepers write one history row.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { objSk, tenantPk } from '../catalog/keys';
 import type { CatalogObject, ObjectOf } from '../catalog/model';
-import type { DataPlane, ObservedResource } from '../controllers/contract';
-import { scrubError } from '../probes/namespace';
+import { HEARTBEAT_TIMEOUT_SECONDS } from '../controllers/contract';
 import type { ConnectionProbeInput, Prober, ProbeResult } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
-import { StatusStore, type StoredStatus } from '../status/store';
-import { transition, type Observation } from '../status/transition';
+import { reportState, StatusStore, type StoredStatus } from '../status/store';
+import { transition } from '../status/transition';
 
 export interface ConnectorPassDeps {
   readonly doc: DynamoDBDocumentClient;
   readonly catalogTable: string;
-  readonly dataPlane: DataPlane;
   readonly logger: Logger;
   readonly prober?: Prober;
   readonly secrets?: SecretStore;
@@ -27,12 +28,58 @@ export interface ConnectorPassReport {
   readonly checked: number;
   readonly transitions: number;
   readonly failed: number;
+  /** Connectors whose report deadline had passed. */
+  readonly overdue: number;
+  /** Diagnostic probes run for them. */
+  readonly probes: number;
+  /** Secret store reads for those probes (one per secret generation per sweep). */
+  readonly secretReads: number;
+}
+
+/** Statuses the data plane is expected to keep reporting on. */
+const WATCHED = new Set(['starting', 'running', 'paused', 'stalled']);
+
+/** When a report is due at the latest: the stored deadline, or (a status written before deadlines existed) its last change plus the timeout. */
+export function deadlineOf(s: Pick<StoredStatus, 'reportDueAt' | 'lastStatusChangeAt' | 'lastReportAt'>): number {
+  if (s.reportDueAt) return Date.parse(s.reportDueAt);
+  return Date.parse(s.lastReportAt ?? s.lastStatusChangeAt) + HEARTBEAT_TIMEOUT_SECONDS * 1000;
+}
+
+/**
+ * A sweep's view of the secret store: each (tenant, secret, generation) is read once per sweep,
+ * however many connectors share the connection. A value never changes within a generation, so
+ * keying by it can never serve a stale value.
+ */
+export function cachedSecrets(store: SecretStore | undefined): { store: SecretStore | undefined; reads: () => number } {
+  if (!store) return { store, reads: () => 0 };
+  const cache = new Map<string, Promise<string | undefined>>();
+  let reads = 0;
+  const cached: SecretStore = {
+    put: (...a) => store.put(...a),
+    has: (...a) => store.has(...a),
+    prune: (...a) => store.prune(...a),
+    list: (...a) => store.list(...a),
+    get(tenant, secretId, generation) {
+      const key = `${tenant}/${secretId}/${generation}`;
+      let v = cache.get(key);
+      if (!v) {
+        reads++;
+        v = store.get(tenant, secretId, generation);
+        cache.set(key, v);
+      }
+      return v;
+    },
+  };
+  return { store: cached, reads: () => reads };
 }
 
 export class ConnectorPass {
   private readonly statuses: StatusStore;
+  private readonly secrets: ReturnType<typeof cachedSecrets>;
+  private probes = 0;
   constructor(private readonly deps: ConnectorPassDeps) {
     this.statuses = new StatusStore(deps.doc, deps.catalogTable);
+    this.secrets = cachedSecrets(deps.secrets);
   }
 
   private async get(tenant: string, id: string): Promise<CatalogObject | undefined> {
@@ -44,62 +91,44 @@ export class ConnectorPass {
   async run(statuses: readonly (StoredStatus & { tenant: string })[], now: Date): Promise<ConnectorPassReport> {
     let transitions = 0;
     let failed = 0;
-    const byTenant = new Map<string, (StoredStatus & { tenant: string })[]>();
-    for (const s of statuses) byTenant.set(s.tenant, [...(byTenant.get(s.tenant) ?? []), s]);
-    for (const [tenant, list] of byTenant) {
-      const observed = await this.deps.dataPlane.observe(tenant);
-      for (const prev of list) {
-        try {
-          const obs = await this.observe(tenant, prev, observed);
-          const t = transition(prev, obs, now.toISOString());
-          if (t.next.status === 'failed') failed++;
-          if (t.history && (await this.statuses.apply(tenant, { id: prev.objectId, kind: prev.kind, name: prev.name }, t, prev.version))) {
+    let overdue = 0;
+    for (const prev of statuses) {
+      if (prev.status === 'failed') failed++;
+      if (!WATCHED.has(prev.status) || deadlineOf(prev) > now.getTime()) continue;
+      overdue++;
+      try {
+        const since = Date.parse(prev.lastReportAt ?? prev.lastStatusChangeAt);
+        const probe = await this.diagnose(prev.tenant, prev.objectId);
+        const t = transition(prev, { kind: prev.kind, dropped: false, generation: prev.generation, resourcePresent: true, replicas: 1, silentSeconds: (now.getTime() - since) / 1000, ...(probe ? { probe } : {}) }, now.toISOString());
+        // Look again one timeout later, not every sweep: a long silence costs one read per timeout.
+        const state = { ...reportState(prev), reportDueAt: new Date(now.getTime() + HEARTBEAT_TIMEOUT_SECONDS * 1000).toISOString() };
+        if (t.history) {
+          if (await this.statuses.apply(prev.tenant, { id: prev.objectId, kind: prev.kind, name: prev.name }, t, prev.version, state)) {
             transitions++;
-            this.deps.logger.info('connector status changed', { tenant, objectId: prev.objectId, from: prev.status, to: t.next.status, error: t.next.error });
+            this.deps.logger.info('connector status changed', { tenant: prev.tenant, objectId: prev.objectId, from: prev.status, to: t.next.status, error: t.next.error });
           }
-        } catch (err) {
-          // One connector's trouble must not stop the sweep of the others.
-          this.deps.logger.error('connector observation failed', { tenant, objectId: prev.objectId, error: err as Error });
+        } else {
+          await this.statuses.touch(prev.tenant, prev.objectId, prev.generation, prev.version, state);
         }
+      } catch (err) {
+        // One connector's trouble must not stop the sweep of the others.
+        this.deps.logger.error('connector check failed', { tenant: prev.tenant, objectId: prev.objectId, error: err as Error });
       }
     }
-    return { checked: statuses.length, transitions, failed };
+    return { checked: statuses.length, transitions, failed, overdue, probes: this.probes, secretReads: this.secrets.reads() };
   }
 
-  private async observe(tenant: string, prev: StoredStatus, observed: readonly ObservedResource[]): Promise<Observation> {
-    const object = await this.get(tenant, prev.objectId);
-    if (!object || object.dropped) return { kind: prev.kind, dropped: true, generation: object?.generation ?? prev.generation, resourcePresent: false, replicas: 0 };
-    const spec = object.spec as { clusterId: string; connectionId?: string; options?: Record<string, string> };
-    const resourceKind = prev.kind === 'source' ? 'ingestion' : 'export';
-    const resource = observed.find((r) => r.kind === resourceKind && r.resourceId === object.id && r.generation >= object.generation);
-    const replicas = observed.filter((r) => r.kind === 'replica' && r.spec.clusterId === spec.clusterId && r.health !== 'unhealthy').length;
-    const probe = await this.probe(tenant, object, spec.connectionId, spec.options ?? {});
-    const error = resource?.lastError === undefined ? undefined : scrubError(resource.lastError, await this.secretValues(tenant, spec.connectionId));
-    return {
-      kind: prev.kind,
-      dropped: false,
-      generation: object.generation,
-      resourcePresent: resource !== undefined,
-      replicas,
-      ...(resource && resource.health !== 'healthy' ? { health: { healthy: false, ...(error ? { error } : {}), ...(resource.errorIsFatal ? { fatal: true } : {}) } } : {}),
-      ...(probe ? { probe } : {}),
-    };
-  }
-
-  /** The secret values of a connection, to scrub a data plane's error text with. */
-  private async secretValues(tenant: string, connectionId: string | undefined): Promise<Record<string, string>> {
-    const conn = connectionId === undefined ? undefined : ((await this.get(tenant, connectionId)) as ObjectOf<'connection'> | undefined);
-    if (!conn || conn.dropped) return {};
-    return { ...(await resolveConnection(tenant, conn, (id) => this.get(tenant, id), this.deps.secrets)).secrets };
-  }
-
-  /** Probes the upstream through the object's connection, with secret values from the store. */
-  private async probe(tenant: string, object: CatalogObject, connectionId: string | undefined, options: Record<string, string>): Promise<ProbeResult | undefined> {
-    if (!this.deps.prober || !connectionId) return undefined;
-    const conn = (await this.get(tenant, connectionId)) as ObjectOf<'connection'> | undefined;
+  /** Probes the upstream through the object's connection, with secret values from the store: a diagnostic for a silent connector. */
+  private async diagnose(tenant: string, objectId: string): Promise<ProbeResult | undefined> {
+    const object = await this.get(tenant, objectId);
+    if (!this.deps.prober || !object || object.dropped || (object.kind !== 'source' && object.kind !== 'sink')) return undefined;
+    const spec = object.spec as { connectionId?: string; options?: Record<string, string> };
+    if (!spec.connectionId) return undefined;
+    const conn = (await this.get(tenant, spec.connectionId)) as ObjectOf<'connection'> | undefined;
     if (!conn || conn.dropped) return undefined;
-    const input = await resolveConnection(tenant, conn, (id) => this.get(tenant, id), this.deps.secrets);
-    return object.kind === 'sink' ? this.deps.prober.probeSink(input, options) : this.deps.prober.probeSource(input, options);
+    const input = await resolveConnection(tenant, conn, (id) => this.get(tenant, id), this.secrets.store);
+    this.probes++;
+    return object.kind === 'sink' ? this.deps.prober.probeSink(input, spec.options ?? {}) : this.deps.prober.probeSource(input, spec.options ?? {});
   }
 }
 

@@ -8,7 +8,7 @@
  * write on the effect's replay counter, so an effect is re-sent once per window, not twice.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { ATTENTION_INDEX, ATTENTION_SHARDS, type Controller } from '../definitions';
@@ -21,7 +21,7 @@ import type { FaultInjector } from '../dataplane/faults';
 import type { DataPlane } from '../controllers/contract';
 import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
-import type { StoredStatus } from '../status/store';
+import { DEADLINE_PREFIX, type StoredStatus } from '../status/store';
 import { ConnectorPass, type ConnectorPassReport } from './connectors';
 import { FullPass, type FullPassOptions, type FullPassReport } from './full-pass';
 
@@ -114,10 +114,26 @@ export class Sweeper {
           if (await this.replay(item, replays, now)) replayed++;
         }
       } while (start);
+      // Connectors whose report deadline passed (DEADLINE_PREFIX keys sort after every effect's date).
+      start = undefined;
+      do {
+        const r: QueryCommandOutput = await this.deps.doc.send(
+          new QueryCommand({
+            TableName: this.deps.catalogTable,
+            IndexName: ATTENTION_INDEX,
+            KeyConditionExpression: 'attnPk = :pk AND attnSk BETWEEN :from AND :to',
+            ExpressionAttributeValues: { ':pk': `ATTN#${shard}`, ':from': DEADLINE_PREFIX, ':to': `${DEADLINE_PREFIX}${now.toISOString()}` },
+            ExclusiveStartKey: start,
+          }),
+        );
+        start = r.LastEvaluatedKey;
+        for (const item of r.Items ?? []) {
+          itemsRead++;
+          if (item.type === 'connector_status') connectorStatuses.push(item as StoredStatus & { tenant: string });
+        }
+      } while (start);
     }
-    const connectors = this.deps.dataPlane
-      ? await new ConnectorPass({ ...this.deps, dataPlane: this.deps.dataPlane }).run(connectorStatuses, now)
-      : { checked: 0, transitions: 0, failed: 0 };
+    const connectors = await new ConnectorPass(this.deps).run(connectorStatuses, now);
     const full = this.deps.dataPlane && this.deps.fullPass !== false ? await new FullPass({ ...this.deps, dataPlane: this.deps.dataPlane }, this.deps.fullPass).run(now) : undefined;
     const report = {
       itemsRead,

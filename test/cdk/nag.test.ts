@@ -95,7 +95,7 @@ describe('acknowledgements', () => {
 
     // Act
     const acks = acknowledgements(app);
-    const summary = [...new Set(acks.map((a) => `${a.id} @ ${a.path.replace(/Executor-\w+|StreamRouter\/Router|DdlApi\/(Ddl|Authorizer)|Sweeper\/Sweeper/, '<fn>')}`))];
+    const summary = [...new Set(acks.map((a) => `${a.id} @ ${a.path.replace(/Executor-\w+|StreamRouter\/Router|DdlApi\/(Ddl|Authorizer)|Sweeper\/Sweeper|StatusIngest\/(StatusIngest|Reporter)/, '<fn>')}`))];
 
     // Assess
     for (const ack of acks) expect(ack.reason.length, `${ack.id} at ${ack.path}`).toBeGreaterThan(60);

@@ -44,11 +44,13 @@ const BUNDLE_BUDGET: Record<FunctionName, number> = {
   'executor-storage': 1024 * 1024,
   'executor-secrets': 1024 * 1024,
   sweeper: 1024 * 1024,
+  'status-ingest': 1024 * 1024,
+  'reference-reporter': 1024 * 1024,
 };
 /** Not a budget: a sanity cap on all of a function's `.mjs` files together (entry and every chunk). */
 const TOTAL_SANITY_CAP = 1024 * 1024;
 /** The functions built with code splitting (`splitChunks`); the others are one `index.mjs`. */
-const SPLIT: readonly FunctionName[] = ['ddl-api', 'sweeper'];
+const SPLIT: readonly FunctionName[] = ['ddl-api', 'sweeper', 'reference-reporter'];
 
 let stack: DdlControlPlaneStack;
 let template: Template;
@@ -71,6 +73,8 @@ function functionsByName(): Record<FunctionName, string> {
     'executor-storage': logicalId(stack.executors.storage.handler.function),
     'executor-secrets': logicalId(stack.executors.secrets.handler.function),
     sweeper: logicalId(stack.sweeper.handler.function),
+    'status-ingest': logicalId(stack.statusIngest.handler.function),
+    'reference-reporter': logicalId(stack.statusIngest.reporter!.function),
   };
 }
 
@@ -174,7 +178,8 @@ describe('EffectQueues', () => {
       .flatMap((p) => (p.Properties.Queues as { Ref: string }[]).map((q) => q.Ref));
 
     // Assess
-    expect(queues).toHaveLength(2 * EFFECT_QUEUES.length + 1);
+    // The effect queues and their DLQs, the router's on-failure queue, the status queue and its DLQ.
+    expect(queues).toHaveLength(2 * EFFECT_QUEUES.length + 3);
     expect(guarded.sort()).toEqual(queues.sort());
   });
 });
@@ -302,6 +307,7 @@ describe('EffectExecutor', () => {
       ddl: logicalId(stack.api.handler.role),
       executor: logicalId(stack.executors.secrets.handler.role),
       sweeper: logicalId(stack.sweeper.handler.role),
+      reporter: logicalId(stack.statusIngest.reporter!.role),
     };
     const prefixArn = 'arn:ref:AWS::Partition:secretsmanager:ref:AWS::Region:ref:AWS::AccountId:secret:ddl-control-plane/DdlControlPlane/*';
 
@@ -320,8 +326,9 @@ describe('EffectExecutor', () => {
     // committed generation (GetSecretValue) and prunes older ones (ListSecretVersionIds +
     // UpdateSecretVersionStage) or the whole secret (DeleteSecret); the sweeper's connector probes
     // read connection secrets (get), and its full pass collects secrets whose commit failed
-    // (ListSecrets, then DeleteSecret).
-    expect(bySecrets).toHaveLength(3);
+    // (ListSecrets, then DeleteSecret). The reference data plane's reporter reads the newest
+    // generation of a connector's secrets (ListSecretVersionIds on that secret, then get).
+    expect(bySecrets).toHaveLength(4);
     expect(actionsOf(roles.ddl)).toEqual(
       ['secretsmanager:CreateSecret', 'secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:TagResource', 'secretsmanager:UpdateSecretVersionStage'].sort(),
     );
@@ -330,6 +337,7 @@ describe('EffectExecutor', () => {
       ['secretsmanager:DeleteSecret', 'secretsmanager:GetSecretValue', 'secretsmanager:ListSecretVersionIds', 'secretsmanager:UpdateSecretVersionStage'].sort(),
     );
     expect(actionsOf(roles.sweeper)).toEqual(['secretsmanager:DeleteSecret', 'secretsmanager:GetSecretValue']);
+    expect(actionsOf(roles.reporter)).toEqual(['secretsmanager:GetSecretValue', 'secretsmanager:ListSecretVersionIds']);
     for (const s of bySecrets) expect(s.resources.map(fakeResolve)).toEqual([prefixArn]);
     // ListSecrets has no resource-level permissions: the sweeper's alone, in a statement of its own on "*".
     expect(listing.map((s) => ({ actions: s.actions, resources: s.resources }))).toEqual([{ actions: ['secretsmanager:ListSecrets'], resources: ['*'] }]);
@@ -459,7 +467,8 @@ describe('Sweeper', () => {
     const sweeper = logicalId(stack.sweeper.handler.function);
 
     // Assess
-    template.resourceCountIs('AWS::Events::Rule', 1);
+    // The sweeper's rule, and the reference data plane reporter's (StatusIngest).
+    template.resourceCountIs('AWS::Events::Rule', 2);
     template.resourceCountIs('AWS::Scheduler::Schedule', 0);
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
@@ -526,7 +535,7 @@ describe('every function', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
 
     // Assess
-    expect(functions).toHaveLength(7);
+    expect(functions).toHaveLength(9);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -700,8 +709,8 @@ describe('Observability', () => {
     // Act
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
 
-    // Assess: 3 DLQs + on-failure queue, 7 functions, API 5xx, 3 sweeper alarms
-    expect(alarms).toHaveLength(EFFECT_QUEUES.length + 1 + 7 + 1 + 3);
+    // Assess: 3 DLQs + on-failure queue + status DLQ, 9 functions, API 5xx, 3 sweeper alarms
+    expect(alarms).toHaveLength(EFFECT_QUEUES.length + 2 + 9 + 1 + 3);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: logicalId(stack.observability.alarmTopic) }]);
       expect(alarm.Properties.OKActions).toEqual([{ Ref: logicalId(stack.observability.alarmTopic) }]);

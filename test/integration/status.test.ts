@@ -1,6 +1,7 @@
 /**
- * Connector lifecycle: created → starting → running, stalled with the error, failed (sticky),
- * paused without replicas, dropped; history rows written once even with two sweepers; dependents
+ * Connector lifecycle, driven by the reference data plane's reports through the status queue:
+ * created → starting → running, stalled with the error, failed (sticky), paused without
+ * replicas, dropped; history rows written once however often a report is delivered; dependents
  * show a failing upstream and reading them answers the upstream's error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,31 +61,31 @@ describe('connector statuses', () => {
     await sql("CREATE CLUSTER c (SIZE = '25cc'); CREATE SOURCE counter IN CLUSTER c FROM LOAD GENERATOR COUNTER");
     expect(await status(sql, 'counter')).toMatchObject({ status: 'created', error: null });
     await settled(tenant);
-    await p.sweeper.sweep();
+    await p.reportHealth();
     expect(await status(sql, 'counter')).toMatchObject({ status: 'running', error: null });
     const id = await idOf(sql, 'counter');
 
     await p.dataPlane.setHealth(tenant, 'ingestion', id, { healthy: false, error: 'load-generator: tick missed' });
-    await p.sweeper.sweep();
+    await p.reportHealth();
     expect(await status(sql, 'counter')).toMatchObject({ status: 'stalled', error: 'load-generator: tick missed' });
     await p.dataPlane.setHealth(tenant, 'ingestion', id, { healthy: true });
-    await p.sweeper.sweep();
+    await p.reportHealth();
     expect(await status(sql, 'counter')).toMatchObject({ status: 'running' });
-    expect(await history(sql, id)).toEqual(['created', 'running', 'stalled', 'running']);
+    expect(await history(sql, id)).toEqual(['created', 'starting', 'running', 'stalled', 'running']);
 
     await sql('DROP SOURCE counter');
-    expect(await history(sql, id)).toEqual(['created', 'running', 'stalled', 'running', 'dropped']);
+    expect(await history(sql, id)).toEqual(['created', 'starting', 'running', 'stalled', 'running', 'dropped']);
   });
 
   it('pause without replicas, and say why', async () => {
     const { sql, tenant } = await sqlClient(p);
     await sql("CREATE CLUSTER z (SIZE = '25cc', REPLICATION FACTOR = 0); CREATE SOURCE idle IN CLUSTER z FROM LOAD GENERATOR COUNTER");
     await settled(tenant);
-    await p.sweeper.sweep();
+    await p.reportHealth();
     expect(await status(sql, 'idle')).toEqual({ status: 'paused', error: null, details: { hints: ['There is currently no replica running this source'] } });
     await sql("ALTER CLUSTER z SET (REPLICATION FACTOR = 1)");
     await settled(tenant);
-    await p.sweeper.sweep();
+    await p.reportHealth();
     expect((await status(sql, 'idle')).status).toBe('running');
   });
 
@@ -100,11 +101,11 @@ describe('connector statuses', () => {
       ].join('; '),
     );
     await settled(tenant);
-    await p.sweeper.sweep();
+    await p.reportHealth();
     expect((await status(sql, 'shop')).status).toBe('running');
 
     prober.answers.set('pg.status.test', { ok: false, namespace: 'postgres', error: 'error connecting to server: Connection refused (os error 111)' });
-    await p.sweeper.sweep();
+    await p.reportHealth();
     expect(await status(sql, 'shop')).toMatchObject({ status: 'stalled', error: 'postgres: error connecting to server: Connection refused (os error 111)' });
     expect((await status(sql, 'orders')).status).toBe('stalled');
     const deps = await sql("SELECT name, status, upstream_name FROM mz_internal.mz_dependency_statuses WHERE name = 'big_orders'");
@@ -113,7 +114,7 @@ describe('connector statuses', () => {
     expect(read.body.results[0].error.message).toBe('cannot read big_orders: source shop is stalled: postgres: error connecting to server: Connection refused (os error 111)');
 
     prober.answers.set('pg.status.test', { ok: false, namespace: 'postgres', error: 'publication "mz" does not exist', fatal: true, hint: 'CREATE PUBLICATION mz FOR ALL TABLES' });
-    await p.sweeper.sweep();
+    await p.reportHealth();
     expect(await status(sql, 'shop')).toEqual({
       status: 'failed',
       error: 'postgres: publication "mz" does not exist',
@@ -121,17 +122,17 @@ describe('connector statuses', () => {
     });
     // Failed stays failed until the user acts, even once the upstream is back.
     prober.answers.delete('pg.status.test');
-    await p.sweeper.sweep();
+    await p.reportHealth();
     expect((await status(sql, 'shop')).status).toBe('failed');
     expect((await sql('SELECT * FROM big_orders')).body.results[0].error).toMatchObject({ hint: 'CREATE PUBLICATION mz FOR ALL TABLES' });
   });
 
-  it('two sweepers at once write each transition once', async () => {
-    const { sql, tenant } = await sqlClient(p);
+  it('reach running when the ingestion is applied, without a sweep or a health round', async () => {
+    const { sql } = await sqlClient(p);
     await sql("CREATE CLUSTER c (SIZE = '25cc'); CREATE SOURCE a IN CLUSTER c FROM LOAD GENERATOR COUNTER; CREATE SOURCE b IN CLUSTER c FROM LOAD GENERATOR COUNTER");
-    await settled(tenant);
-    await Promise.all([p.sweeper.sweep(), p.sweeper.sweep(), p.sweeper.sweep()]);
-    for (const name of ['a', 'b']) expect(await history(sql, await idOf(sql, name))).toEqual(['created', 'running']);
+    for (const name of ['a', 'b']) await eventually(async () => (await status(sql, name)).status === 'running', 15_000);
+    await Promise.all([p.reportHealth(), p.reportHealth(), p.reportHealth()]);
+    for (const name of ['a', 'b']) expect(await history(sql, await idOf(sql, name))).toEqual(['created', 'starting', 'running']);
   });
 
   it('a terminal data-plane error on the ingestion fails the source with the error', async () => {
@@ -143,8 +144,8 @@ describe('connector statuses', () => {
     await sql('CREATE SOURCE ticks IN CLUSTER c FROM LOAD GENERATOR COUNTER');
     await settled(tenant);
     expect(await status(sql, 'ticks')).toMatchObject({ status: 'failed', error: 'load-generator: generator COUNTER needs a larger replica' });
-    // The sweeper keeps it failed: the user has to act.
-    await p.sweeper.sweep();
+    // It stays failed: the user has to act.
+    await p.reportHealth();
     expect((await status(sql, 'ticks')).status).toBe('failed');
   });
 });

@@ -1,0 +1,7 @@
+import { loadConfig } from '../../shared/config';
+import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
+import { makeLogger } from '../../shared/lambda/logger';
+import { statusIngestHandler } from '../../shared/lambda/status-ingest';
+
+const config = loadConfig(process.env);
+export const handler = statusIngestHandler(config, makeDynamoClients({ region: config.region }), makeLogger('status-ingest'));

@@ -1,0 +1,56 @@
+/**
+ * The status-ingest stage: applies one data-plane report to the connector's status with the pure
+ * `transition()` and a conditional write on the status's version. Every delivery of a report is
+ * judged against what the status holds now, so a late report (older sequence or generation)
+ * changes nothing, a duplicate writes no second history row, and a report about a dropped object
+ * is ignored.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../controllers/contract';
+import { judgeReport, reportObservation, type ReportVerdict } from './reports';
+import { StatusStore, type ReportState } from './store';
+import { transition } from './transition';
+
+export interface StatusIngestDeps {
+  readonly doc: DynamoDBDocumentClient;
+  readonly catalogTable: string;
+  readonly clock?: () => Date;
+}
+
+export type IngestOutcome = 'changed' | 'recorded' | Exclude<ReportVerdict, 'accept'>;
+
+/** Writers racing on one status (another report, the sweeper, a DDL commit) settle within a few rounds. */
+const MAX_ROUNDS = 8;
+
+/** When the next report is due: none while failed (the data plane has nothing more to say until a new generation). */
+export function reportDueAt(status: string, now: Date): string | undefined {
+  return status === 'failed' || status === 'dropped' ? undefined : new Date(now.getTime() + HEARTBEAT_TIMEOUT_SECONDS * 1000).toISOString();
+}
+
+export class StatusIngest {
+  private readonly store: StatusStore;
+  private readonly clock: () => Date;
+
+  constructor(deps: StatusIngestDeps) {
+    this.store = new StatusStore(deps.doc, deps.catalogTable);
+    this.clock = deps.clock ?? (() => new Date());
+  }
+
+  async ingest(r: StatusReport): Promise<IngestOutcome> {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const prev = await this.store.get(r.tenant, r.objectId);
+      const verdict = judgeReport(prev, r);
+      if (verdict !== 'accept') return verdict;
+      const now = this.clock();
+      const t = transition(prev, reportObservation(prev!.kind, r), now.toISOString());
+      const due = reportDueAt(t.next.status, now);
+      const state: ReportState = { reportGeneration: r.generation, reportSequence: r.sequence, lastReportAt: r.observedAt, ...(due ? { reportDueAt: due } : {}) };
+      if (t.history) {
+        if (await this.store.apply(r.tenant, { id: prev!.objectId, kind: prev!.kind, name: prev!.name }, t, prev!.version, state)) return 'changed';
+      } else if (await this.store.touch(r.tenant, r.objectId, t.next.generation, prev!.version, state)) {
+        return 'recorded';
+      }
+    }
+    throw new Error(`status of ${r.objectId} kept changing under report ${r.generation}/${r.sequence}; the delivery will be retried`);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Status reports from the data plane, judged against the stored status. Pure: parsing, the
+ * stale/duplicate/dropped verdict, and the observation a report makes for `transition()`.
+ */
+import * as z from 'zod/mini';
+import { REPORTED_STATUSES, type StatusReport } from '../controllers/contract';
+import { scrubError } from '../probes/namespace';
+import type { Observation, StatusDetails } from './transition';
+
+const report = z.object({
+  tenant: z.string().check(z.minLength(1)),
+  objectId: z.string().check(z.minLength(1)),
+  kind: z.enum(['ingestion', 'export']),
+  generation: z.number().check(z.int(), z.minimum(0)),
+  sequence: z.number().check(z.int(), z.minimum(0)),
+  reason: z.enum(['change', 'heartbeat']),
+  status: z.enum(REPORTED_STATUSES),
+  error: z.nullable(z.string()),
+  hints: z.array(z.string()),
+  namespaced: z.record(z.string(), z.string()),
+  observedAt: z.iso.datetime({ offset: true }),
+});
+
+/** A report from a message body, or an error saying what is wrong with it. */
+export function parseReport(body: string): StatusReport {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch (err) {
+    throw new Error(`status report is not JSON: ${(err as Error).message}`);
+  }
+  const parsed = report.safeParse(json);
+  if (!parsed.success) throw new Error(`invalid status report: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
+  return parsed.data as StatusReport;
+}
+
+/** What the status item remembers of the reports it accepted. */
+export interface ReportMark {
+  readonly reportGeneration?: number;
+  readonly reportSequence?: number;
+}
+
+export type ReportVerdict = 'accept' | 'stale' | 'duplicate' | 'dropped' | 'unknown';
+
+/**
+ * Whether a report may change the status: not about an object the catalog no longer has
+ * (`dropped`, or `unknown` when no status exists), not about an older generation than the
+ * status speaks of, not older than (`stale`) or the same as (`duplicate`) one already applied.
+ */
+export function judgeReport(prev: (ReportMark & { status: string; generation: number }) | undefined, r: Pick<StatusReport, 'generation' | 'sequence'>): ReportVerdict {
+  if (!prev) return 'unknown';
+  if (prev.status === 'dropped') return 'dropped';
+  if (r.generation < prev.generation) return 'stale';
+  if (prev.reportGeneration === undefined || prev.reportSequence === undefined) return 'accept';
+  if (r.generation < prev.reportGeneration) return 'stale';
+  if (r.generation > prev.reportGeneration) return 'accept';
+  if (r.sequence < prev.reportSequence) return 'stale';
+  return r.sequence === prev.reportSequence ? 'duplicate' : 'accept';
+}
+
+/**
+ * The observation a report makes about its connector. The data plane's text goes in front of
+ * users: passwords in URLs are masked and long texts bounded, as for every data-plane error.
+ */
+export function reportObservation(kind: 'source' | 'sink', report: StatusReport): Observation {
+  const r: StatusReport = {
+    ...report,
+    error: report.error === null ? null : scrubError(report.error),
+    hints: report.hints.map((h) => scrubError(h)),
+    namespaced: Object.fromEntries(Object.entries(report.namespaced).map(([k, v]) => [k, scrubError(v)])),
+  };
+  const details: StatusDetails | null =
+    r.hints.length || Object.keys(r.namespaced).length ? { ...(r.hints.length ? { hints: r.hints } : {}), ...(Object.keys(r.namespaced).length ? { namespaced: r.namespaced } : {}) } : null;
+  return {
+    kind,
+    dropped: false,
+    generation: r.generation,
+    resourcePresent: r.status !== 'starting',
+    replicas: r.status === 'paused' ? 0 : 1,
+    report: { status: r.status, error: r.status === 'stalled' || r.status === 'failed' ? r.error : null, details },
+  };
+}
