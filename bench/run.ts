@@ -108,9 +108,9 @@ async function phase(name: Phase, body: () => Promise<void>): Promise<void> {
 }
 
 try {
-  const live = await startPipeline({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-live-`, port: 0 });
+  const live = await startPipeline({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-live-`, port: 0, profile: 'fast' });
   stopAll.unshift(() => live.stop());
-  const commitOnly = await startPipeline({ dynamodbEndpoint: dynamoCommit.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-commit-`, port: 0, workers: false });
+  const commitOnly = await startPipeline({ dynamodbEndpoint: dynamoCommit.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-commit-`, port: 0, workers: false, profile: 'fast' });
   stopAll.unshift(() => commitOnly.stop());
   const bench = { live, commitOnly, dynamo, dynamoCommit, sqs, tag, quick: values.quick!, sameEmulator: values['same-emulator']!, log, sdk: new SdkLatency([live, commitOnly]) };
   log(`emulators and pipelines up (DynamoDB Local ${dynamo.endpoint} for the live pipeline, ${dynamoCommit.endpoint} for the commit-only one; SQS ${sqs.endpoint})`);

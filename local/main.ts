@@ -28,9 +28,10 @@ const program = new Command()
   .option('--data-dir <dir>', 'where DynamoDB Local keeps the catalog', defaultDataDir())
   .option('--port <port>', 'HTTP port (also the PORT variable)', process.env.PORT ?? String(DEFAULT_PORT))
   .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--fast', "the fast profile: quicker local mapping and queue settings instead of the deployed stack's (docs/operations.md)")
   .parse();
 
-const opts = program.opts<{ inMemory?: boolean; dataDir: string; port: string; host: string }>();
+const opts = program.opts<{ inMemory?: boolean; dataDir: string; port: string; host: string; fast?: boolean }>();
 
 /** The bootstrap password: DDL_APP_PASSWORD when set, else one kept beside the data so restarts print the same. */
 function bootstrapPassword(dataDir: string | undefined): string {
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
   sqs = await startSqsEmulator();
   const sweepIntervalSeconds = Number(process.env.SWEEP_INTERVAL_SECONDS ?? 10);
   if (!Number.isFinite(sweepIntervalSeconds) || sweepIntervalSeconds < 0) throw new Error(`invalid SWEEP_INTERVAL_SECONDS ${process.env.SWEEP_INTERVAL_SECONDS}`);
-  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber() });
+  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, profile: opts.fast ? 'fast' : 'deployed', sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber() });
   const password = await pipeline.passwords.create(TENANT, bootstrapPassword(dataDir), 'bootstrap');
   // Tools (ddlctl check / effects redrive / tenant create) find the running pipeline here.
   const runtime: LocalRuntimeInfo = {
@@ -123,6 +124,7 @@ async function main(): Promise<void> {
   console:       ${url}/
   cli:           npx ddlctl sql   (no flags needed locally)
   catalog:       ${dataDir ? `${dataDir} (kept across restarts)` : 'in memory (lost on exit)'}
+  settings:      ${pipeline.profile.name} profile${opts.fast ? '' : " (the stack's; --fast for quicker local ones)"}
   tenant:        ${TENANT}
   app password:  ${password}${corsAllowOrigins ? `\n  CORS origins:  ${corsAllowOrigins.join(', ')}` : ''}
 

@@ -24,6 +24,7 @@ import { startHttpServer } from './http-server';
 import { QueuePoller, type QueuePollerOptions } from './queue-poller';
 import { ensureLocalResources } from './resources';
 import { StreamPoller } from './stream-poller';
+import { PROFILES, type ProfileName, type RuntimeProfile } from './profiles';
 
 export interface PipelineOptions {
   readonly dynamodbEndpoint: string;
@@ -45,6 +46,12 @@ export interface PipelineOptions {
   readonly secretsKey?: Buffer;
   /** Run the sweeper every this many seconds (the AWS stack runs it every minute); 0 = never. */
   readonly sweepIntervalSeconds?: number;
+  /**
+   * The settings profile (local/profiles.ts): `deployed` runs the stack's mapping, queue and
+   * authorizer settings; `fast` the quicker local ones. The options below override single settings.
+   * @default 'deployed'
+   */
+  readonly profile?: ProfileName;
   /** Queue visibility timeout override (see LocalResourceOptions). */
   readonly visibilityTimeoutSeconds?: number;
   /**
@@ -52,12 +59,14 @@ export interface PipelineOptions {
    * test can spend a budget in seconds. Production code always runs the policies as written.
    */
   readonly retryPolicyOverrides?: Partial<Record<Controller, RetryPolicy>>;
-  /** The executors' event source mappings: batch size, concurrent invocations, long-poll wait (QUEUE_POLLER_DEFAULTS). */
+  /** The executors' event source mappings: batch size, concurrent invocations, long-poll wait (default: the profile's). */
   readonly queuePolling?: Pick<QueuePollerOptions, 'batchSize' | 'maxConcurrency' | 'waitSeconds'>;
 }
 
 export interface Pipeline {
   readonly config: Config;
+  /** The settings profile the pipeline runs with. */
+  readonly profile: RuntimeProfile;
   readonly clients: Clients;
   readonly url?: string;
   readonly faults: FaultInjector;
@@ -77,8 +86,10 @@ export interface Pipeline {
 export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const region = LOCAL_REGION;
   const clients = makeClients({ region, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: o.dynamodbEndpoint, sqs: o.sqsEndpoint } });
+  const profile = PROFILES[o.profile ?? 'deployed'];
+  const visibilityTimeoutSeconds = o.visibilityTimeoutSeconds ?? profile.visibilityTimeoutSeconds;
   const res = await ensureLocalResources(clients.ddb, clients.sqs, o.prefix ?? 'ddl-', region, {
-    ...(o.visibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: o.visibilityTimeoutSeconds } : {}),
+    ...(visibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds } : {}),
     maxReceiveCount: Object.fromEntries(Object.entries(o.retryPolicyOverrides ?? {}).map(([c, p]) => [c, p.budget])),
   });
   const cfg = res.config;
@@ -93,6 +104,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     checkpointTable: res.checkpointTable,
     handler: routerHandler(cfg, clients, makeLogger('stream-router'), faults),
     logger: makeLogger('local-stream-mapping'),
+    ...profile.stream,
   });
   const pollers = {} as Record<Controller, QueuePoller>;
   for (const c of CONTROLLERS) {
@@ -103,6 +115,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
       logger: makeLogger(`local-sqs-mapping-${c}`),
       functionName: `executor-${c}`,
       region,
+      ...profile.queuePolling,
       ...o.queuePolling,
     });
   }
@@ -131,12 +144,14 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
       // The console at `/` (built on first request; see local/console.ts).
       fallback: consoleFallback(),
       port: o.port,
+      authorizerCacheTtlSeconds: profile.authorizerCacheTtlSeconds,
       ...(o.host ? { host: o.host } : {}),
     });
   }
 
   return {
     config: cfg,
+    profile,
     clients,
     ...(http ? { url: http.url } : {}),
     faults,

@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS, CORS_PREFLIGHT_ROUTES } from '../../shared/api/cors';
 import { CORS_ALLOW_ORIGINS_ENV, corsAllowOriginsProblems } from '../../shared/config';
 import { SQLSTATE } from '../../shared/errors';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../shared/definitions';
 import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import { PropsValidator } from './props-validation';
@@ -128,7 +129,7 @@ export interface DdlApiProps {
   /**
    * How long API Gateway caches an authorizer decision per `Authorization` header. Zero makes
    * a revoked app password stop working on the next request.
-   * @default Duration.seconds(0)
+   * @default Duration.seconds(AUTHORIZER_CACHE_TTL_SECONDS) (0)
    */
   readonly authorizerCacheTtl?: Duration;
   /**
@@ -258,7 +259,7 @@ export class DdlApi extends Construct {
     this.authorizer = new apigw.RequestAuthorizer(this, 'AppPasswordAuthorizer', {
       handler: this.authorizerHandler.function,
       identitySources: [apigw.IdentitySource.header('Authorization')],
-      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(0),
+      resultsCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(AUTHORIZER_CACHE_TTL_SECONDS),
     });
 
     const validator = this.api.addRequestValidator('SqlRequestValidator', {
