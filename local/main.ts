@@ -9,10 +9,11 @@ import { runtimeDir, runtimeFile, type LocalRuntimeInfo } from './runtime-info';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { generateAppPassword } from '../shared/auth/app-passwords';
-import { defaultDataDir, JavaMissingError, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
+import { defaultDataDir, JavaMissingError, LOCAL_REGION, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
 import { startPipeline, type Pipeline } from './pipeline';
 import { realProber } from '../shared/probes/lazy';
 import { loadCorsAllowOrigins } from '../shared/config';
+import { CallRecorder } from '../shared/lambda/clients/call-recorder';
 
 // Quiet by default on a terminal; POWERTOOLS_LOG_LEVEL=INFO shows every effect.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
@@ -101,7 +102,13 @@ async function main(): Promise<void> {
   sqs = await startSqsEmulator();
   const sweepIntervalSeconds = Number(process.env.SWEEP_INTERVAL_SECONDS ?? 10);
   if (!Number.isFinite(sweepIntervalSeconds) || sweepIntervalSeconds < 0) throw new Error(`invalid SWEEP_INTERVAL_SECONDS ${process.env.SWEEP_INTERVAL_SECONDS}`);
-  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, profile: opts.fast ? 'fast' : 'deployed', sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber() });
+  // RECORD_AWS_CALLS=<file>: every AWS call each function makes, one JSON line each, written on exit
+  // (the calls the IAM sufficiency test evaluates; docs/deploy-aws.md).
+  const recordTo = process.env.RECORD_AWS_CALLS;
+  const recorder = recordTo ? new CallRecorder({ region: LOCAL_REGION, accountId: '000000000000' }) : undefined;
+  if (recorder) process.on('exit', () => writeFileSync(recordTo!, recorder.calls.map((c) => JSON.stringify(c)).join('\n') + '\n'));
+  pipeline = await startPipeline({
+    ...(recorder ? { recorder } : {}), dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, profile: opts.fast ? 'fast' : 'deployed', sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber() });
   const password = await pipeline.passwords.create(TENANT, bootstrapPassword(dataDir), 'bootstrap');
   // Tools (ddlctl check / effects redrive / tenant create) find the running pipeline here.
   const runtime: LocalRuntimeInfo = {

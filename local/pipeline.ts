@@ -17,6 +17,7 @@ import type { Prober } from '../shared/probes/types';
 import type { FullPassOptions } from '../shared/sweeper/full-pass';
 import { redriveDeadLetters } from '../shared/effects/redrive';
 import { LocalSecretStore } from '../shared/secrets/local-store';
+import { runAs, type CallRecorder } from '../shared/lambda/clients/call-recorder';
 import { randomBytes } from 'node:crypto';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
 import { consoleFallback } from './console';
@@ -52,6 +53,11 @@ export interface PipelineOptions {
    * @default 'deployed'
    */
   readonly profile?: ProfileName;
+  /**
+   * Records every AWS call each function makes (shared/lambda/clients/call-recorder.ts), for the
+   * IAM sufficiency test; off when absent.
+   */
+  readonly recorder?: CallRecorder;
   /** Queue visibility timeout override (see LocalResourceOptions). */
   readonly visibilityTimeoutSeconds?: number;
   /**
@@ -85,7 +91,9 @@ export interface Pipeline {
 
 export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const region = LOCAL_REGION;
-  const clients = makeClients({ region, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: o.dynamodbEndpoint, sqs: o.sqsEndpoint } });
+  const clients = makeClients({ region, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: o.dynamodbEndpoint, sqs: o.sqsEndpoint }, ...(o.recorder ? { recorder: o.recorder } : {}) });
+  /** A handler run as its function: its AWS calls are attributed to it (when recording). */
+  const as = <A extends unknown[], R>(name: string, h: (...a: A) => Promise<R>) => (...a: A) => runAs(name, () => h(...a));
   const profile = PROFILES[o.profile ?? 'deployed'];
   const visibilityTimeoutSeconds = o.visibilityTimeoutSeconds ?? profile.visibilityTimeoutSeconds;
   const res = await ensureLocalResources(clients.ddb, clients.sqs, o.prefix ?? 'ddl-', region, {
@@ -95,14 +103,15 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const cfg = res.config;
   const faults = o.faults ?? new FaultInjector();
   const dataPlane = new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable!, { faults });
-  const secrets = new LocalSecretStore(clients.doc, res.secretsTable, o.secretsKey ?? randomBytes(32));
+  const localSecrets = new LocalSecretStore(clients.doc, res.secretsTable, o.secretsKey ?? randomBytes(32));
+  const secrets = o.recorder ? o.recorder.secretStore(localSecrets) : localSecrets;
 
   const router = new StreamPoller({
     streams: clients.streams,
     doc: clients.doc,
     streamArn: res.streamArn,
     checkpointTable: res.checkpointTable,
-    handler: routerHandler(cfg, clients, makeLogger('stream-router'), faults),
+    handler: as('stream-router', routerHandler(cfg, clients, makeLogger('stream-router'), faults)),
     logger: makeLogger('local-stream-mapping'),
     ...profile.stream,
   });
@@ -111,7 +120,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     pollers[c] = new QueuePoller({
       sqs: clients.sqs,
       queueUrl: cfg.queueUrls[c],
-      handler: executorHandler(cfg, clients, c, makeLogger(`executor-${c}`), faults, dataPlane, o.retryPolicyOverrides?.[c], secrets),
+      handler: as(`executor-${c}`, executorHandler(cfg, clients, c, makeLogger(`executor-${c}`), faults, dataPlane, o.retryPolicyOverrides?.[c], secrets)),
       logger: makeLogger(`local-sqs-mapping-${c}`),
       functionName: `executor-${c}`,
       region,
@@ -119,12 +128,18 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
       ...o.queuePolling,
     });
   }
+  // The event source mappings read with their function's role: their reads count as its calls.
   if (o.workers !== false) {
-    router.start();
-    for (const c of CONTROLLERS) pollers[c].start();
+    runAs('stream-router', () => router.start());
+    for (const c of CONTROLLERS) runAs(`executor-${c}`, () => pollers[c].start());
   }
 
   const sweeper = makeSweeper(cfg, clients, makeLogger('sweeper'), { dataPlane, secrets, faults, ...(o.prober ? { prober: o.prober } : {}), ...(o.fullPass !== undefined ? { fullPass: o.fullPass } : {}) });
+  if (o.recorder) {
+    // The sweeper is run by the schedule below and by tests and tools calling sweep(): either way, as its function.
+    const sweep = sweeper.sweep.bind(sweeper);
+    sweeper.sweep = (now?: Date) => runAs('sweeper', () => sweep(now));
+  }
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   if (o.sweepIntervalSeconds) {
@@ -139,8 +154,8 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   if (o.port !== undefined) {
     http = await startHttpServer({
-      api: apiHandler(cfg, clients, makeLogger('ddl-api'), secrets, o.prober),
-      authorizer: authorizerHandler(cfg, clients, makeLogger('authorizer')),
+      api: as('ddl-api', apiHandler(cfg, clients, makeLogger('ddl-api'), secrets, o.prober)),
+      authorizer: as('authorizer', authorizerHandler(cfg, clients, makeLogger('authorizer'))),
       // The console at `/` (built on first request; see local/console.ts).
       fallback: consoleFallback(),
       port: o.port,

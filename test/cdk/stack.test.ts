@@ -257,7 +257,7 @@ describe('EffectExecutor', () => {
     });
   });
 
-  it.each(CONTROLLERS.map((c) => [c]))('%s: catalog and data plane item access, scoped to tables and named indexes', (controller) => {
+  it.each(CONTROLLERS.map((c) => [c]))('%s: catalog and data plane item access, on the tables only (no index)', (controller) => {
     // Prepare
     const catalog = logicalId(stack.catalog.table);
     const dataPlane = logicalId(stack.dataPlane!.table.table);
@@ -272,7 +272,6 @@ describe('EffectExecutor', () => {
     expect([...new Set(resources)]).toEqual(
       [
         `getatt:${catalog}.Arn`,
-        ...CATALOG_TABLE.globalSecondaryIndexes.map((i) => `getatt:${catalog}.Arn/index/${i.indexName}`),
         `getatt:${dataPlane}.Arn`,
       ].sort(),
     );
@@ -424,7 +423,6 @@ describe('DdlApi', () => {
     // Prepare
     const catalog = logicalId(stack.catalog.table);
     const table = `getatt:${catalog}.Arn`;
-    const indexes = CATALOG_TABLE.globalSecondaryIndexes.map((i) => `${table}/index/${i.indexName}`);
 
     // Act
     const ddl = statementsOfRole(template, logicalId(stack.api.handler.role)).filter((s) =>
@@ -441,7 +439,7 @@ describe('DdlApi', () => {
     expect(DDL_BATCH_ACTIONS).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem']);
     expect([...granted].sort()).toEqual(
       [
-        ...ITEM_READ_WRITE_ACTIONS.flatMap((a) => [table, ...indexes].map((r) => `${a} on ${r}`)),
+        ...ITEM_READ_WRITE_ACTIONS.map((a) => `${a} on ${table}`),
         ...DDL_BATCH_ACTIONS.map((a) => `${a} on ${table}`),
       ].sort(),
     );
