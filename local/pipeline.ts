@@ -58,6 +58,12 @@ export interface PipelineOptions {
    * IAM sufficiency test; off when absent.
    */
   readonly recorder?: CallRecorder;
+  /**
+   * The DDL function sends committed effects to their queues itself (shared/effects/fast-path.ts);
+   * `false` leaves them to the stream and the router alone.
+   * @default true
+   */
+  readonly fastPath?: boolean;
   /** Queue visibility timeout override (see LocalResourceOptions). */
   readonly visibilityTimeoutSeconds?: number;
   /**
@@ -154,7 +160,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   if (o.port !== undefined) {
     http = await startHttpServer({
-      api: as('ddl-api', apiHandler(cfg, clients, makeLogger('ddl-api'), secrets, o.prober)),
+      api: as('ddl-api', apiHandler(cfg, o.fastPath === false ? { doc: clients.doc } : clients, makeLogger('ddl-api'), secrets, o.prober, faults)),
       authorizer: as('authorizer', authorizerHandler(cfg, clients, makeLogger('authorizer'))),
       // The console at `/` (built on first request; see local/console.ts).
       fallback: consoleFallback(),

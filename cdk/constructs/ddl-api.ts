@@ -7,6 +7,7 @@ import { CORS_ALLOW_ORIGINS_ENV, corsAllowOriginsProblems } from '../../shared/c
 import { SQLSTATE } from '../../shared/errors';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../shared/definitions';
 import type { CatalogTable } from './catalog-table';
+import type { EffectQueues } from './effect-queues';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import { PropsValidator } from './props-validation';
 import { grantSecretStore, type SecretStoreMethod } from './secret-store';
@@ -96,6 +97,12 @@ export const GATEWAY_ERROR_BODIES = {
 export interface DdlApiProps {
   /** The catalog the DDL Lambda commits to and the authorizer reads app-password hashes from. */
   readonly catalog: CatalogTable;
+  /**
+   * The effect queues the DDL Lambda sends committed effects to (the fast path,
+   * shared/effects/fast-path.ts; the queue URLs come from its environment).
+   * @default - none: effects reach their queues through the stream router alone
+   */
+  readonly queues?: EffectQueues;
   /**
    * The DDL Lambda's entry file.
    * @default functions/ddl-api/handler.ts
@@ -232,6 +239,8 @@ export class DdlApi extends Construct {
     props.catalog.grantItemReadWrite(this.handler.function);
     props.catalog.grantTableActions(this.handler.function, DDL_BATCH_ACTIONS, true);
     grantSecretStore(this.handler, this.handler.role, DDL_SECRET_STORE_METHODS);
+    // The fast path: SendMessageBatch to the effect queues right after a commit.
+    props.queues?.grantSendMessage(this.handler.function);
     // AppPasswords.verify: one GetItem of the password's hash.
     props.catalog.grantItemActions(this.authorizerHandler.function, ['dynamodb:GetItem'], false);
 
