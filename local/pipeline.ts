@@ -61,7 +61,8 @@ export interface PipelineOptions {
   /**
    * The DDL function sends committed effects to their queues itself (shared/effects/fast-path.ts);
    * `false` leaves them to the stream and the router alone.
-   * @default true
+   * @default true when the workers run; false with `workers: false` (tests that deliver effects
+   *   themselves, in the order they choose, and commit-only benchmarks)
    */
   readonly fastPath?: boolean;
   /** Queue visibility timeout override (see LocalResourceOptions). */
@@ -160,7 +161,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   if (o.port !== undefined) {
     http = await startHttpServer({
-      api: as('ddl-api', apiHandler(cfg, o.fastPath === false ? { doc: clients.doc } : clients, makeLogger('ddl-api'), secrets, o.prober, faults)),
+      api: as('ddl-api', apiHandler(cfg, (o.fastPath ?? o.workers !== false) ? clients : { doc: clients.doc }, makeLogger('ddl-api'), secrets, o.prober, faults)),
       authorizer: as('authorizer', authorizerHandler(cfg, clients, makeLogger('authorizer'))),
       // The console at `/` (built on first request; see local/console.ts).
       fallback: consoleFallback(),
