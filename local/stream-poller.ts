@@ -69,6 +69,8 @@ export class StreamPoller {
   private shards: { ids: string[]; at: number } | undefined;
   /** Batches delivered (including retries), for tests. */
   invocations = 0;
+  /** Time spent inside the handler, summed over invocations (the benchmark's GB-seconds). */
+  busyMs = 0;
   /** DescribeStream calls, for tests. */
   describes = 0;
   /** Records given up (past their retries or their age), for tests: AWS's on-failure queue. */
@@ -258,11 +260,14 @@ export class StreamPoller {
   /** One invocation (two halves after a failure, when bisecting); the first failed record's sequence number, if any. */
   private async invoke(matching: DynamoDBRecord[]): Promise<string | undefined> {
     this.invocations++;
+    const began = performance.now();
     try {
       const res = await this.o.handler({ Records: matching }, lambdaContext('stream-router') as Context);
+      this.busyMs += performance.now() - began;
       const failed = (res?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
       return failed.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0];
     } catch (err) {
+      this.busyMs += performance.now() - began;
       this.o.logger.warn('router invocation failed; the batch will be retried', { error: (err as Error).message, records: matching.length });
       if (!this.o.bisectBatchOnError || matching.length < 2) return matching[0]!.dynamodb!.SequenceNumber;
       const half = Math.ceil(matching.length / 2);
