@@ -24,7 +24,7 @@ process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'same-emulator': { type: 'boolean', default: false }, out: { type: 'string' } } });
-const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles', 'cost'] as const;
+const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles', 'cost', 'instances'] as const;
 type Phase = (typeof PHASES)[number];
 const only = new Set((values.only ?? PHASES.join(',')).split(',').map((s) => s.trim()));
 for (const o of only) if (!(PHASES as readonly string[]).includes(o)) throw new Error(`unknown phase ${o}; phases: ${PHASES.join(', ')}`);
@@ -166,6 +166,10 @@ try {
   await phase('cost', async () => {
     const { costMeter } = await import('./phases/cost');
     results.cost = await costMeter(bench);
+  });
+  await phase('instances', async () => {
+    const { manyInstances } = await import('./phases/instances');
+    results.instances = await manyInstances(bench);
   });
 } catch (err) {
   failed = true;

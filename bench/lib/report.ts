@@ -8,6 +8,7 @@ import type { RecoveryResult } from '../phases/recovery';
 import type { ParserResult } from '../phases/parser';
 import type { BundleFigure } from '../phases/bundles';
 import { PRICES, type CostRow } from '../phases/cost';
+import type { InstancesRow } from '../phases/instances';
 import { barChart, cdfChart, logLogPanels } from './svg';
 
 export interface Results {
@@ -25,6 +26,7 @@ export interface Results {
   parser?: ParserResult;
   bundles?: BundleFigure[];
   cost?: CostRow[];
+  instances?: InstancesRow[];
   errors?: string[];
 }
 
@@ -224,6 +226,17 @@ export function writeReport(r: Results, dir: string): string[] {
       '|---|---|---|---|---|---|---|---|',
     );
     for (const c of r.cost) md.push(`| ${c.kind} | ${c.samples} | ${n1(c.readUnits)} | ${n1(c.writeUnits)} | ${n1(c.sqsRequests)} | ${n1(c.lambdaInvocations)} | ${c.gbSeconds.toFixed(4)} | ${n1(c.dollarsPerMillion)} |`);
+    md.push('');
+  }
+  if (r.instances) {
+    md.push('## 9. Many API instances on one tenant', '');
+    md.push(
+      'N independent API instances (own snapshot cache each, no shared in-process queue) commit CREATE TABLEs back to back on one tenant of 1 000 objects (bench/phases/instances.ts). Targets: at 8 instances ≥ 70 % of the single instance\'s commit rate, 0 × 40001.',
+      '',
+      '| instances | commits | commits/s | × single | 40001 answers | catch-ups | whole-catalog reads after warm-up |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const i of r.instances) md.push(`| ${i.instances} | ${i.commits} | ${n1(i.commitsPerSecond)} | ${i.ofSingle} | ${i.answers40001} | ${i.catchUps} | ${i.fullLoadsAfterWarmUp} |`);
     md.push('');
   }
   if (r.errors?.length) md.push('## Errors', '', ...r.errors.map((e) => `- ${e}`), '');
