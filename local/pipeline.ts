@@ -16,6 +16,7 @@ import type { RetryPolicy } from '../shared/effects/retry-policies';
 import type { Prober } from '../shared/probes/types';
 import type { FullPassOptions } from '../shared/sweeper/full-pass';
 import { redriveDeadLetters } from '../shared/effects/redrive';
+import { localFingerprintKey } from '../shared/secrets/fingerprint-key';
 import { LocalSecretStore } from '../shared/secrets/local-store';
 import { runAs, type CallRecorder } from '../shared/lambda/clients/call-recorder';
 import { randomBytes } from 'node:crypto';
@@ -72,6 +73,11 @@ export interface PipelineOptions {
    * test can spend a budget in seconds. Production code always runs the policies as written.
    */
   readonly retryPolicyOverrides?: Partial<Record<Controller, RetryPolicy>>;
+  /**
+   * Runs after the workers started and before the HTTP server listens (`npm start` puts the
+   * bootstrap password in place here), so a health check's first 200 means ready for requests.
+   */
+  readonly beforeServing?: (passwords: AppPasswords) => Promise<void>;
   /** The executors' event source mappings: batch size, concurrent invocations, long-poll wait (default: the profile's). */
   readonly queuePolling?: Pick<QueuePollerOptions, 'batchSize' | 'maxConcurrency' | 'waitSeconds'>;
 }
@@ -110,7 +116,8 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const cfg = res.config;
   const faults = o.faults ?? new FaultInjector();
   const dataPlane = new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable!, { faults });
-  const localSecrets = new LocalSecretStore(clients.doc, res.secretsTable, o.secretsKey ?? randomBytes(32));
+  const secretsKey = o.secretsKey ?? randomBytes(32);
+  const localSecrets = new LocalSecretStore(clients.doc, res.secretsTable, secretsKey);
   const secrets = o.recorder ? o.recorder.secretStore(localSecrets) : localSecrets;
 
   const router = new StreamPoller({
@@ -158,10 +165,12 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     sweepTimer = setInterval(tick, o.sweepIntervalSeconds * 1000);
   }
 
+  const passwords = new AppPasswords(clients.doc, cfg.catalogTable);
+  await o.beforeServing?.(passwords);
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   if (o.port !== undefined) {
     http = await startHttpServer({
-      api: as('ddl-api', apiHandler(cfg, (o.fastPath ?? o.workers !== false) ? clients : { doc: clients.doc }, makeLogger('ddl-api'), secrets, o.prober, faults)),
+      api: as('ddl-api', apiHandler(cfg, (o.fastPath ?? o.workers !== false) ? clients : { doc: clients.doc }, makeLogger('ddl-api'), secrets, o.prober, localFingerprintKey(secretsKey), faults)),
       authorizer: as('authorizer', authorizerHandler(cfg, clients, makeLogger('authorizer'))),
       // The console at `/` (built on first request; see local/console.ts).
       fallback: consoleFallback(),
@@ -179,7 +188,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     faults,
     dataPlane,
     secrets,
-    passwords: new AppPasswords(clients.doc, cfg.catalogTable),
+    passwords,
     router,
     sweeper,
     pollers,
@@ -188,9 +197,10 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     redrive: async (controller) =>
       (await redriveDeadLetters({ sqs: clients.sqs, doc: clients.doc, catalogTable: cfg.catalogTable, dlqUrl: res.dlqUrls[controller], queueUrl: cfg.queueUrls[controller] })).moved,
     async stop() {
+      // Stop accepting and drain the API first: its requests still need the workers' tables.
       if (sweepTimer) clearInterval(sweepTimer);
-      await sweeping;
       await http?.stop();
+      await sweeping;
       await Promise.all([router.stop(), ...CONTROLLERS.map((c) => pollers[c].stop())]);
       // A long poll left open by a stop gives back what it receives; let it, before the client goes.
       await Promise.all(CONTROLLERS.map((c) => pollers[c].settled()));

@@ -2,8 +2,9 @@ import { loadConfig } from '../../shared/config';
 import { apiHandler } from '../../shared/lambda/api';
 import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
 import { makeSqsClient } from '../../shared/lambda/clients/sqs';
-import { lazyAwsSecretStore } from '../../shared/lambda/lazy-secrets';
+import { lazyAwsFingerprintKey, lazyAwsSecretStore } from '../../shared/lambda/lazy-secrets';
 import { makeLogger } from '../../shared/lambda/logger';
+import { probeNetworkPolicy } from '../../shared/probes/addresses';
 import { realProber } from '../../shared/probes/lazy';
 
 const config = loadConfig(process.env);

@@ -6,18 +6,28 @@ import type { Clients } from '../aws';
 import { CatalogStore } from '../catalog/store';
 import type { Config } from '../config';
 import type { Prober } from '../probes/types';
+import type { FingerprintKey } from '../secrets/fingerprint-key';
 import type { SecretStore } from '../secrets/store';
 import { createEffectSender } from '../effects/fast-path';
 import type { FaultInjector } from '../dataplane/faults';
 
 /** With an SQS client, committed effects take the fast path to their queues (shared/effects/fast-path.ts). */
-export function apiHandler(cfg: Config, clients: Pick<Clients, 'doc'> & Partial<Pick<Clients, 'sqs'>>, logger: Logger, secrets?: SecretStore, prober?: Prober, faults?: FaultInjector) {
+export function apiHandler(
+  cfg: Config,
+  clients: Pick<Clients, 'doc'> & Partial<Pick<Clients, 'sqs'>>,
+  logger: Logger,
+  secrets?: SecretStore,
+  prober?: Prober,
+  fingerprintKey?: FingerprintKey,
+  faults?: FaultInjector,
+) {
   const sendEffects = clients.sqs ? createEffectSender({ sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, ...(faults ? { faults } : {}) }) : undefined;
   const api = new SqlApi({
     store: new CatalogStore(clients.doc, cfg.catalogTable),
     logger,
     ...(secrets ? { secrets } : {}),
     ...(prober ? { prober } : {}),
+    ...(fingerprintKey ? { fingerprintKey } : {}),
     ...(sendEffects ? { sendEffects } : {}),
   });
   return createApiHandler({ api, logger, ...(cfg.corsAllowOrigins ? { corsAllowOrigins: cfg.corsAllowOrigins } : {}) });
