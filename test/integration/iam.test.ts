@@ -45,6 +45,7 @@ const UNUSED: readonly (readonly [RegExp, string])[] = [
   [/^sweeper dynamodb:(BatchWriteItem|DeleteItem) table\/Catalog$/, "the sweeper's garbage collection of expired and orphaned catalog items: nothing was old enough in this run"],
   [/^sweeper dynamodb:(GetItem|PutItem) table\/DataPlane$/, "the sweeper's full pass on the reference data plane (orphan owner checks and marks): nothing was an orphan in this run"],
   [/^sweeper sqs:SendMessage \w+-queue$/, "the outbox replay: nothing stayed pending for 30 s in this run"],
+  [/^sweeper secretsmanager:DeleteSecret /, "the garbage collection of secret values no committed secret references (a crash between the value's write and its commit): none in this run"],
 ];
 const reasonFor = (key: string) => UNUSED.find(([re]) => re.test(key))?.[1];
 
