@@ -184,7 +184,6 @@ async function main(): Promise<void> {
   writeFileSync(infoFile, `${JSON.stringify(runtime, null, 2)}\n`, { mode: 0o600 });
 
   console.log(banner({ url, ...(dataDir ? { dataDir } : {}), tenant: TENANT, password: bootstrap.password, passwordFrom: bootstrap.from, ...(corsAllowOrigins ? { corsAllowOrigins } : {}) }));
-  console.log(`  settings:      ${pipeline.profile.name} profile${opts.fast ? '' : " (the stack's; npm start -- --fast for quicker local ones)"}`);
 }
 
 main().catch((err) => {
