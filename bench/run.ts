@@ -24,7 +24,7 @@ process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'same-emulator': { type: 'boolean', default: false }, out: { type: 'string' } } });
-const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles'] as const;
+const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles', 'cost', 'instances'] as const;
 type Phase = (typeof PHASES)[number];
 const only = new Set((values.only ?? PHASES.join(',')).split(',').map((s) => s.trim()));
 for (const o of only) if (!(PHASES as readonly string[]).includes(o)) throw new Error(`unknown phase ${o}; phases: ${PHASES.join(', ')}`);
@@ -108,9 +108,9 @@ async function phase(name: Phase, body: () => Promise<void>): Promise<void> {
 }
 
 try {
-  const live = await startPipeline({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-live-`, port: 0 });
+  const live = await startPipeline({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-live-`, port: 0, profile: 'fast' });
   stopAll.unshift(() => live.stop());
-  const commitOnly = await startPipeline({ dynamodbEndpoint: dynamoCommit.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-commit-`, port: 0, workers: false });
+  const commitOnly = await startPipeline({ dynamodbEndpoint: dynamoCommit.endpoint, sqsEndpoint: sqs.endpoint, prefix: `${tag}-commit-`, port: 0, workers: false, profile: 'fast' });
   stopAll.unshift(() => commitOnly.stop());
   const bench = { live, commitOnly, dynamo, dynamoCommit, sqs, tag, quick: values.quick!, sameEmulator: values['same-emulator']!, log, sdk: new SdkLatency([live, commitOnly]) };
   log(`emulators and pipelines up (DynamoDB Local ${dynamo.endpoint} for the live pipeline, ${dynamoCommit.endpoint} for the commit-only one; SQS ${sqs.endpoint})`);
@@ -162,6 +162,14 @@ try {
   await phase('bundles', async () => {
     const { bundles } = await import('./phases/bundles');
     results.bundles = await bundles(bench, TMP);
+  });
+  await phase('cost', async () => {
+    const { costMeter } = await import('./phases/cost');
+    results.cost = await costMeter(bench);
+  });
+  await phase('instances', async () => {
+    const { manyInstances } = await import('./phases/instances');
+    results.instances = await manyInstances(bench);
   });
 } catch (err) {
   failed = true;

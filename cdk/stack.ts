@@ -195,6 +195,7 @@ export class DdlControlPlaneStack extends Stack {
     this.executors = executors;
     this.api = new DdlApi(this, 'DdlApi', {
       catalog: this.catalog,
+      queues: this.queues,
       entry: entries['ddl-api'],
       authorizerEntry: entries.authorizer,
       environment,

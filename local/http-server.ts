@@ -31,7 +31,16 @@ export interface HttpServerOptions {
    * @default CORS_ALLOW_ORIGINS from the environment (shared/config.ts validates it)
    */
   readonly corsAllowOrigins?: readonly string[];
+  /**
+   * How long a decision of the authorizer is reused for the same `Authorization` header, as
+   * API Gateway's authorizer result cache (the stack's `AUTHORIZER_CACHE_TTL_SECONDS`).
+   * @default 0 (the authorizer runs on every request)
+   */
+  readonly authorizerCacheTtlSeconds?: number;
 }
+
+/** Authorizer decisions by `Authorization` header, with when they expire. */
+type AuthorizerCache = Map<string, { result: Awaited<ReturnType<AuthorizerHandler>>; expires: number }>;
 
 const PROTECTED = new Set(['POST /api/sql']);
 
@@ -76,8 +85,9 @@ const DRAIN_MS = 10_000;
 
 export async function startHttpServer(o: HttpServerOptions): Promise<{ server: Server; url: string; stop(drainMs?: number): Promise<void> }> {
   const cors = o.corsAllowOrigins ?? loadCorsAllowOrigins(process.env);
+  const decisions: AuthorizerCache = new Map();
   const server = createServer((req, res) => {
-    handle(o, cors, req, res).catch((err) => {
+    handle(o, cors, decisions, req, res).catch((err) => {
       console.error('local API error', err);
       if (!res.headersSent) sendOwn(cors, req, res, 500, { error: { message: 'internal error', code: 'XX000' } });
     });
@@ -104,7 +114,22 @@ export async function startHttpServer(o: HttpServerOptions): Promise<{ server: S
   };
 }
 
-async function handle(o: HttpServerOptions, cors: Cors, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The authorizer's decision: a cached one while its TTL lasts, else a fresh invocation (cached when the TTL is positive). */
+async function authorize(o: HttpServerOptions, decisions: AuthorizerCache, event: APIGatewayRequestAuthorizerEvent): Promise<Awaited<ReturnType<AuthorizerHandler>>> {
+  const ttlMs = (o.authorizerCacheTtlSeconds ?? 0) * 1000;
+  const key = event.headers?.authorization ?? '';
+  const hit = ttlMs > 0 ? decisions.get(key) : undefined;
+  if (hit && hit.expires > Date.now()) return hit.result;
+  const result = await o.authorizer(event, lambdaContext('authorizer'));
+  if (ttlMs > 0) {
+    // Bounded: an expired decision is useless, so a full cache is simply started afresh.
+    if (decisions.size >= 10_000) decisions.clear();
+    decisions.set(key, { result, expires: Date.now() + ttlMs });
+  }
+  return result;
+}
+
+async function handle(o: HttpServerOptions, cors: Cors, decisions: AuthorizerCache, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://local');
   const method = req.method ?? 'GET';
   const route = `${method} ${url.pathname}`;
@@ -153,7 +178,7 @@ async function handle(o: HttpServerOptions, cors: Cors, req: IncomingMessage, re
       requestContext: { requestId } as APIGatewayRequestAuthorizerEvent['requestContext'],
     };
     try {
-      const result = await o.authorizer(authEvent, lambdaContext('authorizer'));
+      const result = await authorize(o, decisions, authEvent);
       const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
       if (!allowed) {
         sendOwn(cors, req, res, 403, { error: { message: 'forbidden', code: '42501' } });

@@ -10,11 +10,12 @@ import { acquireDataDirLock, DataDirInUseError, defaultDataDir, instanceFile, ru
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { generateAppPassword, tokenId, type AppPasswords } from '../shared/auth/app-passwords';
-import { JavaMissingError, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
+import { JavaMissingError, LOCAL_REGION, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
 import { startPipeline, type Pipeline } from './pipeline';
 import { LOCAL_PROBE_POLICY } from '../shared/probes/addresses';
 import { realProber } from '../shared/probes/lazy';
 import { loadCorsAllowOrigins } from '../shared/config';
+import { CallRecorder } from '../shared/lambda/clients/call-recorder';
 import { banner, portInUseMessage, weakPasswordReason } from './banner';
 
 // Quiet by default on a terminal; POWERTOOLS_LOG_LEVEL=INFO shows every effect.
@@ -31,9 +32,10 @@ const program = new Command()
   .option('--data-dir <dir>', 'where DynamoDB Local keeps the catalog', defaultDataDir())
   .option('--port <port>', 'HTTP port (also the PORT variable)', process.env.PORT ?? String(DEFAULT_PORT))
   .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--fast', "the fast profile: quicker local mapping and queue settings instead of the deployed stack's (docs/operations.md)")
   .parse();
 
-const opts = program.opts<{ inMemory?: boolean; dataDir: string; port: string; host: string }>();
+const opts = program.opts<{ inMemory?: boolean; dataDir: string; port: string; host: string; fast?: boolean }>();
 
 interface Bootstrap {
   readonly password: string;
@@ -157,7 +159,15 @@ async function main(): Promise<void> {
     for (const id of bootstrap.revoke) await passwords.revoke(id);
     bootstrap.commit();
   };
-  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, healthIntervalSeconds: 5, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing });
+  // RECORD_AWS_CALLS=<file>: every AWS call each function makes, one JSON line each, written on exit
+  // (the calls the IAM sufficiency test evaluates; docs/deploy-aws.md).
+  const recordTo = process.env.RECORD_AWS_CALLS;
+  const recorder = recordTo ? new CallRecorder({ region: LOCAL_REGION, accountId: '000000000000' }) : undefined;
+  if (recorder) process.on('exit', () => writeFileSync(recordTo!, recorder.calls.map((c) => JSON.stringify(c)).join('\n') + '\n'));
+  pipeline = await startPipeline({
+    ...(recorder ? { recorder } : {}),
+    profile: opts.fast ? 'fast' : 'deployed',
+    dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, healthIntervalSeconds: 5, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing });
   const url = pipeline.url!;
   const runtime: LocalRuntimeInfo = {
     pid: process.pid,

@@ -20,6 +20,7 @@ import type { FullPassOptions } from '../shared/sweeper/full-pass';
 import { redriveDeadLetters } from '../shared/effects/redrive';
 import { localFingerprintKey } from '../shared/secrets/fingerprint-key';
 import { LocalSecretStore } from '../shared/secrets/local-store';
+import { runAs, type CallRecorder } from '../shared/lambda/clients/call-recorder';
 import { randomBytes } from 'node:crypto';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
 import { consoleFallback } from './console';
@@ -27,6 +28,7 @@ import { startHttpServer } from './http-server';
 import { QueuePoller, type QueuePollerOptions } from './queue-poller';
 import { ensureLocalResources } from './resources';
 import { StreamPoller } from './stream-poller';
+import { PROFILES, type ProfileName, type RuntimeProfile } from './profiles';
 
 export interface PipelineOptions {
   readonly dynamodbEndpoint: string;
@@ -56,6 +58,24 @@ export interface PipelineOptions {
   readonly healthIntervalSeconds?: number;
   /** How often a running connector repeats its health (HEARTBEAT_INTERVAL_SECONDS). */
   readonly heartbeatIntervalSeconds?: number;
+  /**
+   * The settings profile (local/profiles.ts): `deployed` runs the stack's mapping, queue and
+   * authorizer settings; `fast` the quicker local ones. The options below override single settings.
+   * @default 'deployed'
+   */
+  readonly profile?: ProfileName;
+  /**
+   * Records every AWS call each function makes (shared/lambda/clients/call-recorder.ts), for the
+   * IAM sufficiency test; off when absent.
+   */
+  readonly recorder?: CallRecorder;
+  /**
+   * The DDL function sends committed effects to their queues itself (shared/effects/fast-path.ts);
+   * `false` leaves them to the stream and the router alone.
+   * @default true when the workers run; false with `workers: false` (tests that deliver effects
+   *   themselves, in the order they choose, and commit-only benchmarks)
+   */
+  readonly fastPath?: boolean;
   /** Queue visibility timeout override (see LocalResourceOptions). */
   readonly visibilityTimeoutSeconds?: number;
   /**
@@ -68,12 +88,14 @@ export interface PipelineOptions {
    * bootstrap password in place here), so a health check's first 200 means ready for requests.
    */
   readonly beforeServing?: (passwords: AppPasswords) => Promise<void>;
-  /** The executors' event source mappings: batch size, concurrent invocations, long-poll wait (QUEUE_POLLER_DEFAULTS). */
+  /** The executors' event source mappings: batch size, concurrent invocations, long-poll wait (default: the profile's). */
   readonly queuePolling?: Pick<QueuePollerOptions, 'batchSize' | 'maxConcurrency' | 'waitSeconds'>;
 }
 
 export interface Pipeline {
   readonly config: Config;
+  /** The settings profile the pipeline runs with. */
+  readonly profile: RuntimeProfile;
   readonly clients: Clients;
   readonly url?: string;
   readonly faults: FaultInjector;
@@ -103,40 +125,48 @@ export interface Pipeline {
 
 export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const region = LOCAL_REGION;
-  const clients = makeClients({ region, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: o.dynamodbEndpoint, sqs: o.sqsEndpoint } });
+  const clients = makeClients({ region, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: o.dynamodbEndpoint, sqs: o.sqsEndpoint }, ...(o.recorder ? { recorder: o.recorder } : {}) });
+  /** A handler run as its function: its AWS calls are attributed to it (when recording). */
+  const as = <A extends unknown[], R>(name: string, h: (...a: A) => Promise<R>) => (...a: A) => runAs(name, () => h(...a));
+  const profile = PROFILES[o.profile ?? 'deployed'];
+  const visibilityTimeoutSeconds = o.visibilityTimeoutSeconds ?? profile.visibilityTimeoutSeconds;
   const res = await ensureLocalResources(clients.ddb, clients.sqs, o.prefix ?? 'ddl-', region, {
-    ...(o.visibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: o.visibilityTimeoutSeconds } : {}),
+    ...(visibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds } : {}),
     maxReceiveCount: Object.fromEntries(Object.entries(o.retryPolicyOverrides ?? {}).map(([c, p]) => [c, p.budget])),
   });
   const cfg = res.config;
   const faults = o.faults ?? new FaultInjector();
   const dataPlane = new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable!, { faults });
   const secretsKey = o.secretsKey ?? randomBytes(32);
-  const secrets = new LocalSecretStore(clients.doc, res.secretsTable, secretsKey);
+  const localSecrets = new LocalSecretStore(clients.doc, res.secretsTable, secretsKey);
+  const secrets = o.recorder ? o.recorder.secretStore(localSecrets) : localSecrets;
 
   const router = new StreamPoller({
     streams: clients.streams,
     doc: clients.doc,
     streamArn: res.streamArn,
     checkpointTable: res.checkpointTable,
-    handler: routerHandler(cfg, clients, makeLogger('stream-router'), faults),
+    handler: as('stream-router', routerHandler(cfg, clients, makeLogger('stream-router'), faults)),
     logger: makeLogger('local-stream-mapping'),
+    ...profile.stream,
   });
   const pollers = {} as Record<Controller, QueuePoller>;
   for (const c of CONTROLLERS) {
     pollers[c] = new QueuePoller({
       sqs: clients.sqs,
       queueUrl: cfg.queueUrls[c],
-      handler: executorHandler(cfg, clients, c, makeLogger(`executor-${c}`), faults, dataPlane, o.retryPolicyOverrides?.[c], secrets),
+      handler: as(`executor-${c}`, executorHandler(cfg, clients, c, makeLogger(`executor-${c}`), faults, dataPlane, o.retryPolicyOverrides?.[c], secrets)),
       logger: makeLogger(`local-sqs-mapping-${c}`),
       functionName: `executor-${c}`,
       region,
+      ...profile.queuePolling,
       ...o.queuePolling,
     });
   }
+  // The event source mappings read with their function's role: their reads count as its calls.
   if (o.workers !== false) {
-    router.start();
-    for (const c of CONTROLLERS) pollers[c].start();
+    runAs('stream-router', () => router.start());
+    for (const c of CONTROLLERS) runAs(`executor-${c}`, () => pollers[c].start());
   }
 
   const ingested = new Set<string>();
@@ -166,11 +196,17 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     ...(o.heartbeatIntervalSeconds !== undefined ? { heartbeatIntervalSeconds: o.heartbeatIntervalSeconds } : {}),
   });
   if (o.workers !== false) {
-    statusPoller.start();
-    if (o.healthIntervalSeconds) health.start(o.healthIntervalSeconds);
+    runAs('status-ingest', () => statusPoller.start());
+    // The reference data plane's health rounds are the stack's reference-reporter function.
+    if (o.healthIntervalSeconds) runAs('reference-reporter', () => health.start(o.healthIntervalSeconds!));
   }
 
   const sweeper = makeSweeper(cfg, clients, makeLogger('sweeper'), { dataPlane, secrets, faults, ...(o.prober ? { prober: o.prober } : {}), ...(o.fullPass !== undefined ? { fullPass: o.fullPass } : {}) });
+  if (o.recorder) {
+    // The sweeper is run by the schedule below and by tests and tools calling sweep(): either way, as its function.
+    const sweep = sweeper.sweep.bind(sweeper);
+    sweeper.sweep = (now?: Date) => runAs('sweeper', () => sweep(now));
+  }
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   if (o.sweepIntervalSeconds) {
@@ -187,17 +223,19 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   if (o.port !== undefined) {
     http = await startHttpServer({
-      api: apiHandler(cfg, clients, makeLogger('ddl-api'), secrets, o.prober, localFingerprintKey(secretsKey)),
-      authorizer: authorizerHandler(cfg, clients, makeLogger('authorizer')),
+      api: as('ddl-api', apiHandler(cfg, (o.fastPath ?? o.workers !== false) ? clients : { doc: clients.doc }, makeLogger('ddl-api'), secrets, o.prober, localFingerprintKey(secretsKey), faults)),
+      authorizer: as('authorizer', authorizerHandler(cfg, clients, makeLogger('authorizer'))),
       // The console at `/` (built on first request; see local/console.ts).
       fallback: consoleFallback(),
       port: o.port,
+      authorizerCacheTtlSeconds: profile.authorizerCacheTtlSeconds,
       ...(o.host ? { host: o.host } : {}),
     });
   }
 
   return {
     config: cfg,
+    profile,
     clients,
     ...(http ? { url: http.url } : {}),
     faults,

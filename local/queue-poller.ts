@@ -73,6 +73,8 @@ export class QueuePoller {
   private readonly open = new Set<Promise<unknown>>();
   /** Invocations started (including redeliveries), for tests. */
   invocations = 0;
+  /** Time spent inside the handler, summed over invocations (the benchmark's GB-seconds). */
+  busyMs = 0;
   /** Invocations running now, and the most seen at once. */
   inFlight = 0;
   peakInFlight = 0;
@@ -260,6 +262,7 @@ export class QueuePoller {
     this.inFlight++;
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
     let failed = new Set<string>();
+    const began = performance.now();
     try {
       const res = await this.o.handler(event, lambdaContext(this.o.functionName));
       failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
@@ -269,6 +272,7 @@ export class QueuePoller {
       return;
     } finally {
       this.inFlight--;
+      this.busyMs += performance.now() - began;
     }
     const done = records.filter((r) => !failed.has(r.messageId));
     if (done.length === 0) return;

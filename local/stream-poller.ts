@@ -7,6 +7,12 @@
  * saved; its records are delivered after the save); an idle stream is read with a wait that
  * doubles up to `idleMs`. The shard list is described once, and again only when a shard is read
  * to its end (closed), after an error, or every `describeEveryMs`.
+ *
+ * With `pollIntervalMs` (the deployed profile, local/profiles.ts) it reads each shard at Lambda's
+ * rate instead, busy or idle, and the mapping's `bisectBatchOnError`, `retryAttempts` and
+ * `maxRecordAgeSeconds` apply: a batch that still fails after its retries, and a record older than
+ * the age limit, are given up (logged and counted in `discarded`, where AWS sends them to the
+ * on-failure queue); the sweeper re-sends what they carried from the outbox.
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
@@ -42,6 +48,14 @@ export interface StreamPollerOptions {
   readonly idleMinMs?: number;
   /** The shard list is described again this often even when no shard closed (default 60 s). */
   readonly describeEveryMs?: number;
+  /** Reads each shard at most once per this many ms, whether it found records or not (Lambda: 250). */
+  readonly pollIntervalMs?: number;
+  /** A failed invocation is retried as two halves (the mapping's BisectBatchOnError). */
+  readonly bisectBatchOnError?: boolean;
+  /** Retries of a failing batch before it is given up (default: retried until it succeeds). */
+  readonly retryAttempts?: number;
+  /** Records older than this are given up instead of delivered (default: none are). */
+  readonly maxRecordAgeSeconds?: number;
 }
 
 /** A shard's read position: an iterator, or `null` once the shard is closed and read to its end. */
@@ -55,8 +69,12 @@ export class StreamPoller {
   private shards: { ids: string[]; at: number } | undefined;
   /** Batches delivered (including retries), for tests. */
   invocations = 0;
+  /** Time spent inside the handler, summed over invocations (the benchmark's GB-seconds). */
+  busyMs = 0;
   /** DescribeStream calls, for tests. */
   describes = 0;
+  /** Records given up (past their retries or their age), for tests: AWS's on-failure queue. */
+  discarded = 0;
 
   constructor(private readonly o: StreamPollerOptions) {}
 
@@ -142,6 +160,9 @@ export class StreamPoller {
     const idleMax = Math.max(idleMin, this.o.idleMs ?? 100);
     let idle = 0;
     let failures = 0;
+    /** Consecutive failed deliveries of each shard's current batch (for `retryAttempts`). */
+    const retries = new Map<string, number>();
+    const paced = this.o.pollIntervalMs !== undefined;
     /** After a shard's last read: where it continues, or that it closed (then the shard list is described again). */
     const advance = (shardId: string, next: string | undefined) => {
       positions.set(shardId, next ?? null);
@@ -149,6 +170,7 @@ export class StreamPoller {
     };
     while (this.running) {
       let progressed = false;
+      const round = Date.now();
       try {
         for (const shardId of await this.shardIds()) {
           if (!this.running) break;
@@ -167,7 +189,8 @@ export class StreamPoller {
           if (last === records[records.length - 1]!.dynamodb!.SequenceNumber) {
             // The next read goes out while the checkpoint is saved; its records are delivered only
             // after the save succeeded (a failed save drops it and starts over from the checkpoint).
-            if (r.NextShardIterator) {
+            // Paced like Lambda, the next read waits for its turn instead.
+            if (r.NextShardIterator && !paced) {
               const next = read(r.NextShardIterator);
               next.catch(() => undefined);
               ahead.set(shardId, next);
@@ -175,7 +198,20 @@ export class StreamPoller {
             await this.saveCheckpoint(shardId, last!);
             advance(shardId, r.NextShardIterator);
             failures = 0;
+            retries.delete(shardId);
+          } else if (this.o.retryAttempts !== undefined && (retries.get(shardId) ?? 0) >= this.o.retryAttempts) {
+            // Out of retries: the mapping gives up the failing records (to its on-failure queue).
+            // Bisecting, that is the one record that failed alone; otherwise the rest of the batch.
+            const rest = records.filter((rec) => last === undefined || BigInt(rec.dynamodb!.SequenceNumber!) > BigInt(last));
+            const lost = this.o.bisectBatchOnError ? rest.slice(0, 1) : rest;
+            this.giveUp(lost, 'retries exhausted');
+            const through = lost[lost.length - 1]!.dynamodb!.SequenceNumber!;
+            await this.saveCheckpoint(shardId, through);
+            if (lost.length === rest.length) advance(shardId, r.NextShardIterator);
+            else positions.set(shardId, (await this.iterator(shardId, through)) ?? null);
+            retries.delete(shardId);
           } else {
+            retries.set(shardId, (retries.get(shardId) ?? 0) + 1);
             if (last) await this.saveCheckpoint(shardId, last);
             positions.set(shardId, (await this.iterator(shardId, last ?? (await this.checkpoint(shardId)))) ?? null);
             failures++;
@@ -192,32 +228,61 @@ export class StreamPoller {
         await this.sleep(backoffMs(policy, failures));
         continue;
       }
-      // Records found: read again at once. Idle: wait, longer the longer it stays idle.
-      if (progressed) idle = 0;
+      // Paced: each shard's next read one interval after this round's. Otherwise, records found:
+      // read again at once; idle: wait, longer the longer it stays idle.
+      if (paced) await this.sleep(Math.max(0, round + this.o.pollIntervalMs! - Date.now()));
+      else if (progressed) idle = 0;
       else await this.sleep(Math.min(idleMax, idleMin * 2 ** Math.min(idle++, 16)));
     }
   }
 
   /** Invokes the router; returns the sequence number of the last record handled in order. */
   private async deliver(records: StreamRecord[]): Promise<string | undefined> {
-    const event: DynamoDBStreamEvent = { Records: records.map((r) => this.toLambdaRecord(r)) };
-    const matching = event.Records.filter(matchesRouterFilter);
     const lastSeq = records[records.length - 1]!.dynamodb!.SequenceNumber!;
-    if (matching.length === 0) return lastSeq;
-    this.invocations++;
-    let failedSeq: string | undefined;
-    try {
-      const res = await this.o.handler({ Records: matching }, lambdaContext('stream-router') as Context);
-      const failed = (res?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
-      failedSeq = failed.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0];
-    } catch (err) {
-      this.o.logger.warn('router invocation failed; the batch will be retried', { error: (err as Error).message });
-      failedSeq = matching[0]!.dynamodb!.SequenceNumber;
+    let lambdaRecords = records.map((r) => this.toLambdaRecord(r));
+    if (this.o.maxRecordAgeSeconds !== undefined) {
+      const oldest = Date.now() / 1000 - this.o.maxRecordAgeSeconds;
+      const expired = lambdaRecords.filter((r) => (r.dynamodb?.ApproximateCreationDateTime ?? Infinity) < oldest);
+      if (expired.length) {
+        this.giveUp(expired, 'older than the maximum record age');
+        lambdaRecords = lambdaRecords.filter((r) => !expired.includes(r));
+      }
     }
+    const matching = lambdaRecords.filter(matchesRouterFilter);
+    if (matching.length === 0) return lastSeq;
+    const failedSeq = await this.invoke(matching);
     if (failedSeq === undefined) return lastSeq;
     // Everything before the first failed record counts as done, as with ReportBatchItemFailures.
-    const before = records.filter((r) => BigInt(r.dynamodb!.SequenceNumber!) < BigInt(failedSeq!));
+    const before = records.filter((r) => BigInt(r.dynamodb!.SequenceNumber!) < BigInt(failedSeq));
     return before.length ? before[before.length - 1]!.dynamodb!.SequenceNumber : undefined;
+  }
+
+  /** One invocation (two halves after a failure, when bisecting); the first failed record's sequence number, if any. */
+  private async invoke(matching: DynamoDBRecord[]): Promise<string | undefined> {
+    this.invocations++;
+    const began = performance.now();
+    try {
+      const res = await this.o.handler({ Records: matching }, lambdaContext('stream-router') as Context);
+      this.busyMs += performance.now() - began;
+      const failed = (res?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
+      return failed.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0];
+    } catch (err) {
+      this.busyMs += performance.now() - began;
+      this.o.logger.warn('router invocation failed; the batch will be retried', { error: (err as Error).message, records: matching.length });
+      if (!this.o.bisectBatchOnError || matching.length < 2) return matching[0]!.dynamodb!.SequenceNumber;
+      const half = Math.ceil(matching.length / 2);
+      return (await this.invoke(matching.slice(0, half))) ?? (await this.invoke(matching.slice(half)));
+    }
+  }
+
+  private giveUp(records: ReadonlyArray<StreamRecord | DynamoDBRecord>, reason: string): void {
+    if (records.length === 0) return;
+    this.discarded += records.length;
+    this.o.logger.error('stream records given up; the sweeper re-sends their effects from the outbox', {
+      reason,
+      records: records.length,
+      firstSequenceNumber: records[0]!.dynamodb?.SequenceNumber,
+    });
   }
 
   private toLambdaRecord(r: StreamRecord): DynamoDBRecord {

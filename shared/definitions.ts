@@ -203,3 +203,50 @@ export const STATUS_QUEUE = {
   maxReceiveCount: 5,
   retentionSeconds: 3600,
 } as const;
+
+/**
+ * The catalog stream's event source mapping (the stream router's trigger), as the stack deploys
+ * it (cdk/constructs/stream-router.ts) and as the local runtime's deployed profile runs it
+ * (local/stream-poller.ts). Limits: https://docs.aws.amazon.com/lambda/latest/api/API_CreateEventSourceMapping.html
+ */
+export const STREAM_MAPPING = {
+  /** Records per invocation. */
+  batchSize: 100,
+  /** A failed invocation is retried as two halves, so one poison record cannot hold back its neighbours. */
+  bisectBatchOnError: true,
+  /**
+   * Age past which a record goes to the on-failure queue instead of being retried. Stuck records
+   * block their shard; the sweeper re-drives stale effects from the catalog (the outbox is the
+   * record of truth), so giving up after an hour loses nothing.
+   */
+  maxRecordAgeSeconds: 3600,
+  /** Retries of a failed batch before it goes to the on-failure queue. */
+  retryAttempts: RETRY_POLICIES['router.stream'].budget,
+  /**
+   * Lambda reads each shard of a DynamoDB stream about four times a second
+   * (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html#services-ddb-batching).
+   * Not a setting of the mapping: the rate the local deployed profile reproduces.
+   */
+  pollsPerSecondPerShard: 4,
+} as const;
+
+/**
+ * The effect queues' event source mappings (the executors' triggers, cdk/constructs/effect-executor.ts).
+ * The batch size depends on where effects go: with the reference data plane (the local runtime's,
+ * and the stack's default) 10, the FIFO maximum; to an external data plane 1, since one call to it
+ * may take the whole `dataplane.http` retry window and every message of a timed-out batch comes
+ * back with one more receive counted against its budget.
+ */
+export const EXECUTOR_MAPPING = {
+  batchSize: { referenceDataPlane: 10, externalDataPlane: 1 },
+  /** Most concurrent invocations per queue: bounds the load the executors put on the data plane. */
+  maxConcurrency: 5,
+} as const;
+
+/**
+ * How long API Gateway caches the authorizer's decision per `Authorization` header (the stack's
+ * default, DEPLOYMENT_DEFAULTS). Zero means every request invokes the authorizer; a revoked app
+ * password can still work until the authorizer's own password cache expires
+ * (revocationDelaySeconds).
+ */
+export const AUTHORIZER_CACHE_TTL_SECONDS = DEPLOYMENT_DEFAULTS.authorizerCacheTtlSeconds;

@@ -74,6 +74,7 @@ export class Environment {
       sqsEndpoint: this.sqsEndpoint,
       prefix: this.o.prefix,
       port: 0,
+      profile: 'fast',
       faults: this.o.faults,
       secretsKey: this.o.secretsKey,
       visibilityTimeoutSeconds: this.o.visibilityTimeoutSeconds,

@@ -7,6 +7,8 @@ import type { SweeperSize } from '../phases/sweeper';
 import type { RecoveryResult } from '../phases/recovery';
 import type { ParserResult } from '../phases/parser';
 import type { BundleFigure } from '../phases/bundles';
+import { PRICES, type CostRow } from '../phases/cost';
+import type { InstancesRow } from '../phases/instances';
 import { barChart, cdfChart, logLogPanels } from './svg';
 
 export interface Results {
@@ -23,6 +25,8 @@ export interface Results {
   recovery?: RecoveryResult;
   parser?: ParserResult;
   bundles?: BundleFigure[];
+  cost?: CostRow[];
+  instances?: InstancesRow[];
   errors?: string[];
 }
 
@@ -212,6 +216,28 @@ export function writeReport(r: Results, dir: string): string[] {
       if (!pr) continue;
       md.push(`Cold-init profile of \`${b.function}\` (\`node --cpu-prof\`, ${pr.sampledMs} ms sampled, busy ${pr.busyPct}%; shares of the busy time): ${pr.byArea.slice(0, 6).map((a) => `${a.area} ${a.pct}%`).join(' · ')}. Top: ${pr.topFunctions.slice(0, 5).map((f) => `\`${f.fn}\`${f.where ? ` (${f.where.slice(0, 60)})` : ''} ${f.pct}%`).join(', ')}.`, '');
     }
+  }
+  if (r.cost) {
+    md.push('## 8. Cost per statement', '');
+    md.push(
+      `Measured on the local pipeline in its deployed profile with the fast path on (bench/phases/cost.ts): every DynamoDB call asks for \`ReturnConsumedCapacity\`; SQS requests are sends (fast path and router), deletes and one receive per executor invocation; Lambda invocations and GB-seconds are the DDL function's and authorizer's (one each per request; the request's time counted at 512 MB) and the router's and executors' (time in the handler at 256 MB). Prices, us-east-1 on demand: DynamoDB $${PRICES.writeUnitPerMillion} per million write and $${PRICES.readUnitPerMillion} per million read units, SQS FIFO $${PRICES.sqsFifoPerMillion} per million requests, Lambda $${PRICES.lambdaRequestPerMillion} per million requests and $${PRICES.lambdaGbSecondArm} per GB-second (arm64). API Gateway ($3.50 per million REST requests) and CloudWatch are not included.`,
+      '',
+      '| statement | samples | read units | write units | SQS requests | Lambda invocations | GB-seconds | $ per million statements |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    for (const c of r.cost) md.push(`| ${c.kind} | ${c.samples} | ${n1(c.readUnits)} | ${n1(c.writeUnits)} | ${n1(c.sqsRequests)} | ${n1(c.lambdaInvocations)} | ${c.gbSeconds.toFixed(4)} | ${n1(c.dollarsPerMillion)} |`);
+    md.push('');
+  }
+  if (r.instances) {
+    md.push('## 9. Many API instances on one tenant', '');
+    md.push(
+      'N independent API instances (own snapshot cache each, no shared in-process queue) commit CREATE TABLEs back to back on one tenant of 1 000 objects (bench/phases/instances.ts). Targets: at 8 instances ≥ 70 % of the single instance\'s commit rate, 0 × 40001.',
+      '',
+      '| instances | commits | commits/s | × single | 40001 answers | catch-ups | whole-catalog reads after warm-up |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const i of r.instances) md.push(`| ${i.instances} | ${i.commits} | ${n1(i.commitsPerSecond)} | ${i.ofSingle} | ${i.answers40001} | ${i.catchUps} | ${i.fullLoadsAfterWarmUp} |`);
+    md.push('');
   }
   if (r.errors?.length) md.push('## Errors', '', ...r.errors.map((e) => `- ${e}`), '');
   writeFileSync(join(dir, 'latest.md'), md.join('\n'));

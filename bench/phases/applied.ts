@@ -236,7 +236,7 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
   let live: Pipeline | undefined;
   let co: Pipeline | undefined;
   try {
-    const commitOnly = await startPipeline({ ...endpoints, prefix: `${bench.tag}-tco-`, port: 0, workers: false });
+    const commitOnly = await startPipeline({ ...endpoints, prefix: `${bench.tag}-tco-`, port: 0, workers: false, profile: 'fast' });
     co = commitOnly;
     bench.sdk.attach(commitOnly);
     // A fresh JVM compiles as it goes: warm it (not measured) before the first run.
@@ -245,7 +245,7 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
     // The system as it runs: router and executors draining the effects meanwhile. First on a fresh
     // emulator; last with --same-emulator, after everything else, as when the slow-down was seen.
     const liveRun = async () => {
-      live = await startPipeline({ ...endpoints, dynamodbEndpoint: liveDynamo.endpoint, prefix: `${bench.tag}-tlive-`, port: 0 });
+      live = await startPipeline({ ...endpoints, dynamodbEndpoint: liveDynamo.endpoint, prefix: `${bench.tag}-tlive-`, port: 0, profile: 'fast' });
       bench.sdk.attach(live);
       if (liveDynamo !== bench.dynamo) {
         // Its emulator's JVM starts cold: warm it (not measured) as long as the commit-only one has

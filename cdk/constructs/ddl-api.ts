@@ -10,6 +10,7 @@ import { DEPLOYMENT_DEFAULTS, deploymentNames, ENV, revocationDelaySeconds } fro
 import { MAX_BODY_BYTES } from '../../shared/api/sql-api';
 import { SQLSTATE } from '../../shared/errors';
 import type { CatalogTable } from './catalog-table';
+import type { EffectQueues } from './effect-queues';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import { PropsValidator } from './props-validation';
 import { grantSecretStore, type SecretStoreMethod } from './secret-store';
@@ -105,6 +106,12 @@ export const GATEWAY_ERROR_BODIES = {
 export interface DdlApiProps {
   /** The catalog the DDL Lambda commits to and the authorizer reads app-password hashes from. */
   readonly catalog: CatalogTable;
+  /**
+   * The effect queues the DDL Lambda sends committed effects to (the fast path,
+   * shared/effects/fast-path.ts; the queue URLs come from its environment).
+   * @default - none: effects reach their queues through the stream router alone
+   */
+  readonly queues?: EffectQueues;
   /**
    * The DDL Lambda's entry file.
    * @default functions/ddl-api/handler.ts
@@ -280,6 +287,8 @@ export class DdlApi extends Construct {
     props.catalog.grantItemReadWrite(this.handler.function);
     props.catalog.grantTableActions(this.handler.function, DDL_BATCH_ACTIONS, true);
     grantSecretStore(this.handler, this.handler.role, DDL_SECRET_STORE_METHODS);
+    // The fast path: SendMessageBatch to the effect queues right after a commit.
+    props.queues?.grantSendMessage(this.handler.function);
     if (gatewayAuthorizer) {
       // One GetItem and a SHA-256 comparison (app passwords are random tokens, not user-chosen).
       this.authorizerHandler = new DdlFunction(this, 'Authorizer', {

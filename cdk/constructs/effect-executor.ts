@@ -3,7 +3,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { DEFAULT_TIMEOUT_MS } from '../../shared/dataplane/http-client';
-import { type Controller, DEPLOYMENT_DEFAULTS, minVisibilityTimeoutSeconds } from '../../shared/definitions';
+import { type Controller, DEPLOYMENT_DEFAULTS, EXECUTOR_MAPPING, minVisibilityTimeoutSeconds } from '../../shared/definitions';
 import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
 import type { CatalogTable } from './catalog-table';
 import { dataPlaneTokenEnvironment, dataPlaneTokenSecretProblem, grantDataPlaneToken } from './data-plane-token';
@@ -82,8 +82,8 @@ export interface EffectExecutorProps {
   /**
    * Messages per invocation (a FIFO queue allows at most 10). An invocation handles its messages
    * one after the other, within one function timeout.
-   * @default 10 with the reference data plane and for the secrets controller; 1 when effects go
-   *   to an external data plane (one call to it may take
+   * @default EXECUTOR_MAPPING.batchSize: 10 with the reference data plane and for the secrets
+   *   controller; 1 when effects go to an external data plane (one call to it may take
    *   {@link DATA_PLANE_CALL_WORST_CASE}: a batch of several could outlast the timeout, and every
    *   message of a timed-out batch comes back with one more receive counted against its budget)
    */
@@ -91,7 +91,7 @@ export interface EffectExecutorProps {
   /**
    * Most concurrent invocations the queue's event source starts (2 to 1000). Bounds the load
    * the executors put on the data plane.
-   * @default 5
+   * @default EXECUTOR_MAPPING.maxConcurrency (5)
    */
   readonly maxConcurrency?: number;
   /**
@@ -175,8 +175,9 @@ export class EffectExecutor extends Construct {
     // Grants ReceiveMessage, DeleteMessage, ChangeMessageVisibility, GetQueueAttributes and
     // GetQueueUrl on this queue only (and key use when the queue has a customer managed key).
     this.eventSource = new sources.SqsEventSource(props.queue.queue, {
-      batchSize: props.batchSize ?? (callsExternalDataPlane ? 1 : 10),
-      maxConcurrency: props.maxConcurrency ?? 5,
+      // The local runtime's deployed profile runs the same EXECUTOR_MAPPING (local/profiles.ts).
+      batchSize: props.batchSize ?? EXECUTOR_MAPPING.batchSize[callsExternalDataPlane ? 'externalDataPlane' : 'referenceDataPlane'],
+      maxConcurrency: props.maxConcurrency ?? EXECUTOR_MAPPING.maxConcurrency,
       ...(batchingWindow.toSeconds() > 0 ? { maxBatchingWindow: batchingWindow } : {}),
       reportBatchItemFailures: true,
     });

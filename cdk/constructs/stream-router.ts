@@ -5,8 +5,7 @@ import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EFF_PREFIX } from '../../shared/catalog/keys';
-import { ATTR } from '../../shared/definitions';
-import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
+import { ATTR, STREAM_MAPPING } from '../../shared/definitions';
 import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import type { EffectQueues } from './effect-queues';
@@ -29,19 +28,18 @@ export interface StreamRouterProps {
   readonly environment?: DdlFunctionProps['environment'];
   /**
    * Records per invocation.
-   * @default 100
+   * @default STREAM_MAPPING.batchSize (100)
    */
   readonly batchSize?: number;
   /**
-   * Age past which a record goes to the on-failure queue instead of being retried. Stuck
-   * records block their shard; the sweeper re-drives stale effects from the catalog (the outbox
-   * is the record of truth), so giving up after an hour loses nothing.
-   * @default Duration.hours(1)
+   * Age past which a record goes to the on-failure queue instead of being retried (see
+   * STREAM_MAPPING in shared/definitions.ts for why giving up loses nothing).
+   * @default Duration.seconds(STREAM_MAPPING.maxRecordAgeSeconds) (one hour)
    */
   readonly maxRecordAge?: Duration;
   /**
    * Retries of a failed batch (after bisecting) before it goes to the on-failure queue.
-   * @default RETRY_POLICIES['router.stream'].budget
+   * @default STREAM_MAPPING.retryAttempts (RETRY_POLICIES['router.stream'].budget)
    */
   readonly retryAttempts?: number;
   /**
@@ -96,11 +94,12 @@ export class StreamRouter extends Construct {
 
     this.eventSource = new sources.DynamoEventSource(props.catalog.table, {
       startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-      batchSize: props.batchSize ?? 100,
-      bisectBatchOnError: true,
+      // The local runtime's deployed profile runs the same STREAM_MAPPING (local/profiles.ts).
+      batchSize: props.batchSize ?? STREAM_MAPPING.batchSize,
+      bisectBatchOnError: STREAM_MAPPING.bisectBatchOnError,
       reportBatchItemFailures: true,
-      maxRecordAge: props.maxRecordAge ?? Duration.hours(1),
-      retryAttempts: props.retryAttempts ?? RETRY_POLICIES['router.stream'].budget,
+      maxRecordAge: props.maxRecordAge ?? Duration.seconds(STREAM_MAPPING.maxRecordAgeSeconds),
+      retryAttempts: props.retryAttempts ?? STREAM_MAPPING.retryAttempts,
       onFailure: new sources.SqsDlq(this.onFailureQueue),
       // Only new outbox records are routed; every other catalog write stays out of the Lambda.
       // The same pattern as ROUTER_FILTER_PATTERN (shared/router/routing.ts), which the local

@@ -6,7 +6,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
-import { CommitConflictError, MAX_IDEMPOTENT_ANSWER_BYTES, type CatalogBasis, type CatalogStore, type TxnRecord } from '../catalog/store';
+import { CommitConflictError, effectItem, MAX_IDEMPOTENT_ANSWER_BYTES, type CatalogBasis, type CatalogStore, type TxnRecord } from '../catalog/store';
+import type { EffectSender } from '../effects/fast-path';
 import { ControlPlaneError, PlanError, RequestError, SerializationError, SQLSTATE } from '../errors';
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { Planner, type PlanContext, type PlanValue } from '../planner/plan';
@@ -43,6 +44,8 @@ export interface SqlApiDeps {
   /** Checks new connections, sources and sinks against their upstream before commit (purification). */
   readonly prober?: Prober;
   readonly logger: Logger;
+  /** Sends a commit's effects to their queues right after it (the fast path); none: the router alone does. */
+  readonly sendEffects?: EffectSender;
   readonly clock?: () => Date;
   readonly newId?: () => string;
   /** The key of the Idempotency-Key fingerprint (the Lambda and the local runtime always give one). */
@@ -346,6 +349,8 @@ export class SqlApi {
         return { response: { status: statusFor(err.code), body: { results: [{ error: errorBody(err) }] } }, committed: false };
       }
       this.deps.logger.info('committed', { tenant, txnId: txn.txnId, writes: changes.writes.length, effects: changes.effects.length, tags: writeTags });
+      // The records the commit wrote (the same ids as the outbox's), so the router's copies are duplicates.
+      if (this.deps.sendEffects && changes.effects.length) await this.deps.sendEffects(changes.effects.map((e, i) => effectItem(tenant, txn, e, i + 1)));
       return { response: { status: 200, body: { results } }, committed: true };
     }
     return { response: { status: 200, body: { results } }, committed: false, recordAnswer: idem !== undefined };

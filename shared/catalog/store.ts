@@ -4,7 +4,7 @@
  * ONE TransactWriteItems (DESIGN.md invariant 1).
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ControlPlaneError, SQLSTATE } from '../errors';
 import type { EffectIntent, EffectRecord } from '../effects/model';
 import type { ChangeSet, CatalogWrite } from '../planner/workspace';
@@ -86,12 +86,20 @@ export interface CatalogBasis {
   readonly cached: boolean;
 }
 
+/** Past this many versions behind, a snapshot is read again whole rather than caught up. */
+const MAX_CATCH_UP = 100;
+
 /** Room for ~50 000 objects (tens of MB) by default: far inside a Lambda's memory. */
 export const DEFAULT_SNAPSHOT_CACHE_OBJECTS = 50_000;
 
 export class CatalogStore {
   private readonly staged: StagedCommits;
   private readonly cache: SnapshotCache;
+  /** Per tenant, the snapshot a commit that lost its race was planned on (see `basis`). */
+  private readonly behind = new Map<string, { snapshot: CatalogSnapshot; version: number }>();
+  /** Whole-catalog reads and catch-ups from transaction records, for tests and benchmarks. */
+  fullLoads = 0;
+  catchUps = 0;
 
   constructor(
     readonly doc: DynamoDBDocumentClient,
@@ -114,7 +122,87 @@ export class CatalogStore {
    */
   async basis(tenant: string): Promise<CatalogBasis> {
     const hit = this.cache.get(tenant);
-    return hit ? { ...hit, cached: true } : this.load(tenant);
+    if (hit) return { ...hit, cached: true };
+    // The loser of a commit race still holds the snapshot it planned on: catch it up.
+    const behind = this.behind.get(tenant);
+    this.behind.delete(tenant);
+    if (behind) {
+      const { version, lock } = await this.readVersionAndLock(tenant);
+      const caught = lock ? undefined : await this.catchUp(tenant, behind, version);
+      if (caught) return caught;
+    }
+    return this.load(tenant);
+  }
+
+  /** A commit race lost on `basis`: remembered so the next basis catches up from it; the error to throw. */
+  private conflict(tenant: string, basis: CatalogBasis | undefined, reasons: readonly string[]): CommitConflictError {
+    if (basis) this.behind.set(tenant, { snapshot: basis.snapshot, version: basis.version });
+    return new CommitConflictError(reasons);
+  }
+
+  /**
+   * The catalog at `target`, from a snapshot at an older version and the transaction records in
+   * between: the objects they changed are read again, nothing else — O(changes), not O(catalog).
+   * Undefined (read everything instead) when a record in between does not say what it changed
+   * (a staged commit, a commit without a basis, one past its TTL) or the gap is too wide.
+   */
+  private async catchUp(tenant: string, from: { snapshot: CatalogSnapshot; version: number }, target: number): Promise<CatalogBasis | undefined> {
+    const gap = target - from.version;
+    if (gap < 0 || gap > MAX_CATCH_UP) return undefined;
+    const ids = new Set<string>();
+    if (gap > 0) {
+      // Transaction ids sort by time, not by version: read the newest few, newest first, and
+      // require every version in between.
+      const r = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :txn)',
+          ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':txn': txnSk('') },
+          ProjectionExpression: 'catalogVersion, changedIds',
+          ScanIndexForward: false,
+          Limit: 2 * gap + 8,
+          ConsistentRead: true,
+        }),
+      );
+      const seen = new Set<number>();
+      for (const t of r.Items ?? []) {
+        const v = t.catalogVersion as number | undefined;
+        if (v === undefined || v <= from.version || v > target) continue;
+        seen.add(v);
+        for (const id of (t.changedIds as string[] | undefined) ?? []) ids.add(id);
+      }
+      if (seen.size !== gap) return undefined;
+    }
+    const changed = await this.readObjects(tenant, [...ids]);
+    const objects = [...ids].flatMap((id) => {
+      const o = changed.get(id);
+      if (o) return [o];
+      // Gone from the table (dropped and collected): gone from the snapshot.
+      const old = from.snapshot.get(id);
+      return old ? [{ ...old, dropped: true } as CatalogObject] : [];
+    });
+    const snapshot = CatalogSnapshot.derive(from.snapshot, objects);
+    this.catchUps++;
+    this.cache.set(tenant, { snapshot, version: target });
+    return { snapshot, version: target, cached: false };
+  }
+
+  /** Catalog objects by id, consistently (BatchGetItem, 100 keys a call). */
+  private async readObjects(tenant: string, ids: readonly string[]): Promise<Map<string, CatalogObject>> {
+    const out = new Map<string, CatalogObject>();
+    const pk = tenantPk(tenant);
+    for (let i = 0; i < ids.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => ({ pk, sk: objSk(id) }));
+      while (keys?.length) {
+        const r = await this.doc.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }));
+        for (const item of r.Responses?.[this.table] ?? []) {
+          const o = stripKeys(item);
+          out.set(o.id, o);
+        }
+        keys = r.UnprocessedKeys?.[this.table]?.Keys as Record<string, unknown>[] | undefined;
+      }
+    }
+    return out;
   }
 
   /**
@@ -126,7 +214,8 @@ export class CatalogStore {
     const { version, lock } = await this.readVersionAndLock(tenant);
     if (!lock && version === basis.version) return { current: true };
     this.cache.delete(tenant);
-    return { current: false, fresh: await this.load(tenant) };
+    const caught = lock ? undefined : await this.catchUp(tenant, basis, version);
+    return { current: false, fresh: caught ?? (await this.load(tenant)) };
   }
 
   /** Forgets the tenant's cached snapshot (after a conflict or a failed commit). */
@@ -141,6 +230,7 @@ export class CatalogStore {
     // anyone reads, so a reader never sees half of it.
     const { version, lock } = await this.readVersionAndLock(tenant);
     if (lock && (await this.staged.settle(tenant, lock))) return this.load(tenant);
+    this.fullLoads++;
     const objects = await this.queryAll<Record<string, unknown>>(tenant, OBJ_PREFIX, 'attribute_not_exists(dropped)');
     const snapshot = new CatalogSnapshot(tenant, objects.map(stripKeys));
     if (!lock) this.cache.set(tenant, { snapshot, version });
@@ -205,7 +295,7 @@ export class CatalogStore {
   }
 
   /** The transaction items for a change set: pure, exported for tests and the benchmark's floor. */
-  transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, o: { staged?: boolean } = {}) {
+  transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, o: { staged?: boolean; catalogVersion?: number } = {}) {
     const pk = tenantPk(tenant);
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
     for (const w of changes.writes) {
@@ -230,6 +320,9 @@ export class CatalogStore {
           ...txn,
           statements: txn.statements.map((st) => (st.length > MAX_STATEMENT_HISTORY ? `${st.slice(0, MAX_STATEMENT_HISTORY)} …(${st.length - MAX_STATEMENT_HISTORY} more characters)` : st)),
           effects: changes.effects.length,
+          // The version this commit makes and the objects it changed: how another instance's
+          // cached snapshot catches up (`catchUp`) without reading the whole catalog again.
+          ...(o.catalogVersion !== undefined ? { catalogVersion: o.catalogVersion, changedIds: [...new Set(changedObjects(changes).map((c) => c.id))] } : {}),
           expiresAt: epoch(txn.createdAt) + OUTBOX_TTL_SECONDS,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -305,7 +398,7 @@ export class CatalogStore {
   async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis): Promise<void> {
     // Whatever happens below, the cached snapshot may no longer be the catalog until we know.
     this.cache.delete(tenant);
-    const items = this.transactItems(tenant, changes, txn, idempotency);
+    const items = this.transactItems(tenant, changes, txn, idempotency, basis ? { catalogVersion: basis.version + 1 } : {});
     for (const item of items) {
       const put = item.Put?.Item as Record<string, unknown> | undefined;
       const size = put ? Buffer.byteLength(JSON.stringify(put)) : 0;
@@ -323,7 +416,7 @@ export class CatalogStore {
       try {
         version = await this.staged.commit(tenant, txn.txnId, expectationsOf(changes), this.finalOps(tenant, changes, txn, idempotency), basis?.version);
       } catch (err) {
-        if (err instanceof StagedConflict) throw new CommitConflictError([err.reason]);
+        if (err instanceof StagedConflict) throw this.conflict(tenant, basis, [err.reason]);
         throw err;
       }
     } else {
@@ -334,10 +427,10 @@ export class CatalogStore {
         if (err instanceof TransactionCanceledException) {
           const reasons = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None').filter((c) => c !== 'None');
           if (reasons.every((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict' || r === 'ThrottlingError')) {
-            throw new CommitConflictError(reasons);
+            throw this.conflict(tenant, basis, reasons);
           }
         }
-        if (err instanceof Error && err.name === 'TransactionInProgressException') throw new CommitConflictError(['TransactionInProgress']);
+        if (err instanceof Error && err.name === 'TransactionInProgressException') throw this.conflict(tenant, basis, ['TransactionInProgress']);
         if (err instanceof Error && err.name === 'ValidationException' && /size/i.test(err.message)) {
           throw new ControlPlaneError('the change is larger than a catalog transaction can hold', { code: SQLSTATE.programLimitExceeded, detail: err.message, hint: 'Split the request, or shorten option values and view bodies.' });
         }

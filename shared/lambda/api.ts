@@ -9,9 +9,28 @@ import type { Config } from '../config';
 import type { Prober } from '../probes/types';
 import type { FingerprintKey } from '../secrets/fingerprint-key';
 import type { SecretStore } from '../secrets/store';
+import { createEffectSender } from '../effects/fast-path';
+import type { FaultInjector } from '../dataplane/faults';
 
-export function apiHandler(cfg: Config, clients: Pick<Clients, 'doc'>, logger: Logger, secrets?: SecretStore, prober?: Prober, fingerprintKey?: FingerprintKey) {
-  const api = new SqlApi({ store: new CatalogStore(clients.doc, cfg.catalogTable), logger, ...(secrets ? { secrets } : {}), ...(prober ? { prober } : {}), ...(fingerprintKey ? { fingerprintKey } : {}) });
+/** With an SQS client, committed effects take the fast path to their queues (shared/effects/fast-path.ts). */
+export function apiHandler(
+  cfg: Config,
+  clients: Pick<Clients, 'doc'> & Partial<Pick<Clients, 'sqs'>>,
+  logger: Logger,
+  secrets?: SecretStore,
+  prober?: Prober,
+  fingerprintKey?: FingerprintKey,
+  faults?: FaultInjector,
+) {
+  const sendEffects = clients.sqs ? createEffectSender({ sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, ...(faults ? { faults } : {}) }) : undefined;
+  const api = new SqlApi({
+    store: new CatalogStore(clients.doc, cfg.catalogTable),
+    logger,
+    ...(secrets ? { secrets } : {}),
+    ...(prober ? { prober } : {}),
+    ...(fingerprintKey ? { fingerprintKey } : {}),
+    ...(sendEffects ? { sendEffects } : {}),
+  });
   // Without an API Gateway authorizer in front (LocalStack mode), the function checks app passwords itself, with the authorizer's cache setting.
   const passwords = cfg.authenticateInFunction ? appPasswords(cfg, clients) : undefined;
   return createApiHandler({ api, logger, ...(cfg.corsAllowOrigins ? { corsAllowOrigins: cfg.corsAllowOrigins } : {}), ...(passwords ? { passwords } : {}) });

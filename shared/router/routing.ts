@@ -38,7 +38,15 @@ export function routeRecord(record: DynamoDBRecord): RoutedMessage | undefined {
   if (!matchesRouterFilter(record)) return undefined;
   const image = record.dynamodb?.NewImage;
   if (!image) return undefined;
-  const effect = unmarshall(image as Record<string, AttributeValue> as never) as EffectRecord;
+  return messageForEffect(unmarshall(image as Record<string, AttributeValue> as never) as EffectRecord);
+}
+
+/**
+ * The queue message of an effect record. The router and the DDL function's fast path
+ * (shared/effects/fast-path.ts) both build it here, so both copies of a message carry the same
+ * group and deduplication id and SQS FIFO keeps only the first.
+ */
+export function messageForEffect(effect: EffectRecord): RoutedMessage | undefined {
   if (effect.type !== 'effect' || !(CONTROLLERS as readonly string[]).includes(effect.controller)) return undefined;
   const msg: EffectMessage = {
     tenant: effect.tenant,

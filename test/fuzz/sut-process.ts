@@ -14,7 +14,7 @@ const send = (m: ChildMessage) => process.send!(m);
 const fromWire = (r: WireRequest) => ({ body: typeof r.body === 'string' ? r.body : Buffer.from(r.body.hex, 'hex'), contentType: r.contentType, headers: r.headers });
 
 const o = JSON.parse(process.env.FUZZ_SUT_OPTIONS ?? '{}') as { dynamodbEndpoint: string; sqsEndpoint: string; prefix: string };
-const p = await startPipeline({ dynamodbEndpoint: o.dynamodbEndpoint, sqsEndpoint: o.sqsEndpoint, prefix: o.prefix, port: 0, workers: false });
+const p = await startPipeline({ dynamodbEndpoint: o.dynamodbEndpoint, sqsEndpoint: o.sqsEndpoint, prefix: o.prefix, port: 0, workers: false, profile: 'fast' });
 const store = new SnapshotCachingStore(p.clients.doc, p.config.catalogTable);
 const api = inProcessApi(store, p.secrets);
 

@@ -20,6 +20,8 @@ export async function testPipeline(label: string, o: Partial<PipelineOptions> = 
     sqsEndpoint: inject('sqsEndpoint'),
     prefix: uniquePrefix(label),
     port: 0,
+    // Tests run the quicker local settings unless they ask for the deployed ones (local/profiles.ts).
+    profile: 'fast',
     ...o,
   });
   livePipelines.add(p);

@@ -17,7 +17,7 @@ const running: { ddb?: DynamoLocal; p?: Pipeline } = {};
 
 async function boot(): Promise<Pipeline> {
   running.ddb = await startDynamoLocal({ dataDir: dir });
-  running.p = await startPipeline({ dynamodbEndpoint: running.ddb.endpoint, sqsEndpoint: inject('sqsEndpoint'), prefix: 'restart-', port: 0 });
+  running.p = await startPipeline({ dynamodbEndpoint: running.ddb.endpoint, sqsEndpoint: inject('sqsEndpoint'), prefix: 'restart-', port: 0, profile: 'fast' });
   return running.p;
 }
 async function shutdown(): Promise<void> {

@@ -8,7 +8,8 @@ import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand, type
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StreamPoller } from '../../local/stream-poller';
+import { StreamPoller, type StreamPollerOptions } from '../../local/stream-poller';
+import { PROFILES } from '../../local/profiles';
 import { eventually } from '../helpers/pipeline';
 
 interface Shard {
@@ -32,9 +33,16 @@ class ScriptedStream {
     return s;
   }
 
-  record(): _Record {
+  /** Reads served (GetRecords), for the pacing tests. */
+  reads = 0;
+
+  record(createdAt = new Date()): _Record {
     const seq = String(++this.seq).padStart(21, '0');
-    return { eventID: `e${seq}`, eventName: 'INSERT', dynamodb: { SequenceNumber: seq, NewImage: { pk: { S: 'T#t' }, sk: { S: `EFF#${seq}#0001` } } } };
+    return {
+      eventID: `e${seq}`,
+      eventName: 'INSERT',
+      dynamodb: { SequenceNumber: seq, ApproximateCreationDateTime: createdAt, NewImage: { pk: { S: 'T#t' }, sk: { S: `EFF#${seq}#0001` } } },
+    };
   }
 
   readonly client = {
@@ -51,6 +59,7 @@ class ScriptedStream {
         return { ShardIterator: `${s.id}:${index}` };
       }
       if (cmd instanceof GetRecordsCommand) {
+        this.reads++;
         const [id, at] = cmd.input.ShardIterator!.split(':');
         const s = this.find(id!);
         const from = Number(at);
@@ -97,7 +106,9 @@ afterEach(async () => {
   running.length = 0;
 });
 
-function start(stream: ScriptedStream, handler: (e: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>, o: { idleMs?: number; idleMinMs?: number; failPuts?: number } = {}) {
+type Options = Pick<StreamPollerOptions, 'idleMs' | 'idleMinMs' | 'pollIntervalMs' | 'bisectBatchOnError' | 'retryAttempts' | 'maxRecordAgeSeconds' | 'batchSize'> & { failPuts?: number };
+
+function start(stream: ScriptedStream, handler: (e: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>, o: Options = {}) {
   const { failPuts, ...options } = o;
   const cp = checkpoints(failPuts);
   const p = new StreamPoller({
@@ -211,5 +222,77 @@ describe('stream poller', () => {
       [2, 3],
       [4],
     ]);
+  });
+
+  it("reads each shard at most four times a second in the deployed profile, busy or idle", async () => {
+    // Prepare: a busy shard (records for many reads) and an idle one.
+    const stream = new ScriptedStream();
+    stream.shard('busy', 40);
+    stream.shard('idle', 0);
+    const seen: number[] = [];
+    const began = Date.now();
+
+    // Act: 1 record per batch, so each read finds one.
+    const { p } = start(
+      stream,
+      async (e) => {
+        seen.push(...seqOf(e));
+        return { batchItemFailures: [] };
+      },
+      { ...PROFILES.deployed.stream, batchSize: 1 },
+    );
+    await eventually(async () => seen.length >= 3, 5_000);
+    await p.stop();
+    const seconds = (Date.now() - began) / 1000;
+
+    // Assess: at most one read per shard per 250 ms round (a slow machine only reads less).
+    expect(stream.reads).toBeLessThanOrEqual(2 * (Math.floor(seconds * 4) + 1));
+    expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => i + 1));
+  });
+
+  it('bisects a failing batch so the records beside a poison one get through, and gives the poison one up after its retries', async () => {
+    // Prepare: record 3 of 4 always makes the invocation fail.
+    const stream = new ScriptedStream();
+    stream.shard('s1', 4);
+    const delivered = new Set<number>();
+
+    // Act
+    const { p, checkpoints } = start(
+      stream,
+      async (e) => {
+        if (seqOf(e).includes(3)) throw new Error('poison');
+        for (const s of seqOf(e)) delivered.add(s);
+        return { batchItemFailures: [] };
+      },
+      { batchSize: 4, bisectBatchOnError: true, retryAttempts: 1, pollIntervalMs: 1 },
+    );
+
+    // Assess: 1, 2 and 4 handled; 3 given up (the on-failure queue's share); the shard moved on.
+    await eventually(async () => checkpoints.get('s1')?.sequenceNumber === '000000000000000000004', 20_000);
+    expect([...delivered].sort()).toEqual([1, 2, 4]);
+    expect(p.discarded).toBe(1);
+  });
+
+  it('gives up records older than the maximum record age without delivering them', async () => {
+    // Prepare: two records two hours old, then a fresh one.
+    const stream = new ScriptedStream();
+    const old = new Date(Date.now() - 2 * 3600_000);
+    stream.shards.push({ id: 's1', records: [stream.record(old), stream.record(old), stream.record()], closed: false });
+    const seen: number[] = [];
+
+    // Act
+    const { p, checkpoints } = start(
+      stream,
+      async (e) => {
+        seen.push(...seqOf(e));
+        return { batchItemFailures: [] };
+      },
+      { batchSize: 10, maxRecordAgeSeconds: 3600 },
+    );
+
+    // Assess
+    await eventually(async () => checkpoints.get('s1')?.sequenceNumber === '000000000000000000003', 5_000);
+    expect(seen).toEqual([3]);
+    expect(p.discarded).toBe(2);
   });
 });

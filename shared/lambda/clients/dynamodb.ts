@@ -10,6 +10,7 @@ export interface DynamoClients {
 
 export function makeDynamoClients(o: ClientOptions): DynamoClients {
   const ddb = new DynamoDBClient(clientConfig(o, o.endpoints?.dynamodb));
+  o.recorder?.attach(ddb);
   const doc = DynamoDBDocumentClient.from(ddb, { marshallOptions: { removeUndefinedValues: true } });
   return { ddb, doc };
 }

@@ -4,10 +4,14 @@
  * imports only the client packages its function calls (the `@aws-sdk/*` packages are external to
  * the bundles, and esbuild keeps every import of an external package, used or not).
  */
+import type { CallRecorder } from './call-recorder';
+
 export interface ClientOptions {
   readonly region: string;
   readonly endpoints?: { readonly dynamodb?: string; readonly sqs?: string };
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+  /** Records every call (the IAM sufficiency test); none when absent. */
+  readonly recorder?: CallRecorder;
 }
 
 /**

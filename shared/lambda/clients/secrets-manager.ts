@@ -13,6 +13,7 @@ export interface SecretStringReader {
 
 export function makeSecretStringReader(o: ClientOptions): SecretStringReader {
   const client = new SecretsManagerClient(clientConfig(o, undefined));
+  o.recorder?.attach(client);
   return {
     readSecretString: async (secretId) => (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString,
   };

@@ -3,5 +3,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { clientConfig, type ClientOptions } from './options';
 
 export function makeSqsClient(o: ClientOptions): SQSClient {
-  return new SQSClient(clientConfig(o, o.endpoints?.sqs));
+  const sqs = new SQSClient(clientConfig(o, o.endpoints?.sqs));
+  o.recorder?.attach(sqs);
+  return sqs;
 }

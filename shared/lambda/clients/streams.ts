@@ -3,5 +3,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { clientConfig, type ClientOptions } from './options';
 
 export function makeStreamsClient(o: ClientOptions): DynamoDBStreamsClient {
-  return new DynamoDBStreamsClient(clientConfig(o, o.endpoints?.dynamodb));
+  const streams = new DynamoDBStreamsClient(clientConfig(o, o.endpoints?.dynamodb));
+  o.recorder?.attach(streams);
+  return streams;
 }

@@ -1,0 +1,69 @@
+/**
+ * 9. Many API instances on one tenant: N independent `SqlApi`s (each its own CatalogStore, so its
+ * own snapshot cache, and no in-process turn queue shared with the others), as N warm Lambdas.
+ * Each commits CREATE TABLEs back to back on one tenant of 1 000 objects for a fixed count; the
+ * figures are commits per second, 40001 answers, and how the losers of the version race got a
+ * fresh basis: catch-ups from the transaction records (O(changes)) against whole-catalog reads.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { SqlApi } from '../../shared/api/sql-api';
+import { CatalogStore } from '../../shared/catalog/store';
+import type { Bench } from '../lib/harness';
+import { now } from '../lib/stats';
+
+export interface InstancesRow {
+  readonly instances: number;
+  readonly commits: number;
+  readonly commitsPerSecond: number;
+  readonly answers40001: number;
+  readonly catchUps: number;
+  readonly fullLoadsAfterWarmUp: number;
+  /** Commits per second as a share of the single instance's. */
+  readonly ofSingle: number;
+}
+
+export async function manyInstances(bench: Bench, levels = bench.quick ? [1, 4] : [1, 4, 8, 16]): Promise<InstancesRow[]> {
+  const p = bench.commitOnly;
+  const logger = new Logger({ serviceName: 'bench', logLevel: 'ERROR' });
+  const rows: InstancesRow[] = [];
+  for (const n of levels) {
+    const tenant = `${bench.tag}inst${n}`;
+    await p.passwords.create(tenant);
+    const seed = new SqlApi({ store: new CatalogStore(p.clients.doc, p.config.catalogTable), logger });
+    for (let i = 0; i < 1000; i += 100) {
+      const r = await seed.handle(tenant, 'bench', JSON.stringify({ query: Array.from({ length: 100 }, (_, k) => `CREATE TABLE base${i + k} (a int)`).join(';') }), 'application/json');
+      if (r.status !== 200) throw new Error(`seeding: ${JSON.stringify(r.body).slice(0, 200)}`);
+    }
+    const instances = Array.from({ length: n }, () => {
+      const store = new CatalogStore(p.clients.doc, p.config.catalogTable);
+      return { store, api: new SqlApi({ store, logger }) };
+    });
+    for (const i of instances) await i.api.handle(tenant, 'bench', JSON.stringify({ query: 'SHOW TABLES' }), 'application/json');
+    const warm = instances.map((i) => i.store.fullLoads);
+    const each = Math.max(4, Math.round(48 / n));
+    let conflicts = 0;
+    const t0 = now();
+    await Promise.all(
+      instances.map(async (inst, k) => {
+        for (let j = 0; j < each; j++) {
+          const r = await inst.api.handle(tenant, 'bench', JSON.stringify({ query: `CREATE TABLE i${k}_${j} (a int)` }), 'application/json');
+          if (r.status === 409) conflicts++;
+        }
+      }),
+    );
+    const seconds = (now() - t0) / 1000;
+    const commits = n * each - conflicts;
+    const row = {
+      instances: n,
+      commits,
+      commitsPerSecond: Math.round((commits / seconds) * 10) / 10,
+      answers40001: conflicts,
+      catchUps: instances.reduce((a, i) => a + i.store.catchUps, 0),
+      fullLoadsAfterWarmUp: instances.reduce((a, i, x) => a + i.store.fullLoads - warm[x]!, 0),
+      ofSingle: 1,
+    };
+    rows.push({ ...row, ofSingle: rows.length ? Math.round((row.commitsPerSecond / rows[0]!.commitsPerSecond) * 100) / 100 : 1 });
+    bench.log(`instances ${n}: ${row.commitsPerSecond} commits/s, ${conflicts} × 40001, ${row.catchUps} catch-ups, ${row.fullLoadsAfterWarmUp} whole reads after warm-up`);
+  }
+  return rows;
+}

@@ -1,0 +1,58 @@
+/**
+ * The fast path for effects: after its commit succeeded, the DDL function sends the new effects
+ * to their queues itself instead of waiting for the catalog stream (Lambda reads it about four
+ * times a second) and the router. Best effort: a failure here is logged and forgotten, because
+ * the stream and the router still route every effect record, and the sweeper re-sends what stays
+ * pending. Both copies carry the same MessageGroupId and MessageDeduplicationId
+ * (shared/router/routing.ts `messageForEffect`), so SQS FIFO drops the later one within its
+ * five-minute deduplication window; past it, the executor's generation fencing makes a second
+ * delivery a no-op (DESIGN.md).
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { FaultInjector } from '../dataplane/faults';
+import type { Controller } from '../definitions';
+import { messageForEffect, type RoutedMessage } from '../router/routing';
+import type { EffectRecord } from './model';
+
+export type EffectSender = (effects: readonly EffectRecord[]) => Promise<void>;
+
+export interface FastPathDeps {
+  readonly sqs: SQSClient;
+  readonly queueUrls: Readonly<Record<Controller, string>>;
+  readonly logger: Logger;
+  readonly faults?: FaultInjector;
+}
+
+/** SendMessageBatch takes at most 10 entries. */
+const SQS_BATCH = 10;
+
+export function createEffectSender(deps: FastPathDeps): EffectSender {
+  return async (effects) => {
+    // A crash here (after the commit, before the send) is the case the stream path covers.
+    deps.faults?.point('api.before-fast-path');
+    const byQueue = new Map<Controller, RoutedMessage[]>();
+    for (const e of effects) {
+      const m = messageForEffect(e);
+      if (m) byQueue.set(m.controller, [...(byQueue.get(m.controller) ?? []), m]);
+    }
+    // In commit order within a queue, so a message group's messages keep their outbox order.
+    const sendAll = async ([controller, messages]: [Controller, RoutedMessage[]]) => {
+      for (let i = 0; i < messages.length; i += SQS_BATCH) {
+        const chunk = messages.slice(i, i + SQS_BATCH);
+        const r = await deps.sqs.send(
+          new SendMessageBatchCommand({
+            QueueUrl: deps.queueUrls[controller],
+            Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: m.body, MessageGroupId: m.groupId, MessageDeduplicationId: m.deduplicationId })),
+          }),
+        );
+        // A failed entry (and every later one of its group) is left to the router: sending past
+        // it could put a group's later effect ahead of an earlier one.
+        if (r.Failed?.length) throw new Error(`${r.Failed.length} of ${chunk.length} entries refused: ${r.Failed[0]!.Code}`);
+      }
+    };
+    const results = await Promise.allSettled([...byQueue].map(sendAll));
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length) deps.logger.warn('fast path send failed; the router sends these effects', { error: String(failed[0]!.reason?.message ?? failed[0]!.reason) });
+  };
+}
