@@ -21,7 +21,7 @@ import {
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { objectName as printName, print } from '../sql/printer';
-import { DEFAULT_CLUSTER, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
+import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
   findItem,
   isSystemRelation,
@@ -209,7 +209,7 @@ export class Planner {
         notices.push(`${KIND_LABEL[existing.kind]} "${t.name}" already exists, skipping`);
         return undefined;
       }
-      throw new PlanError(`${KIND_LABEL[existing.kind]} '${printName(this.view().qualifiedName(existing))}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+      throw alreadyExists(existing, this.view().qualifiedName(existing), at);
     }
     return { schemaId: t.schema.id, name: t.name };
   }
@@ -348,7 +348,7 @@ export class Planner {
     if (!db) throw unknownDatabase(dbName, at);
     if (this.view().schema(db.id, schemaName)) {
       if (s.ifNotExists) return this.write('CREATE SCHEMA', [`schema "${schemaName}" already exists, skipping`]);
-      throw new PlanError(`schema '${dbName}.${schemaName}' already exists`, { code: SQLSTATE.duplicateSchema, position: at });
+      throw new PlanError(`schema '${schemaName}' already exists`, { code: SQLSTATE.duplicateSchema, position: at });
     }
     this.ws.create(this.base('schema', schemaName, [db.id], { databaseId: db.id }));
     return this.write('CREATE SCHEMA');
@@ -606,12 +606,15 @@ export class Planner {
     const keyParts = (s.keyParts ?? []).map((k) => k.text);
     const derived = keyParts.length ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
     const schemaId = on.spec.schemaId;
-    const name = s.name ?? derived;
+    // A derived name that is taken gets the first free numeric suffix, as in Materialize
+    // (`t_primary_idx`, then `t_primary_idx1`); a name the user gave must be free.
+    let name = s.name ?? derived;
+    for (let i = 1; s.name === undefined && this.view().item(schemaId, name); i++) name = `${derived}${i}`;
     validateName(name, at, 'index');
     const existing = this.view().item(schemaId, name);
     if (existing) {
-      if (s.ifNotExists) return this.write('CREATE INDEX', [`index "${name}" already exists, skipping`]);
-      throw new PlanError(`index '${name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+      if (s.ifNotExists) return this.write('CREATE INDEX', [`${KIND_LABEL[existing.kind]} "${name}" already exists, skipping`]);
+      throw alreadyExists(existing, this.view().qualifiedName(existing), at);
     }
     const cluster = this.cluster(s.inCluster, at);
     this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts }));
@@ -706,11 +709,17 @@ export class Planner {
       const parts = owned(o);
       const dependents = [...view.dependentsOf(o.id), ...parts.flatMap((p) => view.dependentsOf(p.id))].filter((d) => !parts.some((p) => p.id === d.id));
       if (dependents.length && !cascade) {
-        const d = dependents[0]!;
-        throw new PlanError(
-          `cannot drop ${KIND_LABEL[o.kind]} ${isRoot ? '' : 'dependency '}${printName(view.qualifiedName(o))}: still depended upon by ${KIND_LABEL[d.kind]} ${printName(view.qualifiedName(d))}`,
-          { code: SQLSTATE.dependentObjectsStillExist, position: at, hint: 'Use DROP ... CASCADE to drop the dependent objects too.' },
-        );
+        // Materialize's wording: names minimally qualified and quoted; a cluster, schema or
+        // database does not list what depends on it.
+        const minimal = (x: CatalogObject) => `"${minimalName(view.qualifiedName(x))}"`;
+        const reason = CONTAINER_KINDS.has(o.kind)
+          ? ' because other objects depend on it'
+          : `: still depended upon by ${dependents.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`;
+        throw new PlanError(`cannot drop ${KIND_LABEL[o.kind]} ${isRoot ? '' : 'dependency '}${minimal(o)}${reason}`, {
+          code: SQLSTATE.dependentObjectsStillExist,
+          position: at,
+          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
+        });
       }
       for (const d of dependents) visit(d, false);
       for (const p of parts) visit(p, false);
@@ -853,6 +862,19 @@ export class Planner {
   }
 }
 
+const CONTAINER_KINDS: ReadonlySet<string> = new Set(['cluster', 'schema', 'database']);
+
+/** A name as Materialize prints it for the default session: without `materialize.` and `public.`. */
+function minimalName(qualified: readonly string[]): string {
+  if (qualified.length !== 3 || qualified[0] !== DEFAULT_DATABASE) return qualified.join('.');
+  return qualified[1] === DEFAULT_SCHEMA ? qualified[2]! : qualified.slice(1).join('.');
+}
+
+/** Materialize's wording: the kind of what holds the name, and its full name in double quotes. */
+function alreadyExists(existing: CatalogObject, qualified: readonly string[], at: number): PlanError {
+  return new PlanError(`${KIND_LABEL[existing.kind]} "${qualified.join('.')}" already exists`, { code: SQLSTATE.duplicateObject, position: at });
+}
+
 // ---- option helpers ----------------------------------------------------------------------------
 
 function optionMap(options: readonly SqlOption[]): Map<string, SqlOption> {
@@ -863,10 +885,10 @@ function parseSize(o: SqlOption | undefined, at: number): string {
   const value = o ? optionString(o.value) : undefined;
   const position = o?.position ?? at;
   if (value === undefined) {
-    throw new PlanError('SIZE option is required', { code: SQLSTATE.invalidParameterValue, position, hint: `Valid sizes: ${REPLICA_SIZES.join(', ')}.` });
+    throw new PlanError('SIZE option is required', { code: SQLSTATE.invalidParameterValue, position, hint: `Valid cluster replica sizes are: ${REPLICA_SIZES.join(', ')}` });
   }
-  if (!(REPLICA_SIZES as readonly string[]).includes(value)) {
-    throw new PlanError(`unknown cluster replica size ${value}`, { code: SQLSTATE.invalidParameterValue, position, hint: `Valid sizes: ${REPLICA_SIZES.join(', ')}.` });
+  if (!isReplicaSize(value)) {
+    throw new PlanError(`unknown cluster replica size ${value}`, { code: SQLSTATE.invalidParameterValue, position, hint: `Valid cluster replica sizes are: ${REPLICA_SIZES.join(', ')}` });
   }
   return value;
 }

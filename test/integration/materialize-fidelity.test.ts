@@ -1,0 +1,75 @@
+/**
+ * Answers that must match Materialize's for the statements we serve: its wording and quoting of
+ * errors, its naming rules, the sizes its own tests use, and the 0A000 refusal of what a control
+ * plane does not do. Each case: setup committed first, then one statement and its answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pipeline } from '../../local/pipeline';
+import { sqlClient, testPipeline } from '../helpers/pipeline';
+
+let p: Pipeline;
+beforeAll(async () => {
+  p = await testPipeline('fidelity', { workers: false });
+});
+afterAll(async () => {
+  await p.stop();
+});
+
+async function run(setup: string, query: string): Promise<any> {
+  const { sql } = await sqlClient(p);
+  if (setup) {
+    const r = await sql(setup);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  }
+  const r = await sql(query);
+  return r.body.results?.[r.body.results.length - 1] ?? r.body;
+}
+
+const CLUSTER = "CREATE CLUSTER quickstart (SIZE = '25cc')";
+
+describe("Materialize's messages", () => {
+  it.each([
+    ['an item name taken by another kind names that kind and the full name in double quotes', `${CLUSTER}; CREATE MATERIALIZED VIEW v AS SELECT 1 AS a`, 'CREATE VIEW v AS SELECT 1 AS a', '42P07', 'materialized view "materialize.public.v" already exists'],
+    ['an index name taken by a view says so', `${CLUSTER}; CREATE TABLE t (a int); CREATE VIEW v AS SELECT a FROM t`, 'CREATE INDEX v ON t (a)', '42P07', 'view "materialize.public.v" already exists'],
+    ['a duplicate schema is named without its database', 'CREATE SCHEMA s', 'CREATE SCHEMA s', '42P06', "schema 's' already exists"],
+    ['a drop with dependents lists them, minimally qualified and quoted', 'CREATE TABLE t (a int); CREATE VIEW v1 AS SELECT a FROM t; CREATE VIEW v2 AS SELECT a FROM t', 'DROP TABLE t', '2BP01', 'cannot drop table "t": still depended upon by view "v1", view "v2"'],
+    ['a cluster with dependents does not list them', `${CLUSTER}; CREATE TABLE t (a int); CREATE INDEX i IN CLUSTER quickstart ON t (a)`, 'DROP CLUSTER quickstart', '2BP01', 'cannot drop cluster "quickstart" because other objects depend on it'],
+    ['an overlong identifier', '', `CREATE TABLE ${'a'.repeat(256)} (a int)`, '42622', 'identifier length exceeds 255 bytes'],
+    ['an unknown size', '', "CREATE CLUSTER c (SIZE = 'huge')", '22023', 'unknown cluster replica size huge'],
+  ])('%s', async (_name, setup, query, code, message) => {
+    const r = await run(setup, query);
+    expect(r.error).toMatchObject({ code, message });
+  });
+});
+
+describe("Materialize's naming and sizes", () => {
+  it('names the second default index of an object with a numeric suffix', async () => {
+    const { sql } = await sqlClient(p);
+    const r = await sql(`${CLUSTER}; CREATE TABLE t (a int); CREATE DEFAULT INDEX ON t; CREATE DEFAULT INDEX ON t; CREATE INDEX ON t (a); CREATE INDEX ON t (a); SHOW INDEXES`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.results.at(-1).rows.map((x: unknown[]) => x[0])).toEqual(['t_a_idx', 't_a_idx1', 't_primary_idx', 't_primary_idx1']);
+  });
+
+  it("accepts the testing sizes of Materialize's own tests", async () => {
+    const { sql } = await sqlClient(p);
+    const r = await sql("CREATE CLUSTER c (SIZE = 'scale=1,workers=1'); CREATE CLUSTER d (SIZE 'scale=2,workers=4,mem=8GiB', REPLICATION FACTOR 2)");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const bad = await run('', "CREATE CLUSTER e (SIZE = 'scale=3,workers=1')");
+    expect(bad.error).toMatchObject({ code: '22023', message: 'unknown cluster replica size scale=3,workers=1' });
+  });
+});
+
+describe('what a control plane does not do', () => {
+  it.each([
+    ['INSERT INTO t VALUES (1)'],
+    ['SET cluster = quickstart'],
+    ['SELECT 1'],
+    ['SELECT count(*) FROM t'],
+    ['EXPLAIN SELECT 1'],
+    ['SHOW search_path'],
+  ])('%s is refused as outside the control plane', async (query) => {
+    const r = await run('CREATE TABLE t (a int)', query);
+    expect(r.error.code).toBe('0A000');
+    expect(r.error.message).toMatch(/outside the control plane/);
+  });
+});
