@@ -312,6 +312,10 @@ export class SqlApi {
         }
       } catch (err) {
         if (!(err instanceof ControlPlaneError) || err instanceof CommitConflictError) throw err;
+        // A view body the first reader could not read: load PostgreSQL's parser and plan again.
+        if (err.name === 'UnreadableViewBody' && !(err as { triedPostgres?: boolean }).triedPostgres) {
+          if (await (await import('../sql/pg-parser')).loadPgParser()) return this.attempt(tenant, principal, statements, basis, idem);
+        }
         const detail = results.length > 0 ? 'The request runs as one transaction: no statement in it was committed.' : undefined;
         results.push({ error: { ...errorBody(err), ...(detail && err.detail === undefined ? { detail } : {}) } });
         return { response: { status: statusFor(err.code), body: { results } }, committed: false };

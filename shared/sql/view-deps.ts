@@ -22,6 +22,7 @@ import * as nodeSqlParser from 'node-sql-parser/build/postgresql.js';
 import { NotSupportedError, SQLSTATE, SqlSyntaxError } from '../errors';
 import type { ObjectName } from './ast';
 import { byteOffset, lex } from './lexer';
+import { PgSyntaxError, pgParserLoaded, pgRelations } from './pg-parser';
 
 interface SqlParserApi {
   astify(sql: string, opt?: { database?: string }): unknown;
@@ -54,9 +55,11 @@ export function relationsReferenced(queryText: string, options: RelationsOptions
     ast = sqlParser().astify(text, { database: 'PostgresQL' });
   } catch (e) {
     if (e instanceof RangeError) throw tooDeep(base, e);
+    const pg = readWithPostgres(queryText);
+    if (pg) return pg;
     const offset = (e as { location?: { start?: { offset?: number } } }).location?.start?.offset;
     const at = toOriginal(typeof offset === 'number' ? offset : 0);
-    throw new SqlSyntaxError(`Expected a query the dependency analysis can read, found ${describeAt(queryText, at)}`, base + byteOffset(queryText, at), {
+    throw new UnreadableViewBody(`Expected a query the dependency analysis can read, found ${describeAt(queryText, at)}`, base + byteOffset(queryText, at), {
       detail: 'The view body could not be read to find the relations it depends on.',
       cause: e,
     });
@@ -71,10 +74,37 @@ export function relationsReferenced(queryText: string, options: RelationsOptions
     walk(first, new Set(), found);
   } catch (e) {
     if (e instanceof RangeError) throw tooDeep(base, e);
-    if (e instanceof NotSupportedError) e.position = base;
+    if (e instanceof NotSupportedError) {
+      const pg = readWithPostgres(queryText);
+      if (pg) return pg;
+      e.position = base;
+    }
     throw e;
   }
   return [...found.values()];
+}
+
+/**
+ * A body the first reader could not read. When PostgreSQL's parser was not loaded yet, the API
+ * loads it and plans the request again (planning is pure), so its cost is paid only then.
+ */
+export class UnreadableViewBody extends SqlSyntaxError {
+  readonly triedPostgres = pgParserLoaded();
+  constructor(message: string, position: number, fields: ConstructorParameters<typeof SqlSyntaxError>[2]) {
+    super(message, position, fields);
+    this.name = 'UnreadableViewBody';
+  }
+}
+
+/** The relations by PostgreSQL's parser, if it is loaded and reads the body as one query. */
+function readWithPostgres(queryText: string): ObjectName[] | undefined {
+  if (!pgParserLoaded()) return undefined;
+  try {
+    return pgRelations(queryText);
+  } catch (e) {
+    if (e instanceof PgSyntaxError) return undefined;
+    throw e;
+  }
 }
 
 /** The library's recursive-descent parser (or our walk of its tree) ran out of stack. */

@@ -59,6 +59,18 @@ describe("Materialize's naming and sizes", () => {
   });
 });
 
+describe('view bodies', () => {
+  it("reads with PostgreSQL's parser what the first reader rejects, dependencies included", async () => {
+    const { sql } = await sqlClient(p);
+    const r = await sql('CREATE TABLE t (a int); CREATE VIEW pairs AS VALUES (1, 2); CREATE VIEW firsts AS SELECT DISTINCT ON (a) a FROM t');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const drop = await sql('DROP TABLE t');
+    expect(drop.body.results[0].error).toMatchObject({ code: '2BP01', message: 'cannot drop table "t": still depended upon by view "firsts"' });
+    const unknown = await sql('CREATE VIEW broken AS SELECT DISTINCT ON (a) a FROM nope');
+    expect(unknown.body.results[0].error).toMatchObject({ code: '42P01', message: "unknown catalog item 'nope'" });
+  });
+});
+
 describe('what a control plane does not do', () => {
   it.each([
     ['INSERT INTO t VALUES (1)'],
