@@ -480,10 +480,14 @@ export class Planner {
     const qualifier = s.name.slice(0, -1);
     if (s.connection.kind === 'load generator') {
       const tables = LOAD_GENERATOR_TABLES[s.connection.generator];
-      if (!tables) throw new PlanError(`LOAD GENERATOR ${s.connection.generator.toUpperCase()} has no tables`, { code: SQLSTATE.invalidParameterValue, position: at });
+      // Materialize's purification errors, word for word.
+      if (refs.kind === 'schemas') throw new PlanError('FOR SCHEMAS (..) unsupported', { code: SQLSTATE.invalidParameterValue, position: at });
+      if (!tables) {
+        const message = refs.kind === 'all' ? 'FOR ALL TABLES is only valid for multi-output sources' : 'FOR TABLES (..) unsupported';
+        throw new PlanError(message, { code: SQLSTATE.invalidParameterValue, position: at, hint: `LOAD GENERATOR ${s.connection.generator.toUpperCase()} has no tables.` });
+      }
       if (refs.kind === 'all') return tables.map((tbl) => ({ name: [...qualifier, tbl], reference: tbl }));
-      if (refs.kind === 'tables') return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
-      throw new NotSupportedError('FOR SCHEMAS is not supported for load generators', { position: at });
+      return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
     }
     if (refs.kind === 'tables') return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
     // FOR ALL TABLES / FOR SCHEMAS on an upstream: the table list is only known upstream; the
@@ -574,7 +578,23 @@ export class Planner {
     const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
     if (existing && s.orReplace) {
       if (existing.kind !== kind) throw wrongType(existing, KIND_LABEL[kind], at);
-      if (refs.includes(existing.id)) throw new PlanError(`cannot replace ${target.name}: the new definition reads it`, { code: SQLSTATE.invalidParameterValue, position: at });
+      const full = this.view().qualifiedName(existing).join('.');
+      if (refs.includes(existing.id)) {
+        throw new PlanError(`cannot replace ${KIND_LABEL[kind]} ${full}: depended upon by new ${full} definition`, { code: SQLSTATE.invalidParameterValue, position: at });
+      }
+      // As in Materialize, replacing drops the old definition: its indexes go with it, anything
+      // else built on it refuses the replacement like a DROP without CASCADE.
+      const dependents = this.view().dependentsOf(existing.id);
+      const blocking = dependents.filter((d) => d.kind !== 'index');
+      if (blocking.length) {
+        const minimal = (x: CatalogObject) => `"${minimalName(this.view().qualifiedName(x))}"`;
+        throw new PlanError(`cannot drop ${KIND_LABEL[kind]} ${minimal(existing)}: still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`, {
+          code: SQLSTATE.dependentObjectsStillExist,
+          position: at,
+          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
+        });
+      }
+      for (const d of dependents) this.ws.drop(d.id);
       this.ws.update(
         existing.id,
         (o) => ({ ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...(o.spec as object), query: s.query, createSql: print(s), ...(cluster ? { clusterId: cluster.id } : {}) } }) as unknown as CatalogObject,

@@ -203,6 +203,8 @@ export function lex(text: string): Token[] {
         break;
       }
       if (value.length === 0) fail('Zero-length delimited identifier', start);
+      // Materialize refuses these two as names (they would read as path steps).
+      if (value === '.' || value === '..') fail(`invalid identifier: "${value}"`, start);
       checkIdentLength(value, start);
       tokens.push({ kind: 'quoted', value, raw: text.slice(start, i), start, end: i });
       continue;

@@ -35,6 +35,10 @@ describe("Materialize's messages", () => {
     ['a drop with dependents lists them, minimally qualified and quoted', 'CREATE TABLE t (a int); CREATE VIEW v1 AS SELECT a FROM t; CREATE VIEW v2 AS SELECT a FROM t', 'DROP TABLE t', '2BP01', 'cannot drop table "t": still depended upon by view "v1", view "v2"'],
     ['a cluster with dependents does not list them', `${CLUSTER}; CREATE TABLE t (a int); CREATE INDEX i IN CLUSTER quickstart ON t (a)`, 'DROP CLUSTER quickstart', '2BP01', 'cannot drop cluster "quickstart" because other objects depend on it'],
     ['an overlong identifier', '', `CREATE TABLE ${'a'.repeat(256)} (a int)`, '42622', 'identifier length exceeds 255 bytes'],
+    ['"." is not a name', '', 'CREATE SCHEMA "."', '42601', 'invalid identifier: "."'],
+    ['FOR ALL TABLES on a single-output load generator', CLUSTER, 'CREATE SOURCE c FROM LOAD GENERATOR COUNTER FOR ALL TABLES', '22023', 'FOR ALL TABLES is only valid for multi-output sources'],
+    ['FOR TABLES on a single-output load generator', CLUSTER, 'CREATE SOURCE c FROM LOAD GENERATOR CLOCK FOR TABLES (x)', '22023', 'FOR TABLES (..) unsupported'],
+    ['FOR SCHEMAS on a load generator', CLUSTER, 'CREATE SOURCE a FROM LOAD GENERATOR AUCTION FOR SCHEMAS (s)', '22023', 'FOR SCHEMAS (..) unsupported'],
     ['an unknown size', '', "CREATE CLUSTER c (SIZE = 'huge')", '22023', 'unknown cluster replica size huge'],
   ])('%s', async (_name, setup, query, code, message) => {
     const r = await run(setup, query);
@@ -68,6 +72,21 @@ describe('view bodies', () => {
     expect(drop.body.results[0].error).toMatchObject({ code: '2BP01', message: 'cannot drop table "t": still depended upon by view "firsts"' });
     const unknown = await sql('CREATE VIEW broken AS SELECT DISTINCT ON (a) a FROM nope');
     expect(unknown.body.results[0].error).toMatchObject({ code: '42P01', message: "unknown catalog item 'nope'" });
+  });
+});
+
+describe('CREATE OR REPLACE', () => {
+  it('drops the indexes of the replaced definition and refuses while anything else is built on it', async () => {
+    const { sql } = await sqlClient(p);
+    const setup = await sql(`${CLUSTER}; CREATE TABLE t (a int); CREATE MATERIALIZED VIEW mv AS SELECT a FROM t; CREATE INDEX mv_idx ON mv (a); CREATE VIEW v AS SELECT a FROM t; CREATE VIEW w AS SELECT a FROM v`);
+    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+    const mv = await sql('CREATE OR REPLACE MATERIALIZED VIEW mv AS SELECT a + 1 AS a FROM t; SHOW INDEXES');
+    expect(mv.status, JSON.stringify(mv.body)).toBe(200);
+    expect(mv.body.results[1].rows).toEqual([]);
+    const v = await sql('CREATE OR REPLACE VIEW v AS SELECT 3 AS a');
+    expect(v.body.results[0].error).toMatchObject({ code: '2BP01', message: 'cannot drop view "v": still depended upon by view "w"' });
+    const self = await sql('CREATE OR REPLACE VIEW w AS SELECT a FROM w');
+    expect(self.body.results[0].error).toMatchObject({ message: 'cannot replace view materialize.public.w: depended upon by new materialize.public.w definition' });
   });
 });
 
