@@ -289,8 +289,13 @@ export class SqlApi {
     const now = this.clock();
     // The SQL parser library that reads view bodies is a third of the bundle: load it only when needed.
     const needsViewDeps = statements.some((s) => /^(create_view|create_materialized_view|explain_effects)$/.test(s.statement.kind));
-    const relationsReferenced = needsViewDeps ? (await import('../sql/view-deps')).relationsReferenced : undefined;
-    const ctx: PlanContext = { principal, now: now.toISOString(), newId: this.newId, ...(relationsReferenced ? { relationsReferenced } : {}) };
+    const viewDeps = needsViewDeps ? await import('../sql/view-deps') : undefined;
+    const ctx: PlanContext = {
+      principal,
+      now: now.toISOString(),
+      newId: this.newId,
+      ...(viewDeps ? { relationsReferenced: viewDeps.relationsReferenced, viewShape: viewDeps.viewShape } : {}),
+    };
     const ws = new Workspace(basis.snapshot, ctx.now);
     const planner = new Planner(ws, ctx);
     const results: StatementResult[] = [];

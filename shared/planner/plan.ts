@@ -39,6 +39,7 @@ import {
 } from './names';
 import { optionString } from './options';
 import type { Workspace } from './workspace';
+import type { ViewShape } from '../sql/view-deps';
 
 export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 /** Secrets Manager's limit for one secret value. */
@@ -55,6 +56,8 @@ export interface PlanContext {
    * has a view to plan.
    */
   readonly relationsReferenced?: (query: string, options: { basePosition: number }) => ObjectName[];
+  /** The output shape of the body `relationsReferenced` just read, when its reader shows it. */
+  readonly viewShape?: (query: string) => ViewShape | undefined;
 }
 
 /** A secret value to put in the secret store before the commit (never into the catalog). */
@@ -555,11 +558,14 @@ export class Planner {
   }
 
   /** The catalog items a query reads (found by a real SQL parser), resolved; system relations skipped. */
-  private queryDependencies(query: string, position: number): string[] {
+  private queryDependencies(query: string, position: number, system?: { reads: boolean }): string[] {
     const ids: string[] = [];
     if (!this.ctx.relationsReferenced) throw new Error('planner context lacks relationsReferenced');
     for (const name of this.ctx.relationsReferenced(query, { basePosition: position })) {
-      if (isSystemRelation(name)) continue;
+      if (isSystemRelation(name)) {
+        if (system) system.reads = true;
+        continue;
+      }
       const item = findItem(this.view(), name, position);
       if (!item) throw unknownItem(name, position);
       if (!(RELATION_KINDS as readonly string[]).includes(item.kind)) throw wrongType(item, 'relation', position);
@@ -574,7 +580,9 @@ export class Planner {
     const notices: string[] = [];
     const target = itemTarget(this.view(), s.name, at);
     const existing = this.view().item(target.schema.id, target.name);
-    const refs = this.queryDependencies(s.query, s.queryPosition);
+    const system = { reads: false };
+    const refs = this.queryDependencies(s.query, s.queryPosition, system);
+    this.checkViewShape(s, kind, system.reads);
     const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
     if (existing && s.orReplace) {
       if (existing.kind !== kind) throw wrongType(existing, KIND_LABEL[kind], at);
@@ -610,6 +618,30 @@ export class Planner {
       this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql: print(s), clusterId: cluster!.id, query: s.query }));
     }
     return this.write(tag, notices);
+  }
+
+  /** Materialize's checks of a body's output columns, where the body's reader shows them. */
+  private checkViewShape(s: S<'create_view'> | S<'create_materialized_view'>, kind: 'view' | 'materialized_view', readsSystem: boolean): void {
+    const shape = this.ctx.viewShape?.(s.query);
+    if (!shape) return;
+    const at = s.queryPosition;
+    if (shape.wildcard) {
+      // The system catalog's columns may change between versions; a view must name the ones it reads.
+      if (readsSystem) throw new PlanError('cannot use wildcard expansions or NATURAL JOINs in a view that depends on system objects', { code: SQLSTATE.invalidTableDefinition, position: at });
+      return;
+    }
+    const given = s.columns ?? [];
+    const label = KIND_LABEL[kind];
+    if (given.length > shape.columns.length) {
+      const plural = (n: number) => `${n} column${n === 1 ? '' : 's'}`;
+      throw new PlanError(`${label} definition names ${plural(given.length)}, but ${label} has ${plural(shape.columns.length)}`, { code: SQLSTATE.invalidTableDefinition, position: at });
+    }
+    const seen = new Set<string>();
+    for (const name of [...given, ...shape.columns.slice(given.length)]) {
+      if (name === undefined) continue;
+      if (seen.has(name)) throw new PlanError(`column "${name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
+      seen.add(name);
+    }
   }
 
   private createView(s: S<'create_view'>, at: number): StatementPlan {

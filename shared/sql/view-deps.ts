@@ -69,6 +69,7 @@ export function relationsReferenced(queryText: string, options: RelationsOptions
   if (statements.length !== 1 || first?.type !== 'select') {
     throw new SqlSyntaxError(`Expected a single query, found ${statements.length === 1 ? String(first?.type ?? 'nothing').toUpperCase() : `${statements.length} statements`}`, base, {});
   }
+  lastShape = { text: queryText, shape: shapeOf(first as Node) };
   const found = new Map<string, ObjectName>();
   try {
     walk(first, new Set(), found);
@@ -82,6 +83,44 @@ export function relationsReferenced(queryText: string, options: RelationsOptions
     throw e;
   }
   return [...found.values()];
+}
+
+/** What the planner checks of a body's output, as far as the first reader's tree shows it. */
+export interface ViewShape {
+  /** A `*` or `t.*` in the select list (its columns are only known with the inputs' columns). */
+  readonly wildcard: boolean;
+  /** Output column names in order; `undefined` for an expression whose name we do not derive. */
+  readonly columns: readonly (string | undefined)[];
+}
+
+let lastShape: { text: string; shape: ViewShape } | undefined;
+
+/** The shape of the body `relationsReferenced` last read, if it was this one (no second parse). */
+export function viewShape(queryText: string): ViewShape | undefined {
+  return lastShape?.text === queryText ? lastShape.shape : undefined;
+}
+
+/** Output names as PostgreSQL and Materialize derive them: the alias, a column's name, `?column?` for a literal. */
+function shapeOf(select: Node): ViewShape {
+  const list = Array.isArray(select.columns) ? select.columns : [];
+  let wildcard = select.columns === '*';
+  const columns = list.map((c): string | undefined => {
+    if (!isNode(c)) return undefined;
+    if (typeof c.as === 'string') return c.as;
+    const e = c.expr;
+    if (!isNode(e)) return undefined;
+    if (e.type === 'column_ref') {
+      if (e.column === '*') {
+        wildcard = true;
+        return undefined;
+      }
+      const col = isNode(e.column) && isNode(e.column.expr) ? e.column.expr.value : e.column;
+      return typeof col === 'string' ? col : undefined;
+    }
+    if (e.type === 'number' || e.type === 'single_quote_string' || e.type === 'bool' || e.type === 'null') return '?column?';
+    return undefined;
+  });
+  return { wildcard, columns };
 }
 
 /**

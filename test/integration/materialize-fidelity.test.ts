@@ -39,6 +39,11 @@ describe("Materialize's messages", () => {
     ['FOR ALL TABLES on a single-output load generator', CLUSTER, 'CREATE SOURCE c FROM LOAD GENERATOR COUNTER FOR ALL TABLES', '22023', 'FOR ALL TABLES is only valid for multi-output sources'],
     ['FOR TABLES on a single-output load generator', CLUSTER, 'CREATE SOURCE c FROM LOAD GENERATOR CLOCK FOR TABLES (x)', '22023', 'FOR TABLES (..) unsupported'],
     ['FOR SCHEMAS on a load generator', CLUSTER, 'CREATE SOURCE a FROM LOAD GENERATOR AUCTION FOR SCHEMAS (s)', '22023', 'FOR SCHEMAS (..) unsupported'],
+    ['a view naming a column twice', 'CREATE TABLE t (a int, b int)', 'CREATE VIEW v AS SELECT b, a, b FROM t', '42701', 'column "b" specified more than once'],
+    ['a view naming a column twice by alias', 'CREATE TABLE t (a int, b int)', 'CREATE VIEW v AS SELECT a, b AS a FROM t', '42701', 'column "a" specified more than once'],
+    ['two unnamed literals', '', 'CREATE VIEW v AS SELECT 1, 2', '42701', 'column "?column?" specified more than once'],
+    ['a column list longer than the query', `${CLUSTER}; CREATE TABLE t (a int)`, 'CREATE MATERIALIZED VIEW mv (x, y) AS SELECT a FROM t', '42P16', 'materialized view definition names 2 columns, but materialized view has 1 column'],
+    ['a wildcard over the system catalog', '', 'CREATE VIEW v AS SELECT * FROM mz_tables', '42P16', 'cannot use wildcard expansions or NATURAL JOINs in a view that depends on system objects'],
     ['an unknown size', '', "CREATE CLUSTER c (SIZE = 'huge')", '22023', 'unknown cluster replica size huge'],
   ])('%s', async (_name, setup, query, code, message) => {
     const r = await run(setup, query);
@@ -66,6 +71,8 @@ describe("Materialize's naming and sizes", () => {
 describe('view bodies', () => {
   it("reads with PostgreSQL's parser what the first reader rejects, dependencies included", async () => {
     const { sql } = await sqlClient(p);
+    const ok = await sql('CREATE TABLE u (a int); CREATE VIEW renamed (x, y) AS SELECT a, a FROM u; CREATE VIEW all_of_u AS SELECT *, a FROM u');
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     const r = await sql('CREATE TABLE t (a int); CREATE VIEW pairs AS VALUES (1, 2); CREATE VIEW firsts AS SELECT DISTINCT ON (a) a FROM t');
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const drop = await sql('DROP TABLE t');
