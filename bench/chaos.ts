@@ -5,14 +5,16 @@
  * through the real local pipeline over HTTP, with faults injected at every boundary on a schedule
  * drawn from the same seed, on its own DynamoDB Local (a temporary data folder on a fixed port, so
  * it can be restarted with its data) and its own SQS emulator. Then the system goes quiet and the
- * invariant checker runs over every tenant. The same seed gives the same workload (the summary's
+ * invariant checker runs over every tenant, and the history checker (chaos/history.ts) over every
+ * answer the run received. The same seed gives the same workload (the summary's
  * `workloadHash`); timing still varies between runs, which is the point of a chaos run.
  * `--skip` leaves fault kinds out (as the summary names them, e.g. `dataplane:terminal`) without
  * changing the workload.
  *
  * Prints one JSON summary on stdout (progress goes to stderr) and exits 1 if any checker count is
- * non-zero or the harness saw a contract violation (a 5xx answer, an idempotent retry answered
- * differently, a staged commit seen half-applied).
+ * non-zero, the history checker found an answer the final catalog or the other answers contradict,
+ * or the harness saw a contract violation (a 5xx answer, an idempotent retry answered differently,
+ * a staged commit seen half-applied).
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -53,4 +55,4 @@ const summary = await runChaos({
   progress: (line) => process.stderr.write(`[chaos seed ${SEED}] ${line}\n`),
 });
 process.stdout.write(`${JSON.stringify(summary)}\n`);
-process.exit(isClean(summary.checker.counts) && summary.violations === 0 ? 0 : 1);
+process.exit(isClean(summary.checker.counts) && summary.violations === 0 && summary.history.anomalies === 0 ? 0 : 1);

@@ -2,7 +2,7 @@
  * When is a REPL buffer a complete request? When its last token outside strings, quoted
  * identifiers and comments is `;` — the rule psql uses. Pure: a small scanner that knows
  * PostgreSQL's quoting ('...' with '' escapes, E'...' with backslashes, "...", $tag$...$tag$,
- * -- line comments and nested block comments), nothing more.
+ * -- line comments and nested block comments), and where a psql backslash command starts.
  */
 
 export interface ScanState {
@@ -12,6 +12,12 @@ export interface ScanState {
   readonly terminated: boolean;
   /** Nothing but whitespace and comments. */
   readonly empty: boolean;
+  /**
+   * Where a backslash command starts (a `\` outside quotes and comments), as in psql: the text
+   * before it is SQL, the rest of the line is the command. The other fields describe the text
+   * before it.
+   */
+  readonly backslash?: number;
 }
 
 export function scan(text: string): ScanState {
@@ -74,6 +80,7 @@ export function scan(text: string): ScanState {
         continue;
       }
     }
+    if (c === '\\') return { open, terminated: !open && last === ';', empty: !open && last === '', backslash: i };
     if (!/\s/.test(c)) last = c;
     i++;
   }

@@ -148,8 +148,8 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     pollers,
     dlqUrls: res.dlqUrls,
     secretsTable: res.secretsTable,
-    redrive: (controller) =>
-      redriveDeadLetters({ sqs: clients.sqs, doc: clients.doc, catalogTable: cfg.catalogTable, dlqUrl: res.dlqUrls[controller], queueUrl: cfg.queueUrls[controller] }),
+    redrive: async (controller) =>
+      (await redriveDeadLetters({ sqs: clients.sqs, doc: clients.doc, catalogTable: cfg.catalogTable, dlqUrl: res.dlqUrls[controller], queueUrl: cfg.queueUrls[controller] })).moved,
     async stop() {
       if (sweepTimer) clearInterval(sweepTimer);
       await sweeping;

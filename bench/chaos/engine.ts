@@ -3,8 +3,11 @@
  * HTTP while it injects the workload's faults at every boundary — the router dying before and
  * after it sends, executors dying around the data-plane call and before the ack, data-plane
  * errors, duplicate and reordered deliveries, lost queue messages, SQS emulator and DynamoDB
- * Local restarts, two sweepers at once, staged commits dying around their commit point. Then it
- * lets the system go quiet and runs the invariant checker over every tenant.
+ * Local restarts, two sweepers at once, staged commits dying around their commit point, readers
+ * and sweepers stalled mid roll-forward or mid rollback and resumed after the holder finished,
+ * leases running out while the holder writes, a second API instance (its own cache and turn queue,
+ * its clock 30 s off) racing the first. Then it lets the system go quiet and runs the invariant
+ * checker over every tenant, and the history checker (history.ts) over every answer it received.
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -25,7 +28,9 @@ import { routeRecord } from '../../shared/router/routing';
 import type { SweepReport } from '../../shared/sweeper/sweeper';
 import type { Pipeline } from '../../local/pipeline';
 import { Environment } from './environment';
+import { checkHistory, statementsOf, type Answer, type FinalCatalog, type HistoryEntry } from './history';
 import { generateWorkload, type FaultOpKind, type Op, type Workload } from './workload';
+import { isItemKind, type CatalogObject } from '../../shared/catalog/model';
 
 export interface ChaosOptions {
   readonly seed: number;
@@ -91,6 +96,11 @@ export interface ChaosSummary {
   /** The outbox at the end, by state (failed: a terminal data-plane error, visible on purpose). */
   readonly effects: Record<string, number>;
   readonly checker: { readonly tenants: number; readonly counts: CheckCounts };
+  /**
+   * The history checker (history.ts): requests recorded with their answers, and the answers no
+   * serial order explains or the final catalog contradicts (first 10 of them in `first`).
+   */
+  readonly history: { readonly requests: number; readonly acknowledged: number; readonly unanswered: number; readonly anomalies: number; readonly first: readonly string[] };
   /** Checker problems, then contract violations seen by the harness (5xx, idempotency); first 20. */
   readonly problems: readonly string[];
   /** Harness-side contract violations (counted; the first ones are among `problems`). */
@@ -217,6 +227,30 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
   /** The run's sweep clock: always ahead of real time, never going back. */
   let sweepClock = Date.now();
   const answers = new Map<number, Response>();
+  const history: HistoryEntry[] = [];
+  const record = (op: number, tenant: number, body: string, r: Response | undefined, group?: number) => {
+    history.push({ op, tenant, statements: statementsOf(body), answer: r && answerOf(r), ...(group !== undefined ? { group } : {}) });
+  };
+  /** Readers and sweepers stalled in a staged commit, resumed some operations later. */
+  const stalled: { resumeAt: number; what: string; resume: () => void; done: Promise<unknown> }[] = [];
+  const resumeStalled = async (upTo: number) => {
+    for (const s of stalled.filter((x) => x.resumeAt <= upTo)) {
+      stalled.splice(stalled.indexOf(s), 1);
+      s.resume();
+      await s.done.catch((err: Error) => violations.push(`${s.what}, resumed, failed: ${err.message}`));
+    }
+  };
+  /** The second API instance of the `instances` faults: its own store and cache, its clock off by `skew`. */
+  let second: { pipeline: Pipeline; api: SqlApi } | undefined;
+  let secondSkewMs = 0;
+  const secondApi = () => {
+    const p = env.pipeline;
+    if (second?.pipeline !== p) {
+      const clock = () => new Date(Date.now() + secondSkewMs);
+      second = { pipeline: p, api: new SqlApi({ store: new CatalogStore(p.clients.doc, p.config.catalogTable, { clock }), logger: makeLogger('chaos-ddl-2'), secrets: p.secrets, clock }) };
+    }
+    return second.api;
+  };
   const passwords: string[] = [];
   const tenants = Array.from({ length: o.tenants }, (_, i) => `chaos-${o.seed}-t${i}`);
 
@@ -255,6 +289,22 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
       return r;
     };
 
+    /** A request handled in this process by `api` (another API instance), counted like one over HTTP. */
+    const direct = async (api: SqlApi, tenant: number, body: string): Promise<Response> => {
+      const res = await api.handle(tenants[tenant]!, `${tenants[tenant]!}/chaos`, body, 'application/json');
+      const r = { status: res.status, body: res.body, replayed: false };
+      sent++;
+      bump(byStatus, String(r.status));
+      const err = firstError(r.body);
+      if (err?.code) bump(bySqlstate, err.code);
+      if (r.status >= 500) violations.push(`op ${opIndex}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+      return r;
+    };
+    const expectOk = (i: number, what: string, r: Response) => {
+      if (r.status === 200) matched++;
+      else mispredictedPush(`op ${i}: ${what} failed: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    };
+
     const predict = (i: number, op: Extract<Op, { kind: 'sql' }>, r: Response) => {
       const err = firstError(r.body);
       const ok = op.expect.ok ? r.status === 200 : r.status !== 200 && err?.code === op.expect.code;
@@ -273,6 +323,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
       const i = opIndex;
       const started = Date.now();
       if (i > 0 && i % 100 === 0) log(`op ${i}/${workload.ops.length} (${Math.round((Date.now() - tw) / 1000)} s)`);
+      await resumeStalled(i);
+      // A restart takes the clients a stalled reader holds: it resumes first.
+      if (op.kind === 'process-restart' || op.kind === 'sqs-restart' || op.kind === 'ddb-restart') await resumeStalled(Infinity);
       if (op.kind !== 'sql' && op.kind !== 'retry') {
         const k = subKind(op);
         bump(scheduled, k);
@@ -295,10 +348,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
             }
             answers.set(i, a);
             predict(i, op, a);
+            record(i, op.tenant, op.body, a);
           } else {
             const r = await post(op.tenant, op.body, op.key);
             if (op.key) answers.set(i, r);
             predict(i, op, r);
+            record(i, op.tenant, op.body, r);
           }
           break;
         }
@@ -307,6 +362,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
           const before = answers.get(op.of);
           idempotentRetries++;
           const r = await post(op.tenant, first.body, first.key);
+          // A replayed answer is the first request's, not a second change.
+          if (!r.replayed) record(i, op.tenant, first.body, r);
           // A request that changed nothing (say, SET CLUSTER to the cluster it is on) records no
           // answer and runs again: the answer must still be the first one.
           if (before?.status === 200 && first.writes && (r.status !== 200 || !isDeepStrictEqual(r.body, before.body))) {
@@ -356,6 +413,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
           const tenant = tenants[op.tenant]!;
           if (!op.crash) {
             const r = await post(op.tenant, op.body);
+            record(i, op.tenant, op.body, r);
             if (r.status !== 200) mispredictedPush(`op ${i}: staged request failed: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
             break;
           }
@@ -368,6 +426,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
             (err) => (err instanceof SimulatedCrash ? 'crashed' : `failed: ${(err as Error).message}`),
           );
           stagedFaults.clear();
+          // A crashed request has no answer: the history checker allows it either way.
+          history.push({ op: i, tenant: op.tenant, statements: statementsOf(op.body), answer: outcome.startsWith('answered 409') ? { committed: false } : undefined });
           if (outcome.startsWith('answered 409')) {
             // Lost a race or ran out of lease before reaching the crash point: nothing to check.
             mispredictedPush(`op ${i}: staged request with a crash at ${op.crash} ${outcome}`);
@@ -396,9 +456,72 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
           }
           break;
         }
+        case 'staged-race': {
+          const p = env.pipeline;
+          const tenant = tenants[op.tenant]!;
+          const holderFaults = new CountingFaults();
+          const holderApi = new SqlApi({ store: new CatalogStore(p.clients.doc, p.config.catalogTable, { faults: holderFaults }), logger: makeLogger('chaos-ddl'), secrets: p.secrets });
+          const readerFaults = new CountingFaults();
+          // A reader that wants to roll back must think the lease ran out: its clock is past it.
+          const ahead = op.race === 'slow-roll-forward' ? 0 : DEFAULT_LEASE_MS + 30_000;
+          const clock = () => new Date(Date.now() + ahead);
+          const startReader = () =>
+            op.by === 'reader'
+              ? new CatalogStore(p.clients.doc, p.config.catalogTable, { faults: readerFaults, clock }).loadSnapshot(tenant)
+              : (async () => {
+                  // What the sweeper does with a lock it finds on the attention index.
+                  const locks = new StagedCommits(p.clients.doc, p.config.catalogTable, { faults: readerFaults, clock });
+                  await locks.settle(tenant, await locks.getLock(tenant));
+                })();
+          const holderPoint = op.race === 'slow-roll-forward' ? 'staged.after-commit-point' : 'staged.before-commit-point';
+          const readerPoint = { 'slow-roll-forward': 'staged.mid-apply', 'paused-rollback': 'staged.rollback', 'mid-rollback': 'staged.mid-rollback', 'lease-expiry': undefined }[op.race];
+          const holderPause = holderFaults.pauseAt(holderPoint);
+          const afterPoint = op.race === 'paused-rollback' ? holderFaults.pauseAt('staged.after-commit-point') : undefined;
+          const holder = holderApi.handle(tenant, `${tenant}/chaos`, op.body, 'application/json').then((r) => ({ status: r.status, body: r.body, replayed: false }));
+          const reachedOrDone = async (pause: { reached: Promise<void> }, work: Promise<unknown>) => Promise.race([pause.reached.then(() => true), work.then(() => false)]);
+          let racedBy: string | undefined;
+          if (await reachedOrDone(holderPause, holder)) {
+            if (readerPoint) {
+              const readerPause = readerFaults.pauseAt(readerPoint);
+              const reader = startReader();
+              const what = `op ${i}: a ${op.by} stalled at ${readerPoint} (${op.race})`;
+              if (await reachedOrDone(readerPause, reader)) stalled.push({ resumeAt: i + op.resumeAfter, what, resume: readerPause.resume, done: reader });
+              else await reader.catch((err: Error) => violations.push(`${what} failed: ${err.message}`));
+            } else {
+              secondSkewMs = DEFAULT_LEASE_MS + 30_000;
+              const r = await direct(secondApi(), op.tenant, op.racer!);
+              secondSkewMs = 0;
+              record(i, op.tenant, op.racer!, r);
+              expectOk(i, 'the request of an instance whose clock is past the lease', r);
+              racedBy = 'racer';
+            }
+            holderPause.resume();
+            if (afterPoint && (await reachedOrDone(afterPoint, holder))) afterPoint.resume();
+          } else {
+            afterPoint?.resume();
+          }
+          const answer = await holder;
+          holderFaults.clear();
+          record(i, op.tenant, op.body, answer);
+          expectOk(i, `a staged request raced by ${racedBy ?? `a ${op.by}`} (${op.race})`, answer);
+          for (const [k, v] of Object.entries({ ...holderFaults.fired, ...readerFaults.fired })) bump(stagedFaults.fired, k, v);
+          break;
+        }
+        case 'instances': {
+          secondSkewMs = op.skewMs;
+          const group = i;
+          const [a, b] = await Promise.all([post(op.tenant, op.bodies[0]), direct(secondApi(), op.tenant, op.bodies[1])]);
+          secondSkewMs = 0;
+          record(i, op.tenant, op.bodies[0], a, group);
+          record(i, op.tenant, op.bodies[1], b, group);
+          expectOk(i, 'a request through the HTTP API at once with another instance', a);
+          expectOk(i, 'a request through a second API instance', b);
+          break;
+        }
       }
       bump(timeByOp, op.kind, Date.now() - started);
     }
+    await resumeStalled(Infinity);
     workloadMs = Date.now() - tw;
 
     // ---- quiet: no more faults; sweep with future clocks until nothing is pending ----------------
@@ -454,6 +577,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
         if (e.state === 'failed') bump(effectStates, `failed:${String(e.intent)} ${String(e.controller)}.${String(e.kind)}`);
       }
     }
+    const finals: FinalCatalog[] = [];
+    for (const t of tenants) finals.push(finalCatalog((await new CatalogStore(p.clients.doc, p.config.catalogTable).loadSnapshot(t)).all()));
+    const hist = checkHistory(history, finals);
     checkMs = Date.now() - tc;
 
     const fired = { ...faults.fired };
@@ -486,6 +612,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
       quiet: { settled, sweeps, redriven, pendingLeft: left.pending },
       effects: effectStates,
       checker: { tenants: report.tenants, counts: report.counts },
+      history: { requests: hist.requests, acknowledged: hist.acknowledged, unanswered: hist.unanswered, anomalies: hist.anomalies.length, first: hist.anomalies.slice(0, 10) },
       problems: [...report.problems, ...violations].slice(0, 20),
       violations: violations.length,
       mispredicted,
@@ -508,6 +635,10 @@ function subKind(op: Exclude<Op, { kind: 'sql' | 'retry' }>): string {
       return `sweep:${op.sweepers === 2 ? 'two-at-once' : 'one'}${op.crashAfterClaim ? '+crash:sweeper.after-claim' : ''}`;
     case 'duplicate':
       return `duplicate:${op.reorder ? 'reordered' : 'copies'}`;
+    case 'staged-race':
+      return `staged-race:${op.race}${op.race === 'lease-expiry' ? '' : `+${op.by}`}`;
+    case 'instances':
+      return `instances:skew${op.skewMs > 0 ? '+' : ''}${op.skewMs / 1000}s`;
     default:
       return op.kind satisfies FaultOpKind;
   }
@@ -564,4 +695,31 @@ async function duplicate(p: Pipeline, tenant: string, picks: readonly number[], 
     sent++;
   }
   return sent;
+}
+
+/** What an answer tells the history checker: committed, refused (with the failing statement), or nothing (5xx). */
+function answerOf(r: Response): Answer | undefined {
+  if (r.status >= 500) return undefined;
+  if (r.status === 200) return { committed: true };
+  const results = (r.body as { results?: { error?: { code?: string } }[] } | undefined)?.results ?? [];
+  const index = results.findIndex((x) => x.error);
+  const code = results[index]?.error?.code;
+  return index >= 0 && code ? { committed: false, error: { index, code } } : { committed: false };
+}
+
+/** The final catalog as the history checker compares it: names, and each item's cluster. */
+function finalCatalog(objects: readonly CatalogObject[]): FinalCatalog {
+  const byId = new Map(objects.map((o) => [o.id, o]));
+  const items: Record<string, string | null> = {};
+  for (const o of objects) {
+    if (!isItemKind(o.kind)) continue;
+    const spec = o.spec as { schemaId: string; clusterId?: string };
+    const schema = byId.get(spec.schemaId)?.name;
+    items[schema && schema !== 'public' ? `${schema}.${o.name}` : o.name] = spec.clusterId ? (byId.get(spec.clusterId)?.name ?? null) : null;
+  }
+  return {
+    clusters: objects.filter((o) => o.kind === 'cluster').map((o) => o.name),
+    schemas: objects.filter((o) => o.kind === 'schema' && o.name !== 'public').map((o) => o.name),
+    items,
+  };
 }

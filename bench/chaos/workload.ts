@@ -26,6 +26,19 @@ export const CRASH_POINTS = ['router.before-send', 'router.after-send', 'executo
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 export const STAGED_POINTS = ['staged.before-commit-point', 'staged.after-commit-point', 'staged.mid-apply'] as const;
 export type StagedPoint = (typeof STAGED_POINTS)[number];
+/**
+ * Races around a staged commit, each ordered by pause points (never by timing):
+ * - `slow-roll-forward`: a reader (or sweeper) starts rolling the committed change forward, stalls
+ *   mid-way and resumes only after the holder finished and later requests committed;
+ * - `paused-rollback`: a reader whose clock says the lease ran out decides to roll back, stalls, and
+ *   the holder reaches its commit point meanwhile;
+ * - `mid-rollback`: a reader aborts the holder (its clock far ahead) and stalls before cleaning up;
+ *   the holder's commit point fails and it replans;
+ * - `lease-expiry`: while the holder is still writing, another API instance (clock past the lease)
+ *   takes the catalog back and commits a request of its own.
+ */
+export const STAGED_RACES = ['slow-roll-forward', 'paused-rollback', 'mid-rollback', 'lease-expiry'] as const;
+export type StagedRace = (typeof STAGED_RACES)[number];
 
 /** What the generator expects a request to answer: success, or the first error's SQLSTATE. */
 export type Prediction = { readonly ok: true } | { readonly ok: false; readonly code: string };
@@ -54,7 +67,17 @@ export type Op =
   /** A sweep (or two at once) with a clock `aheadMs` later than the run's clock; optionally dying after a replay claim. */
   | { readonly kind: 'sweep'; readonly sweepers: 1 | 2; readonly aheadMs: number; readonly crashAfterClaim: boolean }
   /** A request over 100 items (a staged commit), optionally dying at a staged-commit crash point. */
-  | { readonly kind: 'staged'; readonly tenant: number; readonly body: string; readonly crash?: StagedPoint; readonly commits: boolean };
+  | { readonly kind: 'staged'; readonly tenant: number; readonly body: string; readonly crash?: StagedPoint; readonly commits: boolean }
+  /**
+   * A staged request raced by a paused reader or sweeper (resumed `resumeAfter` operations later)
+   * or, for `lease-expiry`, by `racer` sent through a second API instance whose clock is past the lease.
+   */
+  | { readonly kind: 'staged-race'; readonly tenant: number; readonly body: string; readonly race: StagedRace; readonly by: 'reader' | 'sweeper'; readonly resumeAfter: number; readonly racer?: string }
+  /**
+   * Two requests at once: one through the HTTP API, one through a second API instance (its own
+   * snapshot cache, no shared in-process turn queue) whose clock is `skewMs` off.
+   */
+  | { readonly kind: 'instances'; readonly tenant: number; readonly bodies: readonly [string, string]; readonly skewMs: number };
 
 export type OpKind = Op['kind'];
 export type FaultOpKind = Exclude<OpKind, 'sql' | 'retry'>;
@@ -73,7 +96,7 @@ export interface Workload {
 
 /** Per 1 000 operations. */
 const MIX: Readonly<Record<'sql' | FaultOpKind, number>> = {
-  sql: 745,
+  sql: 724,
   crash: 60,
   dataplane: 50,
   latency: 8,
@@ -84,6 +107,8 @@ const MIX: Readonly<Record<'sql' | FaultOpKind, number>> = {
   'process-restart': 6,
   sweep: 30,
   staged: 7,
+  'staged-race': 6,
+  instances: 15,
 };
 
 /** Fault kinds every run of at least this many operations contains at least once. */
@@ -100,11 +125,14 @@ export function generateWorkload(o: WorkloadOptions): Workload {
   /** Retries scheduled for later positions: position → ops to insert there. */
   const retries = new Map<number, Op[]>();
   let stagedSchema = 0;
+  let races = 0;
 
   // Fault kinds placed at fixed, seeded positions so that every boundary is exercised at least once.
   const forced = new Map<number, FaultOpKind>();
   if (o.ops >= COVERAGE_MIN_OPS) {
-    const kinds: FaultOpKind[] = ['crash', 'dataplane', 'duplicate', 'purge', 'sqs-restart', 'ddb-restart', 'process-restart', 'sweep', 'staged'];
+    // Every staged race once (they cycle), so even a short run has each.
+    const races: FaultOpKind[] = STAGED_RACES.map(() => 'staged-race');
+    const kinds: FaultOpKind[] = ['crash', 'dataplane', 'duplicate', 'purge', 'sqs-restart', 'ddb-restart', 'process-restart', 'sweep', 'staged', 'instances', ...races];
     for (const k of kinds) {
       let at: number;
       do at = r.int(Math.floor(o.ops * 0.1), Math.floor(o.ops * 0.85));
@@ -137,7 +165,10 @@ export function generateWorkload(o: WorkloadOptions): Workload {
       case 'sql': {
         const op = sqlRequest(r, m, tenant, i, o.seed);
         ops.push(op);
-        if (op.kind === 'sql' && op.key) {
+        // A refused request records no answer, so its retry runs again — on a catalog that may have
+        // moved on (a DROP refused with 2BP01 may succeed later): only retries of predicted
+        // successes have an answer the model can predict.
+        if (op.kind === 'sql' && op.key && op.writes) {
           const at = i + r.int(1, 25);
           retries.set(at, [...(retries.get(at) ?? []), { kind: 'retry', tenant, of: i }]);
         }
@@ -167,25 +198,53 @@ export function generateWorkload(o: WorkloadOptions): Workload {
         ops.push({ kind: 'sweep', sweepers: r.chance(0.5) ? 2 : 1, aheadMs: r.int(1, 6) * 600_000, crashAfterClaim: r.chance(0.25) });
         break;
       case 'staged': {
-        const existing = m.schemas[0];
         const crash = r.chance(0.8) ? r.pick(STAGED_POINTS) : undefined;
         const commits = crash !== 'staged.before-commit-point';
-        let body: string;
-        if (existing && r.chance(0.5)) {
-          body = JSON.stringify({ query: `DROP SCHEMA ${existing.name} CASCADE` });
-          if (commits) m.schemas.splice(0, 1);
-        } else {
-          const name = `big${++stagedSchema}`;
-          const stmts = [`CREATE SCHEMA ${name}`, ...Array.from({ length: BIG_TABLES }, (_, j) => `CREATE TABLE ${name}.t${j} (id int NOT NULL, v text)`)];
-          body = JSON.stringify({ query: stmts.join('; ') });
-          if (commits) m.schemas.push({ name, tables: BIG_TABLES });
-        }
-        ops.push({ kind: 'staged', tenant, body, commits, ...(crash ? { crash } : {}) });
+        ops.push({ kind: 'staged', tenant, body: stagedBody(r, m, commits, () => ++stagedSchema), commits, ...(crash ? { crash } : {}) });
+        break;
+      }
+      case 'staged-race': {
+        const race = STAGED_RACES[races++ % STAGED_RACES.length]!;
+        // The holder's change commits in every race: the answers around it must say so.
+        const body = stagedBody(r, m, true, () => ++stagedSchema);
+        const racer = race === 'lease-expiry' ? JSON.stringify({ query: freshTable(m) }) : undefined;
+        ops.push({ kind: 'staged-race', tenant, body, race, by: r.chance(0.5) ? 'sweeper' : 'reader', resumeAfter: r.int(1, 5), ...(racer ? { racer } : {}) });
+        break;
+      }
+      case 'instances': {
+        const second = r.chance(0.5) ? freshTable(m) : freshCluster(m);
+        ops.push({ kind: 'instances', tenant, bodies: [JSON.stringify({ query: freshTable(m) }), JSON.stringify({ query: second })], skewMs: r.pick([-30_000, 30_000]) });
         break;
       }
     }
   }
   return { seed: o.seed, tenants: o.tenants, ops };
+}
+
+/** A request over 100 items: a big schema of tables created, or an existing one dropped. */
+function stagedBody(r: Prng, m: TenantModel, commits: boolean, nextSchema: () => number): string {
+  const existing = m.schemas[0];
+  if (existing && r.chance(0.5)) {
+    if (commits) m.schemas.splice(0, 1);
+    return JSON.stringify({ query: `DROP SCHEMA ${existing.name} CASCADE` });
+  }
+  const name = `big${nextSchema()}`;
+  const stmts = [`CREATE SCHEMA ${name}`, ...Array.from({ length: BIG_TABLES }, (_, j) => `CREATE TABLE ${name}.t${j} (id int NOT NULL, v text)`)];
+  if (commits) m.schemas.push({ name, tables: BIG_TABLES });
+  return JSON.stringify({ query: stmts.join('; ') });
+}
+
+/** Statements that succeed in any order with any other request (fresh names, no references). */
+function freshTable(m: TenantModel): string {
+  const name = freshName(m, 't');
+  addItem(m, { kind: 'table', name, deps: [] });
+  return `CREATE TABLE ${name} (id int NOT NULL, amount numeric(10,2))`;
+}
+
+function freshCluster(m: TenantModel): string {
+  const name = freshName(m, 'c');
+  addCluster(m, { name, managed: true, size: '25cc', rf: 1, replicas: [] });
+  return `CREATE CLUSTER ${name} (SIZE = '25cc', REPLICATION FACTOR = 1)`;
 }
 
 // ---- SQL requests -----------------------------------------------------------------------------

@@ -72,6 +72,7 @@ export async function redrive(g: GlobalOptions, o: RedriveOptions): Promise<numb
   const t = target(g, o, 'ddlctl effects redrive');
   try {
     let total = 0;
+    let malformed = 0;
     const skipped: Controller[] = [];
     for (const c of controllers) {
       const q = queuesOf(t, c, o);
@@ -79,17 +80,19 @@ export async function redrive(g: GlobalOptions, o: RedriveOptions): Promise<numb
         skipped.push(c);
         continue;
       }
-      const n = await redriveDeadLetters({ sqs: t.clients.sqs, doc: t.clients.doc, catalogTable: t.catalogTable, queueUrl: q.queueUrl, dlqUrl: q.dlqUrl, ...(max !== undefined ? { max } : {}) });
-      total += n;
-      console.log(`${c}: ${n} message${n === 1 ? '' : 's'} moved from the DLQ back to the queue`);
+      const r = await redriveDeadLetters({ sqs: t.clients.sqs, doc: t.clients.doc, catalogTable: t.catalogTable, queueUrl: q.queueUrl, dlqUrl: q.dlqUrl, ...(max !== undefined ? { max } : {}) });
+      total += r.moved;
+      console.log(`${c}: ${r.moved} message${r.moved === 1 ? '' : 's'} moved from the DLQ back to the queue`);
+      for (const s of r.skipped) console.error(pc.yellow(`${c}: skipped message ${s.messageId} (left in the DLQ): ${s.reason}`));
+      malformed += r.skipped.length;
     }
     if (skipped.length) {
       const hint = skipped.map((c) => `QUEUE_URL_${c.toUpperCase()} / DLQ_URL_${c.toUpperCase()}`).join(', ');
       console.error(pc.yellow(`skipped ${skipped.join(', ')}: no queue URLs (pass --controller with --queue-url and --dlq-url, or set ${hint})`));
       if (skipped.length === controllers.length) return EXIT.usage;
     }
-    console.log(`redriven ${total} in ${t.where}`);
-    return EXIT.ok;
+    console.log(`redriven ${total} in ${t.where}${malformed ? `; ${malformed} malformed message${malformed === 1 ? '' : 's'} left in the DLQ` : ''}`);
+    return malformed ? EXIT.failed : EXIT.ok;
   } finally {
     t.close();
   }

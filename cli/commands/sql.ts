@@ -1,6 +1,7 @@
 /**
  * `ddlctl sql`: one statement with -c, or a psql-like REPL (multi-line statements ending at `;`,
- * history in ~/.ddlctl_history). Input that is not a terminal is read as a script.
+ * psql's backslash commands, history of whole statements in ~/.ddlctl_history). Input that is
+ * not a terminal is read as a script.
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -11,6 +12,7 @@ import pc from 'picocolors';
 import type { SqlClient } from '../client';
 import { EXIT } from '../errors';
 import { formatResult } from '../render';
+import { literal, META_HELP, parseMeta, showCreateType } from '../meta';
 import { scan } from '../statements';
 import { describeEffect, pendingEffects, waitForEffects } from '../wait';
 
@@ -80,79 +82,189 @@ function historyFile(): string {
 }
 
 /** Secret values are never written to the history file. */
-function historyWorthy(line: string): boolean {
-  return line.trim() !== '' && !/\bsecret\b/i.test(line);
+function historyWorthy(entry: string): boolean {
+  return entry.trim() !== '' && !/\bsecret\b/i.test(entry);
 }
 
-const HELP = `
-  statements end with ;   (several in one request run as one transaction)
-  \\q          quit (or Ctrl-D)
-  \\wait       toggle waiting for each statement's effects (now: %s)
-  \\json       toggle raw JSON output (now: %s)
-  \\?          this help
-  Ctrl-C      clear the statement being typed
-`;
+/**
+ * One history entry per line of the file; a multi-line statement keeps its line breaks as
+ * \x01, the byte psql's history file uses for them.
+ */
+const NEWLINE_IN_FILE = '\x01';
+
+function readHistory(file: string): string[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((e) => e.replaceAll(NEWLINE_IN_FILE, '\n'))
+    .reverse()
+    .slice(0, 1000);
+}
+
+/** What a readline interface keeps as history (newest first); `historySize: 0` leaves it to us. */
+interface WithHistory {
+  history: string[];
+}
 
 /** The REPL; with input that is not a terminal, a script reader. Returns the exit code. */
 export async function repl(client: SqlClient, o: SqlOptions): Promise<number> {
   const interactive = Boolean(process.stdin.isTTY);
   const file = historyFile();
-  const history = interactive && existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).reverse().slice(0, 1000) : [];
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: interactive, history, historySize: 1000, removeHistoryDuplicates: true });
+  // historySize 0: readline would record each line; we record whole statements instead.
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: interactive, history: interactive ? readHistory(file) : [], historySize: 0 });
   const settings = { wait: Boolean(o.wait), json: Boolean(o.json) };
+  /** The SQL typed so far (backslash commands never enter it). */
   let buffer = '';
+  /** The lines typed since the last history entry: a statement becomes one entry. */
+  let typed: string[] = [];
+  let lastQuery = '';
   let failures = 0;
+
+  const remember = (entry: string) => {
+    if (!interactive || !historyWorthy(entry)) return;
+    const h = (rl as unknown as WithHistory).history;
+    if (h[0] === entry) return;
+    h.unshift(entry);
+    if (h.length > 1000) h.length = 1000;
+    try {
+      appendFileSync(file, `${entry.replaceAll('\n', NEWLINE_IN_FILE)}\n`, { mode: 0o600 });
+    } catch {
+      /* an unwritable history is not worth stopping for */
+    }
+  };
   const prompt = () => {
     if (!interactive) return;
     const s = scan(buffer);
     rl.setPrompt(buffer.trim() === '' ? 'ddlctl=> ' : s.open ? "ddlctl'> " : 'ddlctl-> ');
     rl.prompt();
   };
+  const send = async (query: string) => {
+    lastQuery = query;
+    try {
+      if (!(await runQuery(client, query, { ...o, ...settings }))) failures++;
+    } catch (err) {
+      failures++;
+      console.error(pc.red((err as Error).message));
+    }
+    console.log();
+  };
+  /** Runs one backslash command; false when it asks to quit. */
+  const command = async (text: string): Promise<boolean> => {
+    const m = parseMeta(text);
+    switch (m.kind) {
+      case 'quit':
+        return false;
+      case 'help':
+        console.log(META_HELP.replace('%wait', settings.wait ? 'on' : 'off').replace('%json', settings.json ? 'on' : 'off'));
+        break;
+      case 'toggle':
+        settings[m.setting] = !settings[m.setting];
+        console.log(m.setting === 'wait' ? `waiting for effects is ${settings.wait ? 'on' : 'off'}` : `JSON output is ${settings.json ? 'on' : 'off'}`);
+        break;
+      case 'reset':
+        buffer = '';
+        console.log('Query buffer reset (cleared).');
+        break;
+      case 'print':
+        console.log(buffer.trim() === '' ? 'Query buffer is empty.' : buffer);
+        break;
+      case 'send': {
+        const query = buffer.trim() === '' ? lastQuery : buffer;
+        buffer = '';
+        if (query.trim() === '') console.error('\\g: there is no statement to send');
+        else await send(query);
+        break;
+      }
+      case 'query':
+        await send(m.sql);
+        break;
+      case 'describe':
+        await describe(m.name);
+        break;
+      case 'invalid':
+        failures++;
+        console.error(m.message);
+        break;
+    }
+    return true;
+  };
+  const describe = async (name: string) => {
+    const last = name.split('.').pop()!.replace(/^"(.*)"$/, '$1');
+    const found = await client.records<{ type: string }>(`SELECT type FROM mz_objects WHERE name = ${literal(last)}`).catch((err: Error) => {
+      console.error(pc.red(err.message));
+      return undefined;
+    });
+    if (!found) return void failures++;
+    if (found.length === 0) {
+      failures++;
+      console.error(`Did not find any object named "${name}".`);
+      return;
+    }
+    const type = found[0]!.type;
+    const relation = ['table', 'view', 'materialized-view', 'source'].includes(type);
+    await send(`SHOW CREATE ${showCreateType(type)} ${name}`);
+    if (relation) await send(`SHOW INDEXES ON ${name}`);
+  };
+  /** One line of input; false when it asks to quit. */
+  const onLine = async (line: string): Promise<boolean> => {
+    typed.push(line);
+    const prefix = buffer === '' ? '' : `${buffer}\n`;
+    const at = scan(prefix + line).backslash;
+    // psql's rule: the text before an unquoted backslash is SQL, the rest of the line a command.
+    const sqlPart = at === undefined ? line : line.slice(0, at - prefix.length);
+    // A line that is only a command leaves the statement as it was.
+    if (sqlPart.trim() !== '' || (at === undefined && buffer !== '')) buffer = prefix + sqlPart;
+    const s = scan(buffer);
+    let query: string | undefined;
+    if (s.empty) buffer = '';
+    else if (s.terminated) [query, buffer] = [buffer, ''];
+    if (at === undefined) {
+      if (buffer === '') {
+        if (query !== undefined) remember(typed.join('\n'));
+        typed = [];
+      }
+      if (query !== undefined) await send(query);
+      return true;
+    }
+    if (query !== undefined) await send(query);
+    const text = line.slice(at - prefix.length);
+    const inStatement = buffer !== '';
+    const goOn = await command(text);
+    if (inStatement && buffer !== '') {
+      // A command typed inside a statement is an entry of its own; the statement goes on.
+      typed.pop();
+      if (sqlPart.trim() !== '') typed.push(sqlPart);
+      remember(text);
+    } else {
+      remember(typed.join('\n'));
+      typed = [];
+    }
+    return goOn;
+  };
+
   if (interactive) {
     console.log(`ddlctl: connected to ${client.conn.url} (password from ${client.conn.passwordFrom}). \\? for help, \\q to quit.`);
+    // Like psql: Ctrl-C drops the line being edited and the statement typed so far.
     rl.on('SIGINT', () => {
       buffer = '';
+      typed = [];
+      rl.setPrompt('ddlctl=> ');
+      // Readline keeps the line being edited after a SIGINT: end and erase it with its own keys.
+      rl.write(null, { ctrl: true, name: 'e' });
       process.stdout.write('^C\n');
+      rl.write(null, { ctrl: true, name: 'u' });
       prompt();
     });
   }
   prompt();
+  let quit = false;
   for await (const line of rl) {
-    if (interactive && historyWorthy(line)) {
-      try {
-        appendFileSync(file, `${line}\n`, { mode: 0o600 });
-      } catch {
-        /* an unwritable history is not worth stopping for */
-      }
-    }
-    if (buffer.trim() === '' && line.trim().startsWith('\\')) {
-      const cmd = line.trim();
-      if (cmd === '\\q') break;
-      if (cmd === '\\wait') console.log(`waiting for effects is ${(settings.wait = !settings.wait) ? 'on' : 'off'}`);
-      else if (cmd === '\\json') console.log(`JSON output is ${(settings.json = !settings.json) ? 'on' : 'off'}`);
-      else if (cmd === '\\?') console.log(HELP.replace('%s', settings.wait ? 'on' : 'off').replace('%s', settings.json ? 'on' : 'off'));
-      else console.error(`invalid command ${cmd}; \\? for help`);
-      prompt();
-      continue;
-    }
-    buffer += (buffer ? '\n' : '') + line;
-    const s = scan(buffer);
-    if (s.empty) buffer = '';
-    else if (s.terminated) {
-      const query = buffer;
-      buffer = '';
-      try {
-        if (!(await runQuery(client, query, { ...o, ...settings }))) failures++;
-      } catch (err) {
-        failures++;
-        console.error(pc.red((err as Error).message));
-      }
-      console.log();
-    }
+    if ((quit = !(await onLine(line)))) break;
     prompt();
   }
-  // A script may end without a final `;`, as psql allows.
-  if (!interactive && !scan(buffer).empty && !(await runQuery(client, buffer, { ...o, ...settings }))) failures++;
+  // A script may end without a final `;`, as psql allows (but \q drops what is unsent, as there).
+  if (!interactive && !quit && !scan(buffer).empty && !(await runQuery(client, buffer, { ...o, ...settings }))) failures++;
   rl.close();
   if (interactive) trimHistory(file);
   return failures > 0 && !interactive ? EXIT.failed : EXIT.ok;

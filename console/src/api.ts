@@ -1,25 +1,12 @@
 /**
- * The console's only backend: `POST /api/sql` with the app password as a Bearer token. The
- * session (API URL and password) lives in sessionStorage: it ends with the browser tab.
+ * The console's only backend: `POST /api/sql` with the app password as a Bearer token (wire
+ * shapes from shared/api/wire.ts, the server's own). The session (API URL and password) lives in
+ * sessionStorage: it ends with the browser tab.
  */
 
-export interface ErrorBody {
-  readonly message: string;
-  readonly code: string;
-  readonly detail?: string;
-  readonly hint?: string;
-  readonly position?: number;
-}
+import type { ErrorBody, SqlResponseBody, StatementResult } from '../../shared/api/wire';
 
-export interface Notice {
-  readonly message: string;
-  readonly severity: string;
-}
-
-export type StatementResult =
-  | { readonly ok: string; readonly notices: readonly Notice[] }
-  | { readonly tag: string; readonly rows: readonly (readonly unknown[])[]; readonly desc: { readonly columns: readonly { readonly name: string }[] }; readonly notices: readonly Notice[] }
-  | { readonly error: ErrorBody; readonly notices?: readonly Notice[] };
+export type { ErrorBody, StatementResult };
 
 export interface Session {
   readonly url: string;
@@ -74,7 +61,7 @@ export class SqlError extends Error {
 export class Api {
   constructor(readonly session: Session) {}
 
-  async run(query: string): Promise<{ status: number; results: StatementResult[] }> {
+  async run(query: string): Promise<{ status: number; results: readonly StatementResult[] }> {
     let res: Response;
     try {
       res = await fetch(`${this.session.url.replace(/\/+$/, '')}/api/sql`, {
@@ -87,7 +74,8 @@ export class Api {
     }
     if (res.status === 401 || res.status === 403) throw new AuthFailed('The API refused this app password.');
     const text = await res.text();
-    let body: { results?: StatementResult[]; error?: ErrorBody };
+    // A request the API could not read at all answers a bare `error` (before any statement).
+    let body: Partial<SqlResponseBody> & { error?: ErrorBody };
     try {
       body = JSON.parse(text);
     } catch {
@@ -98,13 +86,25 @@ export class Api {
 
   /** One read, as objects keyed by column name; a statement error throws SqlError. */
   async records<T>(query: string): Promise<T[]> {
+    const [r] = await this.batch<[T]>([query]);
+    return r;
+  }
+
+  /**
+   * Several reads in one request (one round trip, one consistent catalog snapshot), each as
+   * objects keyed by column name; the first statement error throws SqlError.
+   */
+  async batch<T extends unknown[]>(queries: { readonly [K in keyof T]: string }): Promise<{ [K in keyof T]: T[K][] }> {
+    const query = queries.join(';\n');
     const { results } = await this.run(query);
-    const r = results[0];
-    if (!r) throw new Error(`no result for ${query}`);
-    if ('error' in r) throw new SqlError(r.error, query);
-    if (!('rows' in r)) throw new Error(`${query} returned no rows`);
-    const cols = r.desc.columns.map((c) => c.name);
-    return r.rows.map((row) => Object.fromEntries(cols.map((c, i) => [c, row[i]])) as T);
+    const failed = results.find((r) => 'error' in r);
+    if (failed && 'error' in failed) throw new SqlError(failed.error, query);
+    return queries.map((q, i) => {
+      const r = results[i];
+      if (!r || !('rows' in r)) throw new Error(`${q} returned no rows`);
+      const cols = r.desc.columns.map((c) => c.name);
+      return r.rows.map((row) => Object.fromEntries(cols.map((c, j) => [c, row[j]])));
+    }) as { [K in keyof T]: T[K][] };
   }
 }
 

@@ -5,7 +5,8 @@
 import { Api, AuthFailed, defaultApiUrl, loadSession, saveSession, SqlError } from './api';
 import { h } from './dom';
 import { errorView, sqlView } from './sql';
-import { loadEffects, loadObjects, loadReplicas } from './views';
+import { ObjectsPage } from './objects';
+import { loadEffects, loadReplicas } from './views';
 
 const POLL_MS = 2000;
 const app = document.getElementById('app')!;
@@ -49,7 +50,7 @@ function login(message?: string): void {
       h('label', {}, 'App password', password),
       h('button', { type: 'submit', id: 'login' }, 'Sign in'),
       status,
-      h('p', { class: 'muted' }, 'Locally: the password `npm start` printed (also in .data/bootstrap-app-password). It is kept in this tab only.'),
+      h('p', { class: 'muted' }, 'Locally: the password ', h('code', {}, 'npm start'), ' printed (also in ', h('code', {}, '.data/bootstrap-app-password'), '). It is kept in this tab only.'),
     ),
   );
   password.focus();
@@ -77,6 +78,8 @@ function shell(api: Api): void {
     main,
   );
   let sqlPanel: HTMLElement | undefined;
+  // Kept across polls and clicks: the filter box keeps its text and focus.
+  let objects: ObjectsPage | undefined;
 
   const show = () => {
     stopPolling?.();
@@ -92,7 +95,13 @@ function shell(api: Api): void {
       banner.hidden = true;
       return;
     }
-    const load = r.tab === 'effects' ? () => loadEffects(api) : r.tab === 'replicas' ? () => loadReplicas(api) : () => loadObjects(api, r.id);
+    let load: () => Promise<HTMLElement | undefined>;
+    if (r.tab === 'objects') {
+      const page = (objects ??= new ObjectsPage(api));
+      page.select(r.id);
+      // The page redraws itself in place; it is swapped in only when it is not on screen yet.
+      load = async () => (await page.refresh(), main.contains(page.el) ? undefined : page.el);
+    } else load = r.tab === 'effects' ? () => loadEffects(api) : () => loadReplicas(api);
     let stopped = false;
     let busy = false;
     const tick = async () => {
@@ -101,7 +110,7 @@ function shell(api: Api): void {
       try {
         const view = await load();
         if (stopped) return;
-        main.replaceChildren(view);
+        if (view) main.replaceChildren(view);
         main.dataset.loadedAt = new Date().toISOString();
         banner.hidden = true;
       } catch (err) {
@@ -116,7 +125,7 @@ function shell(api: Api): void {
         busy = false;
       }
     };
-    main.replaceChildren(h('p', { class: 'muted' }, 'loading…'));
+    if (!(r.tab === 'objects' && objects && main.contains(objects.el))) main.replaceChildren(h('p', { class: 'muted' }, 'loading…'));
     void tick();
     const timer = setInterval(() => void tick(), POLL_MS);
     stopPolling = () => {

@@ -25,28 +25,8 @@ import { evaluateSelect, evaluateShow, inputsNeeded, type ColumnType, type Relat
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_STATEMENTS = 1000;
 
-export interface Notice {
-  readonly message: string;
-  readonly severity: 'notice' | 'warning';
-}
-export interface ErrorBody {
-  readonly message: string;
-  readonly code: string;
-  readonly detail?: string;
-  readonly hint?: string;
-  readonly position?: number;
-}
-export type StatementResult =
-  | { readonly ok: string; readonly notices: readonly Notice[] }
-  | { readonly tag: string; readonly rows: readonly (readonly unknown[])[]; readonly desc: { readonly columns: readonly ColumnDesc[] }; readonly notices: readonly Notice[] }
-  | { readonly error: ErrorBody; readonly notices?: readonly Notice[] };
-
-interface ColumnDesc {
-  readonly name: string;
-  readonly type_oid: number;
-  readonly type_len: number;
-  readonly type_mod: number;
-}
+export type { ColumnDesc, ErrorBody, Notice, StatementResult } from './wire';
+import type { ErrorBody, Notice, StatementResult } from './wire';
 
 export interface ApiResponse {
   readonly status: number;

@@ -205,16 +205,16 @@ export class CatalogStore {
   }
 
   /** The transaction items for a change set: pure, exported for tests and the benchmark's floor. */
-  transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord) {
+  transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, o: { staged?: boolean } = {}) {
     const pk = tenantPk(tenant);
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
     for (const w of changes.writes) {
       items.push(this.writeItem(pk, w, txn.createdAt));
       // A connector's status starts (created) and ends (dropped) with the catalog change itself.
       if (w.op === 'put_object' && (w.object.kind === 'source' || w.object.kind === 'sink')) {
-        items.push(...commitStatusItems(this.table, tenant, { ...w.object, kind: w.object.kind }, 'created', txn.createdAt));
+        items.push(...commitStatusItems(this.table, tenant, { ...w.object, kind: w.object.kind }, 'created', txn.createdAt, { once: o.staged }));
       } else if (w.op === 'update_object' && w.after.dropped && (w.after.kind === 'source' || w.after.kind === 'sink')) {
-        items.push(...commitStatusItems(this.table, tenant, { ...w.after, kind: w.after.kind }, 'dropped', txn.createdAt));
+        items.push(...commitStatusItems(this.table, tenant, { ...w.after, kind: w.after.kind }, 'dropped', txn.createdAt, { once: o.staged }));
       }
     }
     changes.effects.forEach((e, i) => {
@@ -349,12 +349,33 @@ export class CatalogStore {
     if (basis && version === basis.version + 1) this.cache.set(tenant, { snapshot: CatalogSnapshot.derive(basis.snapshot, changedObjects(changes)), version });
   }
 
-  /** The final state of every item a change writes, for a staged commit (no conditions: validated under the lock). */
+  /**
+   * The final state of every item a change writes, for a staged commit. Catalog objects and name
+   * guards were validated under the lock and are written as they end up; items others may move on
+   * while the lock is held (effects, statuses, history, the transaction and idempotency records)
+   * keep their "only once" condition, so a second roller does not set them back.
+   */
   private finalOps(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord): FinalOp[] {
     const ops: FinalOp[] = [];
-    for (const item of this.transactItems(tenant, changes, txn, idempotency)) {
-      if (item.Put) ops.push({ op: 'put', item: item.Put.Item as Record<string, unknown> });
-      else if (item.Delete) ops.push({ op: 'delete', key: item.Delete.Key as { pk: string; sk: string } });
+    for (const item of this.transactItems(tenant, changes, txn, idempotency, { staged: true })) {
+      if (item.Put) {
+        const put = item.Put.Item as Record<string, unknown>;
+        const once = item.Put.ConditionExpression === 'attribute_not_exists(pk)' && put.type !== 'object' && put.type !== 'name';
+        ops.push({ op: 'put', item: put, ...(once ? { onlyIf: { expression: 'attribute_not_exists(pk)' } } : {}) });
+      } else if (item.Delete) {
+        ops.push({ op: 'delete', key: item.Delete.Key as { pk: string; sk: string } });
+      } else if (item.Update && !String(item.Update.Key?.sk).startsWith(OBJ_PREFIX)) {
+        // Dependents counters are written below as final states; every other update is kept whole.
+        const u = item.Update;
+        ops.push({
+          op: 'update',
+          key: u.Key as { pk: string; sk: string },
+          expression: u.UpdateExpression!,
+          ...(u.ExpressionAttributeNames ? { names: u.ExpressionAttributeNames } : {}),
+          ...(u.ExpressionAttributeValues ? { values: u.ExpressionAttributeValues as Record<string, unknown> } : {}),
+          ...(u.ConditionExpression ? { onlyIf: { expression: u.ConditionExpression } } : {}),
+        });
+      }
     }
     const pk = tenantPk(tenant);
     for (const w of changes.writes) {

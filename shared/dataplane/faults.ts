@@ -9,6 +9,7 @@ export type FaultKind = 'transient' | 'terminal' | 'apply-then-fail';
 export class FaultInjector {
   private readonly queued: { kind: FaultKind; remaining: number; message: string; skip: number }[] = [];
   private readonly crashPoints = new Map<string, number>();
+  private readonly pauses = new Map<string, { reached: () => void; resumed: Promise<void> }[]>();
   latencyMs = 0;
   /** Data-plane calls seen (tests compare it with the real changes in the action log). */
   calls = 0;
@@ -33,9 +34,32 @@ export class FaultInjector {
     return [...this.crashPoints.values()].reduce((a, b) => a + b, 0);
   }
 
+  /**
+   * The next time the code passes `point` (an awaited `checkpoint`), it stops there until
+   * `resume()`: a slow reader or a paused process, ordered by the test instead of by sleeps.
+   */
+  pauseAt(point: string): { reached: Promise<void>; resume: () => void } {
+    let reached!: () => void;
+    let resume!: () => void;
+    const reachedP = new Promise<void>((r) => (reached = r));
+    const resumed = new Promise<void>((r) => (resume = r));
+    this.pauses.set(point, [...(this.pauses.get(point) ?? []), { reached, resumed }]);
+    return { reached: reachedP, resume };
+  }
+
+  /** Like `point`, and where a pause may be injected. */
+  async checkpoint(name: string): Promise<void> {
+    this.point(name);
+    const pause = this.pauses.get(name)?.shift();
+    if (!pause) return;
+    pause.reached();
+    await pause.resumed;
+  }
+
   clear(): void {
     this.queued.length = 0;
     this.crashPoints.clear();
+    this.pauses.clear();
     this.latencyMs = 0;
   }
 

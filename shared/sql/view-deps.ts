@@ -59,8 +59,8 @@ export function relationsReferenced(queryText: string, options: RelationsOptions
     if (pg) return pg;
     const offset = (e as { location?: { start?: { offset?: number } } }).location?.start?.offset;
     const at = toOriginal(typeof offset === 'number' ? offset : 0);
-    throw new UnreadableViewBody(`Expected a query the dependency analysis can read, found ${describeAt(queryText, at)}`, base + byteOffset(queryText, at), {
-      detail: 'The view body could not be read to find the relations it depends on.',
+    throw new UnreadableViewBody(`Expected a valid query, found ${describeAt(queryText, at)}`, base + byteOffset(queryText, at), {
+      detail: 'A view body is one query: SELECT, WITH ..., VALUES, or a set operation of them.',
       cause: e,
     });
   }

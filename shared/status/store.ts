@@ -116,7 +116,7 @@ export class StatusStore {
  * The status writes of a DDL commit (in its transaction): `created` for a new connector, `dropped`
  * for a dropped one. An Update that bumps the version, so a sweeper holding an older version loses.
  */
-export function commitStatusItems(table: string, tenant: string, obj: { id: string; kind: 'source' | 'sink'; name: string; generation: number }, status: 'created' | 'dropped', now: string) {
+export function commitStatusItems(table: string, tenant: string, obj: { id: string; kind: 'source' | 'sink'; name: string; generation: number }, status: 'created' | 'dropped', now: string, o: { once?: boolean } = {}) {
   const t: Transition = {
     next: { status, error: null, details: null, lastStatusChangeAt: now, generation: obj.generation },
     history: { occurredAt: now, status, error: null, details: null },
@@ -132,8 +132,13 @@ export function commitStatusItems(table: string, tenant: string, obj: { id: stri
     sets.push(`#f${i} = :f${i}`);
   });
   const removes = status === 'dropped' ? ' REMOVE attnPk, attnSk' : '';
+  // `once` (a staged commit, which a second roller may replay): the write must not set back a
+  // status the pipeline moved on since — a new connector has no status yet, a dropped one stays so.
+  const statusName = Object.keys(names).find((n) => names[n] === 'status')!;
+  if (o.once && status === 'dropped') values[':dropped'] = 'dropped';
+  const once = !o.once ? {} : { ConditionExpression: status === 'created' ? 'attribute_not_exists(pk)' : `attribute_not_exists(pk) OR ${statusName} <> :dropped` };
   return [
-    { Update: { TableName: table, Key: { pk, sk }, UpdateExpression: `SET ${sets.join(', ')}${removes}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values } },
+    { Update: { TableName: table, Key: { pk, sk }, UpdateExpression: `SET ${sets.join(', ')}${removes}`, ...once, ExpressionAttributeNames: names, ExpressionAttributeValues: values } },
     { Put: { TableName: table, Item: history!, ConditionExpression: 'attribute_not_exists(pk)' } },
   ];
 }

@@ -187,6 +187,21 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
     rows: ({ snapshot }) =>
       snapshot.items().map((x) => [x.id, x.spec.schemaId, x.name, OBJECT_TYPE[x.kind] ?? x.kind, x.owner, (x.spec as { clusterId?: string }).clusterId ?? null]),
   },
+  /** As in Materialize: which catalog items each item references (clusters and schemas are not items). */
+  mz_object_dependencies: {
+    schema: 'mz_internal',
+    columns: [col('object_id'), col('referenced_object_id')],
+    needs: [],
+    rows: ({ snapshot }) => {
+      const items = snapshot.items();
+      const ids = new Set(items.map((x) => x.id));
+      return items.flatMap((x) => {
+        // A subsource is an owned part of its source, so it is not in dependsOn; it still reads from it.
+        const refs = new Set([...x.dependsOn, ...(x.kind === 'subsource' ? [x.spec.sourceId] : [])]);
+        return [...refs].filter((d) => ids.has(d)).map((d) => [x.id, d] as Value[]);
+      });
+    },
+  },
   mz_source_statuses: {
     schema: 'mz_internal',
     columns: [col('id'), col('name'), col('type'), col('last_status_change_at', 'timestamptz'), col('status'), col('error'), col('details')],

@@ -7,11 +7,13 @@
  * run, which owns its DynamoDB Local, does it) and on its own in-process SQS emulator, so that
  * the SQS emulator restart stays in, next to the lost messages of PurgeQueue.
  * Terminal data-plane errors are in: a drop that fails for good is collected by the full pass
- * (see test/chaos/findings.test.ts).
+ * (see test/chaos/findings.test.ts). So are the races around staged commits (paused readers and
+ * sweepers, a lease running out mid-write, clocks 30 s apart) and a second API instance; the
+ * history checker (bench/chaos/history.ts) checks every answer given against the final catalog.
  */
 import { describe, expect, inject, it, vi } from 'vitest';
 import { runChaos } from '../../bench/chaos/engine';
-import { generateWorkload } from '../../bench/chaos/workload';
+import { generateWorkload, STAGED_RACES } from '../../bench/chaos/workload';
 import { isClean } from '../../shared/checker/checker';
 import { uniquePrefix } from '../helpers/pipeline';
 
@@ -35,7 +37,10 @@ describe('the workload', () => {
     expect(generateWorkload({ seed: SEEDS[1], ops: 500, tenants: 3 })).not.toEqual(a);
     // Every boundary is in it, and every object kind.
     const kinds = new Set(a.ops.map((op) => op.kind));
-    for (const k of ['sql', 'retry', 'crash', 'dataplane', 'duplicate', 'purge', 'sqs-restart', 'ddb-restart', 'process-restart', 'sweep', 'staged']) expect(kinds, k).toContain(k);
+    for (const k of ['sql', 'retry', 'crash', 'dataplane', 'duplicate', 'purge', 'sqs-restart', 'ddb-restart', 'process-restart', 'sweep', 'staged', 'staged-race', 'instances']) expect(kinds, k).toContain(k);
+    // Every race around a staged commit, even in a short run.
+    const races = new Set(generateWorkload({ seed: SEEDS[0], ops: OPS, tenants: 2 }).ops.flatMap((op) => (op.kind === 'staged-race' ? [op.race] : [])));
+    expect([...races].sort()).toEqual([...STAGED_RACES].sort());
     const text = a.ops.map((op) => ('body' in op ? op.body : '')).join('\n');
     for (const stmt of [
       'CREATE CLUSTER',
@@ -81,6 +86,13 @@ describe('a short chaos run', () => {
       expect(summary.problems, report).toEqual([]);
       expect(summary.violations, report).toBe(0);
       expect(isClean(summary.checker.counts), report).toBe(true);
+      // Every acknowledged answer still holds, in one serial order that ends in the final catalog.
+      expect(summary.history.first, report).toEqual([]);
+      expect(summary.history.anomalies, report).toBe(0);
+      expect(summary.history.acknowledged, report).toBeGreaterThan(OPS / 2);
+      for (const k of ['staged-race:slow-roll-forward', 'staged-race:paused-rollback', 'staged-race:mid-rollback', 'staged-race:lease-expiry', 'instances']) {
+        expect(Object.keys(summary.faults.scheduled).some((x) => x.startsWith(k)), `${k} in ${report}`).toBe(true);
+      }
       expect(summary.quiet.settled, report).toBe(true);
       // The model of the workload and the product agree on every answer.
       expect(summary.mispredicted, report).toEqual([]);

@@ -1,9 +1,10 @@
 /**
  * The console in a real browser: Debian's Chromium driven by playwright-core against a test
  * pipeline whose upstream checks are scripted. Log in, create a Postgres connection and source
- * through the SQL box, watch the source go running, make its upstream fail, and see it stalled
- * with the error in its history timeline. Chromium missing is a failure, not a skip: install it
- * with `apt-get install -y chromium` (.ci/run does).
+ * through the SQL box and some sixty objects beside them, watch the source go running, make its
+ * upstream fail, and see it stalled with the error in its history timeline; filter the list and
+ * open the detail of a source, a materialized view and a cluster. Chromium missing is a failure,
+ * not a skip: install it with `apt-get install -y chromium` (.ci/run does).
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,8 +55,54 @@ async function settled(): Promise<void> {
 /** Waits for what the page shows: the views poll every 2 s, so a change shows within a few seconds. */
 const poll = <T>(f: () => Promise<T>) => expect.poll(f, { timeout: 10_000, interval: 100 });
 
-/** The badge of a source or sink in the objects list. */
+/** The badge of an object in the objects list. */
 const badgeOf = (name: string) => page.locator(`ul.objects li[data-name="${name}"] .badge`);
+/** The names the objects list shows, in order. */
+const listed = () => page.locator('ul.objects li').evaluateAll((els) => els.map((e) => e.getAttribute('data-name')));
+/** Waits for the next poll to have redrawn the page. */
+async function nextPoll(): Promise<void> {
+  const before = await page.locator('main').getAttribute('data-loaded-at');
+  await poll(() => page.locator('main').getAttribute('data-loaded-at')).not.toBe(before);
+}
+
+/** Some sixty objects in two schemas, on two clusters, most of them reading the source's orders. */
+function manyObjects(): string[] {
+  const tables = ['customers', 'products', 'payments', 'shipments', 'returns', 'refunds', 'invoices', 'carts', 'coupons', 'reviews', 'warehouses', 'suppliers'];
+  const events = ['events', 'sessions', 'pageviews', 'clicks', 'searches', 'signups', 'devices', 'campaigns', 'referrers', 'experiments'];
+  return [
+    "CREATE CLUSTER analytics_c (SIZE = '50cc', REPLICATION FACTOR = 2)",
+    'CREATE SCHEMA analytics',
+    ...tables.map((t) => `CREATE TABLE ${t} (id bigint NOT NULL, note text)`),
+    ...tables.slice(0, 6).map((t) => `CREATE INDEX ${t}_id_idx IN CLUSTER c ON ${t} (id)`),
+    'CREATE VIEW big_orders AS SELECT * FROM orders',
+    'CREATE VIEW orders_with_customers AS SELECT * FROM orders JOIN customers ON true',
+    'CREATE VIEW paid_orders AS SELECT * FROM orders JOIN payments ON true',
+    'CREATE VIEW open_carts AS SELECT * FROM carts',
+    'CREATE VIEW product_reviews AS SELECT * FROM products JOIN reviews ON true',
+    'CREATE VIEW late_shipments AS SELECT * FROM shipments',
+    'CREATE VIEW customer_reviews AS SELECT * FROM reviews JOIN customers ON true',
+    'CREATE VIEW supplier_products AS SELECT * FROM suppliers JOIN products ON true',
+    'CREATE MATERIALIZED VIEW order_counts IN CLUSTER c AS SELECT count(*) FROM orders',
+    'CREATE MATERIALIZED VIEW revenue IN CLUSTER c AS SELECT count(*) FROM paid_orders',
+    'CREATE MATERIALIZED VIEW revenue_by_customer IN CLUSTER c AS SELECT count(*) FROM orders_with_customers',
+    'CREATE MATERIALIZED VIEW stock_levels IN CLUSTER c AS SELECT count(*) FROM products JOIN warehouses ON true',
+    'CREATE INDEX order_counts_idx IN CLUSTER c ON order_counts (count)',
+    'CREATE INDEX revenue_idx IN CLUSTER c ON revenue (count)',
+    ...events.map((t) => `CREATE TABLE analytics.${t} (at timestamptz, body jsonb)`),
+    'CREATE VIEW analytics.daily_sessions AS SELECT * FROM analytics.sessions',
+    'CREATE VIEW analytics.funnel AS SELECT * FROM analytics.pageviews JOIN analytics.signups ON true',
+    'CREATE VIEW analytics.search_terms AS SELECT * FROM analytics.searches',
+    'CREATE VIEW analytics.campaign_signups AS SELECT * FROM analytics.campaigns JOIN analytics.signups ON true',
+    'CREATE VIEW analytics.experiment_devices AS SELECT * FROM analytics.experiments JOIN analytics.devices ON true',
+    'CREATE INDEX events_at_idx IN CLUSTER analytics_c ON analytics.events (at)',
+    'CREATE INDEX sessions_at_idx IN CLUSTER analytics_c ON analytics.sessions (at)',
+    'CREATE MATERIALIZED VIEW analytics.click_counts IN CLUSTER analytics_c AS SELECT count(*) FROM analytics.clicks',
+    'CREATE MATERIALIZED VIEW analytics.conversion IN CLUSTER analytics_c AS SELECT count(*) FROM analytics.funnel',
+    'CREATE INDEX click_counts_idx IN CLUSTER analytics_c ON analytics.click_counts (count)',
+    "CREATE CONNECTION kafka_conn TO KAFKA (BROKER 'broker.console.test:9092', SECURITY PROTOCOL = 'PLAINTEXT')",
+    "CREATE SINK revenue_out IN CLUSTER c FROM revenue INTO KAFKA CONNECTION kafka_conn (TOPIC 'revenue') FORMAT JSON ENVELOPE DEBEZIUM",
+  ];
+}
 
 beforeAll(async () => {
   p = await testPipeline('console', { prober });
@@ -87,6 +134,9 @@ describe('console', () => {
     await poll(() => page.locator('#login-error').textContent()).toContain('refused this app password');
 
     await page.fill('#password', password);
+    // The note shows code as code, not as Markdown backticks.
+    expect(await page.locator('.login p.muted').textContent()).not.toContain('`');
+    expect(await page.locator('.login p.muted code').allTextContents()).toEqual(['npm start', '.data/bootstrap-app-password']);
     await page.click('#login');
     await page.waitForSelector('#tab-objects.active');
     expect(await page.locator('header .conn').textContent()).toBe(p.url);
@@ -112,15 +162,27 @@ describe('console', () => {
     await page.waitForSelector('#sql-results .sql-error');
     expect(await page.locator('#sql-results .error-head').textContent()).toMatch(/FROBNICATE.*SQLSTATE 42601/);
     expect((await page.locator('#sql-results pre.caret').textContent())!.split('\n')).toEqual([`LINE 1: ${bad}`, `${' '.repeat('LINE 1: '.length + bad.indexOf('FROBNICATE'))}^`]);
+
+    // A view body that is not a query: the error names the problem, not our internals.
+    await page.fill('#sql-input', 'CREATE VIEW v AS SELECT * FROM');
+    await page.keyboard.press('Control+Enter');
+    await poll(() => page.locator('#sql-results .error-head').textContent()).toMatch(/Expected .*found end of input.*SQLSTATE 42601/);
+    expect(await page.locator('#sql-results .sql-error').textContent()).not.toMatch(/dependency analysis|node-sql-parser|can read/);
   });
 
   it('shows the source running, then stalled with the upstream error in its timeline', async () => {
+    const r = await sql(manyObjects().join(';\n'));
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
     await settled();
     await p.sweeper.sweep();
     await page.click('#tab-objects');
     // Badges follow the status tables: the view polls every 2 s.
     await poll(() => badgeOf('shop').textContent()).toBe('running');
-    expect(await page.locator('section.card h2', { hasText: 'Connections' }).textContent()).toContain('1');
+    // Grouped by schema, clusters first; a table has no badge, a cluster shows its replicas' health.
+    expect(await page.locator('.group h3').allTextContents()).toEqual(['Clusters2', 'materialize.analytics20', 'materialize.public38']);
+    expect(await page.locator('#object-count').textContent()).toBe('60');
+    await poll(() => badgeOf('analytics_c').textContent()).toBe('online');
+    expect(await badgeOf('customers').count()).toBe(0);
 
     prober.set(UPSTREAM, {
       ok: false,
@@ -131,18 +193,67 @@ describe('console', () => {
     await p.sweeper.sweep();
     await poll(() => badgeOf('shop').textContent()).toBe('stalled');
     expect(await page.locator('ul.objects li[data-name="shop"] .error-line').textContent()).toBe('postgres: error connecting to server: Connection refused (os error 111)');
+    // What reads from the stalled source says so too.
+    await poll(() => badgeOf('order_counts').textContent()).toBe('stalled');
 
     await page.click('ul.objects li[data-name="shop"] a');
-    const timeline = page.locator('#timeline');
-    await poll(() => timeline.locator('ol.timeline li .badge').allTextContents()).toEqual(['stalled', 'running', 'created']);
-    const latest = timeline.locator('ol.timeline li').first();
+    const detail = page.locator('#detail');
+    await poll(() => detail.locator('ol.timeline li .badge').allTextContents()).toEqual(['stalled', 'running', 'created']);
+    const latest = detail.locator('ol.timeline li').first();
     expect(await latest.locator('.error-line').textContent()).toBe('postgres: error connecting to server: Connection refused (os error 111)');
     expect(await latest.locator('ul.details').textContent()).toContain('hint Check that the database accepts connections from the control plane.');
-    expect(await timeline.locator('h2').textContent()).toBe('source shopstalled');
+    expect(await detail.locator('h2').textContent()).toBe('sourceshopstalled');
+    expect(await detail.locator('pre.definition').textContent()).toMatch(/^CREATE SOURCE .*shop.* FROM POSTGRES CONNECTION .*pg/);
+    expect(await detail.locator('.facet-uses a').allTextContents()).toEqual(['pgconnection']);
+    expect(await detail.locator('.facet-used-by a').allTextContents()).toEqual(['orderssource']);
+    expect(await detail.locator('.facet-effects').textContent()).toContain('None in flight');
 
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
     expect(statSync(SCREENSHOT).size).toBeLessThan(300_000);
+  });
+
+  it('filters the list by name, kind, schema or status, and keeps the filter across refreshes', async () => {
+    await page.fill('#filter', 'revenue');
+    await poll(listed).toEqual(['revenue_out', 'revenue', 'revenue_by_customer', 'revenue_idx']);
+    expect(await page.locator('#object-count').textContent()).toBe('4 of 60');
+    await page.fill('#filter', 'analytics materialized-view');
+    await poll(listed).toEqual(['click_counts', 'conversion']);
+    await page.fill('#filter', 'stalled');
+    await poll(listed).toEqual(expect.arrayContaining(['shop', 'orders', 'order_counts', 'revenue_by_customer']));
+    expect(await page.locator('.group h3').allTextContents()).toEqual([expect.stringMatching(/^materialize\.public\d+$/)]);
+
+    // A poll redraws the list under the box: the text and the focus stay.
+    await page.fill('#filter', 'analytics materialized-view');
+    await page.focus('#filter');
+    await nextPoll();
+    await nextPoll();
+    expect(await listed()).toEqual(['click_counts', 'conversion']);
+    expect(await page.evaluate('document.activeElement?.id')).toBe('filter');
+    await page.fill('#filter', 'no such thing');
+    await poll(() => page.locator('.list-body').textContent()).toBe('Nothing matches “no such thing”.');
+    await page.fill('#filter', '');
+    await poll(() => listed().then((l) => l.length)).toBe(60);
+  });
+
+  it('shows a materialized view’s definition, dependencies, dependents, indexes and cluster, and a cluster’s replicas', async () => {
+    await page.click('ul.objects li[data-name="revenue"] a');
+    const detail = page.locator('#detail');
+    await poll(() => detail.locator('h2').textContent()).toBe('mat. viewrevenuestalled');
+    // It reads the stalled source through a view, and says so.
+    expect(await detail.locator('.error-box').textContent()).toMatch(/^upstream source shop: .*Connection refused/);
+    expect(await detail.locator('pre.definition').textContent()).toMatch(/^CREATE MATERIALIZED VIEW .*revenue.* IN CLUSTER .*c.* AS SELECT count\(\*\) FROM .*paid_orders/);
+    expect(await detail.locator('.facet-uses a').allTextContents()).toEqual(['paid_ordersview']);
+    expect(await detail.locator('.facet-used-by a').allTextContents()).toEqual(['revenue_outsink']);
+    expect(await detail.locator('.facet-indexes a').allTextContents()).toEqual(['revenue_idxindex']);
+    expect(await detail.locator('.sub').textContent()).toContain('in cluster c');
+
+    await detail.locator('.sub a').click();
+    await poll(() => detail.locator('h2').textContent()).toBe('clusterconline');
+    expect(await detail.locator('.sub').textContent()).toContain('25cc × 1 replica');
+    expect(await detail.locator('.facet-replicas th').allTextContents()).toEqual(['replica', 'size', 'status', 'reason', 'since']);
+    expect(await detail.locator('.facet-runs a').allTextContents()).toEqual(expect.arrayContaining(['shopsource', 'revenuemat. view', 'revenue_idxindex', 'revenue_outsink']));
+    expect(await detail.locator('pre.definition').textContent()).toMatch(/^CREATE CLUSTER .*c.*25cc/);
   });
 
   it('shows pending effects and the DLQ, and replica health', async () => {
@@ -151,8 +262,10 @@ describe('console', () => {
     expect(await page.locator('#effects-dlq').textContent()).toContain('The dead-letter queues are empty.');
 
     await page.click('#tab-replicas');
-    await poll(() => page.locator('main table.grid tbody tr').allTextContents()).toEqual([expect.stringMatching(/^r125cconline/)]);
-    expect(await page.locator('main h2').first().textContent()).toBe('cluster c1');
+    await poll(() => page.locator('main table.grid tbody tr').allTextContents()).toEqual([expect.stringMatching(/^r150cconline/), expect.stringMatching(/^r250cconline/), expect.stringMatching(/^r125cconline/)]);
+    expect(await page.locator('main h2').allTextContents()).toEqual(['cluster analytics_c2', 'cluster c1']);
+    // No replica has an availability zone: no empty column for it.
+    expect(await page.locator('main table.grid').first().locator('th').allTextContents()).toEqual(['replica', 'size', 'status', 'reason', 'since']);
   });
 
   it('signs out back to the login box', async () => {

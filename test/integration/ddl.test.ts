@@ -105,6 +105,20 @@ describe('every object kind', () => {
     expect(await rows(sql, 'SHOW CREATE SECRET pgpass')).toEqual([['materialize.public.pgpass', "CREATE SECRET pgpass AS '<REDACTED>'"]]);
   });
 
+  it('mz_internal.mz_object_dependencies names the items each item reads or names', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    await ok(sql, SETUP.join(';'));
+    await settled(tenant);
+    const names = new Map((await rows(sql, 'SELECT id, name FROM mz_objects')).map(([id, name]) => [id, name]));
+    const deps = (await rows(sql, 'SELECT object_id, referenced_object_id FROM mz_internal.mz_object_dependencies')).map(([o, r]) => `${names.get(o)} -> ${names.get(r)}`);
+    expect(deps.sort()).toEqual(
+      [
+        ...['accounts', 'auctions', 'bids', 'organizations', 'users'].map((sub) => `${sub} -> auction`),
+        ...['big -> t', 'orders -> pg_src', 'out -> kafka_conn', 'out -> totals', 'pg -> pgpass', 'pg_src -> pg', 'totals -> big', 'totals -> orders', 'totals_idx -> totals'],
+      ].sort(),
+    );
+  });
+
   it('refuses to drop what others depend on, and CASCADE takes every dependent with it', async () => {
     const { sql, tenant } = await sqlClient(p);
     await ok(sql, SETUP.join(';'));

@@ -6,6 +6,7 @@ import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-s
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
+import { redriveDeadLetters } from '../../shared/effects/redrive';
 import { routeRecord } from '../../shared/router/routing';
 import { dataPlaneReplicas, tenantItems } from '../helpers/catalog';
 import { eventually, sqlClient, testPipeline } from '../helpers/pipeline';
@@ -93,6 +94,30 @@ describe('failures', () => {
     await eventually(async () => (await effects(tenant))[0]!.state === 'applied');
     expect(await dataPlaneReplicas(p, tenant)).toHaveLength(1);
     expect((await sql('SELECT * FROM mz_internal.mz_pending_effects')).body.results[0].rows).toEqual([]);
+  });
+
+  it('redrive skips and reports a malformed DLQ message, moves the others, and leaves the malformed one in the DLQ', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    p.faults.failNext(FAST.budget, 'transient', 'replica quota exceeded in us-east-1a');
+    await sql("CREATE CLUSTER c (SIZE = '25cc')");
+    const [effect] = await effects(tenant);
+    const dlqDepth = async () =>
+      (await p.clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: p.dlqUrls.compute, AttributeNames: ['ApproximateNumberOfMessages'] }))).Attributes?.ApproximateNumberOfMessages;
+    // Malformed messages first, so a redrive that stops at one never reaches the good one.
+    for (const [i, body] of ['{not json', JSON.stringify({ tenant, objectId: 'x' })].entries()) {
+      await p.clients.sqs.send(new SendMessageCommand({ QueueUrl: p.dlqUrls.compute, MessageBody: body, MessageGroupId: `junk/${i}`, MessageDeduplicationId: `junk-${i}-${Date.now()}` }));
+    }
+    await deliver(effect!);
+    await eventually(async () => (await dlqDepth()) === '3', 15_000);
+
+    const report = await redriveDeadLetters({ sqs: p.clients.sqs, doc: p.clients.doc, catalogTable: p.config.catalogTable, dlqUrl: p.dlqUrls.compute, queueUrl: p.config.queueUrls.compute });
+
+    expect(report.moved).toBe(1);
+    expect(report.skipped.map((s) => s.reason)).toEqual(['the body is not JSON: "{not json"', 'not an effect message: no sk, effectId']);
+    expect(report.skipped.every((s) => s.messageId.length > 0)).toBe(true);
+    await eventually(async () => (await effects(tenant))[0]!.state === 'applied');
+    // The malformed messages are back in view in the DLQ at once, for a person to read.
+    expect(await dlqDepth()).toBe('2');
   });
 
   it('a terminal data-plane error fails the effect and shows on the replica’s status', async () => {

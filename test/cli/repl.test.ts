@@ -1,0 +1,180 @@
+/**
+ * `ddlctl sql` as a person uses it: the real CLI in a real pseudo-terminal (util-linux `script`
+ * gives it one), typed into key by key, against a test pipeline. Ctrl-C, history and psql's
+ * backslash commands; the same commands in a script read from stdin.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pipeline } from '../../local/pipeline';
+import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+
+const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli/ddlctl.mjs');
+
+let p: Pipeline;
+let sql: SqlClient;
+let password: string;
+let home: string;
+
+beforeAll(async () => {
+  p = await testPipeline('repl');
+  ({ sql, password } = await sqlClient(p));
+  home = mkdtempSync(join(tmpdir(), 'ddlctl-repl-'));
+  const r = await sql("CREATE CLUSTER c (SIZE = '25cc'); CREATE TABLE orders (id bigint); CREATE VIEW big_orders AS SELECT id FROM orders; CREATE DEFAULT INDEX IN CLUSTER c ON orders");
+  expect(r.status).toBe(200);
+});
+afterAll(async () => {
+  await p.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+const env = () => ({ PATH: process.env.PATH, HOME: home, NO_COLOR: '1', TERM: 'xterm', DDLCTL_PASSWORD: password });
+const shellQuote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+/** What a terminal shows once the cursor movements are gone (enough to read the text). */
+const plain = (s: string) => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace(/\r/g, '');
+
+/** The REPL in a pseudo-terminal: type into it and wait for what it prints. */
+class Terminal {
+  readonly child: ChildProcessWithoutNullStreams;
+  output = '';
+  readonly exited: Promise<number | null>;
+
+  constructor(extraEnv: Record<string, string> = {}) {
+    const cmd = [process.execPath, CLI, '--url', p.url!, 'sql'].map(shellQuote).join(' ');
+    this.child = spawn('script', ['-qfec', cmd, '/dev/null'], { env: { ...env(), ...extraEnv } });
+    this.child.stdout.on('data', (d: Buffer) => (this.output += d.toString()));
+    this.child.stderr.on('data', (d: Buffer) => (this.output += d.toString()));
+    this.exited = new Promise((r) => this.child.on('close', (code) => r(code)));
+  }
+
+  /** Waits until the screen text after `from` matches (the REPL answers over HTTP: no fixed delay). */
+  async waitFor(re: RegExp, from = 0): Promise<string> {
+    const deadline = Date.now() + 20_000;
+    while (!re.test(plain(this.output.slice(from)))) {
+      if (Date.now() > deadline) throw new Error(`the terminal never showed ${re}; it shows:\n${plain(this.output)}`);
+      if (this.child.exitCode !== null) throw new Error(`ddlctl exited (${this.child.exitCode}) before showing ${re}:\n${plain(this.output)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return plain(this.output.slice(from));
+  }
+
+  /** Types keys, then waits for the next prompt. */
+  async type(keys: string, prompt = /ddlctl[=\-']> $/): Promise<string> {
+    const from = this.output.length;
+    this.child.stdin.write(keys);
+    return this.waitFor(prompt, from);
+  }
+
+  async quit(): Promise<number | null> {
+    this.child.stdin.write('\\q\r');
+    return this.exited;
+  }
+}
+
+describe('ddlctl sql in a terminal', () => {
+  it('Ctrl-C clears the line being typed and the statement buffer, like psql', async () => {
+    const t = new Terminal();
+    await t.waitFor(/ddlctl=> $/);
+    // The issue's keys: a statement half typed, Ctrl-C, then a fresh command.
+    await t.type('SHOW CLUSTERS', /SHOW CLUSTERS$/);
+    await t.type('\x03', /\^C\n(ddlctl=> )+$/);
+    expect(await t.quit()).toBe(0);
+    expect(plain(t.output)).not.toMatch(/SqHOW|SHOW CLUSTERS\\/);
+    expect(plain(t.output)).not.toContain('replicas'); // nothing was sent
+
+    // On a continuation line too: the lines before Ctrl-C are gone, the next statement runs alone.
+    const u = new Terminal();
+    await u.waitFor(/ddlctl=> $/);
+    await u.type('SELECT frobnicate\r', /ddlctl-> $/);
+    await u.type('FROM nowhere', /FROM nowhere$/);
+    await u.type('\x03', /\^C\n(ddlctl=> )+$/);
+    const out = await u.type("SELECT name FROM mz_clusters WHERE name = 'c';\r");
+    expect(out).toMatch(/ name\n------\n c\n\(1 row\)/);
+    expect(out).not.toContain('ERROR');
+    expect(await u.quit()).toBe(0);
+  });
+
+  it('history holds whole statements: one Up recalls a multi-line statement, and it runs again', async () => {
+    const history = { DDLCTL_HISTORY: join(home, 'history-test') };
+    const t = new Terminal(history);
+    await t.waitFor(/ddlctl=> $/);
+    await t.type('SELECT name\r', /ddlctl-> $/);
+    await t.type('  FROM mz_clusters;\r');
+    await t.type('\\dn\r');
+    expect(await t.quit()).toBe(0);
+    const file = readFileSync(history.DDLCTL_HISTORY, 'utf8').split('\n');
+    expect(file).toEqual(['SELECT name\x01  FROM mz_clusters;', '\\dn', '\\q', '']);
+
+    const u = new Terminal(history);
+    await u.waitFor(/ddlctl=> $/);
+    // Up three times: \q, \dn, then the statement, whole.
+    await u.type('\x1b[A\x1b[A\x1b[A', /FROM mz_clusters;$/);
+    const out = await u.type('\r');
+    expect(out).toMatch(/ name\n------\n c\n\(1 row\)/);
+    expect(await u.quit()).toBe(0);
+  });
+
+  it('a backslash command on a continuation line is a command; the statement goes on', async () => {
+    const t = new Terminal();
+    await t.waitFor(/ddlctl=> $/);
+    await t.type('SELECT name\r', /ddlctl-> $/);
+    const listed = await t.type('\\dt\r', /ddlctl-> $/);
+    expect(listed).toMatch(/ name +\| comment\n-+\+-+\n orders +\|/);
+    const out = await t.type('FROM mz_clusters;\r');
+    expect(out).toMatch(/ name\n------\n c\n\(1 row\)/);
+    // \q on a continuation line quits, like psql, instead of becoming part of the SQL.
+    await t.type('SHOW CLUSTERS\r', /ddlctl-> $/);
+    expect(await t.quit()).toBe(0);
+    expect(plain(t.output)).not.toContain('ERROR');
+  });
+});
+
+/** ddlctl sql reading a script from stdin. */
+function script(input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [CLI, '--url', p.url!, 'sql'], { env: env() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe('psql backslash commands', () => {
+  it('\\l, \\dn, \\dt, \\d and \\d NAME map to SHOW statements', async () => {
+    const r = await script(['\\l', '\\dn', '\\dt', '\\dv ord*', '\\d', '\\d orders'].join('\n'));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const blocks = r.stdout.replace(/\n+$/, '').split('\n\n');
+    expect(blocks[0]).toMatch(/^ name +\| comment\n-+\+-+\n materialize +\|/);
+    expect(blocks[1]).toMatch(/ public +\|/);
+    expect(blocks[2]).toMatch(/ orders +\|/);
+    expect(blocks[3]).toMatch(/\(0 rows\)/); // no view matches ord*
+    expect(blocks[4]).toMatch(/ big_orders +\| view/);
+    expect(blocks[4]).toMatch(/ orders +\| table/);
+    expect(blocks[5]).toMatch(/CREATE TABLE .*orders/);
+    expect(blocks[6]).toMatch(/ orders_primary_idx +\| orders/);
+  });
+
+  it('\\? lists the commands; an unknown command or object is an error with a hint, and exits 1', async () => {
+    const r = await script('\\?\n\\frobnicate\n\\d no_such_thing\n');
+    expect(r.stdout).toMatch(/\\dt \\dv \\dm \\di \[PATTERN\]/);
+    expect(r.stderr).toContain('invalid command \\frobnicate\nTry \\? for help.');
+    expect(r.stderr).toContain('Did not find any object named "no_such_thing".');
+    expect(r.code).toBe(1);
+  });
+
+  it('runs the SQL before a backslash on the same line, and \\q ends the script', async () => {
+    const r = await script("SELECT name FROM mz_clusters \\g\nSHOW CLUSTERS\n\\q\nSELECT 'never reached';\n");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ name\n------\n c\n\(1 row\)\n/);
+    expect(r.stdout).not.toContain('never reached');
+    expect(r.stdout).not.toContain('replicas');
+  });
+});
