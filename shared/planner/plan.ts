@@ -110,8 +110,18 @@ export class Planner {
   }
 
   plan(parsed: ParsedStatement): StatementPlan {
-    return this.planStatement(parsed.statement, parsed.start, parsed);
+    this.nameConflict = undefined;
+    const plan = this.planStatement(parsed.statement, parsed.start, parsed);
+    if (this.nameConflict) throw this.nameConflict;
+    return plan;
   }
+
+  /**
+   * A new item's name already taken, raised once the statement is otherwise planned: Materialize
+   * checks names when it commits, after planning, so an invalid statement reports what is wrong
+   * with it rather than the name (the request fails either way; nothing is committed).
+   */
+  private nameConflict: PlanError | undefined;
 
   private planStatement(s: Statement, at: number, parsed: ParsedStatement): StatementPlan {
     switch (s.kind) {
@@ -212,7 +222,7 @@ export class Planner {
         notices.push(`${KIND_LABEL[existing.kind]} "${t.name}" already exists, skipping`);
         return undefined;
       }
-      throw alreadyExists(existing, this.view().qualifiedName(existing), at);
+      this.nameConflict ??= alreadyExists(existing, this.view().qualifiedName(existing), at);
     }
     return { schemaId: t.schema.id, name: t.name };
   }
@@ -544,14 +554,14 @@ export class Planner {
   private createTable(s: S<'create_table'>, at: number): StatementPlan {
     const notices: string[] = [];
     if (s.temporary) throw new NotSupportedError('temporary tables are session objects; the HTTP API has no session', { position: at });
-    const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
-    if (!t) return this.write('CREATE TABLE', notices);
     const seen = new Set<string>();
     for (const c of s.columns) {
       validateName(c.name, at, 'column');
       if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateObject, position: at });
       seen.add(c.name);
     }
+    const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
+    if (!t) return this.write('CREATE TABLE', notices);
     const columns = s.columns.map((c) => ({ name: c.name, type: [c.type.name.join('.'), c.type.typmod.length ? `(${c.type.typmod.join(',')})` : '', '[]'.repeat(c.type.arrayDimensions)].join(''), notNull: c.notNull }));
     this.ws.create(this.base('table', t.name, [t.schemaId], { schemaId: t.schemaId, createSql: print(s), columns }));
     return this.write('CREATE TABLE', notices);
