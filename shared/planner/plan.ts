@@ -557,7 +557,7 @@ export class Planner {
     const seen = new Set<string>();
     for (const c of s.columns) {
       validateName(c.name, at, 'column');
-      if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateObject, position: at });
+      if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
       seen.add(c.name);
     }
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);

@@ -246,7 +246,7 @@ export class Parser {
     if (orReplace && !this.peekKeyword('view') && !(this.peekKeywords('materialized', 'view') && !temporary)) {
       return this.fail(temporary ? 'VIEW after CREATE OR REPLACE TEMPORARY' : 'VIEW or MATERIALIZED VIEW after CREATE OR REPLACE');
     }
-    if (temporary && !this.peekKeyword('view') && !this.peekKeyword('table')) return this.fail('TABLE or VIEW after CREATE TEMPORARY');
+    if (temporary && !this.peekKeyword('view') && !this.peekKeyword('table')) return this.fail('TABLE, or VIEW after CREATE TEMPORARY') /* Materialize's wording, comma included */;
     if (t.kind === 'word') {
       switch (t.value) {
         case 'cluster':

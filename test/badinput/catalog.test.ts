@@ -224,7 +224,7 @@ const cases: BadCase[] = [
   },
   { name: 'DROP ... RESTRICT with a dependent view', setup: 'CREATE TABLE t (a int); CREATE VIEW v AS SELECT a FROM t', sql: 'DROP TABLE t', status: 400, code: '2BP01', message: /cannot drop table "t": still depended upon by view "v"/, position: 0 },
   { name: 'the same name twice in one request (nothing committed)', sql: twice, status: 400, code: '42P07', message: /cluster 'c' already exists/, detail: /one transaction/, position: at(twice, 'CREATE', 1) },
-  { name: 'a column given twice', sql: 'CREATE TABLE t (a int, a text)', status: 400, code: '42P07', message: /column "a" specified more than once/, position: 0 },
+  { name: 'a column given twice', sql: 'CREATE TABLE t (a int, a text)', status: 400, code: '42701', message: /column "a" specified more than once/, position: 0 },
 
   // ---- EXPLAIN EFFECTS and unsupported statements ---------------------------------------------
   { name: 'EXPLAIN EFFECTS of a statement with a bad option', sql: explainBad, status: 400, code: '22023', message: /unknown cluster replica size huge/, position: at(explainBad, 'SIZE') },

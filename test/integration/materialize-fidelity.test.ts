@@ -44,7 +44,7 @@ describe("Materialize's messages", () => {
     ['two unnamed literals', '', 'CREATE VIEW v AS SELECT 1, 2', '42701', 'column "?column?" specified more than once'],
     ['a column list longer than the query', `${CLUSTER}; CREATE TABLE t (a int)`, 'CREATE MATERIALIZED VIEW mv (x, y) AS SELECT a FROM t', '42P16', 'materialized view definition names 2 columns, but materialized view has 1 column'],
     ['a wildcard over the system catalog', '', 'CREATE VIEW v AS SELECT * FROM mz_tables', '42P16', 'cannot use wildcard expansions or NATURAL JOINs in a view that depends on system objects'],
-    ['what is wrong with a statement comes before its taken name (table)', 'CREATE TABLE t (a int)', 'CREATE TABLE t (a int, b int, a int)', '42P07', 'column "a" specified more than once'],
+    ['what is wrong with a statement comes before its taken name (table)', 'CREATE TABLE t (a int)', 'CREATE TABLE t (a int, b int, a int)', '42701', 'column "a" specified more than once'],
     ['what is wrong with a statement comes before its taken name (source)', `${CLUSTER}; CREATE SOURCE c FROM LOAD GENERATOR COUNTER`, 'CREATE SOURCE c FROM LOAD GENERATOR COUNTER FOR ALL TABLES', '22023', 'FOR ALL TABLES is only valid for multi-output sources'],
     ['an unknown size', '', "CREATE CLUSTER c (SIZE = 'huge')", '22023', 'unknown cluster replica size huge'],
   ])('%s', async (_name, setup, query, code, message) => {
