@@ -49,13 +49,14 @@ export interface RelationsOptions {
 export function relationsReferenced(queryText: string, options: RelationsOptions = {}): ObjectName[] {
   const base = options.basePosition ?? 0;
   guardNesting(queryText, base);
-  const { text, toOriginal } = foldUnquoted(queryText, base);
+  const readable = blankQueryHints(queryText);
+  const { text, toOriginal } = foldUnquoted(readable, base);
   let ast: unknown;
   try {
     ast = sqlParser().astify(text, { database: 'PostgresQL' });
   } catch (e) {
     if (e instanceof RangeError) throw tooDeep(base, e);
-    const pg = readWithPostgres(queryText);
+    const pg = readWithPostgres(readable);
     if (pg) return pg;
     const offset = (e as { location?: { start?: { offset?: number } } }).location?.start?.offset;
     const at = toOriginal(typeof offset === 'number' ? offset : 0);
@@ -76,13 +77,50 @@ export function relationsReferenced(queryText: string, options: RelationsOptions
   } catch (e) {
     if (e instanceof RangeError) throw tooDeep(base, e);
     if (e instanceof NotSupportedError) {
-      const pg = readWithPostgres(queryText);
+      const pg = readWithPostgres(readable);
       if (pg) return pg;
       e.position = base;
     }
     throw e;
   }
   return [...found.values()];
+}
+
+/**
+ * Materialize's query hints, `OPTIONS (AGGREGATE INPUT GROUP SIZE = 1000, ...)` after a FROM item,
+ * GROUP BY list or LIMIT, name no relation and neither parser reads them: they are blanked out
+ * with spaces (positions stay). A function called `options(...)` follows `(`, `,`, an operator or
+ * SELECT, never a name, number or `)`, so it is left alone.
+ */
+export function blankQueryHints(queryText: string): string {
+  if (!/options/i.test(queryText)) return queryText;
+  let tokens;
+  try {
+    tokens = lex(queryText);
+  } catch {
+    return queryText;
+  }
+  let out = queryText;
+  for (let k = 1; k + 1 < tokens.length; k++) {
+    const t = tokens[k]!;
+    const prev = tokens[k - 1]!;
+    if (t.kind !== 'word' || t.value !== 'options' || !(tokens[k + 1]!.kind === 'op' && tokens[k + 1]!.value === '(')) continue;
+    const afterOperand = (prev.kind === 'word' && prev.value !== 'select') || prev.kind === 'quoted' || prev.kind === 'number' || (prev.kind === 'op' && prev.value === ')');
+    if (!afterOperand) continue;
+    let depth = 0;
+    let end = k + 1;
+    for (; end < tokens.length; end++) {
+      const x = tokens[end]!;
+      if (x.kind === 'op' && x.value === '(') depth++;
+      if (x.kind === 'op' && x.value === ')' && --depth === 0) break;
+    }
+    if (end >= tokens.length) break;
+    const from = t.start;
+    const to = tokens[end]!.end;
+    out = out.slice(0, from) + ' '.repeat(to - from) + out.slice(to);
+    k = end;
+  }
+  return out;
 }
 
 /** What the planner checks of a body's output, as far as the first reader's tree shows it. */
