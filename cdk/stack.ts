@@ -2,7 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { secretArnRegion, splitCorsAllowOrigins } from '../shared/config';
+import { PROBE_NETWORKS_ENV, secretArnRegion, splitCorsAllowOrigins } from '../shared/config';
 import { type Controller, CONTROLLERS, ENV } from '../shared/definitions';
 import { CatalogTable, type CatalogTableProps } from './constructs/catalog-table';
 import { DdlApi } from './constructs/ddl-api';
@@ -117,6 +117,8 @@ export class DdlControlPlaneStack extends Stack {
     const environment: Record<string, string> = { [ENV.catalogTable]: this.catalog.tableName };
     if (this.dataPlane) environment[ENV.dataPlaneTable] = this.dataPlane.table.tableName;
     if (this.dataPlaneUrl) environment[ENV.dataPlaneUrl] = this.dataPlaneUrl;
+    // Connection probes reach public upstreams only unless `-c probeNetworks=private` (upstreams in the VPC): shared/probes/addresses.ts.
+    if (this.node.tryGetContext('probeNetworks') === 'private') environment[PROBE_NETWORKS_ENV] = 'private';
     for (const { definition, queue, dlq } of this.queues.all) {
       environment[ENV.queueUrl(definition.controller)] = queue.queueUrl;
       environment[ENV.dlqUrl(definition.controller)] = dlq.queueUrl;

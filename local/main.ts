@@ -5,14 +5,17 @@
  */
 import { Command } from 'commander';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { runtimeDir, runtimeFile, type LocalRuntimeInfo } from './runtime-info';
-import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import { acquireDataDirLock, DataDirInUseError, defaultDataDir, instanceFile, runtimeFile, type LocalRuntimeInfo } from './runtime-info';
+import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { generateAppPassword } from '../shared/auth/app-passwords';
-import { defaultDataDir, JavaMissingError, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
+import { generateAppPassword, tokenId, type AppPasswords } from '../shared/auth/app-passwords';
+import { JavaMissingError, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
 import { startPipeline, type Pipeline } from './pipeline';
+import { LOCAL_PROBE_POLICY } from '../shared/probes/addresses';
 import { realProber } from '../shared/probes/lazy';
 import { loadCorsAllowOrigins } from '../shared/config';
+import { banner, portInUseMessage, weakPasswordReason } from './banner';
 
 // Quiet by default on a terminal; POWERTOOLS_LOG_LEVEL=INFO shows every effect.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
@@ -32,18 +35,59 @@ const program = new Command()
 
 const opts = program.opts<{ inMemory?: boolean; dataDir: string; port: string; host: string }>();
 
-/** The bootstrap password: DDL_APP_PASSWORD when set, else one kept beside the data so restarts print the same. */
-function bootstrapPassword(dataDir: string | undefined): string {
-  if (process.env.DDL_APP_PASSWORD) return process.env.DDL_APP_PASSWORD;
-  if (!dataDir) return generateAppPassword();
-  const file = join(dataDir, 'bootstrap-app-password');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const pw = generateAppPassword();
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, `${pw}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return pw;
+interface Bootstrap {
+  readonly password: string;
+  readonly from: 'generated' | 'DDL_APP_PASSWORD';
+  /** Token ids of earlier bootstrap passwords of this data folder, to revoke. */
+  readonly revoke: readonly string[];
+  /** Records this password as the folder's bootstrap password (after it is in the catalog). */
+  commit(): void;
 }
+
+/**
+ * The bootstrap password: DDL_APP_PASSWORD when set, else one generated once and kept beside the
+ * data so restarts print the same. One bootstrap password is valid at a time: when it changes,
+ * the previous one (its token id is kept in bootstrap-token-id) is revoked.
+ */
+function bootstrapPassword(dataDir: string | undefined): Bootstrap {
+  const chosen = process.env.DDL_APP_PASSWORD;
+  if (!dataDir) return { password: chosen || generateAppPassword(), from: chosen ? 'DDL_APP_PASSWORD' : 'generated', revoke: [], commit: () => undefined };
+  mkdirSync(dataDir, { recursive: true });
+  const generatedFile = join(dataDir, 'bootstrap-app-password');
+  const idFile = join(dataDir, 'bootstrap-token-id');
+  const generated = existsSync(generatedFile) ? readFileSync(generatedFile, 'utf8').trim() : undefined;
+  const password = chosen || generated || generateAppPassword();
+  const earlier = new Set<string>();
+  if (existsSync(idFile)) earlier.add(readFileSync(idFile, 'utf8').trim());
+  if (generated) earlier.add(tokenId(generated));
+  earlier.delete(tokenId(password));
+  return {
+    password,
+    from: chosen ? 'DDL_APP_PASSWORD' : 'generated',
+    revoke: [...earlier].filter(Boolean),
+    commit() {
+      if (chosen) rmSync(generatedFile, { force: true });
+      else if (!generated) {
+        writeFileSync(generatedFile, `${password}\n`, { mode: 0o600 });
+        chmodSync(generatedFile, 0o600);
+      }
+      writeFileSync(idFile, `${tokenId(password)}\n`, { mode: 0o600 });
+    },
+  };
+}
+
+/** Fails fast, before the emulators take seconds to boot, when the API's port is taken. */
+async function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolveFree, reject) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new StartupError(portInUseMessage(host, port)) : err));
+    probe.listen(port, host, () => probe.close(() => resolveFree()));
+  });
+}
+
+/** A refusal to start with a message for the terminal (no stack trace). */
+class StartupError extends Error {}
 
 /** The local secret store's AES-256 key, kept beside the catalog (0600) so values survive restarts. */
 function secretsKey(dataDir: string | undefined): Buffer {
@@ -58,7 +102,7 @@ function secretsKey(dataDir: string | undefined): Buffer {
 
 async function main(): Promise<void> {
   const port = Number(opts.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${opts.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new StartupError(`invalid port ${JSON.stringify(opts.port)} (from ${process.env.PORT !== undefined && opts.port === process.env.PORT ? 'PORT' : '--port'}): use 0-65535`);
   const dataDir = opts.inMemory ? undefined : resolve(opts.dataDir);
   // CORS_ALLOW_ORIGINS: the local API Gateway and the DDL handler read it (local/http-server.ts,
   // local/resources.ts); a malformed value stops here, before the emulators start.
@@ -66,14 +110,24 @@ async function main(): Promise<void> {
   try {
     corsAllowOrigins = loadCorsAllowOrigins(process.env);
   } catch (err) {
-    console.error((err as Error).message);
-    process.exit(1);
+    throw new StartupError((err as Error).message);
+  }
+  await checkPortFree(opts.host, port);
+  const lock = dataDir ? acquireDataDirLock(dataDir) : undefined;
+  const bootstrap = bootstrapPassword(dataDir);
+  if (bootstrap.from === 'DDL_APP_PASSWORD') {
+    const weak = weakPasswordReason(bootstrap.password);
+    if (weak) console.error(`warning: DDL_APP_PASSWORD is easy to guess: ${weak}. Anyone who can reach the API can try passwords; unset it to get a generated one.`);
   }
   let ddb: DynamoLocal | undefined;
   let sqs: SqsEmulator | undefined;
   let pipeline: Pipeline | undefined;
   let stopping = false;
+  // Where this instance describes itself for ddlctl (local/runtime-info.ts).
+  const infoFile = dataDir ? runtimeFile(dataDir) : instanceFile(defaultDataDir(), process.pid);
 
+  // In order: the API stops accepting and drains its requests, then the workers, then the
+  // emulators they use. The JVM runs in its own process group, so Ctrl-C reaches only us.
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
@@ -85,59 +139,46 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
+  process.on('SIGHUP', () => void shutdown(0));
   // Never leave the JVM behind, even on a crash.
-  process.on('exit', () => ddb?.process.kill('SIGKILL'));
+  process.on('exit', () => {
+    ddb?.process.kill('SIGKILL');
+    rmSync(infoFile, { force: true });
+    lock?.release();
+  });
 
-  try {
-    ddb = await startDynamoLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {});
-  } catch (err) {
-    if (err instanceof JavaMissingError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  ddb = await startDynamoLocal({ ...(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}), ownProcessGroup: true });
   sqs = await startSqsEmulator();
   const sweepIntervalSeconds = Number(process.env.SWEEP_INTERVAL_SECONDS ?? 10);
-  if (!Number.isFinite(sweepIntervalSeconds) || sweepIntervalSeconds < 0) throw new Error(`invalid SWEEP_INTERVAL_SECONDS ${process.env.SWEEP_INTERVAL_SECONDS}`);
-  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber() });
-  const password = await pipeline.passwords.create(TENANT, bootstrapPassword(dataDir), 'bootstrap');
-  // Tools (ddlctl check / effects redrive / tenant create) find the running pipeline here.
+  if (!Number.isFinite(sweepIntervalSeconds) || sweepIntervalSeconds < 0) throw new StartupError(`invalid SWEEP_INTERVAL_SECONDS ${process.env.SWEEP_INTERVAL_SECONDS}`);
+  // The password is in place before the API listens: the first 200 from /api/health means ready.
+  const beforeServing = async (passwords: AppPasswords) => {
+    await passwords.create(TENANT, bootstrap.password, 'bootstrap');
+    for (const id of bootstrap.revoke) await passwords.revoke(id);
+    bootstrap.commit();
+  };
+  pipeline = await startPipeline({ dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing });
+  const url = pipeline.url!;
   const runtime: LocalRuntimeInfo = {
     pid: process.pid,
-    url: pipeline.url!,
+    url,
     dynamodbEndpoint: ddb.endpoint,
     sqsEndpoint: sqs.endpoint,
     region: pipeline.config.region,
     config: pipeline.config,
     secretsTable: pipeline.secretsTable,
     startedAt: new Date().toISOString(),
+    ...(dataDir ? { dataDir } : { bootstrapPassword: bootstrap.password }),
   };
-  mkdirSync(runtimeDir(dataDir), { recursive: true });
-  writeFileSync(runtimeFile(dataDir), `${JSON.stringify(runtime, null, 2)}\n`, { mode: 0o600 });
-  process.on('exit', () => rmSync(runtimeFile(dataDir), { force: true }));
+  mkdirSync(dirname(infoFile), { recursive: true });
+  writeFileSync(infoFile, `${JSON.stringify(runtime, null, 2)}\n`, { mode: 0o600 });
 
-  const url = pipeline.url!;
-  console.log(`ddl-control-plane is running
-  endpoint:      ${url}/api/sql   (health: ${url}/api/health)
-  console:       ${url}/
-  cli:           npx ddlctl sql   (no flags needed locally)
-  catalog:       ${dataDir ? `${dataDir} (kept across restarts)` : 'in memory (lost on exit)'}
-  tenant:        ${TENANT}
-  app password:  ${password}${corsAllowOrigins ? `\n  CORS origins:  ${corsAllowOrigins.join(', ')}` : ''}
-
-Try it:
-  curl -s ${url}/api/sql \\
-    -H "Authorization: Bearer ${password}" -H 'content-type: application/json' \\
-    -d '{"query": "CREATE CLUSTER c (SIZE = '"'"'25cc'"'"', REPLICATION FACTOR = 2)"}'
-  curl -s ${url}/api/sql \\
-    -H "Authorization: Bearer ${password}" -H 'content-type: application/json' \\
-    -d '{"query": "SELECT * FROM mz_internal.mz_cluster_replica_statuses"}'
-
-Ctrl-C stops everything.`);
+  console.log(banner({ url, ...(dataDir ? { dataDir } : {}), tenant: TENANT, password: bootstrap.password, passwordFrom: bootstrap.from, ...(corsAllowOrigins ? { corsAllowOrigins } : {}) }));
 }
 
 main().catch((err) => {
-  console.error(err);
+  if (err instanceof StartupError || err instanceof DataDirInUseError || err instanceof JavaMissingError) console.error(err.message);
+  else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(portInUseMessage(opts.host, Number(opts.port)));
+  else console.error(err);
   process.exit(1);
 });

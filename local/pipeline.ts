@@ -16,6 +16,7 @@ import type { RetryPolicy } from '../shared/effects/retry-policies';
 import type { Prober } from '../shared/probes/types';
 import type { FullPassOptions } from '../shared/sweeper/full-pass';
 import { redriveDeadLetters } from '../shared/effects/redrive';
+import { localFingerprintKey } from '../shared/secrets/fingerprint-key';
 import { LocalSecretStore } from '../shared/secrets/local-store';
 import { randomBytes } from 'node:crypto';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
@@ -52,6 +53,11 @@ export interface PipelineOptions {
    * test can spend a budget in seconds. Production code always runs the policies as written.
    */
   readonly retryPolicyOverrides?: Partial<Record<Controller, RetryPolicy>>;
+  /**
+   * Runs after the workers started and before the HTTP server listens (`npm start` puts the
+   * bootstrap password in place here), so a health check's first 200 means ready for requests.
+   */
+  readonly beforeServing?: (passwords: AppPasswords) => Promise<void>;
   /** The executors' event source mappings: batch size, concurrent invocations, long-poll wait (QUEUE_POLLER_DEFAULTS). */
   readonly queuePolling?: Pick<QueuePollerOptions, 'batchSize' | 'maxConcurrency' | 'waitSeconds'>;
 }
@@ -84,7 +90,8 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const cfg = res.config;
   const faults = o.faults ?? new FaultInjector();
   const dataPlane = new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable!, { faults });
-  const secrets = new LocalSecretStore(clients.doc, res.secretsTable, o.secretsKey ?? randomBytes(32));
+  const secretsKey = o.secretsKey ?? randomBytes(32);
+  const secrets = new LocalSecretStore(clients.doc, res.secretsTable, secretsKey);
 
   const router = new StreamPoller({
     streams: clients.streams,
@@ -123,10 +130,12 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     sweepTimer = setInterval(tick, o.sweepIntervalSeconds * 1000);
   }
 
+  const passwords = new AppPasswords(clients.doc, cfg.catalogTable);
+  await o.beforeServing?.(passwords);
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   if (o.port !== undefined) {
     http = await startHttpServer({
-      api: apiHandler(cfg, clients, makeLogger('ddl-api'), secrets, o.prober),
+      api: apiHandler(cfg, clients, makeLogger('ddl-api'), secrets, o.prober, localFingerprintKey(secretsKey)),
       authorizer: authorizerHandler(cfg, clients, makeLogger('authorizer')),
       // The console at `/` (built on first request; see local/console.ts).
       fallback: consoleFallback(),
@@ -142,7 +151,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     faults,
     dataPlane,
     secrets,
-    passwords: new AppPasswords(clients.doc, cfg.catalogTable),
+    passwords,
     router,
     sweeper,
     pollers,
@@ -151,9 +160,10 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     redrive: async (controller) =>
       (await redriveDeadLetters({ sqs: clients.sqs, doc: clients.doc, catalogTable: cfg.catalogTable, dlqUrl: res.dlqUrls[controller], queueUrl: cfg.queueUrls[controller] })).moved,
     async stop() {
+      // Stop accepting and drain the API first: its requests still need the workers' tables.
       if (sweepTimer) clearInterval(sweepTimer);
-      await sweeping;
       await http?.stop();
+      await sweeping;
       await Promise.all([router.stop(), ...CONTROLLERS.map((c) => pollers[c].stop())]);
       // A long poll left open by a stop gives back what it receives; let it, before the client goes.
       await Promise.all(CONTROLLERS.map((c) => pollers[c].settled()));

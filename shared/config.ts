@@ -34,7 +34,17 @@ export interface Config {
    * for any. Absent: no CORS headers at all (shared/api/cors.ts).
    */
   readonly corsAllowOrigins?: readonly string[];
+  /**
+   * Where connection probes may connect (env `PROBE_NETWORKS`): `public` (the default: no
+   * loopback, link-local, instance-metadata or private addresses, and network errors that read
+   * only "could not connect"), `private` (private ranges allowed too, for upstreams in the VPC),
+   * or `local` (anything, with detailed errors: the local runtime). See shared/probes/addresses.ts.
+   */
+  readonly probeNetworks?: ProbeNetworks;
 }
+
+export type ProbeNetworks = 'public' | 'private' | 'local';
+export const PROBE_NETWORKS_ENV = 'PROBE_NETWORKS';
 
 /** The HTTP data plane's bearer token in plain (local runtime, tests). Candidate for ENV (shared/definitions.ts) next to DATAPLANE_URL. */
 const DATAPLANE_TOKEN_ENV = 'DATAPLANE_TOKEN';
@@ -119,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dlqUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, z.optional(nonEmpty)]))),
     passwordCacheSeconds: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(3600))),
     corsAllowOrigins: z.optional(corsAllowOrigins),
+    probeNetworks: z.optional(z.enum(['public', 'private', 'local'])),
   });
   const raw = {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -131,13 +142,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dlqUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.dlqUrl(c)] || undefined])),
     passwordCacheSeconds: env[PASSWORD_CACHE_ENV] ? Number(env[PASSWORD_CACHE_ENV]) : undefined,
     corsAllowOrigins: splitCorsAllowOrigins(env[CORS_ALLOW_ORIGINS_ENV]),
+    probeNetworks: env[PROBE_NETWORKS_ENV] || undefined,
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     // Name the CORS entries by the variable people set (its entries have no names of their own).
     // (The token itself is never echoed: a nonEmpty check's message does not quote its input.)
     const where = (path: PropertyKey[]) =>
-      path[0] === 'corsAllowOrigins' ? CORS_ALLOW_ORIGINS_ENV : path[0] === 'dataPlaneTokenSecretArn' ? DATAPLANE_TOKEN_SECRET_ARN_ENV : path.join('.');
+      path[0] === 'corsAllowOrigins' ? CORS_ALLOW_ORIGINS_ENV : path[0] === 'dataPlaneTokenSecretArn' ? DATAPLANE_TOKEN_SECRET_ARN_ENV : path[0] === 'probeNetworks' ? PROBE_NETWORKS_ENV : path.join('.');
     const problems = parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
   }
@@ -162,6 +174,7 @@ export function configToEnv(cfg: Config): Record<string, string> {
   if (cfg.dataPlaneTokenSecretArn) env[DATAPLANE_TOKEN_SECRET_ARN_ENV] = cfg.dataPlaneTokenSecretArn;
   if (cfg.passwordCacheSeconds !== undefined) env[PASSWORD_CACHE_ENV] = String(cfg.passwordCacheSeconds);
   if (cfg.corsAllowOrigins?.length) env[CORS_ALLOW_ORIGINS_ENV] = cfg.corsAllowOrigins.join(',');
+  if (cfg.probeNetworks) env[PROBE_NETWORKS_ENV] = cfg.probeNetworks;
   for (const c of CONTROLLERS) {
     env[ENV.queueUrl(c)] = cfg.queueUrls[c];
     const dlq = cfg.dlqUrls[c];

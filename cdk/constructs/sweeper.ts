@@ -14,7 +14,7 @@ import type { DataPlaneTable } from './reference-data-plane';
 import { grantSecretActions } from './secret-store';
 
 /** Where a sweeper permission applies. */
-export type SweeperResource = 'attentionIndex' | 'catalogTable' | 'effectQueues' | 'dataPlaneTable' | 'secretStore' | 'dataPlaneToken';
+export type SweeperResource = 'attentionIndex' | 'catalogTable' | 'effectQueues' | 'dataPlaneTable' | 'secretStore' | 'secretList' | 'dataPlaneToken';
 
 /**
  * The AWS calls the sweeper makes (functions/sweeper/handler.ts → shared/lambda/sweeper.ts
@@ -44,6 +44,9 @@ export const SWEEPER_ACCESS = {
   writeStatus: { action: 'dynamodb:PutItem', on: 'catalogTable' },
   /** `resolveConnection`: the values of the secrets a connection refers to, for the probe (`AwsSecretStore.get`). */
   readConnectionSecret: { action: 'secretsmanager:GetSecretValue', on: 'secretStore' },
+  /** full pass: `AwsSecretStore.list` (no resource-level permissions: `*`) and `prune` of a secret no live catalog secret refers to. */
+  listStoredSecrets: { action: 'secretsmanager:ListSecrets', on: 'secretList' },
+  collectSecret: { action: 'secretsmanager:DeleteSecret', on: 'secretStore' },
   /** shared/sweeper/full-pass.ts: `GetCommand` of the pass marker, `UpdateCommand` claiming it. */
   readPassMarker: { action: 'dynamodb:GetItem', on: 'catalogTable' },
   claimPass: { action: 'dynamodb:UpdateItem', on: 'catalogTable' },
@@ -182,7 +185,7 @@ export class Sweeper extends Construct {
       queue.encryptionMasterKey?.grant(grantee, ...QUEUE_KEY_SEND_ACTIONS);
     }
     // Under the function's construct, next to its other policies.
-    grantSecretActions(this.handler, this.handler.role, sweeperActions('secretStore'));
+    grantSecretActions(this.handler, this.handler.role, [...sweeperActions('secretStore'), ...sweeperActions('secretList')]);
     // `readDataPlaneToken` (a test pins it to DATA_PLANE_TOKEN_ACTIONS), on that one secret.
     if (props.dataPlaneTokenSecret) grantDataPlaneToken(this.handler, this.handler, props.dataPlaneTokenSecret);
   }

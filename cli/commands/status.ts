@@ -78,6 +78,11 @@ function errorCell(r: ConnectorRow & { last_error?: HistoryRow }, now: number): 
   return lines.join('\n');
 }
 
+/** Sources and sinks stalled or failed, and replicas not online: `ddlctl status` exits 1 when any. */
+export function unhealthy(s: StatusSnapshot): number {
+  return [...s.sources, ...s.sinks].filter((r) => r.status === 'stalled' || r.status === 'failed').length + s.replicas.filter((r) => r.status !== 'online').length;
+}
+
 export function renderStatus(s: StatusSnapshot, now: number = Date.now()): string {
   const out: string[] = [];
   const connectors = (title: string, rows: StatusSnapshot['sources']) => {
@@ -103,7 +108,7 @@ export function renderStatus(s: StatusSnapshot, now: number = Date.now()): strin
         s.replicas.map((r) => [r.cluster, r.replica, r.size, colourStatus(r.status), r.reason ?? '', ago(r.updated_at, now)]),
       ),
     );
-  const bad = [...s.sources, ...s.sinks].filter((r) => r.status === 'stalled' || r.status === 'failed').length + s.replicas.filter((r) => r.status !== 'online').length;
+  const bad = unhealthy(s);
   out.push('', bad === 0 ? pc.green('all healthy') : pc.yellow(`${bad} not healthy`));
   return out.join('\n');
 }

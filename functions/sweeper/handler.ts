@@ -5,10 +5,11 @@ import { makeSqsClient } from '../../shared/lambda/clients/sqs';
 import { lazyAwsSecretStore } from '../../shared/lambda/lazy-secrets';
 import { makeLogger } from '../../shared/lambda/logger';
 import { sweeperHandler } from '../../shared/lambda/sweeper';
+import { probeNetworkPolicy } from '../../shared/probes/addresses';
 import { realProber } from '../../shared/probes/lazy';
 
 const config = loadConfig(process.env);
 const clients = { region: config.region };
 // Namespace and service come from POWERTOOLS_METRICS_NAMESPACE / POWERTOOLS_SERVICE_NAME.
 // Secrets Manager and the probes' clients load only when a connector is probed.
-export const handler = sweeperHandler(config, { ...makeDynamoClients(clients), sqs: makeSqsClient(clients) }, makeLogger('sweeper'), new Metrics(), { prober: realProber(), secrets: lazyAwsSecretStore(config) });
+export const handler = sweeperHandler(config, { ...makeDynamoClients(clients), sqs: makeSqsClient(clients) }, makeLogger('sweeper'), new Metrics(), { prober: realProber({ network: probeNetworkPolicy(config.probeNetworks) }), secrets: lazyAwsSecretStore(config) });

@@ -4,12 +4,13 @@
  * The first error stops the request and nothing is committed.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
-import { CommitConflictError, type CatalogBasis, type CatalogStore, type TxnRecord } from '../catalog/store';
-import { ControlPlaneError, RequestError, SerializationError, SQLSTATE } from '../errors';
+import { CommitConflictError, MAX_IDEMPOTENT_ANSWER_BYTES, type CatalogBasis, type CatalogStore, type TxnRecord } from '../catalog/store';
+import { ControlPlaneError, PlanError, RequestError, SerializationError, SQLSTATE } from '../errors';
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { Planner, type PlanContext, type PlanValue } from '../planner/plan';
+import type { FingerprintKey } from '../secrets/fingerprint-key';
 import type { SecretStore } from '../secrets/store';
 import { StatusStore } from '../status/store';
 import type { Prober, ProbeResult } from '../probes/types';
@@ -44,6 +45,8 @@ export interface SqlApiDeps {
   readonly logger: Logger;
   readonly clock?: () => Date;
   readonly newId?: () => string;
+  /** The key of the Idempotency-Key fingerprint (the Lambda and the local runtime always give one). */
+  readonly fingerprintKey?: FingerprintKey;
 }
 
 const simpleSchema = z.strictObject({ query: z.string() });
@@ -51,6 +54,13 @@ const extendedSchema = z.strictObject({ queries: z.array(z.strictObject({ query:
 
 /** PostgreSQL type oids for the columns we return. */
 const TYPE_OIDS: Record<ColumnType, [number, number]> = { text: [25, -1], int8: [20, 8], bool: [16, 1], timestamptz: [1184, 8] };
+
+/**
+ * The largest answer, in bytes of the Lambda response's escaped body: Lambda refuses a response
+ * over 6 MB (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html); the rest is
+ * room for the error entry, headers and the proxy envelope.
+ */
+export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
 /** Object ids: `u` + 12 hex chars of randomness, unique per object for the data plane's fencing. */
 export function newObjectId(): string {
@@ -174,7 +184,7 @@ export class SqlApi {
     }
     const statements = groups.flat();
     const policy = RETRY_POLICIES['ddl.commit'];
-    const idem = idempotencyKey === undefined ? undefined : { key: idempotencyKey, fingerprint: createHash('sha256').update(body ?? '', 'utf8').digest('hex') };
+    const idem = idempotencyKey === undefined ? undefined : { key: idempotencyKey, fingerprint: await this.fingerprint(body ?? '') };
     for (let attempt = 1; ; attempt++) {
       try {
         if (idem) {
@@ -210,6 +220,16 @@ export class SqlApi {
         await new Promise((r) => setTimeout(r, backoffMs(policy, attempt) * (0.5 + Math.random())));
       }
     }
+  }
+
+  /**
+   * What an Idempotency-Key's record remembers of the body: an HMAC under the deployment's key
+   * (shared/secrets/fingerprint-key.ts), so the table never holds a plain hash of a body that may
+   * carry a secret value. Without a key (in-process test harnesses only) a plain SHA-256.
+   */
+  private async fingerprint(body: string): Promise<string> {
+    const key = await this.deps.fingerprintKey?.();
+    return (key ? createHmac('sha256', key) : createHash('sha256')).update(body, 'utf8').digest('hex');
   }
 
   /**
@@ -280,21 +300,25 @@ export class SqlApi {
     const planner = new Planner(ws, ctx);
     const results: StatementResult[] = [];
     const writeTags: string[] = [];
+    const size = new AnswerSize();
     for (const ps of statements) {
       try {
         const plan = planner.plan(ps);
+        let result: StatementResult;
         if (plan.kind === 'write') {
-          results.push({ ok: plan.tag, notices: plan.notices.map((message) => ({ message, severity: 'notice' as const })) });
+          result = { ok: plan.tag, notices: plan.notices.map((message) => ({ message, severity: 'notice' as const })) };
           writeTags.push(plan.tag);
         } else if (plan.kind === 'txn') {
-          results.push({ ok: plan.tag, notices: [] });
+          result = { ok: plan.tag, notices: [] };
         } else if (plan.kind === 'rows') {
-          results.push(rowsResult(plan.columns, plan.rows));
+          result = rowsResult(plan.columns, plan.rows);
         } else {
           const inputs = await this.readInputs(tenant, ws, plan.statement);
           const rel = plan.statement.kind === 'select' ? evaluateSelect(plan.statement, inputs) : evaluateShow(plan.statement, inputs);
-          results.push(selectResult(rel));
+          result = selectResult(rel);
         }
+        size.add(result, ps.start, idem !== undefined);
+        results.push(result);
       } catch (err) {
         if (!(err instanceof ControlPlaneError) || err instanceof CommitConflictError) throw err;
         // A view body the first reader could not read: load PostgreSQL's parser and plan again.
@@ -375,6 +399,33 @@ export class SqlApi {
       needs.has('history') ? statuses.history(tenant) : [],
     ]);
     return { snapshot: ws.view(), replicaStatuses, effects, connectorStatuses, history };
+  }
+}
+
+/**
+ * Bytes of an answer as a Lambda response carries it: its JSON, escaped once more into the proxy
+ * response's `body` string. Past MAX_ANSWER_BYTES (or, with an Idempotency-Key, past what one
+ * DynamoDB item can remember) the statement that crosses the line answers 54000 instead.
+ */
+class AnswerSize {
+  private total = 0;
+
+  add(result: StatementResult, position: number, remembered: boolean): void {
+    this.total += Buffer.byteLength(JSON.stringify(JSON.stringify(result)), 'utf8');
+    if (this.total > MAX_ANSWER_BYTES) {
+      throw new PlanError(`answer exceeds ${MAX_ANSWER_BYTES} bytes, the most one response can carry`, {
+        code: SQLSTATE.programLimitExceeded,
+        position,
+        hint: 'Read fewer rows or columns (WHERE, LIMIT, a column list), or split the statements over several requests.',
+      });
+    }
+    if (remembered && this.total > MAX_IDEMPOTENT_ANSWER_BYTES) {
+      throw new PlanError(`answer exceeds ${MAX_IDEMPOTENT_ANSWER_BYTES} bytes, the most an Idempotency-Key can remember`, {
+        code: SQLSTATE.programLimitExceeded,
+        position,
+        hint: 'Send a request that only reads without an Idempotency-Key, or split the statements over several requests.',
+      });
+    }
   }
 }
 

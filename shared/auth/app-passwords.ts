@@ -4,7 +4,7 @@
  * tokens and would dominate every request's latency. Compared in constant time.
  * The same code runs in the local runtime and in the Lambda authorizer.
  */
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AuthError } from '../errors';
 import { AUTH_SK, authPk, TENANTS_PK, tenantSk } from '../catalog/keys';
@@ -105,6 +105,12 @@ export class AppPasswords {
       }),
     );
     return password;
+  }
+
+  /** Removes the password with this token id (a warm authorizer elsewhere may accept it until its cache entry expires). */
+  async revoke(id: string): Promise<void> {
+    await this.doc.send(new DeleteCommand({ TableName: this.table, Key: { pk: authPk(id), sk: AUTH_SK } }));
+    this.cache.delete(id);
   }
 
   async verify(authorization: string | undefined): Promise<Principal> {

@@ -434,6 +434,8 @@ export class CatalogStore {
 
 /** DynamoDB items hold at most 400 KB (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html); our JSON measure runs a little high, so 380 000 is safe. */
 const MAX_ITEM_BYTES = 380_000;
+/** The largest answer an Idempotency-Key record can hold: the item limit less room for its other attributes (key ≤ 255 bytes, fingerprint, ids, TTL). */
+export const MAX_IDEMPOTENT_ANSWER_BYTES = MAX_ITEM_BYTES - 4_096;
 /** A transaction record keeps each statement's text up to this length (it is history, not the definition). */
 const MAX_STATEMENT_HISTORY = 4_096;
 

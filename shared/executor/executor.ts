@@ -5,7 +5,7 @@
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CatalogObject } from '../catalog/model';
+import type { CatalogObject, ObjectOf } from '../catalog/model';
 import { objSk, statusSk, tenantPk } from '../catalog/keys';
 import { OUTBOX_TTL_SECONDS } from '../catalog/store';
 import type { ApplyResult, DataPlane, ResourceOwner } from '../controllers/contract';
@@ -15,7 +15,9 @@ import { DataPlaneError } from '../errors';
 import type { EffectMessage, EffectRecord, EffectState } from '../effects/model';
 import { budgetSpent, type RetryPolicy } from '../effects/retry-policies';
 import { desiredSpec } from '../effects/desired';
+import { scrubError } from '../probes/namespace';
 import type { SecretStore } from '../secrets/store';
+import { resolveConnection } from '../sweeper/connectors';
 import { StatusStore, type StoredStatus } from '../status/store';
 import { transition } from '../status/transition';
 
@@ -68,14 +70,16 @@ export class EffectExecutor {
       result = await this.reconcile(effect, object);
     } catch (err) {
       const dpErr = err instanceof DataPlaneError ? err : new DataPlaneError((err as Error).message, true, { cause: err });
+      // What a data plane says may echo a credential: scrubbed before it is stored or shown.
+      const message = await this.scrubbed(effect.tenant, object, dpErr.message);
       if (!dpErr.transient) {
-        await this.settle(effect, 'failed', dpErr.message);
-        await this.writeStatus(effect, object, { online: false, reason: dpErr.message });
-        await this.failConnector(effect, object, dpErr.message);
+        await this.settle(effect, 'failed', message);
+        await this.writeStatus(effect, object, { online: false, reason: message });
+        await this.failConnector(effect, object, message);
         return 'failed';
       }
-      await this.recordAttempt(effect, attempt, dpErr.message);
-      throw new RetryLater(dpErr.message, attempt, { cause: err });
+      await this.recordAttempt(effect, attempt, message);
+      throw new RetryLater(message, attempt);
     }
     this.deps.faults?.point('executor.after-dataplane');
     const state: EffectState = effect.generation < result.heldGeneration ? 'superseded' : 'applied';
@@ -116,6 +120,26 @@ export class EffectExecutor {
     if (!present) return dp.drop(effect.kind, owner, generation);
     const lookup = (id: string) => this.getItem<CatalogObject>(tenantPk(effect.tenant), objSk(id));
     return dp.ensure(effect.kind, owner, generation, await desiredSpec(effect.kind, object!, lookup));
+  }
+
+  /**
+   * A data plane's error text without the secret values of the object's connection (when this
+   * executor can read the secret store) or passwords in URLs, bounded in length.
+   */
+  private async scrubbed(tenant: string, object: CatalogObject | undefined, message: string): Promise<string> {
+    // A subsource's connection is its source's.
+    const spec = object?.spec as { connectionId?: string; sourceId?: string } | undefined;
+    const source = spec?.sourceId === undefined || !this.deps.secrets ? undefined : await this.getItem<CatalogObject>(tenantPk(tenant), objSk(spec.sourceId));
+    const connectionId = spec?.connectionId ?? (source?.spec as { connectionId?: string } | undefined)?.connectionId;
+    const conn = connectionId === undefined || !this.deps.secrets ? undefined : await this.getItem<ObjectOf<'connection'>>(tenantPk(tenant), objSk(connectionId));
+    if (!conn || conn.dropped) return scrubError(message);
+    const lookup = (id: string) => this.getItem<CatalogObject>(tenantPk(tenant), objSk(id));
+    try {
+      return scrubError(message, (await resolveConnection(tenant, conn, lookup, this.deps.secrets)).secrets);
+    } catch {
+      // The store could not be read: no value can be checked for, so none of the text is kept.
+      return 'the data plane reported an error (its text is withheld: the secret store could not be read to scrub it)';
+    }
   }
 
   /** The committed generation's value must be in the store (the DDL put it there first); older ones go. */

@@ -4,6 +4,7 @@
  * should not load the Secrets Manager client (with code splitting, ./secrets becomes a chunk).
  */
 import type { Config } from '../config';
+import type { FingerprintKey } from '../secrets/fingerprint-key';
 import type { SecretStore } from '../secrets/store';
 
 export function lazyAwsSecretStore(cfg: Config): SecretStore {
@@ -23,4 +24,18 @@ export function lazyAwsSecretStore(cfg: Config): SecretStore {
     prune: async (tenant, secretId, keep) => (await get()).prune(tenant, secretId, keep),
     list: async (tenant) => (await get()).list(tenant),
   };
+}
+
+/** The deployment's Idempotency-Key fingerprint key, with the Secrets Manager client loaded only when a request carries a key. */
+export function lazyAwsFingerprintKey(cfg: Config): FingerprintKey {
+  let loading: Promise<FingerprintKey> | undefined;
+  const get = () =>
+    (loading ??= import('./secrets').then(
+      (m) => m.awsFingerprintKeyOf(cfg),
+      (err: unknown) => {
+        loading = undefined;
+        throw err;
+      },
+    ));
+  return async () => (await get())();
 }

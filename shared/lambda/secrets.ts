@@ -6,8 +6,14 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Config } from '../config';
 import { AwsSecretStore } from '../secrets/aws-store';
+import { awsFingerprintKey, type FingerprintKey } from '../secrets/fingerprint-key';
 import type { SecretStore } from '../secrets/store';
 
 export function awsSecretStore(cfg: Config): SecretStore {
   return new AwsSecretStore(new SecretsManagerClient({ region: cfg.region }));
+}
+
+/** The deployment's Idempotency-Key fingerprint key (shared/secrets/fingerprint-key.ts). */
+export function awsFingerprintKeyOf(cfg: Config): FingerprintKey {
+  return awsFingerprintKey(new SecretsManagerClient({ region: cfg.region }));
 }

@@ -20,6 +20,7 @@ import {
 } from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
+import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { objectName as printName, print } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
@@ -421,6 +422,9 @@ export class Planner {
         const conn = resolveItem(this.view(), name, ['connection'], 'connection', o.position ?? at);
         connectionRefs[o.name] = conn.id;
         dependsOn.push(conn.id);
+      } else if (SECRET_ONLY_OPTIONS.has(o.name)) {
+        // Materialize's words and code (a plan error: XX000); the value itself is never echoed.
+        throw new PlanError(`invalid ${o.name}: must provide a secret value`, { code: SQLSTATE.internalError, position: o.position ?? at, hint: `Store it with CREATE SECRET and write ${o.name} SECRET <name>.` });
       } else {
         plain[o.name] = optionString(v) ?? '';
       }

@@ -2,6 +2,7 @@
  * A prober that loads its clients (pg, kafkajs, the S3 SDK) on first use: most DDL requests
  * never probe, and a Lambda's cold start should not pay for those libraries.
  */
+import type { RealProberOptions } from './real';
 import type { ConnectionProbeInput, Prober, ProbeResult } from './types';
 
 export function lazyProber(load: () => Promise<Prober>): Prober {
@@ -15,6 +16,6 @@ export function lazyProber(load: () => Promise<Prober>): Prober {
 }
 
 /** The real prober, loaded lazily. */
-export function realProber(timeoutMs?: number): Prober {
-  return lazyProber(async () => new (await import('./real')).RealProber(timeoutMs === undefined ? {} : { timeoutMs }));
+export function realProber(options: RealProberOptions = {}): Prober {
+  return lazyProber(async () => new (await import('./real')).RealProber(options));
 }

@@ -53,3 +53,17 @@ export function scrubResult(r: ProbeResult, secrets: Readonly<Record<string, str
     ...(r.hint !== undefined ? { hint: scrubSecrets(r.hint, secrets) } : {}),
   };
 }
+
+/** The longest error text kept on an effect or a status (a data plane may answer with a page). */
+export const MAX_ERROR_CHARS = 2_000;
+
+/**
+ * An error text from outside (a data plane, a connector's `lastError`) on its way to
+ * mz_pending_effects or a status: the connection's secret values removed as for probe errors,
+ * passwords in URLs (`scheme://user:password@host`) removed even when their value is not known
+ * here, and the text bounded.
+ */
+export function scrubError(text: string, secrets: Readonly<Record<string, string>> = {}): string {
+  const scrubbed = scrubSecrets(text, secrets).replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):[^\s@/]*@/gi, `$1:${REDACTED}@`);
+  return scrubbed.length > MAX_ERROR_CHARS ? `${scrubbed.slice(0, MAX_ERROR_CHARS)}…` : scrubbed;
+}

@@ -14,10 +14,14 @@
  * the status shows `<namespace>: <error>`. `fatal` marks what retrying will not fix (bad
  * credentials, a missing publication or topic, wal_level); everything network-shaped is transient.
  */
-import { connect as netConnect } from 'node:net';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { connect as netConnect, isIP, Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { HeadBucketCommand, ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { Kafka, type KafkaConfig, type SASLOptions } from 'kafkajs';
 import pg from 'pg';
+import { AddressNotAllowedError, addressAllowed, DEPLOYED_PROBE_POLICY, guardedLookup, resolveForProbe, type ProbeNetworkPolicy } from './addresses';
 import { namespaceOf, scrubResult } from './namespace';
 import type { ConnectionProbeInput, ProbeNamespace, ProbeResult, Prober } from './types';
 
@@ -27,6 +31,12 @@ export interface RealProberOptions {
    * @default 5000
    */
   readonly timeoutMs?: number;
+  /**
+   * Which addresses probes may connect to, and how much a network failure says
+   * (shared/probes/addresses.ts). The local runtime passes LOCAL_PROBE_POLICY.
+   * @default DEPLOYED_PROBE_POLICY
+   */
+  readonly network?: ProbeNetworkPolicy;
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
@@ -38,11 +48,13 @@ type Options = Readonly<Record<string, string>>;
 
 export class RealProber implements Prober {
   readonly timeoutMs: number;
+  readonly network: ProbeNetworkPolicy;
 
   constructor(opts: RealProberOptions = {}) {
     const t = opts.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     if (!Number.isFinite(t) || t <= 0) throw new RangeError(`timeoutMs must be a positive number of milliseconds, got ${t}`);
     this.timeoutMs = t;
+    this.network = opts.network ?? DEPLOYED_PROBE_POLICY;
   }
 
   probeConnection(conn: ConnectionProbeInput): Promise<ProbeResult> {
@@ -53,11 +65,11 @@ export class RealProber implements Prober {
     return this.guarded(conn, (signal) => {
       switch (conn.type.toLowerCase()) {
         case 'postgres':
-          return probePostgres(conn, this.timeoutMs, signal, { publication: opt(sourceOptions, 'PUBLICATION') ?? '' });
+          return probePostgres(conn, this.timeoutMs, signal, this.network, { publication: opt(sourceOptions, 'PUBLICATION') ?? '' });
         case 'kafka':
-          return probeKafka(conn, this.timeoutMs, signal, { topic: opt(sourceOptions, 'TOPIC') ?? '' });
+          return probeKafka(conn, this.timeoutMs, signal, this.network, { topic: opt(sourceOptions, 'TOPIC') ?? '' });
         case 'aws':
-          return probeS3(conn, this.timeoutMs, signal, 's3', bucketOf(sourceOptions) ?? opt(conn.options, 'BUCKET'));
+          return probeS3(conn, this.timeoutMs, signal, this.network, 's3', bucketOf(sourceOptions) ?? opt(conn.options, 'BUCKET'));
         default:
           return this.connectionWork(conn, signal);
       }
@@ -68,7 +80,7 @@ export class RealProber implements Prober {
     return this.guarded(conn, (signal) => {
       switch (conn.type.toLowerCase()) {
         case 'aws':
-          return probeS3(conn, this.timeoutMs, signal, 's3', bucketOf(sinkOptions) ?? opt(conn.options, 'BUCKET'));
+          return probeS3(conn, this.timeoutMs, signal, this.network, 's3', bucketOf(sinkOptions) ?? opt(conn.options, 'BUCKET'));
         default:
           // Kafka sinks: reachable is enough, the sink may create its topic.
           return this.connectionWork(conn, signal);
@@ -79,19 +91,30 @@ export class RealProber implements Prober {
   private connectionWork(conn: ConnectionProbeInput, signal: AbortSignal): Promise<ProbeResult> {
     switch (conn.type.toLowerCase()) {
       case 'postgres':
-        return probePostgres(conn, this.timeoutMs, signal);
+        return probePostgres(conn, this.timeoutMs, signal, this.network);
       case 'kafka':
-        return probeKafka(conn, this.timeoutMs, signal);
+        return probeKafka(conn, this.timeoutMs, signal, this.network);
       case 'aws':
-        return probeS3(conn, this.timeoutMs, signal, 'aws', opt(conn.options, 'BUCKET'));
+        return probeS3(conn, this.timeoutMs, signal, this.network, 'aws', opt(conn.options, 'BUCKET'));
       case 'ssh':
-        return probeTcp(conn, this.timeoutMs, signal);
+        return probeTcp(conn, this.timeoutMs, signal, this.network);
       case 'confluent-schema-registry':
       case 'schema-registry':
-        return probeSchemaRegistry(conn, this.timeoutMs, signal);
+        return probeSchemaRegistry(conn, this.timeoutMs, signal, this.network);
       default:
         return Promise.resolve(ok(namespaceOf(conn.type)));
     }
+  }
+
+  /**
+   * Without detailed network errors, every transient failure (refused, reset, timed out, closed
+   * by the server, an unexpected answer) reads the same: which one it was would tell open,
+   * closed and filtered ports apart. Definite answers (authentication, a missing publication,
+   * topic or bucket, a refused address, bad options) keep their words.
+   */
+  private withoutNetworkDetail(r: ProbeResult, conn: ConnectionProbeInput): ProbeResult {
+    if (this.network.detailedNetworkErrors || r.ok || r.fatal) return r;
+    return fail(r.namespace, `could not connect to ${targetOf(conn)}`, { hint: 'Check the host and port of the connection, and that the upstream accepts connections from the control plane' });
   }
 
   /** The outer deadline, the never-throw net, and the secret scrub, around one probe. */
@@ -108,7 +131,7 @@ export class RealProber implements Prober {
       const attempt = Promise.resolve()
         .then(() => work(abort.signal))
         .catch((err: unknown) => fail(namespace, `internal error while probing: ${messageOf(err)}`));
-      return scrubResult(await Promise.race([attempt, deadline]), conn.secrets);
+      return scrubResult(this.withoutNetworkDetail(await Promise.race([attempt, deadline]), conn), conn.secrets);
     } catch (err) {
       // Malformed input (the scrub itself failed, or reading the options did): say so, and
       // show nothing of it, since it may hold a secret that could not be scrubbed.
@@ -124,7 +147,7 @@ export class RealProber implements Prober {
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL
 
-async function probePostgres(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, source?: { publication: string }): Promise<ProbeResult> {
+async function probePostgres(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy, source?: { publication: string }): Promise<ProbeResult> {
   if (viaTunnel(conn)) return ok('postgres');
   const o = conn.options;
   const host = opt(o, 'HOST');
@@ -136,14 +159,17 @@ async function probePostgres(conn: ConnectionProbeInput, timeoutMs: number, sign
   const ssl = pgSsl(conn);
   if (typeof ssl === 'string') return fail('postgres', ssl, { fatal: true });
   if (source && !source.publication) return fail('postgres', 'PUBLICATION option is required', { fatal: true });
+  // Connect to the address that was checked, not to a second resolution of the name.
+  const pin = await resolveForProbe(host, network);
+  if (pin.refused) return addressRefused('postgres', `${host}:${port}`);
 
   const client = new pg.Client({
-    host,
+    host: pin.address ?? host,
     port,
     user,
     database: opt(o, 'DATABASE') ?? 'postgres',
     password: conn.secrets.PASSWORD,
-    ssl,
+    ssl: ssl && pin.address !== undefined && !isIP(host) ? { ...ssl, servername: host } : ssl,
     connectionTimeoutMillis: timeoutMs,
     statement_timeout: timeoutMs,
     query_timeout: timeoutMs,
@@ -235,7 +261,7 @@ function pgFailure(err: unknown, target: string): ProbeResult {
 // ---------------------------------------------------------------------------------------------
 // Kafka
 
-async function probeKafka(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, source?: { topic: string }): Promise<ProbeResult> {
+async function probeKafka(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy, source?: { topic: string }): Promise<ProbeResult> {
   if (viaTunnel(conn)) return ok('kafka');
   const brokers = brokersOf(conn.options);
   if (brokers.length === 0) return fail('kafka', 'BROKER or BROKERS option is required', { fatal: true });
@@ -252,6 +278,8 @@ async function probeKafka(conn: ConnectionProbeInput, timeoutMs: number, signal:
     requestTimeout: timeoutMs,
     enforceRequestTimeout: true,
     retry: { retries: 0 },
+    // Every connection, to the bootstrap brokers and to the ones their metadata names, is checked.
+    ...(network.addresses === 'any' ? {} : { socketFactory: guardedKafkaSocket(network) }),
     // kafkajs logs every failed connect at ERROR level on its own; the result says it all.
     logCreator: () => () => undefined,
   });
@@ -309,9 +337,23 @@ function kafkaSecurity(conn: ConnectionProbeInput): Pick<KafkaConfig, 'ssl' | 's
   return out;
 }
 
+/** kafkajs's own socket factory, with the address check on every connection. */
+function guardedKafkaSocket(network: ProbeNetworkPolicy): NonNullable<KafkaConfig['socketFactory']> {
+  const lookup = guardedLookup(network);
+  return ({ host, port, ssl, onConnect }) => {
+    if (isIP(host) && !addressAllowed(host, network)) {
+      const socket = new Socket();
+      process.nextTick(() => socket.destroy(new AddressNotAllowedError(host)));
+      return socket;
+    }
+    return ssl ? tlsConnect({ host, port, lookup, ...(!isIP(host) ? { servername: host } : {}), ...ssl }, onConnect) : netConnect({ host, port, lookup }, onConnect);
+  };
+}
+
 function kafkaFailure(err: unknown, brokers: readonly string[]): ProbeResult {
   const target = brokers.join(',');
   const errors = [...errorChain(err)];
+  if (errors.some((e) => e.code === 'EPROBEADDRESS')) return addressRefused('kafka', target);
   const broker = errors.map((e) => e.broker).find((b): b is string => typeof b === 'string') ?? brokers[0] ?? target;
   if (errors.some((e) => e.name === 'KafkaJSSASLAuthenticationError')) {
     return fail('kafka', `SASL authentication failed: ${messageOf(err)}`, {
@@ -335,7 +377,7 @@ function kafkaFailure(err: unknown, brokers: readonly string[]): ProbeResult {
 // ---------------------------------------------------------------------------------------------
 // AWS / S3
 
-async function probeS3(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, namespace: ProbeNamespace, bucket: string | undefined): Promise<ProbeResult> {
+async function probeS3(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy, namespace: ProbeNamespace, bucket: string | undefined): Promise<ProbeResult> {
   const o = conn.options;
   const accessKeyId = opt(o, 'ACCESS KEY ID') ?? conn.secrets['ACCESS KEY ID'];
   // Without static keys (ASSUME ROLE ARN, or nothing) there is nothing we may probe with: the
@@ -344,12 +386,25 @@ async function probeS3(conn: ConnectionProbeInput, timeoutMs: number, signal: Ab
   const secretAccessKey = conn.secrets['SECRET ACCESS KEY'] ?? '';
   const sessionToken = conn.secrets['SESSION TOKEN'] ?? opt(o, 'SESSION TOKEN');
   const endpoint = opt(o, 'ENDPOINT');
+  let endpointHost: string | undefined;
+  try {
+    endpointHost = endpoint ? new URL(endpoint).hostname : undefined;
+  } catch {
+    endpointHost = undefined;
+  }
+  if (endpointHost !== undefined && (await resolveForProbe(endpointHost, network)).refused) return addressRefused(namespace, targetOf(conn));
+  const lookup = network.addresses === 'any' ? undefined : guardedLookup(network);
   const client = new S3Client({
     region: opt(o, 'REGION') ?? 'us-east-1',
     ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
     credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) },
     maxAttempts: 1,
-    requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs, throwOnRequestTimeout: true },
+    requestHandler: {
+      connectionTimeout: timeoutMs,
+      requestTimeout: timeoutMs,
+      throwOnRequestTimeout: true,
+      ...(lookup ? { httpAgent: new HttpAgent({ lookup }), httpsAgent: new HttpsAgent({ lookup }) } : {}),
+    },
   });
   try {
     if (bucket) await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: signal });
@@ -363,6 +418,7 @@ async function probeS3(conn: ConnectionProbeInput, timeoutMs: number, signal: Ab
 }
 
 function s3Failure(err: unknown, namespace: ProbeNamespace, target: string, bucket: string | undefined): ProbeResult {
+  if ([...errorChain(err)].some((x) => x.code === 'EPROBEADDRESS')) return addressRefused(namespace, target);
   const e = err as { name?: unknown; $metadata?: { httpStatusCode?: number } };
   const status = e?.$metadata?.httpStatusCode;
   const name = typeof e?.name === 'string' ? e.name : '';
@@ -398,14 +454,16 @@ function bucketOf(options: Options): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // SSH bastion: reachability only (the tunnel's key exchange needs the key pair the data plane holds)
 
-function probeTcp(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal): Promise<ProbeResult> {
+async function probeTcp(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy): Promise<ProbeResult> {
   const namespace = namespaceOf(conn.type);
   const host = opt(conn.options, 'HOST');
-  if (!host) return Promise.resolve(fail(namespace, 'HOST option is required', { fatal: true }));
+  if (!host) return fail(namespace, 'HOST option is required', { fatal: true });
   const port = portOf(conn.options, 22);
-  if (port === undefined) return Promise.resolve(fail(namespace, `invalid PORT: ${opt(conn.options, 'PORT')}`, { fatal: true }));
+  if (port === undefined) return fail(namespace, `invalid PORT: ${opt(conn.options, 'PORT')}`, { fatal: true });
+  const pin = await resolveForProbe(host, network);
+  if (pin.refused) return addressRefused(namespace, `${host}:${port}`);
   return new Promise<ProbeResult>((resolve) => {
-    const socket = netConnect({ host, port });
+    const socket = netConnect({ host: pin.address ?? host, port });
     const finish = (r: ProbeResult) => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
@@ -423,7 +481,7 @@ function probeTcp(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSi
 // ---------------------------------------------------------------------------------------------
 // Confluent schema registry
 
-async function probeSchemaRegistry(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal): Promise<ProbeResult> {
+async function probeSchemaRegistry(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy): Promise<ProbeResult> {
   const raw = opt(conn.options, 'URL');
   if (!raw) return fail('schema-registry', 'URL option is required', { fatal: true });
   let url: URL;
@@ -438,6 +496,9 @@ async function probeSchemaRegistry(conn: ConnectionProbeInput, timeoutMs: number
   url.username = '';
   url.password = '';
   const target = url.origin;
+  // Checked before the request only: fetch takes no lookup of ours, so a name that resolves
+  // elsewhere on the second lookup is not caught here (the other probes connect to the checked address).
+  if ((await resolveForProbe(url.hostname, network)).refused) return addressRefused('schema-registry', target);
   const subjects = new URL(`${url.pathname.replace(/\/+$/, '')}/subjects`, url);
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
@@ -471,6 +532,13 @@ function fail(namespace: ProbeNamespace, error: string, o: { fatal?: boolean; hi
 }
 
 const timedOut = (namespace: ProbeNamespace, target: string): ProbeResult => fail(namespace, `timed out connecting to ${target}`);
+
+/** The host is, or resolves to, an address this deployment's probes may not connect to. */
+const addressRefused = (namespace: ProbeNamespace, target: string): ProbeResult =>
+  fail(namespace, `could not connect to ${target}: the address is not allowed`, {
+    fatal: true,
+    hint: 'Loopback, link-local and instance-metadata addresses are never probed; private ranges only where the deployment allows them (PROBE_ALLOW_PRIVATE_NETWORKS)',
+  });
 
 /** Option lookup tolerant of case and of `_` for spaces (`SSL_MODE`). */
 function opt(options: Options, name: string): string | undefined {

@@ -1,7 +1,16 @@
 /**
  * AWS Secrets Manager as the secret store: one secret per catalog secret, named
- * `ddl-control-plane/<tenant>/<secretId>`, one version per generation (version stage `g<N>`,
- * client request token derived from secret id and generation, so a retried put is idempotent).
+ * `ddl-control-plane/<tenant>/<secretId>`, one version per generation, found by its staging label
+ * `g<N>`.
+ *
+ * Every put makes a new version with a fresh UUID as its version id (ClientRequestToken): a
+ * version is immutable, and AWS refuses a known version id with a different value. An id derived
+ * from (secret, generation) alone would be refused whenever a generation is put twice with two
+ * values — after a commit that failed (conflict, 54000, crash) the next request puts the same
+ * generation again — and ids derived by padding collided outright (generation 10 and generation 1).
+ * The SDK resends the same id on its own retries, so those stay idempotent; a put repeated by us
+ * adds a version and moves the label to it, and Secrets Manager deprecates unlabelled versions.
+ * https://docs.aws.amazon.com/secretsmanager/latest/apireference/API_PutSecretValue.html
  */
 import {
   CreateSecretCommand,
@@ -15,27 +24,27 @@ import {
   UpdateSecretVersionStageCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
+import { randomUUID } from 'node:crypto';
 import type { SecretStore, SecretVersionList } from './store';
 
 export const SECRET_NAME_PREFIX = 'ddl-control-plane';
 const name = (tenant: string, secretId: string) => `${SECRET_NAME_PREFIX}/${tenant}/${secretId}`;
 const stage = (generation: number) => `g${generation}`;
-/** Secrets Manager wants 32–64 characters of request token. */
-const token = (secretId: string, generation: number) => `${secretId}-generation-${generation}`.padEnd(32, '0');
 
 export class AwsSecretStore implements SecretStore {
   constructor(private readonly sm: SecretsManagerClient) {}
 
   async put(tenant: string, secretId: string, generation: number, value: string): Promise<void> {
     const SecretId = name(tenant, secretId);
+    const versionId = randomUUID();
     try {
-      await this.sm.send(new CreateSecretCommand({ Name: SecretId, SecretString: value, ClientRequestToken: token(secretId, generation), Tags: [{ Key: 'managed-by', Value: SECRET_NAME_PREFIX }] }));
-      await this.sm.send(new UpdateSecretVersionStageCommand({ SecretId, VersionStage: stage(generation), MoveToVersionId: token(secretId, generation) }));
+      await this.sm.send(new CreateSecretCommand({ Name: SecretId, SecretString: value, ClientRequestToken: versionId, Tags: [{ Key: 'managed-by', Value: SECRET_NAME_PREFIX }] }));
+      await this.sm.send(new UpdateSecretVersionStageCommand({ SecretId, VersionStage: stage(generation), MoveToVersionId: versionId }));
       return;
     } catch (err) {
       if (!(err instanceof ResourceExistsException)) throw err;
     }
-    await this.sm.send(new PutSecretValueCommand({ SecretId, SecretString: value, ClientRequestToken: token(secretId, generation), VersionStages: [stage(generation)] }));
+    await this.sm.send(new PutSecretValueCommand({ SecretId, SecretString: value, ClientRequestToken: versionId, VersionStages: [stage(generation)] }));
   }
 
   async has(tenant: string, secretId: string, generation: number): Promise<boolean> {
@@ -86,7 +95,8 @@ export class AwsSecretStore implements SecretStore {
           .map((st) => /^g(\d+)$/.exec(st)?.[1])
           .filter((g): g is string => g !== undefined)
           .map(Number);
-        out.push({ secretId: id, generations: gens.sort((a, b) => a - b) });
+        const changed = s.LastChangedDate ?? s.CreatedDate;
+        out.push({ secretId: id, generations: gens.sort((a, b) => a - b), ...(changed ? { changedAt: changed.toISOString() } : {}) });
       }
       next = r.NextToken;
     } while (next);

@@ -62,10 +62,13 @@ export class LocalSecretStore implements SecretStore {
   }
 
   async list(tenant: string): Promise<SecretVersionList[]> {
-    const bySecret = new Map<string, number[]>();
-    for (const i of await queryPartition(this.doc, this.table, pk(tenant), undefined, { ProjectionExpression: 'secretId, generation' })) {
-      bySecret.set(i.secretId as string, [...(bySecret.get(i.secretId as string) ?? []), i.generation as number]);
+    const bySecret = new Map<string, { generations: number[]; changedAt: string }>();
+    for (const i of await queryPartition(this.doc, this.table, pk(tenant), undefined, { ProjectionExpression: 'secretId, generation, createdAt' })) {
+      const seen = bySecret.get(i.secretId as string) ?? { generations: [], changedAt: '' };
+      seen.generations.push(i.generation as number);
+      if ((i.createdAt as string) > seen.changedAt) seen.changedAt = i.createdAt as string;
+      bySecret.set(i.secretId as string, seen);
     }
-    return [...bySecret].map(([secretId, generations]) => ({ secretId, generations: generations.sort((a, b) => a - b) }));
+    return [...bySecret].map(([secretId, { generations, changedAt }]) => ({ secretId, generations: generations.sort((a, b) => a - b), ...(changedAt ? { changedAt } : {}) }));
   }
 }

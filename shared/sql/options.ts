@@ -30,6 +30,13 @@ const CLUSTER_NAMES = [
 
 const SSL_NAMES = ['SSL CERTIFICATE', 'SSL CERTIFICATE AUTHORITY', 'SSL KEY'] as const;
 
+/**
+ * Connection options whose value must be a `SECRET` reference, as Materialize reads them
+ * (`with_options::Secret` in its connection option list): a literal there would put a credential
+ * into the catalog, the transaction record, the stream and SHOW CREATE.
+ */
+export const SECRET_ONLY_OPTIONS: ReadonlySet<string> = new Set(['PASSWORD', 'SASL PASSWORD', 'SECRET ACCESS KEY', 'SSL KEY']);
+
 export const OPTION_LISTS = {
   cluster: { what: 'CREATE CLUSTER', names: CLUSTER_NAMES },
   // Materialize reads `ALTER CLUSTER ... SET (REPLICAS (...))` / `RESET (REPLICAS)`; we do not.

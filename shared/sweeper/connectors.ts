@@ -8,6 +8,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { objSk, tenantPk } from '../catalog/keys';
 import type { CatalogObject, ObjectOf } from '../catalog/model';
 import type { DataPlane, ObservedResource } from '../controllers/contract';
+import { scrubError } from '../probes/namespace';
 import type { ConnectionProbeInput, Prober, ProbeResult } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
 import { StatusStore, type StoredStatus } from '../status/store';
@@ -73,15 +74,23 @@ export class ConnectorPass {
     const resource = observed.find((r) => r.kind === resourceKind && r.resourceId === object.id && r.generation >= object.generation);
     const replicas = observed.filter((r) => r.kind === 'replica' && r.spec.clusterId === spec.clusterId && r.health !== 'unhealthy').length;
     const probe = await this.probe(tenant, object, spec.connectionId, spec.options ?? {});
+    const error = resource?.lastError === undefined ? undefined : scrubError(resource.lastError, await this.secretValues(tenant, spec.connectionId));
     return {
       kind: prev.kind,
       dropped: false,
       generation: object.generation,
       resourcePresent: resource !== undefined,
       replicas,
-      ...(resource && resource.health !== 'healthy' ? { health: { healthy: false, ...(resource.lastError ? { error: resource.lastError } : {}), ...(resource.errorIsFatal ? { fatal: true } : {}) } } : {}),
+      ...(resource && resource.health !== 'healthy' ? { health: { healthy: false, ...(error ? { error } : {}), ...(resource.errorIsFatal ? { fatal: true } : {}) } } : {}),
       ...(probe ? { probe } : {}),
     };
+  }
+
+  /** The secret values of a connection, to scrub a data plane's error text with. */
+  private async secretValues(tenant: string, connectionId: string | undefined): Promise<Record<string, string>> {
+    const conn = connectionId === undefined ? undefined : ((await this.get(tenant, connectionId)) as ObjectOf<'connection'> | undefined);
+    if (!conn || conn.dropped) return {};
+    return { ...(await resolveConnection(tenant, conn, (id) => this.get(tenant, id), this.deps.secrets)).secrets };
   }
 
   /** Probes the upstream through the object's connection, with secret values from the store. */

@@ -9,7 +9,11 @@
  * - a resource without our owner tag is never touched, only reported;
  * - a missing resource (catalog says present, data plane lacks it, nothing pending) is re-driven
  *   with an ensure effect, through the outbox too;
- * - a collection (or index arrangement) without a read policy gets it installed.
+ * - a collection (or index arrangement) without a read policy gets it installed;
+ * - a stored secret no live catalog secret refers to (its request's commit failed after the value
+ *   was put, or its drop never pruned it) is removed from the secret store, once nothing stored
+ *   a value for it within the grace period. Object ids are never reused, so nothing can start
+ *   referring to it later.
  */
 import { queryPartition } from '../dynamo';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -21,6 +25,7 @@ import { effectItem, OUTBOX_TTL_SECONDS, type TxnRecord } from '../catalog/store
 import { DEFAULT_READ_POLICY, type DataPlane, type ObservedResource } from '../controllers/contract';
 import { RESOURCES_OF } from '../effects/derive';
 import type { EffectIntent, EffectKind, EffectRecord } from '../effects/model';
+import type { SecretStore } from '../secrets/store';
 import { randomBytes } from 'node:crypto';
 
 export interface FullPassOptions {
@@ -40,6 +45,8 @@ export interface FullPassReport {
   readonly untagged: readonly { tenant: string; kind: string; resourceId: string }[];
   readonly missing: number;
   readonly readPoliciesRepaired: number;
+  /** Stored secrets no live catalog secret refers to, removed from the secret store. */
+  readonly secretsCollected: number;
   /** True when the pass reached the last tenant (the next one starts after the interval). */
   readonly completed: boolean;
 }
@@ -57,7 +64,7 @@ export class FullPass {
   private readonly tenantsPerRun: number;
 
   constructor(
-    private readonly deps: { doc: DynamoDBDocumentClient; catalogTable: string; dataPlane: DataPlane; logger: Logger },
+    private readonly deps: { doc: DynamoDBDocumentClient; catalogTable: string; dataPlane: DataPlane; logger: Logger; secrets?: SecretStore },
     o: FullPassOptions = {},
   ) {
     this.intervalMs = o.intervalMs ?? 3_600_000;
@@ -66,7 +73,7 @@ export class FullPass {
   }
 
   async run(now: Date): Promise<FullPassReport> {
-    const none: FullPassReport = { ran: false, tenants: 0, itemsRead: 1, orphans: 0, untagged: [], missing: 0, readPoliciesRepaired: 0, completed: false };
+    const none: FullPassReport = { ran: false, tenants: 0, itemsRead: 1, orphans: 0, untagged: [], missing: 0, readPoliciesRepaired: 0, secretsCollected: 0, completed: false };
     const marker = (await this.deps.doc.send(new GetCommand({ TableName: this.deps.catalogTable, Key: MARKER, ConsistentRead: true }))).Item;
     const t = now.getTime();
     const due = marker?.cursor !== undefined || !marker?.completedAt || t - Date.parse(marker.completedAt as string) >= this.intervalMs;
@@ -98,6 +105,7 @@ export class FullPass {
     let orphans = 0;
     let missing = 0;
     let readPoliciesRepaired = 0;
+    let secretsCollected = 0;
     const untagged: { tenant: string; kind: string; resourceId: string }[] = [];
     for (const t of page.Items ?? []) {
       const r = await this.diffTenant(t.tenant as string, now);
@@ -105,6 +113,7 @@ export class FullPass {
       orphans += r.orphans;
       missing += r.missing;
       readPoliciesRepaired += r.readPoliciesRepaired;
+      secretsCollected += r.secretsCollected;
       untagged.push(...r.untagged);
     }
     const completed = !page.LastEvaluatedKey;
@@ -119,8 +128,8 @@ export class FullPass {
         },
       }),
     );
-    const report = { ran: true, tenants: page.Items?.length ?? 0, itemsRead, orphans, untagged, missing, readPoliciesRepaired, completed };
-    if (orphans || missing || readPoliciesRepaired || untagged.length) this.deps.logger.warn('full pass found drift', { ...report });
+    const report = { ran: true, tenants: page.Items?.length ?? 0, itemsRead, orphans, untagged, missing, readPoliciesRepaired, secretsCollected, completed };
+    if (orphans || missing || readPoliciesRepaired || secretsCollected || untagged.length) this.deps.logger.warn('full pass found drift', { ...report });
     return report;
   }
 
@@ -151,7 +160,7 @@ export class FullPass {
       const live = owner !== undefined && !owner.dropped;
       if (!live) {
         if (inFlight.has(`${r.resourceId}/${r.kind}`) || now.getTime() - Date.parse(r.createdAt) < this.graceMs) continue;
-        intents.push(this.intent(r, 'drop', Math.max(r.generation, owner?.generation ?? 0)));
+        intents.push(this.intent(r, 'drop', orphanDropGeneration(r, owner)));
         continue;
       }
       if (needsReadPolicy(r) && !r.readPolicy) {
@@ -170,7 +179,28 @@ export class FullPass {
     const orphans = intents.filter((i) => i.intent === 'drop').length;
     const missing = intents.length - orphans;
     if (intents.length) await this.writeEffects(tenant, intents, now);
-    return { itemsRead: objectItems.length + effectItems.length + resources.length, orphans, missing, readPoliciesRepaired, untagged };
+    const secretsCollected = await this.collectSecrets(tenant, objects, now);
+    return { itemsRead: objectItems.length + effectItems.length + resources.length, orphans, missing, readPoliciesRepaired, secretsCollected, untagged };
+  }
+
+  /**
+   * Removes stored secrets that no live catalog secret refers to. The objects were read before
+   * the listing, so a CREATE SECRET that commits in between stored its value moments ago: the
+   * grace period (far longer than a request) keeps it.
+   */
+  private async collectSecrets(tenant: string, objects: ReadonlyMap<string, CatalogObject>, now: Date): Promise<number> {
+    const store = this.deps.secrets;
+    if (!store) return 0;
+    let collected = 0;
+    for (const stored of await store.list(tenant)) {
+      const owner = objects.get(stored.secretId);
+      if (owner && !owner.dropped) continue;
+      const changedAt = stored.changedAt === undefined ? now.getTime() : Date.parse(stored.changedAt);
+      if (now.getTime() - changedAt < this.graceMs) continue;
+      await store.prune(tenant, stored.secretId);
+      collected++;
+    }
+    return collected;
   }
 
   private intent(r: ObservedResource, intent: 'drop' | 'ensure', generation: number): EffectIntent {
@@ -200,6 +230,17 @@ export class FullPass {
       );
     }
   }
+}
+
+/**
+ * The generation a collecting drop is fenced at: past what the data plane holds (a drop at the
+ * held generation is "no change" there, so the orphan would stay and a new effect would be
+ * written every pass), and at least the tombstone's when there still is one. When the tombstone's
+ * TTL expired before the drop ran there is no catalog generation left to use; object ids are never
+ * reused, so no later create of this owner can be fenced out by it.
+ */
+export function orphanDropGeneration(r: ObservedResource, owner: CatalogObject | undefined): number {
+  return Math.max(r.generation + 1, owner?.generation ?? 0);
 }
 
 function needsReadPolicy(r: ObservedResource): boolean {

@@ -412,6 +412,19 @@ function compare(a: Value, b: Value): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The terms of a chain of one operator (`a OR b OR c`), left to right, without recursion. */
+function chainTerms(e: Extract<Expr, { kind: 'and' | 'or' }>): Expr[] {
+  const terms: Expr[] = [];
+  let at: Expr = e;
+  while (at.kind === e.kind) {
+    const link = at as Extract<Expr, { kind: 'and' | 'or' }>;
+    terms.push(link.right);
+    at = link.left;
+  }
+  terms.push(at);
+  return terms.reverse();
+}
+
 /** SQL's three-valued logic: null stands for unknown. */
 function evaluate(e: Expr, rel: Relation, row: readonly Value[]): Value {
   switch (e.kind) {
@@ -440,17 +453,15 @@ function evaluate(e: Expr, rel: Relation, row: readonly Value[]): Value {
       }
       return null;
     }
-    case 'and': {
-      const l = evaluate(e.left, rel, row);
-      const r = evaluate(e.right, rel, row);
-      if (l === false || r === false) return false;
-      return l === null || r === null ? null : true;
-    }
+    case 'and':
     case 'or': {
-      const l = evaluate(e.left, rel, row);
-      const r = evaluate(e.right, rel, row);
-      if (l === true || r === true) return true;
-      return l === null || r === null ? null : false;
+      // A flat chain of N terms parses as a left-deep tree N levels deep: walk its spine in a
+      // loop (recursion would overflow the stack at a few thousand terms).
+      // Every term is evaluated (as before: an unknown column errs whatever the other terms say).
+      const decisive = e.kind === 'or';
+      const values = chainTerms(e).map((term) => evaluate(term, rel, row));
+      if (values.includes(decisive)) return decisive;
+      return values.includes(null) ? null : !decisive;
     }
     case 'not': {
       const v = evaluate(e.expr, rel, row);

@@ -107,6 +107,7 @@ describe('acknowledgements', () => {
         'AwsSolutions-IAM5[Resource::*] @ DdlControlPlane/<fn>/XRayWrite',
         'AwsSolutions-IAM5[Resource::*] @ DdlControlPlane/<fn>/Executor/XRayWrite',
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ddl-control-plane/*] @ DdlControlPlane/<fn>/SecretStore',
+        'AwsSolutions-IAM5[Resource::*] @ DdlControlPlane/<fn>/SecretStoreList',
         'AwsSolutions-L1 @ DdlControlPlane/<fn>/Function',
         'AwsSolutions-L1 @ DdlControlPlane/<fn>/Executor/Function',
         'AwsSolutions-SQS3 @ DdlControlPlane/StreamRouter/OnFailure',

@@ -297,7 +297,7 @@ describe('EffectExecutor', () => {
     expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(DATA_PLANE_CALL_WORST_CASE.toSeconds());
   });
 
-  it('secrets: only the DDL Lambda (put, get), the secrets executor (has, prune) and the sweeper (get) may touch secrets, only ddl-control-plane/* ones', () => {
+  it('secrets: only the DDL Lambda (put, get), the secrets executor (has, prune) and the sweeper (get, list, prune) may touch secrets, only ddl-control-plane/* ones (ListSecrets on * alone)', () => {
     // Prepare
     const roles = {
       ddl: logicalId(stack.api.handler.role),
@@ -307,9 +307,10 @@ describe('EffectExecutor', () => {
     const prefixArn = 'arn:ref:AWS::Partition:secretsmanager:ref:AWS::Region:ref:AWS::AccountId:secret:ddl-control-plane/*';
 
     // Act
-    const bySecrets = identityStatements(template).filter((s) => s.actions.some((a) => a.startsWith('secretsmanager:')));
+    const bySecrets = identityStatements(template).filter((s) => s.actions.some((a) => a.startsWith('secretsmanager:') && a !== 'secretsmanager:ListSecrets'));
+    const listing = identityStatements(template).filter((s) => s.actions.includes('secretsmanager:ListSecrets'));
     const actionsOf = (role: string) => {
-      const own = statementsOfRole(template, role).filter((s) => s.actions.some((a) => a.startsWith('secretsmanager:')));
+      const own = statementsOfRole(template, role).filter((s) => s.actions.some((a) => a.startsWith('secretsmanager:') && a !== 'secretsmanager:ListSecrets'));
       expect(own).toHaveLength(1);
       return [...own[0]!.actions].sort();
     };
@@ -319,7 +320,8 @@ describe('EffectExecutor', () => {
     // connection before commit (get); shared/executor/executor.ts reconcileSecret checks the
     // committed generation (GetSecretValue) and prunes older ones (ListSecretVersionIds +
     // UpdateSecretVersionStage) or the whole secret (DeleteSecret); the sweeper's connector probes
-    // read connection secrets (get).
+    // read connection secrets (get), and its full pass collects secrets whose commit failed
+    // (ListSecrets, then DeleteSecret).
     expect(bySecrets).toHaveLength(3);
     expect(actionsOf(roles.ddl)).toEqual(
       ['secretsmanager:CreateSecret', 'secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:TagResource', 'secretsmanager:UpdateSecretVersionStage'].sort(),
@@ -328,10 +330,11 @@ describe('EffectExecutor', () => {
     expect(actionsOf(roles.executor)).toEqual(
       ['secretsmanager:DeleteSecret', 'secretsmanager:GetSecretValue', 'secretsmanager:ListSecretVersionIds', 'secretsmanager:UpdateSecretVersionStage'].sort(),
     );
-    expect(actionsOf(roles.sweeper)).toEqual(['secretsmanager:GetSecretValue']);
+    expect(actionsOf(roles.sweeper)).toEqual(['secretsmanager:DeleteSecret', 'secretsmanager:GetSecretValue']);
     for (const s of bySecrets) expect(s.resources.map(fakeResolve)).toEqual([prefixArn]);
-    // Nothing calls the store's `list` yet: no ListSecrets, so no Resource "*" for it either.
-    expect(bySecrets.flatMap((s) => s.actions)).not.toContain('secretsmanager:ListSecrets');
+    // ListSecrets has no resource-level permissions: the sweeper's alone, in a statement of its own on "*".
+    expect(listing.map((s) => ({ actions: s.actions, resources: s.resources }))).toEqual([{ actions: ['secretsmanager:ListSecrets'], resources: ['*'] }]);
+    expect(statementsOfRole(template, roles.sweeper).filter((s) => s.actions.includes('secretsmanager:ListSecrets'))).toHaveLength(1);
   });
 });
 
@@ -493,6 +496,7 @@ describe('Sweeper', () => {
       effectQueues: stack.queues.all.map(({ queue }) => `getatt:${logicalId(queue)}.Arn`),
       dataPlaneTable: [`getatt:${logicalId(stack.dataPlane!.table.table)}.Arn`],
       secretStore: ['arn:ref:AWS::Partition:secretsmanager:ref:AWS::Region:ref:AWS::AccountId:secret:ddl-control-plane/*'],
+      secretList: ['*'],
       // No external data plane here, so no token secret (test/cdk/data-plane-token.test.ts has one).
       dataPlaneToken: [],
     };
@@ -510,8 +514,10 @@ describe('Sweeper', () => {
     expect([...granted].sort()).toEqual([...expected].sort());
     expect(granted).not.toContain(`dynamodb:Query on getatt:${catalog}.Arn/index/*`);
     expect(granted).toContain(`dynamodb:Query on getatt:${catalog}.Arn/index/${ATTENTION_INDEX}`);
-    // The sweeper reads connection secrets exactly as the store's `get` does.
-    expect(Object.values(SWEEPER_ACCESS).filter((a) => a.on === 'secretStore').map((a) => a.action)).toEqual([...SECRET_STORE_ACCESS.get]);
+    // The sweeper reads connection secrets exactly as the store's `get` does, and collects orphans with `list` and `prune` of a whole secret.
+    expect(Object.values(SWEEPER_ACCESS).filter((a) => a.on === 'secretStore' || a.on === 'secretList').map((a) => a.action).sort()).toEqual(
+      [...SECRET_STORE_ACCESS.get, ...SECRET_STORE_ACCESS.list, 'secretsmanager:DeleteSecret'].sort(),
+    );
   });
 });
 
@@ -587,13 +593,15 @@ describe('least privilege', () => {
     }
   });
 
-  it('Resource "*" appears only in the X-Ray statements (X-Ray has no resource-level permissions)', () => {
+  it('Resource "*" appears only in the X-Ray statements and the sweeper\'s ListSecrets (neither has resource-level permissions)', () => {
     // Act
     const wildcard = identityStatements(template).filter((s) => s.resources.includes('*'));
 
-    // Assess: one X-Ray statement per function, and nothing else
-    expect(wildcard).toHaveLength(Object.keys(template.findResources('AWS::Lambda::Function')).length);
-    for (const s of wildcard) {
+    // Assess: one X-Ray statement per function, and the sweeper's ListSecrets (no resource-level permissions either)
+    const listing = wildcard.filter((s) => s.actions.includes('secretsmanager:ListSecrets'));
+    expect(listing.map((s) => s.actions)).toEqual([['secretsmanager:ListSecrets']]);
+    expect(wildcard).toHaveLength(Object.keys(template.findResources('AWS::Lambda::Function')).length + 1);
+    for (const s of wildcard.filter((x) => !listing.includes(x))) {
       expect(s.actions.sort(), s.policy).toEqual([...XRAY_ACTIONS].sort());
       expect(s.resources, s.policy).toEqual(['*']);
     }
@@ -957,7 +965,8 @@ describe('bundles', () => {
         expect(v2?.dependsOn).toContain(v1!.id);
         expect(probed!.response.statusCode).toBe(400);
         const results = (probed!.response.body as { results: { error?: unknown }[] }).results;
-        expect(results.at(-1)!.error).toMatchObject({ code: '08001', message: expect.stringMatching(/^postgres: .*refused/) });
+        // The probe chunk ran, under the deployed address policy: loopback is never probed.
+        expect(results.at(-1)!.error).toMatchObject({ code: '08000', message: 'postgres: could not connect to 127.0.0.1:9: the address is not allowed' });
         // Negative control: the view path does go through that very file ...
         expect(missingChunk!.response.statusCode).toBe(500);
         expect(missingChunk!.error).toEqual({ message: expect.stringContaining(viewChunks[0]!.split('/').pop()!), code: 'ERR_MODULE_NOT_FOUND' });

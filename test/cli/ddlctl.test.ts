@@ -208,6 +208,7 @@ describe('ddlctl status', () => {
     r = await run(['status']);
     expect(r.stdout).toMatch(/ shop +\| postgres +\| stalled +\| \d+s ago +\| postgres: error connecting to server: Connection refused \(os error 111\)/);
     expect(r.stdout).toMatch(/\d+ not healthy/);
+    expect(r.code, 'status exits 1 while something is not healthy').toBe(1);
 
     prober.delete('pg.cli.test');
     await p.sweeper.sweep();
@@ -247,7 +248,7 @@ describe('ddlctl check', () => {
   it('without a runtime or --table says how to get one (exit 2)', async () => {
     const r = await ddlctl(['check'], { cwd: home });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/ddlctl check needs the local runtime: start it with `npm start`/);
+    expect(r.stderr).toMatch(/ddlctl check needs the local runtime: none running was found in .*runtime.json.*Start it with `npm start`/);
   });
 });
 
@@ -324,6 +325,32 @@ describe('connection', () => {
     expect(r.stdout).toContain(' c\n');
   });
 
+  it('finds an in-memory instance (and its password) when the data folder has no live runtime.json', async () => {
+    const dir = mkdtempSync(join(home, 'cwd-'));
+    mkdirSync(join(dir, '.data', 'instances'), { recursive: true });
+    const info = JSON.parse(readFileSync(runtimeFile, 'utf8')) as LocalRuntimeInfo;
+    // A runtime.json left by a process that is gone, and an in-memory instance that runs (this one).
+    writeFileSync(join(dir, '.data', 'runtime.json'), JSON.stringify({ ...info, pid: 2 ** 22 + 1, url: 'http://127.0.0.1:1' }));
+    writeFileSync(join(dir, '.data', 'instances', `${process.pid}.json`), JSON.stringify({ ...info, bootstrapPassword: password }));
+    const r = await ddlctl(['sql', '-c', 'SELECT name FROM mz_clusters ORDER BY name'], { cwd: dir, env: { DDLCTL_PASSWORD: undefined } });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain(' c\n');
+    const checked = await ddlctl(['check', '--tenant', tenant], { cwd: dir });
+    expect(checked.code).toBe(0);
+  });
+
+  it('says where it looked for a running npm start and how to point it elsewhere', async () => {
+    const dir = mkdtempSync(join(home, 'cwd-'));
+    const closed = await freePort();
+    const down = await ddlctl(['sql', '-c', 'SHOW CLUSTERS'], { cwd: dir, env: { DDLCTL_URL: `http://127.0.0.1:${closed}` } });
+    expect(down.code).toBe(2);
+    expect(down.stderr).toContain(`cannot reach http://127.0.0.1:${closed} (from DDLCTL_URL)`);
+    const admin = await ddlctl(['check'], { cwd: dir });
+    expect(admin.code).toBe(2);
+    expect(admin.stderr).toContain(`none running was found in ${join(dir, '.data', 'runtime.json')} or ${join(dir, '.data', 'instances', '<pid>.json')}`);
+    expect(admin.stderr).toContain('--data-dir');
+  });
+
   it('reads url and password from ~/.config/ddlctl/config.json', async () => {
     mkdirSync(join(home, '.config', 'ddlctl'), { recursive: true });
     writeFileSync(join(home, '.config', 'ddlctl', 'config.json'), JSON.stringify({ url: p.url, password }));
@@ -343,7 +370,8 @@ describe('connection', () => {
     const closed = await freePort();
     const down = await ddlctl(['--url', `http://127.0.0.1:${closed}`, 'status']);
     expect(down.code).toBe(2);
-    expect(down.stderr).toContain(`cannot reach http://127.0.0.1:${closed}: ECONNREFUSED`);
+    expect(down.stderr).toContain(`cannot reach http://127.0.0.1:${closed} (from --url): ECONNREFUSED`);
+    expect(down.stderr).toContain('Point ddlctl at it with --url');
 
     const none = await ddlctl(['--url', 'https://api.example.invalid', 'status'], { env: { DDLCTL_PASSWORD: undefined } });
     expect(none.code).toBe(2);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole, isStale } from '../../console/build';
 import { consoleFallback } from '../../local/console';
+import { budget } from '../helpers/budget';
 
 let dist: string;
 let server: Server;
@@ -63,7 +64,7 @@ describe('console route', () => {
   it('builds small and fast (esbuild, no framework)', async () => {
     const out = join(dist, '..', 'again');
     const b = await buildConsole({ outDir: out, apiUrl: 'https://api.example.com/v1' });
-    expect(b.ms).toBeLessThan(10_000);
+    expect(b.ms).toBeLessThan(budget(10_000));
     expect(b.bytes).toBeLessThan(100_000);
     expect(await (await import('node:fs/promises')).readFile(join(out, 'app.js'), 'utf8')).toContain('https://api.example.com/v1');
   });

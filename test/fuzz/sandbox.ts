@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FuzzRequest } from './arbitraries';
 import { checkResponse, postRaw, type Verdict } from './harness';
+import { watchForHang } from '../helpers/budget';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
@@ -30,11 +31,18 @@ export interface SandboxOptions {
   readonly sqsEndpoint: string;
   /** The table/queue prefix (the child ensures the resources exist; an existing pipeline's prefix is fine). */
   readonly prefix: string;
-  /** A case without an answer after this long counts as a hang. */
+  /**
+   * A case counts as a hang when the child spent this much CPU time on it without answering
+   * (a stuck loop), or waited 12 times as long on the clock (stuck on something else). CPU time,
+   * not the clock: on a loaded machine a slow answer is not a hang.
+   */
   readonly timeoutMs?: number;
   /** Heap cap of the child, so a runaway allocation ends in seconds. */
   readonly maxOldSpaceMb?: number;
 }
+
+/** A case waiting this many times its CPU budget on the clock, whatever it used, is stuck too. */
+const WALL_FACTOR = 12;
 
 const toWire = (r: FuzzRequest): WireRequest => ({ body: typeof r.body === 'string' ? r.body : { hex: r.body.toString('hex') }, contentType: r.contentType, headers: r.headers });
 
@@ -117,17 +125,17 @@ export class Sandbox {
     if (!child) return Promise.reject(new Error('the system under test is not running'));
     const id = this.nextId++;
     return new Promise<ChildMessage>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const unwatch = watchForHang(child.pid, timeoutMs, timeoutMs * WALL_FACTOR, (why) => {
         this.pending.delete(id);
-        reject(new HangError(`no answer within ${timeoutMs} ms`));
-      }, timeoutMs);
+        reject(new HangError(why));
+      });
       this.pending.set(id, {
         resolve: (r) => {
-          clearTimeout(timer);
+          unwatch();
           resolve(r);
         },
         reject: (e) => {
-          clearTimeout(timer);
+          unwatch();
           reject(e);
         },
       });
@@ -159,14 +167,20 @@ export class Sandbox {
   /** One case over HTTP to the child's API. */
   async runHttp(tenant: string, req: FuzzRequest): Promise<Verdict> {
     const password = await this.tenant(tenant);
+    const abort = new AbortController();
+    let hung: string | undefined;
+    const unwatch = watchForHang(this.child?.pid, this.timeoutMs, this.timeoutMs * WALL_FACTOR, (why) => {
+      hung = why;
+      abort.abort();
+    });
     try {
-      const a = await postRaw(this.url, password, req, AbortSignal.timeout(this.timeoutMs));
+      const a = await postRaw(this.url, password, req, abort.signal);
       return { ...checkResponse(a.status, a.body, req.body), status: a.status };
     } catch (e) {
-      const hung = (e as Error).name === 'TimeoutError';
       await this.respawn();
-      return { outcome: 'crash', problem: `the HTTP API ${hung ? `gave no answer within ${this.timeoutMs} ms` : `failed: ${(e as Error).message}`}` };
+      return { outcome: 'crash', problem: `the HTTP API ${hung ? `hung: ${hung}` : `failed: ${(e as Error).message}`}` };
     } finally {
+      unwatch();
       this.child?.send({ type: 'invalidate', tenant } satisfies ParentMessage);
     }
   }

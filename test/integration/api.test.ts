@@ -1,4 +1,5 @@
 /** Authentication and request errors at the HTTP edge: a clear 4xx, and nothing committed. */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer } from '../../local/http-server';
 import type { Pipeline } from '../../local/pipeline';
@@ -7,7 +8,9 @@ import { UNAUTHORIZED_BODY } from '../../shared/api/handlers';
 import { CORS_ALLOW_ORIGINS_ENV } from '../../shared/config';
 import { makeLogger } from '../../shared/lambda/logger';
 import { apiHandler, authorizerHandler } from '../../shared/lambda/wiring';
+import { awsFingerprintKey, FINGERPRINT_KEY_SECRET_NAME } from '../../shared/secrets/fingerprint-key';
 import { tenantItems } from '../helpers/catalog';
+import { FakeSecretsManager } from '../helpers/secrets-manager-fake';
 import { sqlClient, testPipeline } from '../helpers/pipeline';
 
 let p: Pipeline;
@@ -117,6 +120,39 @@ describe('Idempotency-Key', () => {
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     for (const r of responses) expect(r.body).toEqual(responses[0]!.body);
     expect((await tenantItems(p, tenant)).filter((i) => i.type === 'txn')).toHaveLength(1);
+  });
+
+  it('remembers the body only as a keyed hash: a low-entropy secret cannot be checked against the table', async () => {
+    // Prepare
+    const { sql, tenant } = await sqlClient(p);
+    const body = JSON.stringify({ query: "CREATE SECRET pin AS '1234'" });
+
+    // Act
+    const first = await sql('', { body, headers: { 'idempotency-key': 'pin' } });
+    const again = await sql('', { body, headers: { 'idempotency-key': 'pin' } });
+
+    // Assess
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const [record] = (await tenantItems(p, tenant)).filter((i) => i.type === 'idempotency');
+    expect(record!.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(record!.fingerprint).not.toBe(createHash('sha256').update(body, 'utf8').digest('hex'));
+  });
+
+  it('keys the fingerprint with a deployment key read from (or created once in) Secrets Manager', async () => {
+    // Prepare: two cold instances racing for the key.
+    const sm = new FakeSecretsManager();
+    const [a, b] = [awsFingerprintKey(sm.client), awsFingerprintKey(sm.client)];
+
+    // Act
+    const [ka, kb] = await Promise.all([a(), b()]);
+    const later = await awsFingerprintKey(sm.client)();
+
+    // Assess
+    expect(ka.length).toBe(32);
+    expect(kb.equals(ka)).toBe(true);
+    expect(later.equals(ka)).toBe(true);
+    expect([...sm.secrets.keys()]).toEqual([FINGERPRINT_KEY_SECRET_NAME]);
   });
 
   it('rejects a malformed key', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { dataPlaneReplicas, tenantItems } from '../helpers/catalog';
 import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { budget } from '../helpers/budget';
 
 let p: Pipeline;
 beforeAll(async () => {
@@ -32,11 +33,12 @@ describe('managed cluster', () => {
     // Assess
     expect({ status: created.status, body: created.body }).toEqual({ status: 200, body: { results: [{ ok: 'CREATE CLUSTER', notices: [] }] } });
     const t0 = Date.now();
+    const limit = budget(2_000);
     const online = await eventually(async () => {
       const rows = await replicaStatuses(sql);
       return rows.length === 2 && rows.every((r) => r[1] === 'online') && rows;
-    }, 2_000);
-    expect(Date.now() - t0).toBeLessThan(2_000);
+    }, limit);
+    expect(Date.now() - t0).toBeLessThan(limit);
     const replicas = await dataPlaneReplicas(p, tenant);
     expect(replicas.map((r) => r.resourceId).sort()).toEqual(online.map((r) => r[0]).sort());
     for (const r of replicas) {

@@ -172,7 +172,7 @@ describe('every object kind', () => {
     await ok(sql, "ALTER SECRET s AS 'two'");
     const secretId = (await rows(sql, "SELECT id FROM mz_secrets WHERE name = 's'"))[0]![0];
     await settled(tenant);
-    expect(await p.secrets.list(tenant)).toEqual([{ secretId, generations: [2] }]);
+    expect(await p.secrets.list(tenant)).toMatchObject([{ secretId, generations: [2] }]);
     expect(await p.secrets.get(tenant, secretId, 2)).toBe('two');
 
     await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc', REPLICATION FACTOR = 2)");

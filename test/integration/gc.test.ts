@@ -5,7 +5,9 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Logger } from '@aws-lambda-powertools/logger';
 import type { Pipeline } from '../../local/pipeline';
+import { FullPass } from '../../shared/sweeper/full-pass';
 import { dataPlaneReplicas, tenantItems } from '../helpers/catalog';
 import { eventually, sqlClient, testPipeline } from '../helpers/pipeline';
 
@@ -49,6 +51,49 @@ describe('full pass', () => {
     expect(gc).toHaveLength(1);
     expect(gc[0]!.statements[0]).toMatch(/^-- sweeper: collect orphan compute\.replica of r\d/);
     await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 1);
+  });
+
+  it('removes an orphan whose owner left the catalog entirely (its tombstone expired), and writes no effect for it again', async () => {
+    // Prepare: the replica's object is gone, not even a tombstone (its TTL expired before the drop ran).
+    const { sql, tenant } = await sqlClient(p);
+    await sql("CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = 1)");
+    await settled(tenant);
+    const [victim] = await dataPlaneReplicas(p, tenant);
+    await p.clients.doc.send(new DeleteCommand({ TableName: p.config.catalogTable, Key: { pk: `T#${tenant}`, sk: `OBJ#${victim!.resourceId}` } }));
+    const sweeperTxns = async () => (await tenantItems(p, tenant)).filter((i) => i.type === 'txn' && i.principal === 'system:sweeper').length;
+
+    // Act
+    await dueSweep();
+    await settled(tenant);
+    await dueSweep();
+
+    // Assess
+    expect(await dataPlaneReplicas(p, tenant)).toEqual([]);
+    expect(await sweeperTxns()).toBe(1);
+  });
+
+  it('removes a secret value whose request failed at its commit, after the grace period, and never a live one', async () => {
+    // Prepare: the value is put before the commit; this commit then fails (an item over 400 KB: 54000).
+    const { sql, tenant } = await sqlClient(p);
+    await sql("CREATE SECRET live AS 'kept'");
+    const failed = await sql(`CREATE SECRET lost AS 'orphaned'; CREATE CONNECTION k TO KAFKA (BROKER '${'b'.repeat(420_000)}') WITH (VALIDATE = false)`);
+    expect(failed.body.results.at(-1).error.code).toBe('54000');
+    const liveId = (await sql("SELECT id FROM mz_secrets WHERE name = 'live'")).body.results[0].rows[0][0];
+    const stored = await p.secrets.list(tenant);
+    expect(stored.map((s) => s.secretId).sort()).toHaveLength(2);
+    const lostId = stored.find((s) => s.secretId !== liveId)!.secretId;
+
+    // Act: the tenant's diff within the grace period (five minutes), then after it.
+    const pass = new FullPass({ ...p.clients, catalogTable: p.config.catalogTable, dataPlane: p.dataPlane, secrets: p.secrets, logger: new Logger({ logLevel: 'SILENT' }) });
+    const early = await pass.diffTenant(tenant, minutes(1));
+    const afterEarly = (await p.secrets.list(tenant)).map((s) => s.secretId).sort();
+    const late = await pass.diffTenant(tenant, minutes(6));
+
+    // Assess
+    expect([early.secretsCollected, late.secretsCollected]).toEqual([0, 1]);
+    expect(afterEarly).toEqual([liveId, lostId].sort());
+    expect((await p.secrets.list(tenant)).map((s) => s.secretId)).toEqual([liveId]);
+    expect(await p.secrets.get(tenant, liveId, 1)).toBe('kept');
   });
 
   it('leaves a resource without our owner tag alone and reports it', async () => {

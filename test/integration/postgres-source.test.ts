@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
+import { LOCAL_PROBE_POLICY } from '../../shared/probes/addresses';
 import { realProber } from '../../shared/probes/lazy';
 import { tenantItems } from '../helpers/catalog';
 import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
@@ -15,7 +16,7 @@ beforeAll(async () => {
   pg = await startPostgres();
   await pg.sql('CREATE TABLE orders (id int primary key, amount numeric)');
   await pg.sql('CREATE PUBLICATION mz_source FOR ALL TABLES');
-  p = await testPipeline('pgsource', { prober: realProber(2_000) });
+  p = await testPipeline('pgsource', { prober: realProber({ timeoutMs: 2_000, network: LOCAL_PROBE_POLICY }) });
 });
 afterAll(async () => {
   await p?.stop();

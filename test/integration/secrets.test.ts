@@ -68,7 +68,7 @@ describe('secret values', () => {
 
     const secretId = JSON.parse(responses[8]!).results[0].rows[0][0];
     expect(await p.secrets.get(tenant, secretId, 2)).toBe(SECOND);
-    expect(await p.secrets.list(tenant)).toEqual([{ secretId, generations: [2] }]);
+    expect(await p.secrets.list(tenant)).toMatchObject([{ secretId, generations: [2] }]);
 
     const everything = [
       ...responses,
@@ -86,5 +86,35 @@ describe('secret values', () => {
     expect(everything).not.toContain(FIRST);
     expect(everything).not.toContain(SECOND);
     expect(everything).not.toContain(Buffer.from(FIRST).toString('base64'));
+  });
+});
+
+describe('credentials given as plain strings', () => {
+  // Materialize reads these connection options as secrets only (src/sql/src/plan/statement/ddl/connection.rs).
+  const LITERAL = 'Pl41n-literal-CREDENTIAL-77e1';
+  const cases = [
+    ['PASSWORD', `CREATE CONNECTION c TO POSTGRES (HOST 'h', USER 'u', PASSWORD '${LITERAL}')`],
+    ['PASSWORD', `CREATE CONNECTION c TO CONFLUENT SCHEMA REGISTRY (URL 'http://h', USER 'u', PASSWORD '${LITERAL}')`],
+    ['SASL PASSWORD', `CREATE CONNECTION c TO KAFKA (BROKER 'b:9092', SASL MECHANISMS 'PLAIN', SASL USERNAME 'u', SASL PASSWORD '${LITERAL}')`],
+    ['SSL KEY', `CREATE CONNECTION c TO KAFKA (BROKER 'b:9092', SSL KEY '${LITERAL}', SSL CERTIFICATE 'cert')`],
+    ['SSL KEY', `CREATE CONNECTION c TO POSTGRES (HOST 'h', USER 'u', SSL KEY '${LITERAL}', SSL CERTIFICATE 'cert')`],
+    ['SECRET ACCESS KEY', `CREATE CONNECTION c TO AWS (ACCESS KEY ID 'AKIA', SECRET ACCESS KEY '${LITERAL}', REGION 'us-east-1')`],
+  ] as const;
+
+  it.each(cases)('%s as a literal is refused like Materialize refuses it, and leaves no trace: %s', async (option, query) => {
+    // Prepare
+    const { sql, tenant } = await sqlClient(p);
+    const before = JSON.stringify(await tenantItems(p, tenant));
+
+    // Act
+    const r = await sql(`${query} WITH (VALIDATE = false)`);
+    const shown = await sql('SHOW CREATE CONNECTION c');
+
+    // Assess
+    expect(r.status).toBe(400);
+    expect(r.body.results[0].error).toMatchObject({ code: 'XX000', message: `invalid ${option}: must provide a secret value`, position: query.indexOf(`${option} '`) });
+    expect(JSON.stringify(r.body)).not.toContain(LITERAL);
+    expect(JSON.stringify(await tenantItems(p, tenant))).toBe(before);
+    expect(shown.body.results[0].error.message).toMatch(/unknown catalog item 'c'/);
   });
 });

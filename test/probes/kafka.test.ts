@@ -5,11 +5,12 @@
  */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { LOCAL_PROBE_POLICY } from '../../shared/probes/addresses';
 import { RealProber } from '../../shared/probes/real';
 import { refusedPort, silentServer, timed } from './net';
 
 const TIMEOUT_MS = 1_000;
-const prober = new RealProber({ timeoutMs: TIMEOUT_MS });
+const prober = new RealProber({ timeoutMs: TIMEOUT_MS, network: LOCAL_PROBE_POLICY });
 
 describe('kafka probe', () => {
   it('reports a refused broker port as a transient kafka error, at once', async () => {

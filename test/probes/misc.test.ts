@@ -7,12 +7,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedProber } from '../../shared/probes/fake';
 import { REDACTED, scrubSecrets } from '../../shared/probes/namespace';
+import { LOCAL_PROBE_POLICY } from '../../shared/probes/addresses';
 import { RealProber } from '../../shared/probes/real';
 import type { ConnectionProbeInput } from '../../shared/probes/types';
 import { refusedPort, silentServer, timed } from './net';
 
 const TIMEOUT_MS = 1_000;
-const prober = new RealProber({ timeoutMs: TIMEOUT_MS });
+const prober = new RealProber({ timeoutMs: TIMEOUT_MS, network: LOCAL_PROBE_POLICY });
 
 describe('ssh probe', () => {
   it('fails transiently on a refused port, ok on a listening one', async () => {

@@ -4,13 +4,14 @@
  * server echoes back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_PROBE_POLICY } from '../../shared/probes/addresses';
 import { RealProber } from '../../shared/probes/real';
 import type { ConnectionProbeInput } from '../../shared/probes/types';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 import { refusedPort, silentServer, timed } from './net';
 
 const TIMEOUT_MS = 1_000;
-const prober = new RealProber({ timeoutMs: TIMEOUT_MS });
+const prober = new RealProber({ timeoutMs: TIMEOUT_MS, network: LOCAL_PROBE_POLICY });
 
 let logical: TestPostgres;
 let replica: TestPostgres;

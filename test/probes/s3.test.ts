@@ -5,12 +5,13 @@
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { LOCAL_PROBE_POLICY } from '../../shared/probes/addresses';
 import { RealProber } from '../../shared/probes/real';
 import type { ConnectionProbeInput } from '../../shared/probes/types';
 import { refusedPort, silentServer, timed } from './net';
 
 const TIMEOUT_MS = 1_000;
-const prober = new RealProber({ timeoutMs: TIMEOUT_MS });
+const prober = new RealProber({ timeoutMs: TIMEOUT_MS, network: LOCAL_PROBE_POLICY });
 const endpoint = inject('sqsEndpoint');
 const bucket = `probe-${randomUUID().slice(0, 8)}`;
 const SECRET_KEY = 'wJalrXUtnFEMI-probe-secret';

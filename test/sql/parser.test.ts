@@ -8,6 +8,7 @@ import type { Statement } from '../../shared/sql/ast';
 import { stripPositions } from '../../shared/sql/compare';
 import { MAX_NESTING_DEPTH, parse, Parser } from '../../shared/sql/parser';
 import { print } from '../../shared/sql/printer';
+import { budget } from '../helpers/budget';
 
 const one = (sql: string): Statement => {
   const parsed = parse(sql);
@@ -215,6 +216,6 @@ describe('printer', () => {
     const t0 = performance.now();
     for (let k = 0; k < runs; k++) roundOnce();
     const msPerStatement = (performance.now() - t0) / (runs * typical.length);
-    expect(msPerStatement).toBeLessThan(0.2);
+    expect(msPerStatement).toBeLessThan(budget(0.2));
   });
 });
