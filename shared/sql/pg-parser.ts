@@ -3,8 +3,9 @@
  * bodies: node-sql-parser reads most bodies in microseconds and stays the first reader; what it
  * rejects (`VALUES`, `DISTINCT ON`, `LATERAL`, `OPERATOR(...)`, parenthesised queries, ...) is
  * read again here before the statement is refused. Loaded lazily, once per process, and only by a
- * request whose view body the first reader rejected: measured on the 2-core test machine, the
- * import takes ~320 ms and instantiating the WebAssembly module ~90 ms; a parse then takes ~1 ms.
+ * request whose view body the first reader rejected: measured on the loaded 2-core test machine, a
+ * cold process imports it in ~320 ms and instantiates the WebAssembly module in ~90 ms (75 ms in
+ * all in the bench, `npm run bench -- --only parse`); a body it reads then plans in ~120 µs.
  */
 import type { ObjectName } from './ast';
 
