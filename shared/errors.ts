@@ -24,6 +24,8 @@ export const SQLSTATE = {
   syntaxError: '42601',
   insufficientPrivilege: '42501',
   duplicateObject: '42P07',
+  duplicateColumn: '42701',
+  invalidTableDefinition: '42P16',
   duplicateDatabase: '42P04',
   duplicateSchema: '42P06',
   undefinedObject: '42704',

@@ -77,7 +77,9 @@ export function writeReport(r: Results, dir: string): string[] {
     row('1', 'Commit via HTTP (`POST /api/sql`, authorizer included)', `p50 ${n2(c.http.p50)} ms (${n2(c.ratioP50.http)}× floor) · p99 ${n2(c.http.p99)} ms (${n2(c.ratioP99.http)}×)`, `p50 ≤ ${TARGETS.commitRatioP50}× floor`, c.ratioP50.http <= TARGETS.commitRatioP50);
   }
   for (const p of r.parsePlan?.rows ?? []) {
-    row('1', `Parse + plan, ${p.catalogObjects}-object catalog: \`${p.statement.length > 48 ? `${p.statement.slice(0, 46)}…` : p.statement}\``, `p50 ${(p.p50Us / 1000).toFixed(3)} ms · mean ${(p.meanUs / 1000).toFixed(3)} ms`, `≤ ${TARGETS.parsePlanMs} ms`, p.meanUs / 1000 <= TARGETS.parsePlanMs);
+    // The target is for DDL without a view body; a view body reports its own figure.
+    const viewBody = / AS SELECT /i.test(p.statement);
+    row('1', `Parse + plan, ${p.catalogObjects}-object catalog: \`${p.statement.length > 48 ? `${p.statement.slice(0, 46)}…` : p.statement}\``, `p50 ${(p.p50Us / 1000).toFixed(3)} ms · mean ${(p.meanUs / 1000).toFixed(3)} ms`, viewBody ? 'view body: own figure' : `≤ ${TARGETS.parsePlanMs} ms`, viewBody ? undefined : p.meanUs / 1000 <= TARGETS.parsePlanMs);
   }
   for (const a of r.applied ?? []) {
     const binding = a.clients === 32;
@@ -132,6 +134,7 @@ export function writeReport(r: Results, dir: string): string[] {
     md.push('## 1b. Parse + plan (no I/O)', '');
     md.push('| Statement | catalog objects | p50 µs | p99 µs | mean µs | of which parse µs |', '|---|---|---|---|---|---|');
     for (const p of r.parsePlan.rows) md.push(`| \`${p.statement}\` | ${p.catalogObjects} | ${p.p50Us} | ${p.p99Us} | ${p.meanUs} | ${p.parseMeanUs} |`);
+    if (r.parsePlan.pgParserLoadMs !== undefined) md.push('', `PostgreSQL's parser (libpg-query, read for bodies node-sql-parser rejects) loads once per process in ${r.parsePlan.pgParserLoadMs} ms.`);
     const pr = r.parsePlan.profile;
     if (pr) md.push('', `CPU profile of CREATE TABLE planning on the ${pr.catalogObjects}-object catalog (self time): ${pr.topFunctions.slice(0, 8).map((f) => `\`${f.fn}\`${f.where ? ` (${f.where})` : ''} ${f.pct}%`).join(', ')}.`);
     md.push('');

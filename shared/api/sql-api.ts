@@ -292,8 +292,13 @@ export class SqlApi {
     const now = this.clock();
     // The SQL parser library that reads view bodies is a third of the bundle: load it only when needed.
     const needsViewDeps = statements.some((s) => /^(create_view|create_materialized_view|explain_effects)$/.test(s.statement.kind));
-    const relationsReferenced = needsViewDeps ? (await import('../sql/view-deps')).relationsReferenced : undefined;
-    const ctx: PlanContext = { principal, now: now.toISOString(), newId: this.newId, ...(relationsReferenced ? { relationsReferenced } : {}) };
+    const viewDeps = needsViewDeps ? await import('../sql/view-deps') : undefined;
+    const ctx: PlanContext = {
+      principal,
+      now: now.toISOString(),
+      newId: this.newId,
+      ...(viewDeps ? { relationsReferenced: viewDeps.relationsReferenced, viewShape: viewDeps.viewShape } : {}),
+    };
     const ws = new Workspace(basis.snapshot, ctx.now);
     const planner = new Planner(ws, ctx);
     const results: StatementResult[] = [];
@@ -319,6 +324,10 @@ export class SqlApi {
         results.push(result);
       } catch (err) {
         if (!(err instanceof ControlPlaneError) || err instanceof CommitConflictError) throw err;
+        // A view body the first reader could not read: load PostgreSQL's parser and plan again.
+        if (err.name === 'UnreadableViewBody' && !(err as { triedPostgres?: boolean }).triedPostgres) {
+          if (await (await import('../sql/pg-parser')).loadPgParser()) return this.attempt(tenant, principal, statements, basis, idem);
+        }
         const detail = results.length > 0 ? 'The request runs as one transaction: no statement in it was committed.' : undefined;
         results.push({ error: { ...errorBody(err), ...(detail && err.detail === undefined ? { detail } : {}) } });
         return { response: { status: statusFor(err.code), body: { results } }, committed: false };

@@ -22,7 +22,7 @@ import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { objectName as printName, print } from '../sql/printer';
-import { DEFAULT_CLUSTER, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
+import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
   findItem,
   isSystemRelation,
@@ -40,6 +40,7 @@ import {
 } from './names';
 import { optionString } from './options';
 import type { Workspace } from './workspace';
+import type { ViewShape } from '../sql/view-deps';
 
 export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 /** Secrets Manager's limit for one secret value. */
@@ -56,6 +57,8 @@ export interface PlanContext {
    * has a view to plan.
    */
   readonly relationsReferenced?: (query: string, options: { basePosition: number }) => ObjectName[];
+  /** The output shape of the body `relationsReferenced` just read, when its reader shows it. */
+  readonly viewShape?: (query: string) => ViewShape | undefined;
 }
 
 /** A secret value to put in the secret store before the commit (never into the catalog). */
@@ -108,8 +111,18 @@ export class Planner {
   }
 
   plan(parsed: ParsedStatement): StatementPlan {
-    return this.planStatement(parsed.statement, parsed.start, parsed);
+    this.nameConflict = undefined;
+    const plan = this.planStatement(parsed.statement, parsed.start, parsed);
+    if (this.nameConflict) throw this.nameConflict;
+    return plan;
   }
+
+  /**
+   * A new item's name already taken, raised once the statement is otherwise planned: Materialize
+   * checks names when it commits, after planning, so an invalid statement reports what is wrong
+   * with it rather than the name (the request fails either way; nothing is committed).
+   */
+  private nameConflict: PlanError | undefined;
 
   private planStatement(s: Statement, at: number, parsed: ParsedStatement): StatementPlan {
     switch (s.kind) {
@@ -212,7 +225,7 @@ export class Planner {
         notices.push(`${KIND_LABEL[existing.kind]} "${t.name}" already exists, skipping`);
         return undefined;
       }
-      throw new PlanError(`${KIND_LABEL[existing.kind]} '${printName(this.view().qualifiedName(existing))}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+      this.nameConflict ??= alreadyExists(existing, this.view().qualifiedName(existing), at);
     }
     return { schemaId: t.schema.id, name: t.name };
   }
@@ -351,7 +364,7 @@ export class Planner {
     if (!db) throw unknownDatabase(dbName, at);
     if (this.view().schema(db.id, schemaName)) {
       if (s.ifNotExists) return this.write('CREATE SCHEMA', [`schema "${schemaName}" already exists, skipping`]);
-      throw new PlanError(`schema '${dbName}.${schemaName}' already exists`, { code: SQLSTATE.duplicateSchema, position: at });
+      throw new PlanError(`schema '${schemaName}' already exists`, { code: SQLSTATE.duplicateSchema, position: at });
     }
     this.ws.create(this.base('schema', schemaName, [db.id], { databaseId: db.id }));
     return this.write('CREATE SCHEMA');
@@ -486,10 +499,14 @@ export class Planner {
     const qualifier = s.name.slice(0, -1);
     if (s.connection.kind === 'load generator') {
       const tables = LOAD_GENERATOR_TABLES[s.connection.generator];
-      if (!tables) throw new PlanError(`LOAD GENERATOR ${s.connection.generator.toUpperCase()} has no tables`, { code: SQLSTATE.invalidParameterValue, position: at });
+      // Materialize's purification errors, word for word.
+      if (refs.kind === 'schemas') throw new PlanError('FOR SCHEMAS (..) unsupported', { code: SQLSTATE.invalidParameterValue, position: at });
+      if (!tables) {
+        const message = refs.kind === 'all' ? 'FOR ALL TABLES is only valid for multi-output sources' : 'FOR TABLES (..) unsupported';
+        throw new PlanError(message, { code: SQLSTATE.invalidParameterValue, position: at, hint: `LOAD GENERATOR ${s.connection.generator.toUpperCase()} has no tables.` });
+      }
       if (refs.kind === 'all') return tables.map((tbl) => ({ name: [...qualifier, tbl], reference: tbl }));
-      if (refs.kind === 'tables') return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
-      throw new NotSupportedError('FOR SCHEMAS is not supported for load generators', { position: at });
+      return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
     }
     if (refs.kind === 'tables') return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
     // FOR ALL TABLES / FOR SCHEMAS on an upstream: the table list is only known upstream; the
@@ -543,25 +560,28 @@ export class Planner {
   private createTable(s: S<'create_table'>, at: number): StatementPlan {
     const notices: string[] = [];
     if (s.temporary) throw new NotSupportedError('temporary tables are session objects; the HTTP API has no session', { position: at });
-    const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
-    if (!t) return this.write('CREATE TABLE', notices);
     const seen = new Set<string>();
     for (const c of s.columns) {
       validateName(c.name, at, 'column');
-      if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateObject, position: at });
+      if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
       seen.add(c.name);
     }
+    const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
+    if (!t) return this.write('CREATE TABLE', notices);
     const columns = s.columns.map((c) => ({ name: c.name, type: [c.type.name.join('.'), c.type.typmod.length ? `(${c.type.typmod.join(',')})` : '', '[]'.repeat(c.type.arrayDimensions)].join(''), notNull: c.notNull }));
     this.ws.create(this.base('table', t.name, [t.schemaId], { schemaId: t.schemaId, createSql: print(s), columns }));
     return this.write('CREATE TABLE', notices);
   }
 
   /** The catalog items a query reads (found by a real SQL parser), resolved; system relations skipped. */
-  private queryDependencies(query: string, position: number): string[] {
+  private queryDependencies(query: string, position: number, system?: { reads: boolean }): string[] {
     const ids: string[] = [];
     if (!this.ctx.relationsReferenced) throw new Error('planner context lacks relationsReferenced');
     for (const name of this.ctx.relationsReferenced(query, { basePosition: position })) {
-      if (isSystemRelation(name)) continue;
+      if (isSystemRelation(name)) {
+        if (system) system.reads = true;
+        continue;
+      }
       const item = findItem(this.view(), name, position);
       if (!item) throw unknownItem(name, position);
       if (!(RELATION_KINDS as readonly string[]).includes(item.kind)) throw wrongType(item, 'relation', position);
@@ -576,11 +596,29 @@ export class Planner {
     const notices: string[] = [];
     const target = itemTarget(this.view(), s.name, at);
     const existing = this.view().item(target.schema.id, target.name);
-    const refs = this.queryDependencies(s.query, s.queryPosition);
+    const system = { reads: false };
+    const refs = this.queryDependencies(s.query, s.queryPosition, system);
+    this.checkViewShape(s, kind, system.reads);
     const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
     if (existing && s.orReplace) {
       if (existing.kind !== kind) throw wrongType(existing, KIND_LABEL[kind], at);
-      if (refs.includes(existing.id)) throw new PlanError(`cannot replace ${target.name}: the new definition reads it`, { code: SQLSTATE.invalidParameterValue, position: at });
+      const full = this.view().qualifiedName(existing).join('.');
+      if (refs.includes(existing.id)) {
+        throw new PlanError(`cannot replace ${KIND_LABEL[kind]} ${full}: depended upon by new ${full} definition`, { code: SQLSTATE.invalidParameterValue, position: at });
+      }
+      // As in Materialize, replacing drops the old definition: its indexes go with it, anything
+      // else built on it refuses the replacement like a DROP without CASCADE.
+      const dependents = this.view().dependentsOf(existing.id);
+      const blocking = dependents.filter((d) => d.kind !== 'index');
+      if (blocking.length) {
+        const minimal = (x: CatalogObject) => `"${minimalName(this.view().qualifiedName(x))}"`;
+        throw new PlanError(`cannot drop ${KIND_LABEL[kind]} ${minimal(existing)}: still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`, {
+          code: SQLSTATE.dependentObjectsStillExist,
+          position: at,
+          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
+        });
+      }
+      for (const d of dependents) this.ws.drop(d.id);
       this.ws.update(
         existing.id,
         (o) => ({ ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...(o.spec as object), query: s.query, createSql: print(s), ...(cluster ? { clusterId: cluster.id } : {}) } }) as unknown as CatalogObject,
@@ -598,6 +636,30 @@ export class Planner {
     return this.write(tag, notices);
   }
 
+  /** Materialize's checks of a body's output columns, where the body's reader shows them. */
+  private checkViewShape(s: S<'create_view'> | S<'create_materialized_view'>, kind: 'view' | 'materialized_view', readsSystem: boolean): void {
+    const shape = this.ctx.viewShape?.(s.query);
+    if (!shape) return;
+    const at = s.queryPosition;
+    if (shape.wildcard) {
+      // The system catalog's columns may change between versions; a view must name the ones it reads.
+      if (readsSystem) throw new PlanError('cannot use wildcard expansions or NATURAL JOINs in a view that depends on system objects', { code: SQLSTATE.invalidTableDefinition, position: at });
+      return;
+    }
+    const given = s.columns ?? [];
+    const label = KIND_LABEL[kind];
+    if (given.length > shape.columns.length) {
+      const plural = (n: number) => `${n} column${n === 1 ? '' : 's'}`;
+      throw new PlanError(`${label} definition names ${plural(given.length)}, but ${label} has ${plural(shape.columns.length)}`, { code: SQLSTATE.invalidTableDefinition, position: at });
+    }
+    const seen = new Set<string>();
+    for (const name of [...given, ...shape.columns.slice(given.length)]) {
+      if (name === undefined) continue;
+      if (seen.has(name)) throw new PlanError(`column "${name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
+      seen.add(name);
+    }
+  }
+
   private createView(s: S<'create_view'>, at: number): StatementPlan {
     return this.viewLike(s, at, 'view');
   }
@@ -612,12 +674,15 @@ export class Planner {
     const keyParts = (s.keyParts ?? []).map((k) => k.text);
     const derived = keyParts.length ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
     const schemaId = on.spec.schemaId;
-    const name = s.name ?? derived;
+    // A derived name that is taken gets the first free numeric suffix, as in Materialize
+    // (`t_primary_idx`, then `t_primary_idx1`); a name the user gave must be free.
+    let name = s.name ?? derived;
+    for (let i = 1; s.name === undefined && this.view().item(schemaId, name); i++) name = `${derived}${i}`;
     validateName(name, at, 'index');
     const existing = this.view().item(schemaId, name);
     if (existing) {
-      if (s.ifNotExists) return this.write('CREATE INDEX', [`index "${name}" already exists, skipping`]);
-      throw new PlanError(`index '${name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+      if (s.ifNotExists) return this.write('CREATE INDEX', [`${KIND_LABEL[existing.kind]} "${name}" already exists, skipping`]);
+      throw alreadyExists(existing, this.view().qualifiedName(existing), at);
     }
     const cluster = this.cluster(s.inCluster, at);
     this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts }));
@@ -712,11 +777,17 @@ export class Planner {
       const parts = owned(o);
       const dependents = [...view.dependentsOf(o.id), ...parts.flatMap((p) => view.dependentsOf(p.id))].filter((d) => !parts.some((p) => p.id === d.id));
       if (dependents.length && !cascade) {
-        const d = dependents[0]!;
-        throw new PlanError(
-          `cannot drop ${KIND_LABEL[o.kind]} ${isRoot ? '' : 'dependency '}${printName(view.qualifiedName(o))}: still depended upon by ${KIND_LABEL[d.kind]} ${printName(view.qualifiedName(d))}`,
-          { code: SQLSTATE.dependentObjectsStillExist, position: at, hint: 'Use DROP ... CASCADE to drop the dependent objects too.' },
-        );
+        // Materialize's wording: names minimally qualified and quoted; a cluster, schema or
+        // database does not list what depends on it.
+        const minimal = (x: CatalogObject) => `"${minimalName(view.qualifiedName(x))}"`;
+        const reason = CONTAINER_KINDS.has(o.kind)
+          ? ' because other objects depend on it'
+          : `: still depended upon by ${dependents.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`;
+        throw new PlanError(`cannot drop ${KIND_LABEL[o.kind]} ${isRoot ? '' : 'dependency '}${minimal(o)}${reason}`, {
+          code: SQLSTATE.dependentObjectsStillExist,
+          position: at,
+          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
+        });
       }
       for (const d of dependents) visit(d, false);
       for (const p of parts) visit(p, false);
@@ -875,6 +946,19 @@ export class Planner {
   }
 }
 
+const CONTAINER_KINDS: ReadonlySet<string> = new Set(['cluster', 'schema', 'database']);
+
+/** A name as Materialize prints it for the default session: without `materialize.` and `public.`. */
+function minimalName(qualified: readonly string[]): string {
+  if (qualified.length !== 3 || qualified[0] !== DEFAULT_DATABASE) return qualified.join('.');
+  return qualified[1] === DEFAULT_SCHEMA ? qualified[2]! : qualified.slice(1).join('.');
+}
+
+/** Materialize's wording: the kind of what holds the name, and its full name in double quotes. */
+function alreadyExists(existing: CatalogObject, qualified: readonly string[], at: number): PlanError {
+  return new PlanError(`${KIND_LABEL[existing.kind]} "${qualified.join('.')}" already exists`, { code: SQLSTATE.duplicateObject, position: at });
+}
+
 // ---- option helpers ----------------------------------------------------------------------------
 
 function optionMap(options: readonly SqlOption[]): Map<string, SqlOption> {
@@ -885,10 +969,10 @@ function parseSize(o: SqlOption | undefined, at: number): string {
   const value = o ? optionString(o.value) : undefined;
   const position = o?.position ?? at;
   if (value === undefined) {
-    throw new PlanError('SIZE option is required', { code: SQLSTATE.invalidParameterValue, position, hint: `Valid sizes: ${REPLICA_SIZES.join(', ')}.` });
+    throw new PlanError('SIZE option is required', { code: SQLSTATE.invalidParameterValue, position, hint: `Valid cluster replica sizes are: ${REPLICA_SIZES.join(', ')}` });
   }
-  if (!(REPLICA_SIZES as readonly string[]).includes(value)) {
-    throw new PlanError(`unknown cluster replica size ${value}`, { code: SQLSTATE.invalidParameterValue, position, hint: `Valid sizes: ${REPLICA_SIZES.join(', ')}.` });
+  if (!isReplicaSize(value)) {
+    throw new PlanError(`unknown cluster replica size ${value}`, { code: SQLSTATE.invalidParameterValue, position, hint: `Valid cluster replica sizes are: ${REPLICA_SIZES.join(', ')}` });
   }
   return value;
 }

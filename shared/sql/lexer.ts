@@ -144,8 +144,8 @@ export function lex(text: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   const n = text.length;
-  const fail = (msg: string, at: number, code?: string): never => {
-    throw new SqlSyntaxError(msg, byteOffset(text, at), code === undefined ? {} : { code });
+  const fail = (msg: string, at: number, code?: string, detail?: string): never => {
+    throw new SqlSyntaxError(msg, byteOffset(text, at), { ...(code === undefined ? {} : { code }), ...(detail === undefined ? {} : { detail }) });
   };
   const nul = text.indexOf('\u0000');
   if (nul >= 0) {
@@ -156,7 +156,8 @@ export function lex(text: string): Token[] {
     if (value.length * 3 <= MAX_IDENTIFIER_BYTES && value.length <= MAX_IDENTIFIER_BYTES) return;
     const bytes = Buffer.byteLength(value, 'utf8');
     if (bytes > MAX_IDENTIFIER_BYTES) {
-      fail(`identifier too long (${bytes} bytes; the maximum is ${MAX_IDENTIFIER_BYTES})`, at, SQLSTATE.nameTooLong);
+      // Materialize's wording; the size goes in the detail.
+      fail(`identifier length exceeds ${MAX_IDENTIFIER_BYTES} bytes`, at, SQLSTATE.nameTooLong, `The identifier is ${bytes} bytes long.`);
     }
   };
   while (i < n) {
@@ -202,6 +203,8 @@ export function lex(text: string): Token[] {
         break;
       }
       if (value.length === 0) fail('Zero-length delimited identifier', start);
+      // Materialize refuses these two as names (they would read as path steps).
+      if (value === '.' || value === '..') fail(`invalid identifier: "${value}"`, start);
       checkIdentLength(value, start);
       tokens.push({ kind: 'quoted', value, raw: text.slice(start, i), start, end: i });
       continue;

@@ -42,11 +42,22 @@ import { OPTION_LISTS, VALUE_PREFIX, type OptionListSpec } from './options';
 export const MAX_NESTING_DEPTH = 128;
 
 /** Statement keywords Materialize has that we do not support yet: answered 0A000, not 42601. */
-const KNOWN_UNSUPPORTED = new Set([
-  'abort', 'close', 'comment', 'copy', 'deallocate', 'declare', 'delete', 'discard', 'end', 'execute', 'fetch', 'grant', 'insert',
-  'inspect', 'prepare', 'raise', 'reassign', 'release', 'reset', 'revoke', 'savepoint', 'set', 'subscribe', 'table', 'tail', 'update',
-  'validate', 'values', 'with',
+const KNOWN_UNSUPPORTED = new Set(['comment', 'grant', 'inspect', 'raise', 'reassign', 'revoke', 'validate']);
+
+/**
+ * Statements that read or write data or set session state: the data plane's business, never a
+ * control plane's. Answered 0A000 with a message that says so (OUTSIDE_CONTROL_PLANE).
+ */
+const OUTSIDE_CONTROL_PLANE_STATEMENTS = new Set([
+  'abort', 'close', 'copy', 'deallocate', 'declare', 'delete', 'discard', 'end', 'execute', 'fetch', 'insert', 'prepare', 'release', 'reset',
+  'savepoint', 'set', 'subscribe', 'table', 'tail', 'update', 'values', 'with',
 ]);
+const OUTSIDE_CONTROL_PLANE = 'is outside the control plane: it serves DDL and reads of the system catalog; send data queries and session commands to the data plane';
+
+/** Words that name the system catalog: a SELECT without any reads user data. */
+function namesSystemCatalog(t: Token): boolean {
+  return (t.kind === 'word' || t.kind === 'quoted') && /^(?:mz_|pg_|information_schema$)/.test(t.value);
+}
 
 const STATEMENT_STARTS = ['ALTER', 'BEGIN', 'COMMIT', 'CREATE', 'DROP', 'EXPLAIN', 'ROLLBACK', 'SELECT', 'SHOW', 'START'];
 
@@ -220,6 +231,7 @@ export class Parser {
       if (KNOWN_UNSUPPORTED.has(t.value)) {
         throw this.unsupported(t, t.value.toUpperCase());
       }
+      if (OUTSIDE_CONTROL_PLANE_STATEMENTS.has(t.value)) throw this.outside(t, t.value.toUpperCase());
     }
     return this.fail(`a statement (one of ${oneOf(STATEMENT_STARTS)})`);
   }
@@ -234,7 +246,7 @@ export class Parser {
     if (orReplace && !this.peekKeyword('view') && !(this.peekKeywords('materialized', 'view') && !temporary)) {
       return this.fail(temporary ? 'VIEW after CREATE OR REPLACE TEMPORARY' : 'VIEW or MATERIALIZED VIEW after CREATE OR REPLACE');
     }
-    if (temporary && !this.peekKeyword('view') && !this.peekKeyword('table')) return this.fail('TABLE or VIEW after CREATE TEMPORARY');
+    if (temporary && !this.peekKeyword('view') && !this.peekKeyword('table')) return this.fail('TABLE, or VIEW after CREATE TEMPORARY') /* Materialize's wording, comma included */;
     if (t.kind === 'word') {
       switch (t.value) {
         case 'cluster':
@@ -973,7 +985,7 @@ export class Parser {
     if (what === undefined) {
       if (t.kind === 'word' && SHOW_UNSUPPORTED.includes(t.value)) throw this.unsupported(t, `SHOW ${t.raw.toUpperCase()}`);
       if (t.kind === 'word' || t.kind === 'quoted') {
-        throw new NotSupportedError(`SHOW ${t.raw} (session variables) is not supported by this control plane`, { position: this.byte(t.start) });
+        throw this.outside(t, `SHOW ${t.raw} (a session variable)`);
       }
       return this.fail(`CREATE or what to show (one of ${oneOf(SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()).sort())})`);
     }
@@ -1016,7 +1028,8 @@ export class Parser {
   private parseExplain(explainTok: Token): Statement {
     if (!this.eatKeyword('effects')) {
       const t = this.peek();
-      throw new NotSupportedError(`EXPLAIN${t.kind === 'word' ? ` ${t.raw.toUpperCase()}` : ''} is not supported by this control plane`, {
+      // Query plans are the data plane's optimizer's business.
+      throw new NotSupportedError(`EXPLAIN${t.kind === 'word' ? ` ${t.raw.toUpperCase()}` : ''} ${OUTSIDE_CONTROL_PLANE}`, {
         position: this.byte(explainTok.start),
         hint: 'EXPLAIN EFFECTS FOR <DDL statement> shows what a statement would change.',
       });
@@ -1041,6 +1054,7 @@ export class Parser {
    */
   private parseSelectOrUnsupported(): Statement {
     this.failedAt = undefined;
+    const start = this.i;
     try {
       const select = this.parseSelect();
       // Checked here rather than by the caller, so `GROUP BY`, `UNION` or an alias after the
@@ -1051,6 +1065,9 @@ export class Parser {
       const at = this.failedAt;
       if (!(e instanceof SqlSyntaxError) || e.code !== SQLSTATE.syntaxError || at === undefined || !selectGoesBeyond(this.tokens[at]!, this.tokens[at - 1])) {
         throw e;
+      }
+      if (!this.statementTokens(start).some(namesSystemCatalog)) {
+        throw new NotSupportedError(`A SELECT that reads no system catalog relation ${OUTSIDE_CONTROL_PLANE}`, { position: this.byte(this.tokens[at]!.start) });
       }
       throw new NotSupportedError('This SELECT is not supported by this control plane', {
         position: this.byte(this.tokens[at]!.start),
@@ -1485,6 +1502,20 @@ export class Parser {
     const r = f();
     this.depth--;
     return r;
+  }
+
+  private statementTokens(start: number): Token[] {
+    const out: Token[] = [];
+    for (let j = start; j < this.tokens.length; j++) {
+      const t = this.tokens[j]!;
+      if (t.kind === 'eof' || (t.kind === 'op' && t.value === ';')) break;
+      out.push(t);
+    }
+    return out;
+  }
+
+  private outside(t: Token, what: string): NotSupportedError {
+    return new NotSupportedError(`${what} ${OUTSIDE_CONTROL_PLANE}`, { position: this.byte(t.start) });
   }
 
   private unsupported(t: Token, what: string): NotSupportedError {

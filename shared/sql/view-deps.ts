@@ -22,6 +22,7 @@ import * as nodeSqlParser from 'node-sql-parser/build/postgresql.js';
 import { NotSupportedError, SQLSTATE, SqlSyntaxError } from '../errors';
 import type { ObjectName } from './ast';
 import { byteOffset, lex } from './lexer';
+import { PgSyntaxError, pgParserLoaded, pgRelations } from './pg-parser';
 
 interface SqlParserApi {
   astify(sql: string, opt?: { database?: string }): unknown;
@@ -48,15 +49,18 @@ export interface RelationsOptions {
 export function relationsReferenced(queryText: string, options: RelationsOptions = {}): ObjectName[] {
   const base = options.basePosition ?? 0;
   guardNesting(queryText, base);
-  const { text, toOriginal } = foldUnquoted(queryText, base);
+  const readable = blankQueryHints(queryText);
+  const { text, toOriginal } = foldUnquoted(readable, base);
   let ast: unknown;
   try {
     ast = sqlParser().astify(text, { database: 'PostgresQL' });
   } catch (e) {
     if (e instanceof RangeError) throw tooDeep(base, e);
+    const pg = readWithPostgres(readable);
+    if (pg) return pg;
     const offset = (e as { location?: { start?: { offset?: number } } }).location?.start?.offset;
     const at = toOriginal(typeof offset === 'number' ? offset : 0);
-    throw new SqlSyntaxError(`Expected a valid query, found ${describeAt(queryText, at)}`, base + byteOffset(queryText, at), {
+    throw new UnreadableViewBody(`Expected a valid query, found ${describeAt(queryText, at)}`, base + byteOffset(queryText, at), {
       detail: 'A view body is one query: SELECT, WITH ..., VALUES, or a set operation of them.',
       cause: e,
     });
@@ -66,15 +70,118 @@ export function relationsReferenced(queryText: string, options: RelationsOptions
   if (statements.length !== 1 || first?.type !== 'select') {
     throw new SqlSyntaxError(`Expected a single query, found ${statements.length === 1 ? String(first?.type ?? 'nothing').toUpperCase() : `${statements.length} statements`}`, base, {});
   }
+  lastShape = { text: queryText, shape: shapeOf(first as Node) };
   const found = new Map<string, ObjectName>();
   try {
     walk(first, new Set(), found);
   } catch (e) {
     if (e instanceof RangeError) throw tooDeep(base, e);
-    if (e instanceof NotSupportedError) e.position = base;
+    if (e instanceof NotSupportedError) {
+      const pg = readWithPostgres(readable);
+      if (pg) return pg;
+      e.position = base;
+    }
     throw e;
   }
   return [...found.values()];
+}
+
+/**
+ * Materialize's query hints, `OPTIONS (AGGREGATE INPUT GROUP SIZE = 1000, ...)` after a FROM item,
+ * GROUP BY list or LIMIT, name no relation and neither parser reads them: they are blanked out
+ * with spaces (positions stay). A function called `options(...)` follows `(`, `,`, an operator or
+ * SELECT, never a name, number or `)`, so it is left alone.
+ */
+export function blankQueryHints(queryText: string): string {
+  if (!/options/i.test(queryText)) return queryText;
+  let tokens;
+  try {
+    tokens = lex(queryText);
+  } catch {
+    return queryText;
+  }
+  let out = queryText;
+  for (let k = 1; k + 1 < tokens.length; k++) {
+    const t = tokens[k]!;
+    const prev = tokens[k - 1]!;
+    if (t.kind !== 'word' || t.value !== 'options' || !(tokens[k + 1]!.kind === 'op' && tokens[k + 1]!.value === '(')) continue;
+    const afterOperand = (prev.kind === 'word' && prev.value !== 'select') || prev.kind === 'quoted' || prev.kind === 'number' || (prev.kind === 'op' && prev.value === ')');
+    if (!afterOperand) continue;
+    let depth = 0;
+    let end = k + 1;
+    for (; end < tokens.length; end++) {
+      const x = tokens[end]!;
+      if (x.kind === 'op' && x.value === '(') depth++;
+      if (x.kind === 'op' && x.value === ')' && --depth === 0) break;
+    }
+    if (end >= tokens.length) break;
+    const from = t.start;
+    const to = tokens[end]!.end;
+    out = out.slice(0, from) + ' '.repeat(to - from) + out.slice(to);
+    k = end;
+  }
+  return out;
+}
+
+/** What the planner checks of a body's output, as far as the first reader's tree shows it. */
+export interface ViewShape {
+  /** A `*` or `t.*` in the select list (its columns are only known with the inputs' columns). */
+  readonly wildcard: boolean;
+  /** Output column names in order; `undefined` for an expression whose name we do not derive. */
+  readonly columns: readonly (string | undefined)[];
+}
+
+let lastShape: { text: string; shape: ViewShape } | undefined;
+
+/** The shape of the body `relationsReferenced` last read, if it was this one (no second parse). */
+export function viewShape(queryText: string): ViewShape | undefined {
+  return lastShape?.text === queryText ? lastShape.shape : undefined;
+}
+
+/** Output names as PostgreSQL and Materialize derive them: the alias, a column's name, `?column?` for a literal. */
+function shapeOf(select: Node): ViewShape {
+  const list = Array.isArray(select.columns) ? select.columns : [];
+  let wildcard = select.columns === '*';
+  const columns = list.map((c): string | undefined => {
+    if (!isNode(c)) return undefined;
+    if (typeof c.as === 'string') return c.as;
+    const e = c.expr;
+    if (!isNode(e)) return undefined;
+    if (e.type === 'column_ref') {
+      if (e.column === '*') {
+        wildcard = true;
+        return undefined;
+      }
+      const col = isNode(e.column) && isNode(e.column.expr) ? e.column.expr.value : e.column;
+      return typeof col === 'string' ? col : undefined;
+    }
+    if (e.type === 'number' || e.type === 'single_quote_string' || e.type === 'bool' || e.type === 'null') return '?column?';
+    return undefined;
+  });
+  return { wildcard, columns };
+}
+
+/**
+ * A body the first reader could not read. When PostgreSQL's parser was not loaded yet, the API
+ * loads it and plans the request again (planning is pure), so its cost is paid only then.
+ */
+export class UnreadableViewBody extends SqlSyntaxError {
+  readonly triedPostgres = pgParserLoaded();
+  constructor(message: string, position: number, fields: ConstructorParameters<typeof SqlSyntaxError>[2]) {
+    super(message, position, fields);
+    this.name = 'UnreadableViewBody';
+  }
+}
+
+/** The relations by PostgreSQL's parser, if it is loaded and reads the body as one query. */
+function readWithPostgres(queryText: string): ObjectName[] | undefined {
+  if (!pgParserLoaded()) return undefined;
+  try {
+    return pgRelations(queryText);
+  } catch (e) {
+    if (e instanceof PgSyntaxError) return undefined;
+    throw e;
+  }
 }
 
 /** The library's recursive-descent parser (or our walk of its tree) ran out of stack. */

@@ -313,7 +313,7 @@ export function evaluateSelect(s: Extract<Statement, { kind: 'select' }>, inputs
         ...(failing.details?.hints?.length ? { hint: failing.details.hints.join(' ') } : {}),
       });
     }
-    throw new PlanError(`reading the rows of ${s.from.join('.')} is served by the data plane, not the control plane`, {
+    throw new PlanError(`reading the rows of ${s.from.join('.')} is outside the control plane: the data plane serves them`, {
       code: SQLSTATE.featureNotSupported,
       position: s.fromPosition,
       hint: 'SELECT here reads the system catalog (mz_sources, mz_internal.mz_source_statuses, ...).',

@@ -126,7 +126,7 @@ describe('every object kind', () => {
 
     const restrict = await sql('DROP TABLE t');
     expect(restrict.status).toBe(400);
-    expect(restrict.body.results[0].error).toMatchObject({ code: '2BP01', message: 'cannot drop table materialize.public.t: still depended upon by view materialize.public.big' });
+    expect(restrict.body.results[0].error).toMatchObject({ code: '2BP01', message: 'cannot drop table "t": still depended upon by view "big"' });
     const secret = await sql('DROP SECRET pgpass');
     expect(secret.body.results[0].error.code).toBe('2BP01');
     const wrongType = await sql('DROP VIEW t');

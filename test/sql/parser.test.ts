@@ -146,7 +146,7 @@ describe('errors', () => {
     expect(long).toBeInstanceOf(SqlSyntaxError);
     expect(long.code).toBe(SQLSTATE.nameTooLong);
     expect(long.position).toBe(16);
-    expect(long.message).toBe('identifier too long (256 bytes; the maximum is 255)');
+    expect(long.message).toBe('identifier length exceeds 255 bytes');
     // Counted in bytes: 128 two-byte characters are 256 bytes.
     const quoted = errorOf(`DROP DATABASE x, "${'é'.repeat(128)}"`);
     expect(quoted.code).toBe(SQLSTATE.nameTooLong);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NotSupportedError, SqlSyntaxError } from '../../shared/errors';
 import { parse } from '../../shared/sql/parser';
-import { relationsReferenced } from '../../shared/sql/view-deps';
+import { blankQueryHints, relationsReferenced } from '../../shared/sql/view-deps';
 
 describe('relationsReferenced', () => {
   it('finds the relations of a simple query', () => {
@@ -246,5 +246,15 @@ describe('relationsReferenced on generated queries', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("Materialize's query hints in view bodies", () => {
+  it('reads past OPTIONS (...) after a FROM item, GROUP BY or LIMIT, and keeps a function named options', () => {
+    const q = 'SELECT DISTINCT ON (a) a, max(b) FROM t OPTIONS (AGGREGATE INPUT GROUP SIZE = 1000) GROUP BY a OPTIONS (DISTINCT ON INPUT GROUP SIZE = 60)';
+    expect(blankQueryHints(q)).toHaveLength(q.length);
+    expect(blankQueryHints(q)).not.toMatch(/OPTIONS|GROUP SIZE/);
+    expect(relationsReferenced('SELECT a, count(*) FROM t GROUP BY a OPTIONS (AGGREGATE INPUT GROUP SIZE = 1000)')).toEqual([['t']]);
+    expect(blankQueryHints('SELECT options(a) FROM t')).toBe('SELECT options(a) FROM t');
   });
 });
