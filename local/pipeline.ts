@@ -195,6 +195,10 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     ...(o.prober ? { prober: o.prober } : {}),
     ...(o.heartbeatIntervalSeconds !== undefined ? { heartbeatIntervalSeconds: o.heartbeatIntervalSeconds } : {}),
   });
+  // A check on apply runs from inside an executor's call here; in AWS the reporter function does
+  // the checks, so their calls are the reporter's (what the IAM check evaluates).
+  const onApplied = dataPlane.onChange;
+  if (onApplied) dataPlane.onChange = (...a) => runAs('reference-reporter', () => onApplied(...a));
   if (o.workers !== false) {
     runAs('status-ingest', () => statusPoller.start());
     // The reference data plane's health rounds are the stack's reference-reporter function.
@@ -251,7 +255,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     statusDlqUrl: res.statusDlqUrl,
     async reportHealth(timeoutMs = 15_000) {
       await health.idle();
-      const reports = await health.checkAll(true);
+      const reports = await runAs('reference-reporter', () => health.checkAll(true));
       const deadline = Date.now() + timeoutMs;
       while (!reports.every((r) => ingested.has(reportKey(r)))) {
         if (Date.now() > deadline) throw new Error(`status reports not ingested within ${timeoutMs} ms`);

@@ -144,6 +144,9 @@ export interface DeploymentNames {
   /** FIFO queue names, with the `.fifo` suffix. */
   readonly queueName: (c: Controller) => string;
   readonly dlqName: (c: Controller) => string;
+  /** The status queue (standard, no suffix) and its DLQ ({@link STATUS_QUEUE}). */
+  readonly statusQueueName: string;
+  readonly statusDlqName: string;
   /** Every secret of the deployment is named `<secretNamePrefix>/<tenant>/<secret id>`. */
   readonly secretNamePrefix: string;
   /** The CloudWatch namespace of the functions' metrics (`POWERTOOLS_METRICS_NAMESPACE`). */
@@ -166,6 +169,8 @@ export function deploymentNames(stackName: string): DeploymentNames {
   return {
     queueName: (c) => byController(c, (q) => q.name),
     dlqName: (c) => byController(c, (q) => q.dlqName),
+    statusQueueName: `${stackName}-${STATUS_QUEUE.name}`,
+    statusDlqName: `${stackName}-${STATUS_QUEUE.dlqName}`,
     secretNamePrefix: `${SECRET_NAME_ROOT}/${stackName}`,
     metricsNamespace: stackName,
     apiName: `${stackName}-sql-api`,
@@ -199,7 +204,8 @@ export const ENV = {
 export const STATUS_QUEUE = {
   name: 'ddl-status-reports',
   dlqName: 'ddl-status-reports-dlq',
-  visibilityTimeoutSeconds: 30,
+  /** Six times the status-ingest function's timeout (STATUS_INGEST_TIMEOUT_SECONDS), as for every SQS event source. */
+  visibilityTimeoutSeconds: 120,
   maxReceiveCount: 5,
   retentionSeconds: 3600,
 } as const;

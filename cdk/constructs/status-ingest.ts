@@ -1,13 +1,19 @@
-import { Duration, Token } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ENV, STATUS_QUEUE } from '../../shared/definitions';
+import { deploymentNames, ENV, minVisibilityTimeoutSeconds, STATUS_QUEUE } from '../../shared/definitions';
 import { STATUS_QUEUE_URL_ENV } from '../../shared/lambda/reference-reporter';
 import type { CatalogTable } from './catalog-table';
+
+/** The status-ingest function's timeout: a batch of 10 reports is 10 conditional writes and their history rows. */
+export const STATUS_INGEST_TIMEOUT_SECONDS = 20;
+if (STATUS_QUEUE.visibilityTimeoutSeconds < minVisibilityTimeoutSeconds(STATUS_INGEST_TIMEOUT_SECONDS)) {
+  throw new Error(`STATUS_QUEUE.visibilityTimeoutSeconds must be at least six times the status-ingest timeout (${minVisibilityTimeoutSeconds(STATUS_INGEST_TIMEOUT_SECONDS)} s)`);
+}
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import { PropsValidator } from './props-validation';
 import type { DataPlaneTable } from './reference-data-plane';
@@ -15,9 +21,10 @@ import { grantSecretActions, SECRET_STORE_ACCESS } from './secret-store';
 
 /**
  * The calls the reference data plane's reporter makes on its table: `ScanCommand` of the live
- * ingestions and exports, `QueryCommand` of a tenant's replicas (`observe`).
+ * ingestions and exports, `QueryCommand` of a tenant's replicas (`observe`), `GetCommand` of one
+ * resource it re-checks (found by the IAM sufficiency test, test/integration/iam.test.ts).
  */
-export const REPORTER_TABLE_ACTIONS = ['dynamodb:Scan', 'dynamodb:Query'] as const;
+export const REPORTER_TABLE_ACTIONS = ['dynamodb:Scan', 'dynamodb:Query', 'dynamodb:GetItem'] as const;
 
 /**
  * The catalog calls the status-ingest function makes (shared/status/store.ts): `GetCommand` of
@@ -99,10 +106,13 @@ export class StatusIngest extends Construct {
       .throwIfInvalid();
 
     const common = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true };
-    this.dlq = new sqs.Queue(this, 'Dlq', { ...common, queueName: STATUS_QUEUE.dlqName, retentionPeriod: Duration.days(14) });
+    // Names derived from the stack: two stacks in one account and region share no queue.
+    const names = deploymentNames(Stack.of(this).stackName);
+    // Dead letters outlive `cdk destroy` (like the effect queues' DLQs).
+    this.dlq = new sqs.Queue(this, 'Dlq', { ...common, queueName: names.statusDlqName, retentionPeriod: Duration.days(14), removalPolicy: RemovalPolicy.RETAIN });
     this.queue = new sqs.Queue(this, 'Queue', {
       ...common,
-      queueName: STATUS_QUEUE.name,
+      queueName: names.statusQueueName,
       visibilityTimeout: Duration.seconds(STATUS_QUEUE.visibilityTimeoutSeconds),
       retentionPeriod: Duration.seconds(STATUS_QUEUE.retentionSeconds),
       deadLetterQueue: { queue: this.dlq, maxReceiveCount: STATUS_QUEUE.maxReceiveCount },
@@ -139,7 +149,7 @@ export class StatusIngest extends Construct {
     this.handler = new DdlFunction(this, 'StatusIngest', {
       entry: props.entry ?? functionEntry('status-ingest'),
       description: "Applies the data plane's connector status reports to the catalog",
-      timeout: Duration.seconds(Math.min(20, STATUS_QUEUE.visibilityTimeoutSeconds)),
+      timeout: Duration.seconds(STATUS_INGEST_TIMEOUT_SECONDS),
       environment: props.environment,
     });
     const fn = this.handler.function;

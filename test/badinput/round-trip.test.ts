@@ -34,7 +34,7 @@ async function names(sql: SqlClient, show: string): Promise<string[]> {
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Names whose escaped keys would collide if `#`, `.` or `%` were not escaped (or escaped without escaping `%`). */
-const KEY_BREAKERS = ['a.b', 'a%2eb', 'a%252eb', 'a#b', 'a%23b', 'a%b', 'a%25b', 'a', 'b', 'a..b', '.', '#', '%', 'T#x', 'NAME#item#x', 'a"b'];
+const KEY_BREAKERS = ['a.b', 'a%2eb', 'a%252eb', 'a#b', 'a%23b', 'a%b', 'a%25b', 'a', 'b', 'a..b', '#', '%', 'T#x', 'NAME#item#x', 'a"b'];
 
 describe('names with key-breaking characters are valid and round-trip', () => {
   it('clusters: every name coexists, shows as created, SHOW CREATE quotes it, and drops alone', async () => {
@@ -72,7 +72,7 @@ describe('names with key-breaking characters are valid and round-trip', () => {
     const blocked = await sql('DROP TABLE "x.y"');
     expect(blocked.status).toBe(400);
     expect(blocked.body.results[0].error).toMatchObject({ code: '2BP01' });
-    expect(blocked.body.results[0].error.message).toMatch(/materialize\.public\."x\.y".*view materialize\.public\.v/);
+    expect(blocked.body.results[0].error.message).toMatch(/^cannot drop table "x\.y": still depended upon by view "v"$/);
     await ok(sql, 'DROP TABLE x.y');
     expect(await names(sql, 'SHOW TABLES FROM x')).toEqual([]);
     await ok(sql, 'DROP TABLE "x.y" CASCADE; DROP TABLE "x#y", "x%2ey", "x%y"');

@@ -48,7 +48,7 @@ describe('with context dataPlaneUrl and dataPlaneTokenSecretArn', () => {
     const callerRoles = callers().map((f) => logicalId(f.role));
 
     // Assess
-    expect(envs.size).toBe(7);
+    expect(envs.size).toBe(8); // router, API, authorizer, sweeper, three executors, status-ingest (no reference reporter with an external data plane)
     for (const [role, env] of envs) {
       expect(env).not.toHaveProperty('DATAPLANE_TOKEN');
       expect(env[ENV.dataPlaneUrl]).toBe(URL);

@@ -38,7 +38,7 @@ describe('with CDK context dataPlaneUrl', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
 
     // Assess
-    expect(functions).toHaveLength(7);
+    expect(functions).toHaveLength(8);
     for (const fn of functions) {
       const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
       const env = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, fakeResolve(v)]));

@@ -9,7 +9,7 @@ import { CatalogTable } from '../../cdk/constructs/catalog-table';
 import { InvalidPropsError } from '../../cdk/constructs/props-validation';
 import { ReferenceDataPlane } from '../../cdk/constructs/reference-data-plane';
 import { REPORTER_TABLE_ACTIONS, STATUS_INGEST_TABLE_ACTIONS, StatusIngest } from '../../cdk/constructs/status-ingest';
-import { STATUS_QUEUE } from '../../shared/definitions';
+import { deploymentNames, STATUS_QUEUE } from '../../shared/definitions';
 import { bareStack, captureError, FIXTURE_ENTRY, identityStatements, logicalId } from './helpers';
 
 const DATA_PLANE_ROLE = 'arn:aws:iam::123456789012:role/data-plane';
@@ -25,9 +25,9 @@ function build(props: { dataPlanePrincipalArn?: string; maxConcurrency?: number;
 
 describe('StatusIngest', () => {
   it('makes a standard queue with a DLQ after the definition’s receive budget', () => {
-    const { template, ingest } = build({ dataPlanePrincipalArn: DATA_PLANE_ROLE });
+    const { template, ingest, stack } = build({ dataPlanePrincipalArn: DATA_PLANE_ROLE });
     template.hasResourceProperties('AWS::SQS::Queue', {
-      QueueName: STATUS_QUEUE.name,
+      QueueName: deploymentNames(stack.stackName).statusQueueName,
       FifoQueue: Match.absent(),
       VisibilityTimeout: STATUS_QUEUE.visibilityTimeoutSeconds,
       MessageRetentionPeriod: STATUS_QUEUE.retentionSeconds,
@@ -38,6 +38,10 @@ describe('StatusIngest', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BatchSize: 10,
     });
+    // Six times the function's timeout (AWS's rule for SQS event sources), and dead letters kept on delete.
+    const fn = Object.values(template.findResources('AWS::Lambda::Function')).find((f) => f.Properties.Description?.includes('status reports'));
+    expect(STATUS_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * (fn?.Properties.Timeout as number));
+    template.hasResource('AWS::SQS::Queue', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ QueueName: deploymentNames(stack.stackName).statusDlqName }) });
   });
 
   it('lets only the data plane’s principal send, and denies everyone else', () => {

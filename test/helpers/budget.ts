@@ -30,7 +30,7 @@ let recent: { factor: number; at: number } | undefined;
 export function budget(ms: number): number {
   const now = performance.now();
   if (!recent || now - recent.at > 1_000) recent = { factor: slowdown(), at: now };
-  return Math.round(ms * recent.factor);
+  return ms * recent.factor;
 }
 
 let ticksPerSecond: number | undefined;

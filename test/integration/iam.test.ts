@@ -13,7 +13,7 @@ import { DdlControlPlaneStack } from '../../cdk/stack';
 import { LOCAL_REGION } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
 import { CallRecorder, type RecordedCall } from '../../shared/lambda/clients/call-recorder';
-import { CONTROLLERS } from '../../shared/definitions';
+import { CONTROLLERS, deploymentNames } from '../../shared/definitions';
 import { tenantItems } from '../helpers/catalog';
 import { type Binding, type Grant, denied, distinctRequests, grants, rolePolicies, unusedGrants } from '../helpers/iam';
 import { eventually, sqlClient, testPipeline } from '../helpers/pipeline';
@@ -45,12 +45,18 @@ const UNUSED: readonly (readonly [RegExp, string])[] = [
   [/^sweeper dynamodb:(BatchWriteItem|DeleteItem) table\/Catalog$/, "the sweeper's garbage collection of expired and orphaned catalog items: nothing was old enough in this run"],
   [/^sweeper dynamodb:(GetItem|PutItem) table\/DataPlane$/, "the sweeper's full pass on the reference data plane (orphan owner checks and marks): nothing was an orphan in this run"],
   [/^sweeper sqs:SendMessage \w+-queue$/, "the outbox replay: nothing stayed pending for 30 s in this run"],
+  [/^status-ingest sqs:(ChangeMessageVisibility|GetQueueUrl) \S*ddl-status-reports$/, "the status queue mapping's consume grant (CDK's SqsEventSource): Lambda's poller uses it; the local poller gives messages back only when stopped"],
+  [
+    /^reference-reporter secretsmanager:(GetSecretValue|ListSecretVersionIds) /,
+    "the reporter's probes read a connection's newest secret value; the test pipeline runs without a prober, so no secret is read in this run",
+  ],
   [/^sweeper secretsmanager:DeleteSecret /, "the garbage collection of secret values no committed secret references (a crash between the value's write and its commit): none in this run"],
 ];
 const reasonFor = (key: string) => UNUSED.find(([re]) => re.test(key))?.[1];
 
 let p: Pipeline;
-const recorder = new CallRecorder({ region: LOCAL_REGION, accountId: ACCOUNT });
+// Secrets are named as the synthesized stack names them (its own prefix).
+const recorder = new CallRecorder({ region: LOCAL_REGION, accountId: ACCOUNT, secretNamePrefix: deploymentNames('DdlControlPlane').secretNamePrefix });
 
 beforeAll(async () => {
   p = await testPipeline('iam', { recorder, fullPass: { intervalMs: 0 } });
@@ -91,6 +97,8 @@ async function workload(): Promise<void> {
   await ok('SELECT * FROM mz_internal.mz_cluster_replica_statuses');
   await ok('SHOW SOURCES');
   await eventually(async () => (await tenantItems(p, tenant)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending'), 60_000);
+  // A health round of the reference data plane (the stack's reference-reporter) and its ingestion.
+  await p.reportHealth();
   await ok('DROP CLUSTER quickstart CASCADE');
   await ok('DROP SECRET pgpass CASCADE');
   await eventually(async () => (await tenantItems(p, tenant)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending'), 60_000);
@@ -110,6 +118,8 @@ function binding(stack: DdlControlPlaneStack, streamArn: string): Binding {
     resources[logicalId(stack.queues.byController[c].queue)] = { Ref: p.config.queueUrls[c], Arn: recorder.queueArn(p.config.queueUrls[c]) };
     resources[logicalId(stack.queues.byController[c].dlq)] = { Ref: p.dlqUrls[c], Arn: recorder.queueArn(p.dlqUrls[c]) };
   }
+  resources[logicalId(stack.statusIngest.queue)] = { Ref: p.statusQueueUrl, Arn: recorder.queueArn(p.statusQueueUrl) };
+  resources[logicalId(stack.statusIngest.dlq)] = { Ref: p.statusDlqUrl, Arn: recorder.queueArn(p.statusDlqUrl) };
   return { region: LOCAL_REGION, accountId: ACCOUNT, resources };
 }
 

@@ -13,6 +13,7 @@
  *
  * A middy-style small factory per hook: `build` step (after the document client marshalled its input).
  */
+import { SECRET_NAME_ROOT } from '../../definitions';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface RecordedCall {
@@ -59,6 +60,11 @@ export interface CallRecorderOptions {
   readonly defaultFunction?: string;
   /** The partition key attribute of the tables (shared/definitions.ts ATTR.pk). */
   readonly partitionKey?: string;
+  /**
+   * The deployment's secret name prefix the recorded secret names carry (a stack's is
+   * `deploymentNames(stack).secretNamePrefix`). @default SECRET_NAME_ROOT
+   */
+  readonly secretNamePrefix?: string;
 }
 
 export class CallRecorder {
@@ -93,7 +99,7 @@ export class CallRecorder {
 
   /**
    * Records the secret store's methods as `secretstore:<method>` calls on the secret's AWS name
-   * (`ddl-control-plane/<tenant>/<id>`, shared/secrets/aws-store.ts): locally the store is a table,
+   * (`<secretNamePrefix>/<tenant>/<id>`, shared/secrets/aws-store.ts): locally the store is a table,
    * in AWS it is Secrets Manager, and the IAM check expands each method into the Secrets Manager
    * actions it needs (cdk/constructs/secret-store.ts SECRET_STORE_ACCESS).
    */
@@ -105,7 +111,7 @@ export class CallRecorder {
         return (...args: unknown[]) => {
           const fn = current.getStore() ?? this.o.defaultFunction;
           const [tenant, secretId] = args as [string, string | undefined];
-          const name = prop === 'list' ? '*' : `secret:ddl-control-plane/${tenant}/${secretId}-AbCdEf`;
+          const name = prop === 'list' ? '*' : `secret:${this.o.secretNamePrefix ?? SECRET_NAME_ROOT}/${tenant}/${secretId}-AbCdEf`;
           if (fn) this.calls.push({ fn, operation: prop, action: `secretstore:${prop}`, resource: name === '*' ? '*' : this.arn('secretsmanager', name) });
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
