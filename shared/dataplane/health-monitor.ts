@@ -13,6 +13,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { HEARTBEAT_INTERVAL_SECONDS, type ConnectorSpec, type ReportedStatus, type ResourceKind, type StatusReport } from '../controllers/contract';
 import type { ProbeResult, Prober } from '../probes/types';
 import type { NewestGeneration, SecretStore } from '../secrets/store';
+import { scrubError } from '../probes/namespace';
 import type { ReferenceDataPlane, ResourceItem } from './reference';
 
 export interface HealthMonitorDeps {
@@ -138,7 +139,12 @@ export class HealthMonitor {
     const ok: Health = { status: 'running', error: null, hints: [], namespaced: {} };
     const spec = item.spec as { clusterId?: string | null; connector?: ConnectorSpec };
     const probe = await this.probe(item, spec.connector);
-    const fault = item.health === 'unhealthy' ? { error: item.lastError ?? 'the data plane reported the connector unhealthy', fatal: item.errorIsFatal ?? false } : undefined;
+    // The data plane's own error text may echo a credential: scrub it with the connection's secret
+    // values here, where they can be read (status-ingest has no access to the secret store).
+    const fault =
+      item.health === 'unhealthy'
+        ? { error: item.lastError ? scrubError(item.lastError, await this.connectorSecrets(item, spec.connector)) : 'the data plane reported the connector unhealthy', fatal: item.errorIsFatal ?? false }
+        : undefined;
     if (probe && !probe.ok && probe.fatal) return fromProbe('failed', probe);
     if (fault?.fatal) return { ...ok, status: 'failed', error: fault.error };
     if (!(await this.hasReplica(item.tenant, spec.clusterId ?? null))) {
@@ -157,9 +163,16 @@ export class HealthMonitor {
 
   private async probe(item: ResourceItem, connector: ConnectorSpec | undefined): Promise<ProbeResult | undefined> {
     if (!this.deps.prober || !connector || !PROBED.has(connector.type)) return undefined;
+    const secrets = await this.connectorSecrets(item, connector);
+    const input = { type: connector.type, options: connector.options, secrets };
+    return item.kind === 'export' ? this.deps.prober.probeSink(input, connector.options) : this.deps.prober.probeSource(input, connector.options);
+  }
+
+  /** The newest value of each secret the connector's connection refers to, by option name. */
+  private async connectorSecrets(item: ResourceItem, connector: ConnectorSpec | undefined): Promise<Record<string, string>> {
     const secrets: Record<string, string> = {};
     const store = this.deps.secrets;
-    if (Object.keys(connector.secretRefs).length && store) {
+    if (connector && Object.keys(connector.secretRefs).length && store) {
       const scoped = 'newestGeneration' in store ? (store as SecretStore & NewestGeneration) : undefined;
       const versions = scoped ? [] : await store.list(item.tenant);
       for (const [option, secretId] of Object.entries(connector.secretRefs)) {
@@ -168,8 +181,7 @@ export class HealthMonitor {
         if (value !== undefined) secrets[option] = value;
       }
     }
-    const input = { type: connector.type, options: connector.options, secrets };
-    return item.kind === 'export' ? this.deps.prober.probeSink(input, connector.options) : this.deps.prober.probeSource(input, connector.options);
+    return secrets;
   }
 }
 

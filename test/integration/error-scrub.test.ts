@@ -48,7 +48,7 @@ describe('data-plane errors', () => {
 
     // Act: the data plane reports the running ingestion unhealthy, and fails a new one, both echoing the password.
     await p.dataPlane.setHealth(tenant, 'ingestion', runningId, { healthy: false, error: `postgres: password "${SECRET}" rejected by postgres://u:${SECRET}@h/db`, fatal: true });
-    await p.sweeper.sweep();
+    await p.reportHealth();
     p.faults.failNext(5, 'terminal', `upstream refused login with password ${SECRET}`);
     expect((await sql("CREATE SOURCE failing IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'p') FOR TABLES (public.u AS u)")).status).toBe(200);
     await settled(tenant);
