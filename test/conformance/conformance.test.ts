@@ -55,7 +55,7 @@ async function replay(file: CaseFile): Promise<{ file: CaseFile; verdicts: Verdi
 
 const pct = (n: number, d: number) => (d === 0 ? 100 : Math.round((1000 * n) / d) / 10);
 
-it('agrees with Materialize on the statements of its own tests', { timeout: 1_800_000 }, async () => {
+it('agrees with Materialize on the statements of its own tests', { timeout: 2_700_000 }, async () => {
   const files = readdirSync(DIR)
     .filter((f) => f.endsWith('.json'))
     .sort()

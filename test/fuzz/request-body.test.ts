@@ -18,7 +18,7 @@ import { assertProperty, excerpt, type Verdict } from './harness';
 import { Sandbox } from './sandbox';
 
 // Thousands of cases against the emulators: generous on a loaded 2-core CI machine.
-vi.setConfig({ testTimeout: budget(240_000) });
+vi.setConfig({ testTimeout: Math.max(600_000, budget(240_000)) });
 
 let p: Pipeline;
 let sandbox: Sandbox;

@@ -34,7 +34,7 @@ function instance(tenant: string) {
 }
 
 describe(`${N} independent API instances on one tenant`, () => {
-  it('all commit, none answers 40001, and conflicts catch up instead of reading the whole catalog', async () => {
+  it('all commit, none answers 40001, and conflicts catch up instead of reading the whole catalog', { timeout: 300_000 }, async () => {
     // Prepare: a tenant with 40 objects; every instance warm (one whole read each).
     const tenant = `inst${Math.random().toString(36).slice(2, 8)}`;
     await p.passwords.create(tenant);
