@@ -56,7 +56,8 @@ interface DependencyStatus {
   status: string;
   error: string | null;
 }
-interface EffectRow {
+/** A row of mz_internal.mz_pending_effects. */
+export interface EffectRow {
   effect_id: string;
   object_id: string;
   object_name: string;

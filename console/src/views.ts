@@ -5,21 +5,8 @@
  */
 import type { Api } from './api';
 import { ago, empty, h, table } from './dom';
-import { replicasTable, type ReplicaRow, type ReplicaStatusRow } from './objects';
+import { replicasTable, type EffectRow, type ReplicaRow, type ReplicaStatusRow } from './objects';
 
-interface EffectRow {
-  effect_id: string;
-  object_name: string;
-  controller: string;
-  kind: string;
-  intent: string;
-  generation: number;
-  state: string;
-  attempts: number;
-  last_error: string | null;
-  dead_lettered: boolean;
-  created_at: string;
-}
 
 export async function loadEffects(api: Api): Promise<HTMLElement> {
   const rows = await api.records<EffectRow>('SELECT * FROM mz_internal.mz_pending_effects ORDER BY created_at');
