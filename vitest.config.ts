@@ -1,16 +1,61 @@
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The order test files start in. Vitest starts the files that took longest last time first (its
+ * results cache), so the last minutes of a run are not one worker running a long file alone while
+ * the other idles. A fresh clone (CI) has no such cache, and vitest falls back to the largest file
+ * first: the short chaos run, several minutes long in a 6 KB file, then started halfway through.
+ * Without a cache, the files below (minutes each on a quiet machine, longest first) start first.
+ */
+export const SLOW_FILES = [
+  'test/chaos/short.test.ts',
+  'test/conformance/conformance.test.ts',
+  'test/catalog/races.test.ts',
+  'test/catalog/staged-races.test.ts',
+  'test/integration/crash-matrix.test.ts',
+  'test/fuzz/sql-text.test.ts',
+  'test/catalog/staged.test.ts',
+  'test/cli/ddlctl.test.ts',
+  'test/local/runtime.test.ts',
+  'test/catalog/snapshot-cache.test.ts',
+  'test/catalog/many-instances.test.ts',
+];
+
+export class SlowFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const root = this.ctx.config.root;
+    const path = (f: TestSpecification) => relative(root, f.moduleId).split('\\').join('/');
+    // Any file with a cached duration: vitest's own order already starts the long ones first.
+    if (files.some((f) => this.ctx.cache.getFileTestResults(`${f.project.name}:${path(f)}`))) return sorted;
+    const rank = (f: TestSpecification) => {
+      const i = SLOW_FILES.indexOf(path(f));
+      return i === -1 ? SLOW_FILES.length : i;
+    };
+    return [...sorted].sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/setup/global.ts'],
     setupFiles: ['test/setup/invariants.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Outer bounds only, wide enough for a 2-core machine running CI beside other CPU-bound work
+    // (8x slower than idle was measured). Hangs are caught sooner and by their cause: `eventually`
+    // waits on a clock that runs at an idle machine's speed, the fuzz sandbox watches its child's CPU
+    // time, and the chaos runs have a progress watchdog (test/helpers/budget.ts).
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     pool: 'forks',
     // The integration tests mostly wait on the emulators: two files at a time keep 2 cores busy
-    // (vitest's default on 2 cores is one file at a time).
+    // (vitest's default on 2 cores is one file at a time). Each worker gets its own DynamoDB Local
+    // (test/setup/global.ts starts one per worker), so every worker added costs a JVM.
     maxWorkers: 2,
+    // The long files start first, also on a fresh clone without vitest's results cache.
+    sequence: { sequencer: SlowFilesFirst },
     reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
   },
 });

@@ -23,9 +23,11 @@ import { parseArgs } from 'node:util';
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'same-emulator': { type: 'boolean', default: false }, out: { type: 'string' } } });
-const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles', 'cost', 'instances'] as const;
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, phase: { type: 'string' }, 'same-emulator': { type: 'boolean', default: false }, out: { type: 'string' } } });
+const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles', 'cost', 'instances', 'deployed', 'cache', 'kinds', 'capacity'] as const;
 type Phase = (typeof PHASES)[number];
+// `--phase` is another name for `--only`.
+if (values.phase !== undefined) values.only = [values.only, values.phase].filter(Boolean).join(',');
 const only = new Set((values.only ?? PHASES.join(',')).split(',').map((s) => s.trim()));
 for (const o of only) if (!(PHASES as readonly string[]).includes(o)) throw new Error(`unknown phase ${o}; phases: ${PHASES.join(', ')}`);
 const runs = (p: Phase) => only.has(p);
@@ -40,10 +42,11 @@ mkdirSync(OUT, { recursive: true });
 const wallStart = Date.now();
 const log = (msg: string) => process.stderr.write(`[bench ${((Date.now() - wallStart) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
 
-const { startDynamoLocal, startSqsEmulator } = await import('../local/emulators');
+const { startSqsEmulator } = await import('../local/emulators');
 const { startPipeline } = await import('../local/pipeline');
-const { EffectTimeline, pauseWorkers, probeWrites, resumeWorkers } = await import('./lib/harness');
+const { EffectTimeline, freshDynamo, pauseWorkers, probeWrites, resumeWorkers } = await import('./lib/harness');
 const { writeReport } = await import('./lib/report');
+const { benchRows } = await import('./lib/rows');
 const { SdkLatency } = await import('./lib/sdk-latency');
 type Results = import('./lib/report').Results;
 
@@ -68,8 +71,8 @@ log(`machine: ${JSON.stringify(results.machine)}`);
 // every stream read) walk the records of the streams written before it, so a second pipeline on
 // the same emulator pays for the first one's history — an artifact of the emulator (each AWS
 // table's stream is its own), which made the live pipeline look several times slower.
-const dynamo = await startDynamoLocal({ maxHeap: '1g' });
-const dynamoCommit = await startDynamoLocal({ maxHeap: '1g' });
+const dynamo = await freshDynamo(log);
+const dynamoCommit = await freshDynamo(log);
 const sqs = await startSqsEmulator();
 const tag = `b${randomBytes(3).toString('hex')}`;
 const stopAll: (() => Promise<void>)[] = [() => sqs.stop(), () => dynamo.stop(), () => dynamoCommit.stop()];
@@ -105,6 +108,15 @@ async function phase(name: Phase, body: () => Promise<void>): Promise<void> {
   const probeAfter = probe ? await probe() : null;
   (results.phaseTimes ??= []).push({ phase: name, seconds, loadAverage1m: load, probePutP50Ms: { before: probeBefore, after: probeAfter } });
   log(`phase ${name} took ${seconds} s (1-min load average ${load.start} → ${load.end}; probe PutItem p50 ${probeBefore} → ${probeAfter} ms)`);
+  // What is measured so far is written after every phase: a run stopped part-way keeps its figures.
+  writeResults();
+}
+
+function writeResults(): string[] {
+  results.wallSeconds = Math.round((Date.now() - wallStart) / 100) / 10;
+  results.rows = benchRows(results);
+  writeFileSync(join(OUT, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
+  return writeReport(results, OUT);
 }
 
 try {
@@ -131,6 +143,27 @@ try {
     const { parsePlan } = await import('./phases/commit');
     results.parsePlan = await parsePlan(bench, TMP);
   });
+  // Issue 15's rows next, each on emulators of its own or on the commit-only pipeline.
+  await phase('deployed', async () => {
+    const { deployedProfile } = await import('./phases/deployed');
+    results.deployed = await deployedProfile(bench);
+  });
+  await phase('cache', async () => {
+    const { cacheFigures } = await import('./phases/cache');
+    results.cache = await cacheFigures(bench);
+  });
+  await phase('kinds', async () => {
+    const { statementKinds } = await import('./phases/kinds');
+    results.kinds = await statementKinds(bench);
+  });
+  await phase('throughput', async () => {
+    const { throughput } = await import('./phases/applied');
+    results.throughput = await throughput(bench, [], TMP);
+  });
+  await phase('bundles', async () => {
+    const { bundles } = await import('./phases/bundles');
+    results.bundles = await bundles(bench, TMP);
+  });
   const timeline = new EffectTimeline(live);
   let appliedTenants: string[] = [];
   await phase('applied', async () => {
@@ -150,18 +183,10 @@ try {
     const { recovery } = await import('./phases/recovery');
     results.recovery = await recovery(bench);
   });
-  await phase('throughput', async () => {
-    const { throughput } = await import('./phases/applied');
-    results.throughput = await throughput(bench, appliedTenants, TMP);
-  });
   await phase('parser', async () => {
     const { parserComparison } = await import('./phases/parser');
     results.parser = parserComparison(bench.quick);
     log(`parser: ours ${results.parser.ours.statementsPerSecond}/s vs peer ${results.parser.theirs.statementsPerSecond}/s`);
-  });
-  await phase('bundles', async () => {
-    const { bundles } = await import('./phases/bundles');
-    results.bundles = await bundles(bench, TMP);
   });
   await phase('cost', async () => {
     const { costMeter } = await import('./phases/cost');
@@ -171,6 +196,10 @@ try {
     const { manyInstances } = await import('./phases/instances');
     results.instances = await manyInstances(bench);
   });
+  await phase('capacity', async () => {
+    const { capacityFigures } = await import('./phases/capacity');
+    results.capacity = await capacityFigures(bench);
+  });
 } catch (err) {
   failed = true;
   results.errors!.push(`setup: ${(err as Error).message}`);
@@ -178,8 +207,6 @@ try {
 } finally {
   for (const stop of stopAll) await stop().catch((e) => log(`stop failed: ${(e as Error).message}`));
 }
-results.wallSeconds = Math.round((Date.now() - wallStart) / 100) / 10;
-writeFileSync(join(OUT, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
-const files = writeReport(results, OUT);
+const files = writeResults();
 log(`done in ${results.wallSeconds} s; wrote ${['latest.json', ...files].map((f) => join(OUT, f)).join(', ')}`);
 process.exit(failed ? 1 : 0);

@@ -12,6 +12,7 @@ import { EffectQueues } from './constructs/effect-queues';
 import { Observability } from './constructs/observability';
 import { PropsValidator } from './constructs/props-validation';
 import { ReferenceDataPlane } from './constructs/reference-data-plane';
+import { StatusEvents } from './constructs/status-events';
 import { StatusIngest } from './constructs/status-ingest';
 import { StreamRouter } from './constructs/stream-router';
 import { Sweeper } from './constructs/sweeper';
@@ -114,6 +115,8 @@ export class DdlControlPlaneStack extends Stack {
   readonly sweeper: Sweeper;
   /** The data plane's status reports: queue, DLQ and the status-ingest function. */
   readonly statusIngest: StatusIngest;
+  /** The stack's own event bus (status events from the router), with the example alert rule. */
+  readonly statusEvents: StatusEvents;
   readonly observability: Observability;
   /** Whether the stack was built for LocalStack's free image. */
   readonly localstack: boolean;
@@ -180,6 +183,9 @@ export class DdlControlPlaneStack extends Stack {
       entry: entries['stream-router'],
       environment,
     });
+    this.statusEvents = new StatusEvents(this, 'StatusEvents');
+    // The router alone publishes (shared/events/select.ts says why from the stream).
+    this.statusEvents.grantPublish(this.router.handler.function);
     const executors = {} as Record<Controller, EffectExecutor>;
     for (const controller of CONTROLLERS) {
       executors[controller] = new EffectExecutor(this, `Executor-${controller}`, {
@@ -256,6 +262,8 @@ export class DdlControlPlaneStack extends Stack {
       new CfnOutput(this, `DlqUrl-${definition.controller}`, { value: dlq.queueUrl });
     }
     new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.alarmTopic.topicArn });
+    new CfnOutput(this, 'EventBusName', { value: this.statusEvents.bus.eventBusName, description: 'Status events (source ddl-control-plane)' });
+    new CfnOutput(this, 'StatusAlertTopicArn', { value: this.statusEvents.alertTopic.topicArn, description: 'Connectors gone stalled or failed, failed effects' });
     new CfnOutput(this, 'SweeperFunctionName', {
       value: this.sweeper.handler.function.functionName,
       description: 'Invoke it to sweep now instead of waiting for the schedule',

@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { SqlClient } from './client';
 import { resolveConnection, type GlobalOptions } from './connection';
 import { CliError, EXIT } from './errors';
+import { REPL_SUMMARY } from './meta';
 
 type Run = (code: number) => void;
 
@@ -18,7 +19,7 @@ function awsOptions(cmd: Command): Command {
 export function buildProgram(done: Run): Command {
   const program = new Command()
     .name('ddlctl')
-    .description('Talk to the DDL control plane: SQL, statuses, effects, audits, tenants')
+    .description('Talk to the DDL control plane: SQL, statuses, events, effects, audits, tenants')
     .option('--url <url>', 'API base URL (default: DDLCTL_URL, the config file, the running `npm start`, or http://127.0.0.1:6876)')
     .option('--data-dir <dir>', 'the local runtime\'s data folder (default ./.data)')
     .option('--runtime <file>', 'a runtime.json describing a local pipeline (default <data dir>/runtime.json)')
@@ -42,6 +43,7 @@ Exit codes: 0 ok, 1 a statement, effect or check failed (or, for status, somethi
     .option('--json', 'print the raw JSON response')
     .option('--wait', 'after a DDL statement, wait until its effects are applied or failed')
     .addOption(new Option('--timeout <seconds>', 'how long --wait waits').default('60'))
+    .addHelpText('after', `\n${REPL_SUMMARY}`)
     .action(async (o: { command?: string; json?: boolean; wait?: boolean; timeout: string }, cmd: Command) => {
       const { repl, runQuery } = await import('./commands/sql');
       const timeout = Number(o.timeout);
@@ -75,6 +77,38 @@ Exit codes: 0 ok, 1 a statement, effect or check failed (or, for status, somethi
       console.log(o.json ? JSON.stringify(s, null, 2) : renderStatus(s));
       // Scripts can wait on it: 1 while anything is stalled, failed or offline.
       done(unhealthy(s) === 0 ? EXIT.ok : EXIT.failed);
+    });
+
+  program
+    .command('events')
+    .description('status events: connector status changes and failed effects, oldest first (the local runtime\'s event log)')
+    .option('-f, --follow', 'keep printing new events until Ctrl-C')
+    .addOption(new Option('--after <n>', 'only events after this position (the seq of the last one seen)').default('0'))
+    .addOption(new Option('--interval <seconds>', 'seconds between polls with --follow').default('1'))
+    .option('--json', 'print each event as a JSON line')
+    .action(async (o: { follow?: boolean; after: string; interval: string; json?: boolean }, cmd: Command) => {
+      const { printEvents } = await import('./commands/events');
+      const after = Number(o.after);
+      const interval = Number(o.interval);
+      if (!Number.isInteger(after) || after < 0) throw new CliError(`--after must be a non-negative integer, got ${o.after}`, EXIT.usage);
+      if (!Number.isFinite(interval) || interval <= 0) throw new CliError(`--interval must be a positive number of seconds, got ${o.interval}`, EXIT.usage);
+      const stop = new AbortController();
+      if (o.follow) {
+        process.once('SIGINT', () => stop.abort());
+        process.once('SIGTERM', () => stop.abort());
+      }
+      await printEvents(client(cmd), { follow: Boolean(o.follow), json: Boolean(o.json), after, interval, signal: stop.signal });
+      done(EXIT.ok);
+    });
+
+  program
+    .command('restart <name>')
+    .description('restart a source or sink (ALTER SOURCE|SINK name RESTART): the way out of failed or stalled without drop and recreate')
+    .option('--source', 'the name is a source (default: looked up)')
+    .option('--sink', 'the name is a sink (default: looked up)')
+    .action(async (name: string, o: { source?: boolean; sink?: boolean }, cmd: Command) => {
+      const { restart } = await import('./commands/restart');
+      done(await restart(client(cmd), name, o));
     });
 
   const effects = program

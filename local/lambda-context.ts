@@ -2,8 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 
-export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 60_000;
+/** The local runtime's function timeout unless its profile says otherwise (local/profiles.ts). */
+export const DEFAULT_FUNCTION_TIMEOUT_MS = 60_000;
+
+export function lambdaContext(functionName: string, timeoutMs = DEFAULT_FUNCTION_TIMEOUT_MS): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

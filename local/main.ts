@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { generateAppPassword, tokenId, type AppPasswords } from '../shared/auth/app-passwords';
 import { JavaMissingError, LOCAL_REGION, startDynamoLocal, startSqsEmulator, type DynamoLocal, type SqsEmulator } from './emulators';
+import { EVENTS_FILE, EventLog } from './event-log';
 import { startPipeline, type Pipeline } from './pipeline';
 import { LOCAL_PROBE_POLICY } from '../shared/probes/addresses';
 import { realProber } from '../shared/probes/lazy';
@@ -167,7 +168,9 @@ async function main(): Promise<void> {
   pipeline = await startPipeline({
     ...(recorder ? { recorder } : {}),
     profile: opts.fast ? 'fast' : 'deployed',
-    dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, healthIntervalSeconds: 5, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing });
+    dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, healthIntervalSeconds: 5, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing,
+    // Status events (the stack's EventBridge bus, locally): kept with the catalog, or in memory.
+    eventLog: new EventLog(dataDir ? join(dataDir, EVENTS_FILE) : undefined) });
   const url = pipeline.url!;
   const runtime: LocalRuntimeInfo = {
     pid: process.pid,

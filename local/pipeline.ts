@@ -11,8 +11,9 @@ import { ReferenceDataPlane } from '../shared/dataplane/reference';
 import { AppPasswords } from '../shared/auth/app-passwords';
 import { makeLogger } from '../shared/lambda/logger';
 import { apiHandler, authorizerHandler, executorHandler, makeSweeper, routerHandler, statusIngestHandler } from '../shared/lambda/wiring';
+import { OutboxStore } from '../shared/catalog/outbox-store';
 import { HealthMonitor } from '../shared/dataplane/health-monitor';
-import type { StatusReport } from '../shared/controllers/contract';
+import type { StatusReport } from '../shared/dataplane/contract';
 import type { Sweeper } from '../shared/sweeper/sweeper';
 import type { RetryPolicy } from '../shared/effects/retry-policies';
 import type { Prober } from '../shared/probes/types';
@@ -28,6 +29,7 @@ import { startHttpServer } from './http-server';
 import { QueuePoller, type QueuePollerOptions } from './queue-poller';
 import { ensureLocalResources } from './resources';
 import { StreamPoller } from './stream-poller';
+import { EventLog } from './event-log';
 import { PROFILES, type ProfileName, type RuntimeProfile } from './profiles';
 
 export interface PipelineOptions {
@@ -90,6 +92,8 @@ export interface PipelineOptions {
   readonly beforeServing?: (passwords: AppPasswords) => Promise<void>;
   /** The executors' event source mappings: batch size, concurrent invocations, long-poll wait (default: the profile's). */
   readonly queuePolling?: Pick<QueuePollerOptions, 'batchSize' | 'maxConcurrency' | 'waitSeconds'>;
+  /** Where the router publishes status events (the stack's bus, locally); default: a log in memory. */
+  readonly eventLog?: EventLog;
 }
 
 export interface Pipeline {
@@ -103,6 +107,10 @@ export interface Pipeline {
   readonly secrets: LocalSecretStore;
   readonly passwords: AppPasswords;
   readonly router: StreamPoller;
+  /** The status events the router published (`GET /api/events`, `ddlctl events`). */
+  readonly events: EventLog;
+  /** The name the event log stands for as a bus (what the call recorder names the router's PutEvents with). */
+  readonly eventBusName: string;
   readonly sweeper: Sweeper;
   /** The reference data plane's health checks, which report to the status queue. */
   readonly health: HealthMonitor;
@@ -123,9 +131,17 @@ export interface Pipeline {
   stop(): Promise<void>;
 }
 
+/** SDK attempts per DynamoDB call against DynamoDB Local (AWS's standard mode makes 3; SQS calls keep 3). */
+const LOCAL_DYNAMO_MAX_ATTEMPTS = 8;
+
 export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const region = LOCAL_REGION;
-  const clients = makeClients({ region, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: o.dynamodbEndpoint, sqs: o.sqsEndpoint }, ...(o.recorder ? { recorder: o.recorder } : {}) });
+  // DynamoDB Local serializes the writes to a table behind a lock with a timeout; on a loaded
+  // machine it answers 500 "timed out waiting for a lock. This request will succeed in actual
+  // DynamoDB API". The SDK retries a 500 with backoff (transactions keep their client request
+  // token, so a retried one is applied once); more attempts than in AWS keep that emulator
+  // artifact from surfacing as an internal error.
+  const clients = makeClients({ region, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: o.dynamodbEndpoint, sqs: o.sqsEndpoint }, dynamoMaxAttempts: LOCAL_DYNAMO_MAX_ATTEMPTS, ...(o.recorder ? { recorder: o.recorder } : {}) });
   /** A handler run as its function: its AWS calls are attributed to it (when recording). */
   const as = <A extends unknown[], R>(name: string, h: (...a: A) => Promise<R>) => (...a: A) => runAs(name, () => h(...a));
   const profile = PROFILES[o.profile ?? 'deployed'];
@@ -141,13 +157,16 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const localSecrets = new LocalSecretStore(clients.doc, res.secretsTable, secretsKey);
   const secrets = o.recorder ? o.recorder.secretStore(localSecrets) : localSecrets;
 
+  const events = o.eventLog ?? new EventLog();
+  const eventBusName = `${o.prefix ?? 'ddl-'}status-events`;
   const router = new StreamPoller({
     streams: clients.streams,
     doc: clients.doc,
     streamArn: res.streamArn,
     checkpointTable: res.checkpointTable,
-    handler: as('stream-router', routerHandler(cfg, clients, makeLogger('stream-router'), faults)),
+    handler: as('stream-router', routerHandler(cfg, clients, makeLogger('stream-router'), faults, o.recorder ? o.recorder.eventBus(events, eventBusName) : events)),
     logger: makeLogger('local-stream-mapping'),
+    functionTimeoutMs: profile.functionTimeoutMs,
     ...profile.stream,
   });
   const pollers = {} as Record<Controller, QueuePoller>;
@@ -155,9 +174,10 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     pollers[c] = new QueuePoller({
       sqs: clients.sqs,
       queueUrl: cfg.queueUrls[c],
-      handler: as(`executor-${c}`, executorHandler(cfg, clients, c, makeLogger(`executor-${c}`), faults, dataPlane, o.retryPolicyOverrides?.[c], secrets)),
+      handler: as(`executor-${c}`, executorHandler({ config: cfg, clients, controller: c, logger: makeLogger(`executor-${c}`), faults, dataPlane, policy: o.retryPolicyOverrides?.[c], secrets })),
       logger: makeLogger(`local-sqs-mapping-${c}`),
       functionName: `executor-${c}`,
+      functionTimeoutMs: profile.functionTimeoutMs,
       region,
       ...profile.queuePolling,
       ...o.queuePolling,
@@ -231,8 +251,10 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
       authorizer: as('authorizer', authorizerHandler(cfg, clients, makeLogger('authorizer'))),
       // The console at `/` (built on first request; see local/console.ts).
       fallback: consoleFallback(),
+      events,
       port: o.port,
       authorizerCacheTtlSeconds: profile.authorizerCacheTtlSeconds,
+      functionTimeoutMs: profile.functionTimeoutMs,
       ...(o.host ? { host: o.host } : {}),
     });
   }
@@ -247,6 +269,8 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     secrets,
     passwords,
     router,
+    events,
+    eventBusName,
     sweeper,
     pollers,
     health,
@@ -266,7 +290,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     dlqUrls: res.dlqUrls,
     secretsTable: res.secretsTable,
     redrive: async (controller) =>
-      (await redriveDeadLetters({ sqs: clients.sqs, doc: clients.doc, catalogTable: cfg.catalogTable, dlqUrl: res.dlqUrls[controller], queueUrl: cfg.queueUrls[controller] })).moved,
+      (await redriveDeadLetters({ sqs: clients.sqs, outbox: new OutboxStore(clients.doc, cfg.catalogTable), dlqUrl: res.dlqUrls[controller], queueUrl: cfg.queueUrls[controller] })).moved,
     async stop() {
       // Stop accepting and drain the API first: its requests still need the workers' tables.
       if (sweepTimer) clearInterval(sweepTimer);

@@ -6,6 +6,7 @@
  * the code rather than the deployment. docs/operations.md lists every setting of both.
  */
 import { AUTHORIZER_CACHE_TTL_SECONDS, EXECUTOR_MAPPING, STREAM_MAPPING } from '../shared/definitions';
+import { DEFAULT_FUNCTION_TIMEOUT_MS } from './lambda-context';
 import type { QueuePollerOptions } from './queue-poller';
 import type { StreamPollerOptions } from './stream-poller';
 
@@ -22,6 +23,11 @@ export interface RuntimeProfile {
   readonly visibilityTimeoutSeconds?: number;
   /** The local API Gateway's authorizer cache (0: the authorizer runs on every request). */
   readonly authorizerCacheTtlSeconds: number;
+  /**
+   * The timeout every local function's Lambda context reports (middy's timeout and the sweeper's
+   * budget read it). Tests on a loaded machine run `fast`, where it must not cut a slow request.
+   */
+  readonly functionTimeoutMs: number;
 }
 
 /**
@@ -44,6 +50,7 @@ export const PROFILES: Readonly<Record<ProfileName, RuntimeProfile>> = {
     // The local data plane is the reference one, as in the stack's default deployment.
     queuePolling: { batchSize: EXECUTOR_MAPPING.batchSize.referenceDataPlane, maxConcurrency: EXECUTOR_MAPPING.maxConcurrency, waitSeconds: LOCAL_WAIT_SECONDS },
     authorizerCacheTtlSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
+    functionTimeoutMs: DEFAULT_FUNCTION_TIMEOUT_MS,
   },
   fast: {
     name: 'fast',
@@ -54,6 +61,9 @@ export const PROFILES: Readonly<Record<ProfileName, RuntimeProfile>> = {
     queuePolling: { batchSize: 1, maxConcurrency: 32, waitSeconds: LOCAL_WAIT_SECONDS },
     visibilityTimeoutSeconds: 30,
     authorizerCacheTtlSeconds: 0,
+    // Ten minutes: on a machine loaded 15× past its cores a request took over 60 s and the
+    // middleware cut it with a 500 (test/integration/iam.test.ts); the tests' own limits bound it.
+    functionTimeoutMs: 600_000,
   },
 };
 

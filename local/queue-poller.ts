@@ -9,7 +9,7 @@
  * new loop starts (up to `maxConcurrency`), and a loop whose receive comes back empty ends when
  * another one is receiving already. Order within a message group holds because a FIFO queue hands out no
  * message of a group while an earlier one of that group is in flight — so two concurrent batches
- * never hold the same group (test/integration/queue-poller.test.ts checks it on the emulator).
+ * never hold the same group (test/local/queue-poller.test.ts checks it on the emulator).
  *
  * `stop()` is prompt: it waits for the invocations in flight, never for an idle long poll. A
  * receive still open when the poller stops is left to finish on its own, and whatever it brings
@@ -33,6 +33,8 @@ import type { SqsHandler } from '../shared/executor/handler';
 import { lambdaContext } from './lambda-context';
 
 export interface QueuePollerOptions {
+  /** The function's timeout as its Lambda context reports it (local/profiles.ts). */
+  readonly functionTimeoutMs?: number;
   readonly sqs: SQSClient;
   readonly queueUrl: string;
   readonly handler: SqsHandler;
@@ -264,7 +266,7 @@ export class QueuePoller {
     let failed = new Set<string>();
     const began = performance.now();
     try {
-      const res = await this.o.handler(event, lambdaContext(this.o.functionName));
+      const res = await this.o.handler(event, lambdaContext(this.o.functionName, this.o.functionTimeoutMs));
       failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (err) {
       // A failed invocation (or a simulated crash) leaves every message to come back.

@@ -31,6 +31,8 @@ import { backoffMs, RETRY_POLICIES } from '../shared/effects/retry-policies';
 import { lambdaContext } from './lambda-context';
 
 export interface StreamPollerOptions {
+  /** The function's timeout as its Lambda context reports it (local/profiles.ts). */
+  readonly functionTimeoutMs?: number;
   readonly streams: DynamoDBStreamsClient;
   readonly doc: DynamoDBDocumentClient;
   readonly streamArn: string;
@@ -262,7 +264,7 @@ export class StreamPoller {
     this.invocations++;
     const began = performance.now();
     try {
-      const res = await this.o.handler({ Records: matching }, lambdaContext('stream-router') as Context);
+      const res = await this.o.handler({ Records: matching }, lambdaContext('stream-router', this.o.functionTimeoutMs) as Context);
       this.busyMs += performance.now() - began;
       const failed = (res?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
       return failed.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0];

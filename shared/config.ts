@@ -48,6 +48,11 @@ export interface Config {
    * or `local` (anything, with detailed errors: the local runtime). See shared/probes/addresses.ts.
    */
   readonly probeNetworks?: ProbeNetworks;
+  /**
+   * The EventBridge bus the stream router publishes status events to (env `EVENT_BUS_NAME`; the
+   * stack sets it on the router alone). Absent: no events are published (shared/events/).
+   */
+  readonly eventBusName?: string;
 }
 
 export type ProbeNetworks = 'public' | 'private' | 'local';
@@ -139,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     secretNamePrefix: z.optional(z.string().check(z.regex(/^[\w+=.@-]+(\/[\w+=.@-]+)*$/, 'must be a Secrets Manager name path without a trailing /'))),
     authenticateInFunction: z.optional(z.boolean()),
     probeNetworks: z.optional(z.enum(['public', 'private', 'local'])),
+    eventBusName: z.optional(nonEmpty),
   });
   const raw = {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -154,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     secretNamePrefix: env[ENV.secretNamePrefix] || undefined,
     authenticateInFunction: env[ENV.authenticateInFunction] ? env[ENV.authenticateInFunction] === 'true' : undefined,
     probeNetworks: env[PROBE_NETWORKS_ENV] || undefined,
+    eventBusName: env[ENV.eventBusName] || undefined,
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -188,6 +195,7 @@ export function configToEnv(cfg: Config): Record<string, string> {
   if (cfg.secretNamePrefix) env[ENV.secretNamePrefix] = cfg.secretNamePrefix;
   if (cfg.authenticateInFunction) env[ENV.authenticateInFunction] = 'true';
   if (cfg.probeNetworks) env[PROBE_NETWORKS_ENV] = cfg.probeNetworks;
+  if (cfg.eventBusName) env[ENV.eventBusName] = cfg.eventBusName;
   for (const c of CONTROLLERS) {
     env[ENV.queueUrl(c)] = cfg.queueUrls[c];
     const dlq = cfg.dlqUrls[c];

@@ -36,6 +36,13 @@ export const ATTR = {
 } as const;
 
 export const ATTENTION_INDEX = 'attention';
+
+/**
+ * What the sweeper's full-pass schedule sends (cdk/constructs/sweeper.ts); its due-work schedule
+ * sends EventBridge's own scheduled event. The full pass runs on its own schedule, so its period
+ * does not depend on how long the due work takes.
+ */
+export const FULL_PASS_EVENT = { pass: 'full' } as const;
 /**
  * The attention index spreads its items over this many partition keys so that no single key
  * takes every write (one partition sustains ~1000 WCU); the sweeper queries each shard.
@@ -191,12 +198,14 @@ export const ENV = {
    * app password itself.
    */
   authenticateInFunction: 'AUTHENTICATE_IN_FUNCTION',
+  /** The stack's own EventBridge bus, where the stream router publishes status events (the router alone gets it). */
+  eventBusName: 'EVENT_BUS_NAME',
   queueUrl: (c: Controller) => `QUEUE_URL_${c.toUpperCase()}`,
   dlqUrl: (c: Controller) => `DLQ_URL_${c.toUpperCase()}`,
 } as const;
 
 /**
- * The status queue: health reports from the data plane (shared/controllers/contract.ts
+ * The status queue: health reports from the data plane (shared/dataplane/contract.ts
  * StatusReport) to the status-ingest function. A standard queue: reports carry their own order
  * (generation, sequence), so FIFO's per-group throughput limit would buy nothing. A report
  * older than a few heartbeats is superseded, so retention is short.
@@ -243,10 +252,43 @@ export const STREAM_MAPPING = {
  * may take the whole `dataplane.http` retry window and every message of a timed-out batch comes
  * back with one more receive counted against its budget.
  */
+/**
+ * Effect capacity: the rate the data plane accepts effects at, per controller queue, and how long
+ * one effect holds an executor. An executor invocation handles its batch one effect after the
+ * other, so by Little's law the invocations in flight that keep the data plane at its rate are
+ * rate × seconds per effect; more would only queue at the data plane (or get throttled there),
+ * fewer leave its allowance unused. Set `dataPlaneEffectsPerSecond` from the data plane's own
+ * documented limit; `effectSeconds` is one effect's data-plane call plus its catalog reads and
+ * writes (about 0.1 s against DynamoDB and the reference data plane; `npm run bench -- --only
+ * capacity` measures the drain rate these give against the local pipeline).
+ */
+export const EFFECT_CAPACITY = {
+  /** Effects per second per controller queue the data plane allows (the reference data plane's, and the stack's default). */
+  dataPlaneEffectsPerSecond: 50,
+  /** Seconds one effect holds an executor invocation. */
+  effectSeconds: 0.1,
+} as const;
+
+/**
+ * Executor invocations per queue that drive the data plane at `effectsPerSecond` when each effect
+ * takes `effectSeconds` (Little's law), at least 2 (the least MaximumConcurrency Lambda accepts).
+ * https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html#events-sqs-max-concurrency
+ */
+export function executorConcurrency(effectsPerSecond: number, effectSeconds: number): number {
+  if (!(effectsPerSecond > 0) || !(effectSeconds > 0)) throw new Error(`effect capacity needs a positive rate and effect time, got ${effectsPerSecond}/s × ${effectSeconds} s`);
+  // The epsilon keeps 50 × 0.1 (5.000000000000001 in floating point) at 5.
+  return Math.max(2, Math.ceil(effectsPerSecond * effectSeconds - 1e-9));
+}
+
 export const EXECUTOR_MAPPING = {
   batchSize: { referenceDataPlane: 10, externalDataPlane: 1 },
-  /** Most concurrent invocations per queue: bounds the load the executors put on the data plane. */
-  maxConcurrency: 5,
+  /**
+   * Most concurrent invocations per queue: bounds the load the executors put on the data plane
+   * to the rate it allows (EFFECT_CAPACITY). Per tenant nothing is capped: the queue's message
+   * groups are per object, and docs/operations.md "Effect capacity and fairness" says what that
+   * gives a tenant queued behind another's burst.
+   */
+  maxConcurrency: executorConcurrency(EFFECT_CAPACITY.dataPlaneEffectsPerSecond, EFFECT_CAPACITY.effectSeconds),
 } as const;
 
 /**

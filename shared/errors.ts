@@ -1,7 +1,9 @@
 /**
- * The product's errors. Every error a client can see carries a PostgreSQL SQLSTATE, a message,
- * and where it helps a byte position and a hint; `expose` says whether its message may be shown
- * to the caller (5xx details never leak).
+ * The product's errors, every one a `DdlError`. Those a client can see are `ControlPlaneError`s:
+ * a PostgreSQL SQLSTATE, a message, and where it helps a byte position and a hint, all written
+ * for the caller. Anything else that reaches the API's edge is answered with a bare 500
+ * "internal error" (shared/api/handlers.ts), so 5xx details never leak. The other `DdlError`s
+ * steer retries and races inside the control plane.
  */
 
 export const SQLSTATE = {
@@ -35,9 +37,9 @@ export const SQLSTATE = {
   nameTooLong: '42622',
   reservedName: '42939',
   programLimitExceeded: '54000',
+  objectInUse: '55006',
   statementTooComplex: '54001',
   tooManyStatements: '54023',
-  idempotencyConflict: '22023',
   internalError: 'XX000',
 } as const;
 export type SqlState = (typeof SQLSTATE)[keyof typeof SQLSTATE];
@@ -51,17 +53,23 @@ export interface ErrorFields {
   readonly cause?: unknown;
 }
 
-/** Base of every error the product raises on purpose. */
-export class ControlPlaneError extends Error {
+/** Base of every error class the product defines: a name of its own, and the cause when there is one. */
+export class DdlError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DdlError';
+  }
+}
+
+/** Base of every error a client may see (a SQLSTATE and a message). */
+export class ControlPlaneError extends DdlError {
   readonly code: string;
   readonly detail?: string;
   readonly hint?: string;
   position?: number;
-  /** May the message be shown to the caller? */
-  readonly expose: boolean = true;
 
   constructor(message: string, fields: ErrorFields) {
-    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    super(message, { cause: fields.cause });
     this.name = 'ControlPlaneError';
     this.code = fields.code;
     if (fields.detail !== undefined) this.detail = fields.detail;
@@ -124,7 +132,7 @@ export class SerializationError extends ControlPlaneError {
 }
 
 /** Data-plane errors, classed for the executors' retry decision. */
-export class DataPlaneError extends Error {
+export class DataPlaneError extends DdlError {
   readonly transient: boolean;
   constructor(message: string, transient: boolean, options?: { cause?: unknown }) {
     super(message, options);
@@ -134,18 +142,82 @@ export class DataPlaneError extends Error {
 }
 
 /** Thrown by fault injection to stand for a process that died at a given point. */
-export class SimulatedCrash extends Error {
+export class SimulatedCrash extends DdlError {
   constructor(point: string) {
     super(`simulated crash at ${point}`);
     this.name = 'SimulatedCrash';
   }
 }
 
-/** Internal, never exposed: wraps anything unexpected. */
-export class InternalError extends ControlPlaneError {
-  override readonly expose = false;
-  constructor(message: string, cause?: unknown) {
-    super(message, { code: SQLSTATE.internalError, cause });
-    this.name = 'InternalError';
+/** The commit lost a race: some condition on a shared item failed. Replanning decides what it means. */
+export class CommitConflictError extends ControlPlaneError {
+  constructor(readonly reasons: readonly string[]) {
+    super(`catalog commit conflicted (${reasons.join(', ')})`, { code: SQLSTATE.serializationFailure });
+    this.name = 'CommitConflictError';
+  }
+}
+
+/** A staged commit found what the plan read changed when it took the lock. */
+export class StagedConflict extends DdlError {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'StagedConflict';
+  }
+}
+
+/** A staged change's lock is gone or another's: whoever released it finished (or abandoned) the change. */
+export class FenceLost extends DdlError {
+  constructor() {
+    super('the staged change no longer holds the catalog');
+    this.name = 'FenceLost';
+  }
+}
+
+/** A transient failure: the effect's message must come back after the policy's backoff. */
+export class RetryLater extends DdlError {
+  constructor(
+    message: string,
+    readonly attempt: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'RetryLater';
+  }
+}
+
+/**
+ * A view body the first reader could not read. When PostgreSQL's parser was not loaded yet
+ * (`triedPostgres` false), the API loads it and plans the request again (planning is pure), so
+ * its cost is paid only then.
+ */
+export class UnreadableViewBody extends SqlSyntaxError {
+  constructor(
+    message: string,
+    position: number,
+    fields: Partial<ErrorFields>,
+    readonly triedPostgres: boolean,
+  ) {
+    super(message, position, fields);
+    this.name = 'UnreadableViewBody';
+  }
+}
+
+/** PostgreSQL's parser refused the text; `cursor` is its 1-based character position, when it gives one. */
+export class PgSyntaxError extends DdlError {
+  constructor(
+    message: string,
+    readonly cursor: number | undefined,
+  ) {
+    super(message);
+    this.name = 'PgSyntaxError';
+  }
+}
+
+/** The error a refused address fails a probe's connection with (its message names no port state). */
+export class AddressNotAllowedError extends DdlError {
+  readonly code = 'EPROBEADDRESS';
+  constructor(host: string) {
+    super(`${host} resolves to an address probes may not connect to`);
+    this.name = 'AddressNotAllowedError';
   }
 }

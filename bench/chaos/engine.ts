@@ -9,6 +9,7 @@
  * its clock 30 s off) racing the first. Then it lets the system go quiet and runs the invariant
  * checker over every tenant, and the history checker (history.ts) over every answer it received.
  */
+import { tableStores } from '../../shared/catalog/stores';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { PurgeQueueCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
@@ -55,6 +56,13 @@ export interface ChaosOptions {
   readonly quietTimeoutMs?: number;
   /** Progress lines (stderr in the CLI). */
   readonly progress?: (line: string) => void;
+  /** Called after every finished step (each operation, each quiet-phase sweep, each check stage): a hang watchdog's heartbeat. */
+  readonly step?: (what: string) => void;
+  /**
+   * Wall-clock limit of one request to the API (default 60 s). A caller with a progress watchdog
+   * (`step`) passes a longer one: on a loaded machine a request can take minutes and still be moving.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 export interface ChaosSummary {
@@ -178,6 +186,7 @@ export function workloadHash(w: Workload): string {
 export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
   const t0 = Date.now();
   const log = o.progress ?? (() => undefined);
+  const step = o.step ?? (() => undefined);
   const workload = generateWorkload({ seed: o.seed, ops: o.ops, tenants: o.tenants });
   const faults = new CountingFaults();
   // The staged-commit crash runs in its own "DDL process" (in-process SqlApi) with its own faults.
@@ -271,7 +280,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
     const post = async (tenant: number, body: string, key?: string): Promise<Response> => {
       const headers: Record<string, string> = { authorization: `Bearer ${passwords[tenant]}`, 'content-type': 'application/json' };
       if (key) headers['idempotency-key'] = key;
-      const res = await fetch(`${env.pipeline.url}/api/sql`, { method: 'POST', headers, body, signal: AbortSignal.timeout(60_000) });
+      const res = await fetch(`${env.pipeline.url}/api/sql`, { method: 'POST', headers, body, signal: AbortSignal.timeout(o.requestTimeoutMs ?? 60_000) });
       const text = await res.text();
       let parsed: unknown = text;
       try {
@@ -322,6 +331,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
       const op = workload.ops[opIndex]!;
       const i = opIndex;
       const started = Date.now();
+      step(`op ${i} (${op.kind})`);
       if (i > 0 && i % 100 === 0) log(`op ${i}/${workload.ops.length} (${Math.round((Date.now() - tw) / 1000)} s)`);
       await resumeStalled(i);
       // A restart takes the clients a stalled reader holds: it resumes first.
@@ -551,6 +561,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
       const rep = await p.sweeper.sweep(new Date(sweepClock));
       noteSweep(rep);
       sweeps++;
+      step(`quiet sweep ${sweeps}`);
       if (rep.deadLettered > 0) {
         // What the runbook says for dead-lettered effects: fix the cause (the faults stopped), redrive.
         for (const c of CONTROLLERS) redriven += await p.redrive(c);
@@ -569,7 +580,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
 
     // ---- check ---------------------------------------------------------------------------------
     const tc = Date.now();
-    const report = await new Checker(p.clients.doc, p.config.catalogTable, p.dataPlane).check();
+    step('checking');
+    const report = await new Checker(tableStores(p.clients.doc, p.config.catalogTable, { snapshotCacheObjects: 0 }), p.dataPlane).check();
+    step('checked');
     const effectStates: Record<string, number> = {};
     for (const t of tenants) {
       for (const e of await effects(p, t)) {

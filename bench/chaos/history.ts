@@ -83,6 +83,7 @@ export function parseStatement(sql: string): Action {
     return { t: 'create-item', name: m[1]!, cluster: m[2]!, deps: [.../POSTGRES CONNECTION (\w+)/.exec(m[3]!)?.slice(1) ?? []], parts };
   }
   if ((m = /^CREATE TABLE ([\w.]+) \(/.exec(s))) return { t: 'create-item', name: m[1]!, deps: [], parts: [] };
+  if ((m = /^CREATE TABLE (\w+) FROM SOURCE (\w+)/.exec(s))) return { t: 'create-item', name: m[1]!, deps: [m[2]!], parts: [] };
   if ((m = /^CREATE VIEW (\w+) AS (.*)$/.exec(s))) return { t: 'create-item', name: m[1]!, deps: [...m[2]!.matchAll(/(?:FROM|JOIN) (\w+)/g)].map((x) => x[1]!), parts: [] };
   if ((m = /^CREATE MATERIALIZED VIEW (\w+) IN CLUSTER (\w+) AS .* FROM (\w+)/.exec(s))) return { t: 'create-item', name: m[1]!, cluster: m[2]!, deps: [m[3]!], parts: [] };
   if ((m = /^CREATE INDEX (\w+) IN CLUSTER (\w+) ON (\w+)/.exec(s))) return { t: 'create-item', name: m[1]!, cluster: m[2]!, deps: [m[3]!], parts: [] };

@@ -19,6 +19,8 @@ export interface ModelItem {
   readonly connType?: 'postgres' | 'kafka';
   /** For a subsource: the source that owns it. */
   readonly sourceId?: number;
+  /** For a source: what it reads (a table from it names a reference accordingly). */
+  readonly flavour?: 'counter' | 'auction' | 'postgres';
 }
 
 export interface ModelCluster {
@@ -62,6 +64,8 @@ export const TYPE_OF: Readonly<Record<ItemKind, string>> = {
 };
 
 export const RELATION_KINDS: readonly ItemKind[] = ['source', 'subsource', 'table', 'view', 'materialized_view'];
+/** What a sink can export (Materialize: tables, sources and materialized views; a view has no storage). */
+export const SINKABLE_KINDS: readonly ItemKind[] = ['source', 'subsource', 'table', 'materialized_view'];
 
 export function freshName(m: TenantModel, prefix: string): string {
   return `${prefix}${m.nextName++}`;

@@ -15,6 +15,7 @@ import {
   itemHasDependents,
   modelSize,
   RELATION_KINDS,
+  SINKABLE_KINDS,
   TYPE_OF,
   type ItemKind,
   type ModelItem,
@@ -307,6 +308,7 @@ function statement(r: Prng, m: TenantModel): Stmt {
     createConnection: 3,
     createSource: 6,
     createTable: 6,
+    createTableFromSource: 3,
     createView: 4,
     createMaterializedView: 4,
     createIndex: 3,
@@ -443,11 +445,11 @@ const GENERATORS: Record<string, StmtGen> = {
     const pg = itemsOf(m, ['connection']).filter((x) => x.connType === 'postgres');
     const flavour = r.weighted({ counter: 2, auction: 1, postgres: pg.length ? 1 : 0 });
     if (flavour === 'counter') {
-      addItem(m, { kind: 'source', name, deps: [], cluster: c.id });
+      addItem(m, { kind: 'source', name, deps: [], cluster: c.id, flavour });
       return { sql: `CREATE SOURCE ${q(name)} IN CLUSTER ${q(c.name)} FROM LOAD GENERATOR COUNTER`, write: true };
     }
     if (flavour === 'auction') {
-      const src = addItem(m, { kind: 'source', name, deps: [], cluster: c.id });
+      const src = addItem(m, { kind: 'source', name, deps: [], cluster: c.id, flavour });
       const subs = r.chance(0.5) ? ['auctions', 'bids'] : ['users'];
       for (const s of subs) addItem(m, { kind: 'subsource', name: `${name}_${s}`, deps: [], sourceId: src.id });
       return {
@@ -456,7 +458,7 @@ const GENERATORS: Record<string, StmtGen> = {
       };
     }
     const conn = r.pick(pg);
-    const src = addItem(m, { kind: 'source', name, deps: [conn.id], cluster: c.id });
+    const src = addItem(m, { kind: 'source', name, deps: [conn.id], cluster: c.id, flavour });
     addItem(m, { kind: 'subsource', name: `${name}_orders`, deps: [], sourceId: src.id });
     return {
       sql: `CREATE SOURCE ${q(name)} IN CLUSTER ${q(c.name)} FROM POSTGRES CONNECTION ${q(conn.name)} (PUBLICATION 'mz_source') FOR TABLES (shop.public.orders AS ${name}_orders)`,
@@ -470,6 +472,19 @@ const GENERATORS: Record<string, StmtGen> = {
     if (dup) return { sql, error: '42P07', write: true };
     addItem(m, { kind: 'table', name, deps: [] });
     return { sql, write: true };
+  },
+  /** A table fed by a source: it depends on the source, so DROP SOURCE needs CASCADE. */
+  createTableFromSource(r, m) {
+    const sources = itemsOf(m, ['source']);
+    if (!sources.length) return undefined;
+    const src = r.pick(sources);
+    const name = freshName(m, 'st');
+    if (src.flavour !== 'counter' && r.chance(0.1)) {
+      return { sql: `CREATE TABLE ${q(name)} FROM SOURCE ${q(src.name)}`, error: '22023', write: true };
+    }
+    const reference = src.flavour === 'auction' ? r.pick(['auctions', 'bids', 'users']) : src.flavour === 'postgres' ? 'shop.public.orders' : undefined;
+    addItem(m, { kind: 'table', name, deps: [src.id] });
+    return { sql: `CREATE TABLE ${q(name)} FROM SOURCE ${q(src.name)}${reference ? ` (REFERENCE ${reference})` : ''}`, write: true };
   },
   createView(r, m) {
     const rels = itemsOf(m, RELATION_KINDS);
@@ -499,7 +514,7 @@ const GENERATORS: Record<string, StmtGen> = {
     return { sql: `CREATE INDEX ${q(name)} IN CLUSTER ${q(c.name)} ON ${q(on.name)} (id)`, write: true };
   },
   createSink(r, m) {
-    const rels = itemsOf(m, RELATION_KINDS);
+    const rels = itemsOf(m, SINKABLE_KINDS);
     const kafka = itemsOf(m, ['connection']).filter((x) => x.connType === 'kafka');
     if (!rels.length || !kafka.length || !m.clusters.length) return undefined;
     const c = r.pick(m.clusters);

@@ -3,13 +3,14 @@
  * SQS emulator, tenants with app passwords, an HTTP client for POST /api/sql, pausing and resuming
  * the workers, "quiet" (no pending effect left), and stage timestamps along the effect path.
  */
+import { attentionShardPk } from '../../shared/catalog/keys';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../local/resources';
 import { CATALOG_TABLE } from '../../shared/definitions';
 import type { Pipeline } from '../../local/pipeline';
-import type { DynamoLocal, SqsEmulator } from '../../local/emulators';
+import { startDynamoLocal, type DynamoLocal, type SqsEmulator } from '../../local/emulators';
 import { ATTENTION_INDEX, ATTENTION_SHARDS, CONTROLLERS } from '../../shared/definitions';
-import type { ResourceOwner } from '../../shared/controllers/contract';
+import type { ResourceOwner } from '../../shared/dataplane/contract';
 import { now, sleep } from './stats';
 import type { SdkLatency } from './sdk-latency';
 
@@ -49,10 +50,10 @@ export interface HttpAnswer {
   readonly body: { results?: { ok?: string; error?: { code: string; message: string } }[] } & Record<string, unknown>;
 }
 
-export async function sqlHttp(url: string, password: string, query: string): Promise<HttpAnswer> {
+export async function sqlHttp(url: string, password: string, query: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
   const res = await fetch(`${url}/api/sql`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${password}`, 'content-type': 'application/json' },
+    headers: { ...headers, authorization: `Bearer ${password}`, 'content-type': 'application/json' },
     body: JSON.stringify({ query }),
   });
   return { status: res.status, body: (await res.json()) as HttpAnswer['body'] };
@@ -81,7 +82,7 @@ export async function pendingEffectCount(p: Pipeline): Promise<number> {
           KeyConditionExpression: 'attnPk = :pk',
           FilterExpression: '#t = :effect AND #s = :pending',
           ExpressionAttributeNames: { '#t': 'type', '#s': 'state' },
-          ExpressionAttributeValues: { ':pk': `ATTN#${shard}`, ':effect': 'effect', ':pending': 'pending' },
+          ExpressionAttributeValues: { ':pk': attentionShardPk(shard), ':effect': 'effect', ':pending': 'pending' },
           Select: 'COUNT',
           ExclusiveStartKey: start,
         }),
@@ -229,4 +230,19 @@ export async function probeWrites(p: Pipeline, table: string): Promise<number> {
   }
   times.sort((a, b) => a - b);
   return Math.round(times[49]! * 100) / 100;
+}
+
+/**
+ * A DynamoDB Local of a phase's own. Its JVM can take over a minute to answer on a machine
+ * shared with other work (the starter gives up after 60 s): tried up to three times.
+ */
+export async function freshDynamo(log: (msg: string) => void, maxHeap = '1g'): Promise<DynamoLocal> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDynamoLocal({ maxHeap });
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      log(`DynamoDB Local did not start (attempt ${attempt}): ${(err as Error).message.split('\n')[0]}; trying again`);
+    }
+  }
 }

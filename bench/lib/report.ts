@@ -9,7 +9,12 @@ import type { ParserResult } from '../phases/parser';
 import type { BundleFigure } from '../phases/bundles';
 import { PRICES, type CostRow } from '../phases/cost';
 import type { InstancesRow } from '../phases/instances';
+import type { DeployedResult } from '../phases/deployed';
+import type { CacheSize } from '../phases/cache';
+import type { KindRow } from '../phases/kinds';
+import type { CapacityFigures } from '../phases/capacity';
 import { barChart, cdfChart, logLogPanels } from './svg';
+import { benchRows, rowsMarkdown, type BenchRow } from './rows';
 
 export interface Results {
   machine: { cpuModel: string; cores: number; memoryGiB: number; os: string; node: string; java: string; date: string; loadAverageAtStart: number[] };
@@ -27,6 +32,13 @@ export interface Results {
   bundles?: BundleFigure[];
   cost?: CostRow[];
   instances?: InstancesRow[];
+  deployed?: DeployedResult;
+  cache?: CacheSize[];
+  kinds?: KindRow[];
+  /** Issue 16: effect capacity and per-tenant fairness (phases/capacity.ts). */
+  capacity?: CapacityFigures;
+  /** Issue 15's rows (lib/rows.ts), computed from the figures above when the report is written. */
+  rows?: BenchRow[];
   errors?: string[];
 }
 
@@ -113,6 +125,12 @@ export function writeReport(r: Results, dir: string): string[] {
     row('7', `Cold init \`${b.function}\` (import + first event, p50 of ${b.coldInit.runs})`, `${n1(b.coldInit.totalMsP50)} ms (import ${n1(b.coldInit.importMsP50)} + event ${n1(b.coldInit.firstEventMsP50)}; max ${n1(b.coldInit.totalMsMax)}) · without source maps ${n1(b.coldInitNoSourceMaps.totalMsP50)} ms${b.coldInit.errors.length ? ` · errors: ${b.coldInit.errors.join('; ').slice(0, 120)}` : ''}`, `≤ ${TARGETS.coldInitMs} ms`, b.coldInit.totalMsP50 <= TARGETS.coldInitMs && b.coldInit.errors.length === 0);
   }
   md.push('');
+  const rows15 = r.rows ?? benchRows(r);
+  if (rows15.length) {
+    md.push("## Issue 15's rows: ratios to the same run's floors", '');
+    md.push('Absolute times on these shared 2-core machines move 2–3× from one machine (and one load) to the next; each row is a ratio to a floor measured in the same run, and every miss has its cause from the same run\'s figures (bench/lib/rows.ts).', '');
+    md.push(...rowsMarkdown(rows15), '');
+  }
 
   // ---- details ---------------------------------------------------------------------------------
   if (r.commit) {
@@ -240,6 +258,70 @@ export function writeReport(r: Results, dir: string): string[] {
       '|---|---|---|---|---|---|---|',
     );
     for (const i of r.instances) md.push(`| ${i.instances} | ${i.commits} | ${n1(i.commitsPerSecond)} | ${i.ofSingle} | ${i.answers40001} | ${i.catchUps} | ${i.fullLoadsAfterWarmUp} |`);
+    md.push('');
+  }
+  if (r.deployed) {
+    const d = r.deployed;
+    md.push('## 10. Deployed profile: request → applied, fast path on and off', '');
+    md.push(
+      `The stack's settings (local/profiles.ts \`deployed\`): stream read every ${n1(d.settings.stream.pollIntervalMs ?? NaN)} ms, batches of ${d.settings.stream.batchSize}; executors at most ${d.settings.queuePolling.maxConcurrency} in flight per queue, batches of ${d.settings.queuePolling.batchSize}; authorizer cache ${d.settings.authorizerCacheTtlSeconds} s. Each fast-path setting on a DynamoDB Local of its own; at each client count the floor (the raw TransactWriteItems of a CREATE TABLE, as many closed loops, workers paused) runs first on the same table, its effects are drained, then the clients (bench/phases/deployed.ts). Lost effects after the runs: ${d.lostEffects}.`,
+      '',
+      '| fast path | clients | floor p50 / p99 ms | commits | commit answer p50 / p99 | request → applied p50 / p99 | × floor p50 / p99 | answer → applied p50 / p99 | commits/s | first sent by fast path / router | CPU bench / DynamoDB Local / its SQLite thread |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const l of d.levels) {
+      md.push(
+        `| ${l.fastPath ? 'on' : 'off'} | ${l.clients} | ${n2(l.floor.p50)} / ${n2(l.floor.p99)} | ${l.commits}${l.errors || l.timeouts ? ` (${l.errors} errors, ${l.timeouts} timeouts)` : ''} | ${n1(l.commit.p50)} / ${n1(l.commit.p99)} | ${n1(l.fromStart.p50)} / ${n1(l.fromStart.p99)} | ${n2(l.ratio.p50)} / ${n2(l.ratio.p99)} | ${n1(l.afterAnswer.p50)} / ${n1(l.afterAnswer.p99)} | ${n1(l.commitsPerSecond)} | ${l.firstSentBy.fastPath} / ${l.firstSentBy.router} | ${cpu(l.cpu)} |`,
+      );
+    }
+    md.push('', 'Open loop: requests sent on a fixed schedule round-robin over 32 tenants whatever the earlier ones are doing; latency from the scheduled time, against the same pipeline\'s single-client floor.', '');
+    md.push('| fast path | offered /s (× closed loop) | sent | committed /s | applied | errors | scheduled → answer p50 / p99 | scheduled → applied p50 / p99 | × floor p50 / p99 |', '|---|---|---|---|---|---|---|---|---|');
+    for (const o of d.openLoop) {
+      const floor = d.levels.find((l) => l.fastPath === o.fastPath && l.clients === 1)?.floor ?? o.floor;
+      md.push(`| ${o.fastPath ? 'on' : 'off'} | ${n1(o.offeredPerSecond)} (${o.ofClosedLoop}×) | ${o.sent} | ${n1(o.achievedPerSecond)} | ${o.applied} | ${o.errors} | ${n1(o.commit.p50)} / ${n1(o.commit.p99)} | ${n1(o.fromStart.p50)} / ${n1(o.fromStart.p99)} | ${n2(o.fromStart.p50 / floor.p50)} / ${n2(o.fromStart.p99 / floor.p99)} |`);
+    }
+    md.push('');
+  }
+  if (r.cache) {
+    md.push('## 11. Snapshot cache: miss, hit, catch-up', '');
+    md.push(
+      'A miss is a fresh instance (a cold Lambda) reading the whole catalog; a hit plans on the warm snapshot; a catch-up is the request that lost its race to another instance: the stale commit conflicts, the snapshot is caught up from the transaction records (the objects they changed are read again) and the request planned and committed again (bench/phases/cache.ts). Whole `SqlApi.handle` of a CREATE TABLE, and its basis step alone, ms.',
+      '',
+      '| objects | seeded in s | miss p50 / p99 (read) | hit p50 / p99 (basis) | catch-up p50 / p99 (catch-up read) | catch-up ÷ hit p50 | catch-ups / whole reads |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const c of r.cache) {
+      md.push(
+        `| ${int(c.objects)} | ${c.seedSeconds} | ${n1(c.miss.request.p50)} / ${n1(c.miss.request.p99)} (${n1(c.miss.basis.p50)} / ${n1(c.miss.basis.p99)}) | ${n1(c.hit.request.p50)} / ${n1(c.hit.request.p99)} (${c.hit.basis.p50} / ${c.hit.basis.p99}) | ${n1(c.catchUp.request.p50)} / ${n1(c.catchUp.request.p99)} (${n1(c.catchUp.basis.p50)} / ${n1(c.catchUp.basis.p99)}) | ${n2(c.catchUpOverHitP50)} | ${c.catchUp.catchUps} / ${c.catchUp.wholeReads} |`,
+      );
+    }
+    md.push('');
+  }
+  if (r.kinds) {
+    md.push('## 12. Statement kinds against their raw-transaction floors', '');
+    md.push(
+      "The floor is the same request planned by the DDL handler with its commit replaced by the raw TransactWriteItems of the items that commit writes, 100 items a transaction, timed alone; in-process is `SqlApi.handle`; HTTP is `POST /api/sql` from the request's start. Interleaved, one tenant each, on the commit-only pipeline (bench/phases/kinds.ts). The 150-object commit is a staged commit on the DDL path (staging, validation, lock, roll-forward).",
+      '',
+      '| statement | samples | items | raw transactions | floor p50 / p99 ms | in-process p50 / p99 ms (× floor) | HTTP p50 / p99 ms (× floor) |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const k of r.kinds) {
+      md.push(`| ${k.kind} | ${k.samples} | ${k.items} | ${k.floorTransactions} | ${n1(k.floor.p50)} / ${n1(k.floor.p99)} | ${n1(k.inProcess.p50)} / ${n1(k.inProcess.p99)} (${n2(k.ratioP50.inProcess)}× / ${n2(k.ratioP99.inProcess)}×) | ${n1(k.http.p50)} / ${n1(k.http.p99)} (${n2(k.ratioP50.http)}× / ${n2(k.ratioP99.http)}×) |`);
+    }
+    md.push('');
+  }
+  if (r.capacity) {
+    md.push('## 13. Effect capacity and per-tenant fairness', '');
+    md.push(
+      "Effects committed through the SQL API with the workers off (one CREATE CLUSTER of up to 20 replicas per statement: one compute effect per replica), queued on the compute queue in the arrival order named (group per object, as the router sends them), then drained by the compute executor with the stack's mapping (the deployed profile). Wait = all queued → the reference data plane holds the replica. The first tenant has half of the effects (bench/phases/capacity.ts).",
+      '',
+      '| arrival | effects · tenants (big one) | drain s | drain /s | allowed /s | ms per effect | concurrency allows /s | peak in flight | median tenant p99 s | worst tenant p99 s | worst ÷ median | small ÷ big p99 |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const c of r.capacity.runs) {
+      const f = c.fairness;
+      md.push(`| ${c.order} | ${int(c.effects)} · ${c.tenants} (${int(c.bigTenantEffects)}) | ${n1(c.drainSeconds)} | ${n1(c.drainPerSecond)} | ${c.allowedPerSecond} | ${n1(c.effectMs)} | ${n1(c.concurrencyAllowsPerSecond)} | ${c.peakInFlight}/${c.maxConcurrency} (batches of ${c.batchSize}) | ${n1(f.medianTenantP99Ms / 1000)} | ${n1(f.worstTenantP99Ms / 1000)} | ${n2(f.ratio)} | ${n2(f.smallOverBig)} |`);
+    }
     md.push('');
   }
   if (r.errors?.length) md.push('## Errors', '', ...r.errors.map((e) => `- ${e}`), '');

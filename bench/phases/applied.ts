@@ -5,18 +5,19 @@
  *    adds no polling load; stage timestamps split it into stream → router → queue → executor.
  * 3. Throughput at 32 clients against the floor's, on DynamoDB Locals of their own: first HTTP on a
  *    live pipeline with the router and executors running, on its own emulator warmed first (after
- *    quiet, the invariant checker counts lost effects on its tenants and on those of 2.); then on a
+ *    quiet, the invariant checker counts lost effects on its tenants, and on those of 2. when it ran
+ *    first: run.ts now runs this phase before 2.); then on a
  *    commit-only pipeline 32 loops
  *    of the raw TransactWriteItems (the floor), 32 DDL clients in-process and over HTTP (one tenant
  *    each) and over HTTP all in one tenant, and the floor again.
  */
+import { tableStores } from '../../shared/catalog/stores';
 import { SqlApi } from '../../shared/api/sql-api';
 import { CatalogStore } from '../../shared/catalog/store';
 import { addCounts, Checker, type CheckCounts } from '../../shared/checker/checker';
 import { startPipeline, type Pipeline } from '../../local/pipeline';
-import { startDynamoLocal } from '../../local/emulators';
 import { makeLogger } from '../../shared/lambda/logger';
-import { newTenant, sqlHttp, waitQuiet, type Bench, type EffectTimeline, type TenantLogin } from '../lib/harness';
+import { freshDynamo, newTenant, sqlHttp, waitQuiet, type Bench, type EffectTimeline, type TenantLogin } from '../lib/harness';
 import { CpuProfiler, type ProfileSummary } from '../lib/profile';
 import { closedLoop, CpuMeter, now, rounded, summarize, type CpuUse, type Summary } from '../lib/stats';
 import type { OperationLatency } from '../lib/sdk-latency';
@@ -183,8 +184,8 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
   // TransactWriteItems at 20/s against 270/s for the first, same emulator, same moment). So the
   // live pipeline gets a fresh emulator of its own too, where its catalog is the first stream,
   // as the floor's is on the other.
-  const dynamo = bench.sameEmulator ? bench.dynamo : await startDynamoLocal({ maxHeap: '1g' });
-  const liveDynamo = bench.sameEmulator ? bench.dynamo : await startDynamoLocal({ maxHeap: '1g' });
+  const dynamo = bench.sameEmulator ? bench.dynamo : await freshDynamo(bench.log);
+  const liveDynamo = bench.sameEmulator ? bench.dynamo : await freshDynamo(bench.log);
   const endpoints = { dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: bench.sqs.endpoint };
   const pid = dynamo.process.pid;
 
@@ -270,8 +271,8 @@ export async function throughput(bench: Bench, appliedTenants: readonly string[]
       const quietAfter = await waitQuiet(live, bench.quick ? 60_000 : 240_000);
       bench.log(`live pipeline quiet after ${quietAfter?.toFixed(1) ?? 'TIMEOUT'} s`);
       // Lost effects: every tenant of this run, and those of the commit → applied runs (on the main live pipeline).
-      const checked = await new Checker(live.clients.doc, live.config.catalogTable, live.dataPlane).check(liveLogins.map((l) => l.tenant));
-      const earlier = await new Checker(bench.live.clients.doc, bench.live.config.catalogTable, bench.live.dataPlane).check(appliedTenants);
+      const checked = await new Checker(tableStores(live.clients.doc, live.config.catalogTable, { snapshotCacheObjects: 0 }), live.dataPlane).check(liveLogins.map((l) => l.tenant));
+      const earlier = await new Checker(tableStores(bench.live.clients.doc, bench.live.config.catalogTable, { snapshotCacheObjects: 0 }), bench.live.dataPlane).check(appliedTenants);
       const report = { tenants: checked.tenants + earlier.tenants, counts: addCounts(checked.counts, earlier.counts), problems: [...checked.problems, ...earlier.problems] };
       bench.log(`checker: ${JSON.stringify(report.counts)}`);
       await live.stop();

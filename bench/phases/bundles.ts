@@ -70,6 +70,13 @@ export interface BundleFigure {
    * against the construct's choice: entry size and cold init (p50, source maps on).
    */
   readonly sdkBundled: { entryKiB: number; totalKiB: number; coldInit: ColdInit };
+  /**
+   * The baseline on the same machine in the same run (bench/baseline-handler.mjs: imports only
+   * `@aws-sdk/client-dynamodb`, answers one event with one GetItem), and this function's cold init
+   * (import + first event, p50) as a multiple of it (goal ≤ 1.5).
+   */
+  readonly baselineColdInit: ColdInit;
+  readonly coldInitRatio: number;
   /** When cold init misses its target: a `node --cpu-prof` run of it, summarised. */
   readonly coldProfile?: ProfileSummary;
   readonly firstEvent: string;
@@ -250,7 +257,12 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
 
-  const out: BundleFigure[] = [];
+  // The baseline runs before and after the functions, so drift in the machine's load falls on both.
+  const baselineFile = join(import.meta.dirname, '..', 'baseline-handler.mjs');
+  const baselineRuns = bench.quick ? 2 : 5;
+  const baselineEnv = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: 'baseline', NODE_OPTIONS: '--enable-source-maps' };
+  const before = await coldStarts(baselineFile, 'baseline', baselineEnv, baselineRuns, async () => ({}), tmpDir);
+  const out: Omit<BundleFigure, 'baselineColdInit' | 'coldInitRatio'>[] = [];
   for (const fn of FUNCTIONS) {
     const dir = join(root, fn);
     mkdirSync(dir, { recursive: true });
@@ -320,6 +332,9 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     });
     bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); without source maps ${withoutMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms (only what it calls ${summarize(sdkNeeded).p50.toFixed(1)} ms); SDK bundled: entry ${sdkBundled.entryKiB} KiB, cold init ${sdkBundled.coldInit.totalMsP50} ms; ${withMaps.lastResult.slice(0, 80)}`);
   }
+  const after = await coldStarts(baselineFile, 'baseline', baselineEnv, baselineRuns, async () => ({}), tmpDir);
+  const baselineColdInit = mergeColdInits(before.figure, after.figure, before.samples, after.samples);
+  bench.log(`cold-init baseline (client-dynamodb + one GetItem): p50 ${baselineColdInit.totalMsP50} ms (before the functions ${before.figure.totalMsP50}, after ${after.figure.totalMsP50})`);
   // The router's cold runs sent real messages to the (paused) live queues: drop them.
   await Promise.all(CONTROLLERS.map((c) => p.clients.sqs.send(new PurgeQueueCommand({ QueueUrl: p.config.queueUrls[c] }))));
   // The executors' cold runs must have applied their effects for real.
@@ -327,7 +342,7 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     new QueryCommand({ TableName: p.config.catalogTable, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :e)', ExpressionAttributeValues: { ':pk': `T#${login.tenant}`, ':e': 'EFF#' }, ConsistentRead: true }),
   );
   bench.log(`cold-start effects: ${JSON.stringify(countBy((settled.Items ?? []).map((e) => `${e.kind}:${e.state}`)))}`);
-  return out;
+  return out.map((b) => ({ ...b, baselineColdInit, coldInitRatio: Math.round((b.coldInit.totalMsP50 / baselineColdInit.totalMsP50) * 100) / 100 }));
 }
 
 async function coldStarts(bundle: string, fn: string, env: Record<string, string>, runs: number, event: () => Promise<unknown>, tmpDir: string) {
@@ -358,6 +373,7 @@ async function coldStarts(bundle: string, fn: string, env: Record<string, string
   }
   const r1 = (x: number) => Math.round(x * 10) / 10;
   return {
+    samples: { imports, firsts, totals, boots },
     figure: {
       runs,
       importMsP50: r1(summarize(imports).p50),
@@ -397,4 +413,21 @@ function countBy(xs: string[]): Record<string, number> {
   const o: Record<string, number> = {};
   for (const x of xs) o[x] = (o[x] ?? 0) + 1;
   return o;
+}
+
+type ColdSamples = { imports: number[]; firsts: number[]; totals: number[]; boots: number[] };
+
+/** One ColdInit from two sets of runs of the same handler. */
+function mergeColdInits(a: ColdInit, b: ColdInit, sa: ColdSamples, sb: ColdSamples): ColdInit {
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  const both = (k: keyof ColdSamples) => summarize([...sa[k], ...sb[k]]);
+  return {
+    runs: a.runs + b.runs,
+    importMsP50: r1(both('imports').p50),
+    firstEventMsP50: r1(both('firsts').p50),
+    totalMsP50: r1(both('totals').p50),
+    totalMsMax: r1(both('totals').max),
+    nodeBootMsP50: r1(both('boots').p50),
+    errors: [...new Set([...a.errors, ...b.errors])],
+  };
 }

@@ -12,11 +12,12 @@
  */
 import { LOCAL_REGION } from '../../local/emulators';
 import { startPipeline, type Pipeline } from '../../local/pipeline';
-import { CatalogStore } from '../../shared/catalog/store';
+import { OutboxStore } from '../../shared/catalog/outbox-store';
 import { CONTROLLERS } from '../../shared/definitions';
 import { CallRecorder } from '../../shared/lambda/clients/call-recorder';
 import { newTenant, sqlHttp, type Bench } from '../lib/harness';
 import { now } from '../lib/stats';
+import { KINDS } from './kinds';
 
 /** us-east-1 on-demand list prices (USD) used for the dollar figures. */
 export const PRICES = {
@@ -69,7 +70,7 @@ export async function costMeter(bench: Bench): Promise<CostRow[]> {
   const p = await startPipeline({ dynamodbEndpoint: bench.dynamo.endpoint, sqsEndpoint: bench.sqs.endpoint, prefix: `${bench.tag}-cost-`, port: 0, profile: 'deployed', recorder, fullPass: false });
   try {
     const capacity = capacityMeter(p, [`${bench.tag}-cost-router-checkpoints`, p.secretsTable]);
-    const store = new CatalogStore(p.clients.doc, p.config.catalogTable);
+    const outbox = new OutboxStore(p.clients.doc, p.config.catalogTable);
     const { tenant, password } = await newTenant(p, `${bench.tag}cost`);
     const sql = async (q: string) => {
       const r = await sqlHttp(p.url!, password, q);
@@ -77,12 +78,12 @@ export async function costMeter(bench: Bench): Promise<CostRow[]> {
     };
     const settled = async () => {
       for (let i = 0; i < 600; i++) {
-        if ((await store.listEffects(tenant)).every((e) => e.state !== 'pending')) return;
+        if ((await outbox.listEffects(tenant)).every((e) => e.state !== 'pending')) return;
         await new Promise((r) => setTimeout(r, 50));
       }
       throw new Error('effects did not settle');
     };
-    await sql("CREATE CLUSTER quickstart (SIZE = '25cc'); CREATE SECRET pgpass AS 'x'; CREATE CONNECTION pg TO POSTGRES (HOST 'db.internal', PORT 5432, USER 'mz', PASSWORD SECRET pgpass, DATABASE 'shop') WITH (VALIDATE = false)");
+    for (const k of KINDS) if (k.once) await sql(k.once);
     await settled();
 
     const counters = () => ({
@@ -91,24 +92,11 @@ export async function costMeter(bench: Bench): Promise<CostRow[]> {
       invocations: p.router.invocations + CONTROLLERS.reduce((n, c) => n + p.pollers[c].invocations, 0),
       gbs: (p.router.busyMs * 0.25 + CONTROLLERS.reduce((n, c) => n + p.pollers[c].busyMs * 0.25, 0)) / 1000,
     });
+    // The same statements the kinds phase times against their floors (phases/kinds.ts), fewer samples.
+    const samples: Record<string, number> = { 'CREATE SOURCE (3 subsources)': 3, 'DROP ... CASCADE (10 objects)': 3, 'staged commit (150 objects)': 2 };
     const kinds: { kind: string; samples: number; setup?: (i: number) => string; statement: (i: number) => string }[] = [
       { kind: 'CREATE TABLE', samples: 5, statement: (i) => `CREATE TABLE t${i} (id bigint NOT NULL, name text)` },
-      {
-        kind: 'CREATE SOURCE (3 subsources)',
-        samples: 3,
-        statement: (i) => `CREATE SOURCE s${i} IN CLUSTER quickstart FROM POSTGRES CONNECTION pg (PUBLICATION 'mz_source') FOR TABLES (shop.public.a AS a${i}, shop.public.b AS b${i}, shop.public.c AS c${i})`,
-      },
-      {
-        kind: 'DROP ... CASCADE (10 objects)',
-        samples: 3,
-        setup: (i) => [`CREATE TABLE d${i} (a int)`, ...Array.from({ length: 9 }, (_, k) => `CREATE VIEW d${i}v${k} AS SELECT * FROM d${i}`)].join(';'),
-        statement: (i) => `DROP TABLE d${i} CASCADE`,
-      },
-      {
-        kind: 'staged commit (150 objects)',
-        samples: 2,
-        statement: (i) => ['BEGIN', ...Array.from({ length: 150 }, (_, k) => `CREATE TABLE g${i}_${k} (a int)`), 'COMMIT'].join(';'),
-      },
+      ...KINDS.map((k) => ({ kind: k.kind, samples: samples[k.kind] ?? 2, ...(k.setup ? { setup: k.setup } : {}), statement: k.statement })),
     ];
     const rows: CostRow[] = [];
     for (const k of kinds) {

@@ -6,6 +6,7 @@
  *    past each replay window (30 s after the commit, then 60 s after the first replay, ...) and
  *    we time until the checker is clean, counting the sweeps it took.
  */
+import { tableStores } from '../../shared/catalog/stores';
 import { GetQueueAttributesCommand, PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import { SqlApi } from '../../shared/api/sql-api';
 import { CatalogStore } from '../../shared/catalog/store';
@@ -68,7 +69,7 @@ export async function recovery(bench: Bench): Promise<RecoveryResult> {
   await p.router.stop();
   if (!routed) throw new Error('the router did not route the recovery effects');
   await Promise.all(CONTROLLERS.map((c) => p.clients.sqs.send(new PurgeQueueCommand({ QueueUrl: p.config.queueUrls[c] }))));
-  const checker = new Checker(p.clients.doc, p.config.catalogTable, p.dataPlane);
+  const checker = new Checker(tableStores(p.clients.doc, p.config.catalogTable, { snapshotCacheObjects: 0 }), p.dataPlane);
   const lostBefore = (await checker.check([tenant])).counts;
   bench.log(`recovery: ${total} effects committed in ${commitSeconds} s and lost; checker ${JSON.stringify(lostBefore)}`);
 

@@ -16,7 +16,7 @@ import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamo
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import { newObjectId, SqlApi } from '../../shared/api/sql-api';
 import { CatalogStore } from '../../shared/catalog/store';
-import { attentionPk, TENANTS_PK, tenantPk, tenantSk } from '../../shared/catalog/keys';
+import { attentionKeys, TENANTS_PK, tenantPk, tenantSk } from '../../shared/catalog/keys';
 import { ReferenceDataPlane } from '../../shared/dataplane/reference';
 import { CATALOG_TABLE, CONTROLLERS } from '../../shared/definitions';
 import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
@@ -138,7 +138,7 @@ class Cloner {
   pendingEffect(tenant: string, objectId: string, name: string, txnId: string, createdAt: string): Item {
     const e = this.swap(this.shape.pendingEffect, { tenant, objectId, name, txnId });
     const sk = e.sk as string;
-    return { ...e, createdAt, updatedAt: createdAt, attnPk: attentionPk(`${tenant}#${sk}`), attnSk: `${createdAt}#${tenant}#${sk}` };
+    return { ...e, createdAt, updatedAt: createdAt, ...attentionKeys(tenant, sk, createdAt) };
   }
 }
 

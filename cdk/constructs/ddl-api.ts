@@ -24,10 +24,10 @@ import { grantSecretStore, type SecretStoreMethod } from './secret-store';
 export const DDL_BATCH_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'] as const;
 
 /**
- * The secret store methods the DDL Lambda calls (shared/api/sql-api.ts): `put` writes a secret's
- * value before the commit that references it; `get` reads the committed secrets a connection
- * refers to, to check the connection against its upstream before commit (purification,
- * `resolveConnection` in shared/sweeper/connectors.ts).
+ * The secret store methods the DDL Lambda calls: `put` writes a secret's value before the commit
+ * that references it (shared/api/secret-writes.ts); `get` reads the committed secrets a connection
+ * refers to (shared/api/purify.ts), to check the connection against its upstream before commit (purification,
+ * `resolveConnection` in shared/catalog/connections.ts).
  */
 export const DDL_SECRET_STORE_METHODS: readonly SecretStoreMethod[] = ['put', 'get'];
 
@@ -38,7 +38,7 @@ const SQLSTATE_PROTOCOL_VIOLATION = '08P01';
  * The JSON schema API Gateway checks a `POST /api/sql` body against before any Lambda runs:
  * exactly one of the simple form `{"query": "stmt; stmt;"}` or the extended form
  * `{"queries": [{"query": "...", "params": [...]}]}` (DESIGN.md, "SQL over HTTP"), with no other
- * properties: the same shape the DDL Lambda's own check accepts (shared/api/sql-api.ts).
+ * properties: the same shape the DDL Lambda's own check accepts (shared/api/request.ts).
  */
 export const SQL_REQUEST_SCHEMA: apigw.JsonSchema = {
   schema: apigw.JsonSchemaVersion.DRAFT4,
@@ -92,7 +92,7 @@ export const GATEWAY_ERROR_BODIES = {
     },
   },
   /**
-   * A body over the DDL function's limit: the function's own 413 (shared/api/sql-api.ts
+   * A body over the DDL function's limit: the function's own 413 (shared/api/request.ts
    * `readRequest`) up to Lambda's 6 MB invoke payload, and this same body from the gateway above
    * it (API Gateway's REQUEST_TOO_LARGE: the invoke was refused, or the body passed 10 MB).
    */
@@ -280,7 +280,7 @@ export class DdlApi extends Construct {
         ...(gatewayAuthorizer ? {} : { ...authEnvironment, [ENV.authenticateInFunction]: 'true' }),
       },
       // The SQL parser library that reads view bodies (shared/sql/view-deps.ts) is most of the
-      // bundle and serves only CREATE [MATERIALIZED] VIEW and EXPLAIN; sql-api.ts imports it
+      // bundle and serves only CREATE [MATERIALIZED] VIEW and EXPLAIN; shared/api/planning.ts imports it
       // dynamically, so it becomes a chunk and stays out of every cold start.
       splitChunks: true,
     });

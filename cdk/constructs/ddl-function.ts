@@ -47,6 +47,10 @@ export const FUNCTION_DEFAULTS = {
     // The Node.js runtime ships the AWS SDK v3: modules whose name starts with one of these stay
     // out of the bundle and are loaded from the runtime with require() (esbuild-bundle.mjs says why).
     runtimeModules: ['@aws-sdk/'],
+    // Files a bundled module reads from its own folder at run time, copied beside every output
+    // file that holds the module (esbuild-bundle.mjs): libpg-query's Emscripten loader reads its
+    // WebAssembly from `__dirname` (the second reader of view bodies, shared/sql/pg-parser.ts).
+    moduleAssets: { 'node_modules/libpg-query/wasm/libpg-query.js': ['libpg-query.wasm'] },
   },
 } as const;
 
@@ -117,6 +121,9 @@ export function functionBuildOptions(entry: string, splitChunks: boolean): Reado
     mainFields: [...b.mainFields],
     // Every output file (entry and chunks) gets it: a chunk may hold CommonJS code too.
     banner: { js: b.banner },
+    // CommonJS code bundled into an ES module still reads `__dirname`/`__filename` (Emscripten's
+    // loaders do, to find their .wasm): the output file's own, as Node gives an ES module.
+    define: { __dirname: 'import.meta.dirname', __filename: 'import.meta.filename' },
     logLevel: 'warning',
     ...(splitChunks ? { splitting: true, chunkNames: `${CHUNKS_DIR}/[name]-[hash]` } : {}),
   };
@@ -142,7 +149,8 @@ export interface BundleRequest {
 export function bundleFunction(request: BundleRequest, outdir: string, o: { metafile?: boolean } = {}): esbuild.Metafile | undefined {
   const options = { ...functionBuildOptions(request.entry, request.splitChunks), outdir, metafile: o.metafile === true };
   const runtimeModules = request.sdk === 'bundled' ? [] : FUNCTION_DEFAULTS.bundling.runtimeModules;
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'cdk', 'constructs', 'esbuild-bundle.mjs'), JSON.stringify({ options, runtimeModules })], {
+  const { moduleAssets } = FUNCTION_DEFAULTS.bundling;
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'cdk', 'constructs', 'esbuild-bundle.mjs'), JSON.stringify({ options, runtimeModules, moduleAssets })], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,

@@ -38,16 +38,20 @@ export const EXECUTOR_TIMEOUT = Duration.seconds(DEPLOYMENT_DEFAULTS.executorTim
  * What an executor does to the catalog (shared/executor/executor.ts): it reads the effect record
  * and its object (GetItem), settles the effect (UpdateItem, in a transaction with a status Put),
  * records attempts (UpdateItem) and writes or deletes replica and connector statuses (PutItem,
- * DeleteItem). It never queries: no Query on the table, and no access to the attention index.
+ * DeleteItem). The compute executor's reconfiguration step (shared/executor/reconfigure.ts) also
+ * reads the tenant's catalog (Query on the table, never the attention index) and settles a cluster
+ * reconfiguration with a catalog commit (its writes above, and the catalog-version update that
+ * also checks no staged commit holds the catalog).
  */
-export const EXECUTOR_CATALOG_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
+export const EXECUTOR_CATALOG_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'] as const;
 
 /**
  * What the compute and storage executors do to the reference data plane's table
  * (shared/dataplane/reference.ts `apply`, `setReadPolicy`): GetItem, then a conditional PutItem
- * (alone or with its action-log row in a transaction). The secrets executor never touches it.
+ * (alone or with its action-log row in a transaction); `observe` (Query) for the reconfiguration
+ * step's hydration check. The secrets executor never touches it.
  */
-export const EXECUTOR_DATA_PLANE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
+export const EXECUTOR_DATA_PLANE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'] as const;
 
 export interface EffectExecutorProps {
   /** The controller whose effects this executor applies. */

@@ -1,12 +1,16 @@
 /**
  * Builds one Lambda bundle with esbuild: `node esbuild-bundle.mjs '<request as JSON>'`, where the
- * request is `{ options, runtimeModules }`: esbuild build options (JSON, `outdir` included) and the
- * module prefixes the Lambda runtime provides. Prints the metafile as JSON when `options.metafile`.
+ * request is `{ options, runtimeModules, moduleAssets }`: esbuild build options (JSON, `outdir`
+ * included), the module prefixes the Lambda runtime provides, and the files some bundled modules
+ * read beside themselves at run time (module path → file names in its folder), copied beside each
+ * output file that holds such a module. Prints the metafile as JSON when `options.metafile`.
  *
  * Run by `bundleFunction` (cdk/constructs/ddl-function.ts) for the CDK stack and the benchmark
  * alike. A process of its own because the CDK's local bundling is synchronous and esbuild runs
  * plugins only in its asynchronous API.
  */
+import { copyFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 
 /**
@@ -40,6 +44,25 @@ function runtimeRequire(prefixes) {
   };
 }
 
-const { options, runtimeModules } = JSON.parse(process.argv[2] ?? '{}');
-const result = await esbuild.build({ ...options, plugins: runtimeModules?.length ? [runtimeRequire(runtimeModules)] : [] });
+/**
+ * Copies each module's assets beside every output file whose inputs include the module (with
+ * code splitting, the chunk that holds it), so that the module finds them in its output's folder.
+ * Paths in the metafile are relative to `absWorkingDir`.
+ *
+ * @param {esbuild.Metafile} metafile
+ * @param {Readonly<Record<string, readonly string[]>>} moduleAssets
+ * @param {string} cwd
+ */
+function copyModuleAssets(metafile, moduleAssets, cwd) {
+  for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+    for (const [module, files] of Object.entries(moduleAssets)) {
+      if (!(module in inputs)) continue;
+      for (const f of files) copyFileSync(join(cwd, dirname(module), f), join(dirname(resolve(cwd, output)), basename(f)));
+    }
+  }
+}
+
+const { options, runtimeModules, moduleAssets = {} } = JSON.parse(process.argv[2] ?? '{}');
+const result = await esbuild.build({ ...options, metafile: true, plugins: runtimeModules?.length ? [runtimeRequire(runtimeModules)] : [] });
+copyModuleAssets(result.metafile, moduleAssets, options.absWorkingDir ?? process.cwd());
 if (options.metafile) process.stdout.write(JSON.stringify(result.metafile));

@@ -7,5 +7,6 @@ export * from './effect-queues';
 export * from './observability';
 export * from './props-validation';
 export * from './reference-data-plane';
+export * from './status-events';
 export * from './stream-router';
 export * from './sweeper';

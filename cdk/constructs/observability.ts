@@ -26,6 +26,8 @@ export const SWEEPER_METRICS = {
   oldestPendingEffectAgeSeconds: 'OldestPendingEffectAgeSeconds',
   /** Connectors whose status is `failed`, counted by the sweeper's connector status pass on every sweep. */
   failedConnectors: 'FailedConnectors',
+  /** 1 when a sweep stopped at its time budget with due work left (the next sweep starts with it): sustained, the sweeper needs more shards or a shorter interval. */
+  sweepTruncated: 'SweepTruncated',
 } as const;
 
 /** The sweeper's alarms. */
@@ -290,6 +292,8 @@ export class Observability extends Construct {
           metric(SWEEPER_METRICS.replayedEffects, cloudwatch.Stats.SUM),
           metric(SWEEPER_METRICS.deadLetteredEffects, cloudwatch.Stats.MAXIMUM),
         ],
+        // Sweeps cut short at their time budget: due work left for the next sweep.
+        right: [metric(SWEEPER_METRICS.sweepTruncated, cloudwatch.Stats.SUM)],
         width: 8,
       }),
       new cloudwatch.GraphWidget({

@@ -27,7 +27,7 @@ import { grantSecretActions, SECRET_STORE_ACCESS } from './secret-store';
 export const REPORTER_TABLE_ACTIONS = ['dynamodb:Scan', 'dynamodb:Query', 'dynamodb:GetItem'] as const;
 
 /**
- * The catalog calls the status-ingest function makes (shared/status/store.ts): `GetCommand` of
+ * The catalog calls the status-ingest function makes (shared/catalog/status-store.ts): `GetCommand` of
  * the status, a `TransactWriteCommand` putting the status and its history row (authorized as
  * `PutItem`), or an `UpdateCommand` moving the report mark of an unchanged status.
  */
@@ -75,7 +75,7 @@ export interface StatusIngestProps {
 }
 
 /**
- * The data plane's health reports (shared/controllers/contract.ts StatusReport): a standard SQS
+ * The data plane's health reports (shared/dataplane/contract.ts StatusReport): a standard SQS
  * queue with a DLQ that only the data plane's principal may send to, and the status-ingest
  * function that applies each report to its connector's status (partial batch responses: one
  * bad report does not hold back the others).

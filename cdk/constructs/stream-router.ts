@@ -4,8 +4,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EFF_PREFIX } from '../../shared/catalog/keys';
-import { ATTR, STREAM_MAPPING } from '../../shared/definitions';
+import { STREAM_MAPPING } from '../../shared/definitions';
+import { ROUTER_FILTER_PATTERNS } from '../../shared/router/routing';
 import type { CatalogTable } from './catalog-table';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
 import type { EffectQueues } from './effect-queues';
@@ -74,7 +74,7 @@ export class StreamRouter extends Construct {
 
     this.handler = new DdlFunction(this, 'Router', {
       entry: props.entry ?? functionEntry('stream-router'),
-      description: 'Routes outbox effect records from the catalog stream to the controller queues',
+      description: 'Routes outbox effect records from the catalog stream to the controller queues; publishes status events',
       timeout: Duration.seconds(30),
       environment: props.environment,
     });
@@ -101,15 +101,11 @@ export class StreamRouter extends Construct {
       maxRecordAge: props.maxRecordAge ?? Duration.seconds(STREAM_MAPPING.maxRecordAgeSeconds),
       retryAttempts: props.retryAttempts ?? STREAM_MAPPING.retryAttempts,
       onFailure: new sources.SqsDlq(this.onFailureQueue),
-      // Only new outbox records are routed; every other catalog write stays out of the Lambda.
-      // The same pattern as ROUTER_FILTER_PATTERN (shared/router/routing.ts), which the local
-      // runtime applies; a test pins the two together.
-      filters: [
-        lambda.FilterCriteria.filter({
-          eventName: lambda.FilterRule.isEqual('INSERT'),
-          dynamodb: { NewImage: { [ATTR.sk]: { S: lambda.FilterRule.beginsWith(EFF_PREFIX) } } },
-        }),
-      ],
+      // Only new outbox records and status events (a new history row, an effect gone failed)
+      // reach the Lambda; every other catalog write stays out. The same patterns as
+      // ROUTER_FILTER_PATTERNS (shared/router/routing.ts), which the local runtime applies; a
+      // test pins the two together.
+      filters: ROUTER_FILTER_PATTERNS.map((p) => ({ pattern: JSON.stringify(p) })),
     });
     this.handler.function.addEventSource(this.eventSource);
 

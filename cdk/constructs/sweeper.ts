@@ -4,7 +4,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { ATTENTION_INDEX } from '../../shared/definitions';
+import { ATTENTION_INDEX, FULL_PASS_EVENT } from '../../shared/definitions';
 import type { CatalogTable } from './catalog-table';
 import { dataPlaneTokenEnvironment, dataPlaneTokenSecretProblem, grantDataPlaneToken } from './data-plane-token';
 import { DdlFunction, type DdlFunctionProps, functionEntry } from './ddl-function';
@@ -38,9 +38,9 @@ export const SWEEPER_ACCESS = {
   applyStages: { action: 'dynamodb:BatchWriteItem', on: 'catalogTable' },
   /** `settle`: `DeleteCommand` of the lock (conditional on its owner). */
   releaseLock: { action: 'dynamodb:DeleteItem', on: 'catalogTable' },
-  /** shared/sweeper/connectors.ts: `GetCommand` of a connector's object and its connection. */
+  /** shared/sweeper/connectors.ts through `CatalogStore.getObject`: `GetCommand` of a connector's object and its connection. */
   readObject: { action: 'dynamodb:GetItem', on: 'catalogTable' },
-  /** shared/status/store.ts `StatusStore.apply`: a `TransactWriteCommand` putting the status and its history row. */
+  /** shared/catalog/status-store.ts `StatusStore.apply`: a `TransactWriteCommand` putting the status and its history row. */
   writeStatus: { action: 'dynamodb:PutItem', on: 'catalogTable' },
   /** `resolveConnection`: the values of the secrets a connection refers to, for the probe (`AwsSecretStore.get`). */
   readConnectionSecret: { action: 'secretsmanager:GetSecretValue', on: 'secretStore' },
@@ -104,6 +104,15 @@ export interface SweeperProps {
    */
   readonly interval?: Duration;
   /**
+   * How often a second rule runs the sweeper's full pass ({@link FULL_PASS_EVENT}), on its own so
+   * that its period does not depend on the due work. Most of these invocations find the pass not
+   * due (one read of its marker); while a pass is under way each one goes on from the pass's
+   * cursor for half of the invocation's time. Its period is then about
+   * max(FullPassOptions.intervalMs, tenants × seconds per tenant ÷ (timeout ÷ 2) × this interval).
+   * @default Duration.minutes(5)
+   */
+  readonly fullPassInterval?: Duration;
+  /**
    * Hard limit on one sweep. A sweep longer than the interval overlaps the next one, which is
    * safe: each replay is claimed with a conditional write, so two sweepers never both send it.
    * @default Duration.minutes(1)
@@ -128,16 +137,25 @@ export interface SweeperProps {
 export class Sweeper extends Construct {
   /** The sweeper Lambda. */
   readonly handler: DdlFunction;
-  /** The rule that runs it. */
+  /** The rule that runs the due work every {@link interval}. */
   readonly rule: events.Rule;
+  /** The rule that runs the full pass every {@link fullPassInterval}. */
+  readonly fullPassRule: events.Rule;
+  readonly fullPassInterval: Duration;
   /** How often the rule fires. */
   readonly interval: Duration;
 
   constructor(scope: Construct, id: string, props: SweeperProps) {
     super(scope, id);
     this.interval = props.interval ?? Duration.minutes(1);
+    this.fullPassInterval = props.fullPassInterval ?? Duration.minutes(5);
     new PropsValidator(scope, id)
       .durationInRange('interval', props.interval, Duration.minutes(1), Duration.hours(1))
+      .durationInRange('fullPassInterval', props.fullPassInterval, Duration.minutes(1), Duration.hours(1))
+      .check(
+        props.fullPassInterval === undefined || Number.isInteger(props.fullPassInterval.toSeconds() / 60),
+        `fullPassInterval must be a whole number of minutes (an EventBridge rate), got ${props.fullPassInterval?.toHumanString()}`,
+      )
       .check(
         props.interval === undefined || Number.isInteger(props.interval.toSeconds() / 60),
         `interval must be a whole number of minutes (an EventBridge rate), got ${props.interval?.toHumanString()}`,
@@ -155,7 +173,7 @@ export class Sweeper extends Construct {
       timeout: props.timeout ?? Duration.minutes(1),
       memorySize: props.memorySize,
       environment: { ...props.environment, ...dataPlaneTokenEnvironment(props.dataPlaneTokenSecret) },
-      // The upstream probes (pg, kafkajs: shared/probes/real.ts) are imported on first use
+      // The upstream probes (pg, kafkajs: shared/probes/real.ts and its protocol files) are imported on first use
       // (shared/probes/lazy.ts): a chunk, so that a sweep with no connector to probe never loads them.
       splitChunks: true,
     });
@@ -170,6 +188,11 @@ export class Sweeper extends Construct {
       schedule: events.Schedule.rate(this.interval),
     });
     this.rule.addTarget(new targets.LambdaFunction(fn, { maxEventAge: this.interval }));
+    this.fullPassRule = new events.Rule(this, 'FullPassSchedule', {
+      description: `Runs the DDL control plane sweeper's full pass every ${this.fullPassInterval.toHumanString()}`,
+      schedule: events.Schedule.rate(this.fullPassInterval),
+    });
+    this.fullPassRule.addTarget(new targets.LambdaFunction(fn, { maxEventAge: this.fullPassInterval, event: events.RuleTargetInput.fromObject(FULL_PASS_EVENT) }));
 
     this.grantSweeperAccess(fn, props);
   }

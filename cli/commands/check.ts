@@ -3,6 +3,7 @@
  * reads the catalog, the outbox and the data plane, prints every count and every problem, and
  * exits 1 when any count is not zero. Read-only.
  */
+import { tableStores } from '../../shared/catalog/stores';
 import pc from 'picocolors';
 import { Checker, isClean, type CheckCounts, type CheckReport } from '../../shared/checker/checker';
 import { HttpDataPlane } from '../../shared/dataplane/http-client';
@@ -51,7 +52,7 @@ export async function check(g: GlobalOptions, o: CheckOptions): Promise<number> 
   try {
     const dataPlaneTable = o.dataplaneTable ?? t.config?.dataPlaneTable;
     const dataPlaneUrl = o.dataplaneUrl ?? t.config?.dataPlaneUrl;
-    let dataPlane: ConstructorParameters<typeof Checker>[2];
+    let dataPlane: ConstructorParameters<typeof Checker>[1];
     let note: string | undefined;
     if (dataPlaneTable) dataPlane = new ReferenceDataPlane(t.clients.doc, dataPlaneTable);
     else if (dataPlaneUrl) {
@@ -60,7 +61,7 @@ export async function check(g: GlobalOptions, o: CheckOptions): Promise<number> 
       dataPlane = { observe: (tenant) => http.observe(tenant), actionLog: async () => [] };
       note = 'the data plane is external (HTTP): doubleApplied is not checked';
     } else throw new CliError('name the data plane: --dataplane-table <table> (output DataPlaneTableName) or --dataplane-url <url>', EXIT.usage);
-    const checker = new Checker(t.clients.doc, t.catalogTable, dataPlane);
+    const checker = new Checker(tableStores(t.clients.doc, t.catalogTable, { snapshotCacheObjects: 0 }), dataPlane);
     const deadline = Date.now() + grace * 1000;
     let report = await checker.check(o.tenant?.length ? o.tenant : undefined);
     while (!isClean(report.counts) && Date.now() < deadline) {

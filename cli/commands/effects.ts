@@ -5,6 +5,7 @@
  */
 import pc from 'picocolors';
 import { redriveDeadLetters } from '../../shared/effects/redrive';
+import { OutboxStore } from '../../shared/catalog/outbox-store';
 import type { Controller } from '../../shared/definitions';
 import type { SqlClient } from '../client';
 import type { GlobalOptions } from '../connection';
@@ -80,7 +81,7 @@ export async function redrive(g: GlobalOptions, o: RedriveOptions): Promise<numb
         skipped.push(c);
         continue;
       }
-      const r = await redriveDeadLetters({ sqs: t.clients.sqs, doc: t.clients.doc, catalogTable: t.catalogTable, queueUrl: q.queueUrl, dlqUrl: q.dlqUrl, ...(max !== undefined ? { max } : {}) });
+      const r = await redriveDeadLetters({ sqs: t.clients.sqs, outbox: new OutboxStore(t.clients.doc, t.catalogTable), queueUrl: q.queueUrl, dlqUrl: q.dlqUrl, ...(max !== undefined ? { max } : {}) });
       total += r.moved;
       console.log(`${c}: ${r.moved} message${r.moved === 1 ? '' : 's'} moved from the DLQ back to the queue`);
       for (const s of r.skipped) console.error(pc.yellow(`${c}: skipped message ${s.messageId} (left in the DLQ): ${s.reason}`));

@@ -12,7 +12,7 @@ import pc from 'picocolors';
 import type { SqlClient } from '../client';
 import { EXIT } from '../errors';
 import { formatResult } from '../render';
-import { literal, META_HELP, parseMeta, showCreateType } from '../meta';
+import { META_HELP, parseMeta, showCreateType, type Meta } from '../meta';
 import { scan } from '../statements';
 import { describeEffect, pendingEffects, waitForEffects } from '../wait';
 
@@ -21,6 +21,8 @@ export interface SqlOptions {
   readonly wait?: boolean;
   /** Seconds --wait waits at most. */
   readonly timeout: number;
+  /** Fired by Ctrl-C in the REPL: stop waiting for effects (a statement sent cannot be taken back). */
+  readonly signal?: AbortSignal;
 }
 
 interface Out {
@@ -53,10 +55,14 @@ export async function runQuery(client: SqlClient, query: string, o: SqlOptions, 
 
   // A spinner on a terminal; in a pipe only the outcome line. A terminal that reports no width
   // (some ptys) would make the spinner compute an unbounded number of lines to clear.
-  const spinner = process.stderr.isTTY && (process.stderr.columns ?? 0) > 0 && !o.json ? ora({ text: 'waiting for effects…', stream: process.stderr }).start() : undefined;
+  // In the REPL readline owns stdin and turns Ctrl-C into o.signal: ora must not take stdin over
+  // (its discarder re-sends Ctrl-C as a real SIGINT, which would end the REPL).
+  const spinner =
+    process.stderr.isTTY && (process.stderr.columns ?? 0) > 0 && !o.json ? ora({ text: 'waiting for effects…', stream: process.stderr, discardStdin: o.signal === undefined }).start() : undefined;
   const finish = (symbol: string, text: string) => (spinner ? spinner.stopAndPersist({ symbol, text }) : io.err(`${symbol} ${text}`));
   const outcome = await waitForEffects(client, before, {
     timeoutMs: o.timeout * 1000,
+    ...(o.signal ? { signal: o.signal } : {}),
     onProgress: (pending) => {
       const worst = pending.find((e) => e.last_error);
       if (spinner) spinner.text = `waiting for ${pending.length} effect${pending.length === 1 ? '' : 's'}: ${describeEffect(pending[0]!)}${worst ? pc.yellow(` (retrying: ${worst.last_error})`) : ''}`;
@@ -68,6 +74,12 @@ export async function runQuery(client: SqlClient, query: string, o: SqlOptions, 
     ...outcome.deadLettered.map((e) => `dead-lettered after ${e.attempts} attempts: ${describeEffect(e)}: ${e.last_error ?? ''} (fix the cause, then \`ddlctl effects redrive\`)`),
     ...(outcome.timedOut ? outcome.pending.map((e) => `still pending after ${o.timeout}s: ${describeEffect(e)}${e.last_error ? `: ${e.last_error}` : ''}`) : []),
   ];
+  if (outcome.interrupted) {
+    // The statement committed: stopping the wait is not a failure, and the effects go on.
+    finish(pc.yellow('◌'), `stopped waiting after ${seconds}s (Ctrl-C): ${outcome.pending.length} effect${outcome.pending.length === 1 ? '' : 's'} still pending; they go on: \`ddlctl effects\` lists them`);
+    for (const p of problems) io.err(`  ${p}`);
+    return problems.length === 0;
+  }
   if (problems.length === 0) {
     finish(pc.green('✔'), `effects applied (${seconds}s)`);
     return true;
@@ -139,13 +151,18 @@ export async function repl(client: SqlClient, o: SqlOptions): Promise<number> {
     rl.setPrompt(buffer.trim() === '' ? 'ddlctl=> ' : s.open ? "ddlctl'> " : 'ddlctl-> ');
     rl.prompt();
   };
+  /** The request on its way, if any: Ctrl-C then stops waiting for its effects. */
+  let running: AbortController | undefined;
   const send = async (query: string) => {
     lastQuery = query;
+    running = new AbortController();
     try {
-      if (!(await runQuery(client, query, { ...o, ...settings }))) failures++;
+      if (!(await runQuery(client, query, { ...o, ...settings, signal: running.signal }))) failures++;
     } catch (err) {
       failures++;
       console.error(pc.red((err as Error).message));
+    } finally {
+      running = undefined;
     }
     console.log();
   };
@@ -180,7 +197,7 @@ export async function repl(client: SqlClient, o: SqlOptions): Promise<number> {
         await send(m.sql);
         break;
       case 'describe':
-        await describe(m.name);
+        await describe(m);
         break;
       case 'invalid':
         failures++;
@@ -189,22 +206,20 @@ export async function repl(client: SqlClient, o: SqlOptions): Promise<number> {
     }
     return true;
   };
-  const describe = async (name: string) => {
-    const last = name.split('.').pop()!.replace(/^"(.*)"$/, '$1');
-    const found = await client.records<{ type: string }>(`SELECT type FROM mz_objects WHERE name = ${literal(last)}`).catch((err: Error) => {
+  const describe = async (m: Extract<Meta, { kind: 'describe' }>) => {
+    const found = await client.records<{ type: string }>(m.lookup).catch((err: Error) => {
       console.error(pc.red(err.message));
       return undefined;
     });
     if (!found) return void failures++;
     if (found.length === 0) {
       failures++;
-      console.error(`Did not find any object named "${name}".`);
+      console.error(`Did not find any object named "${m.name}".`);
       return;
     }
     const type = found[0]!.type;
-    const relation = ['table', 'view', 'materialized-view', 'source'].includes(type);
-    await send(`SHOW CREATE ${showCreateType(type)} ${name}`);
-    if (relation) await send(`SHOW INDEXES ON ${name}`);
+    await send(`SHOW CREATE ${showCreateType(type)} ${m.name}`);
+    if (['table', 'view', 'materialized-view', 'source'].includes(type)) await send(m.indexes);
   };
   /** One line of input; false when it asks to quit. */
   const onLine = async (line: string): Promise<boolean> => {
@@ -247,6 +262,13 @@ export async function repl(client: SqlClient, o: SqlOptions): Promise<number> {
     console.log(`ddlctl: connected to ${client.conn.url} (password from ${client.conn.passwordFrom}). \\? for help, \\q to quit.`);
     // Like psql: Ctrl-C drops the line being edited and the statement typed so far.
     rl.on('SIGINT', () => {
+      if (running) {
+        // A statement sent cannot be taken back (it may have committed): its answer still
+        // prints, and only the wait for its effects stops.
+        running.abort();
+        process.stdout.write('^C\n');
+        return;
+      }
       buffer = '';
       typed = [];
       rl.setPrompt('ddlctl=> ');

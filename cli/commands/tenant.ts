@@ -4,10 +4,9 @@
  * table with shared/auth/app-passwords.ts. The password goes to stdout alone, so
  * `export DDLCTL_PASSWORD=$(ddlctl password create acme)` works; it cannot be shown again.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import pc from 'picocolors';
 import { AppPasswords, TENANT_RE } from '../../shared/auth/app-passwords';
-import { TENANTS_PK, tenantSk } from '../../shared/catalog/keys';
+import { CatalogStore } from '../../shared/catalog/store';
 import type { GlobalOptions } from '../connection';
 import { CliError, EXIT } from '../errors';
 import { target, type AwsOptions, type Target } from '../admin';
@@ -17,8 +16,7 @@ export interface PasswordOptions extends AwsOptions {
 }
 
 async function tenantExists(t: Target, tenant: string): Promise<boolean> {
-  const r = await t.clients.doc.send(new GetCommand({ TableName: t.catalogTable, Key: { pk: TENANTS_PK, sk: tenantSk(tenant) }, ConsistentRead: true }));
-  return r.Item !== undefined;
+  return (await new CatalogStore(t.clients.doc, t.catalogTable, { snapshotCacheObjects: 0 }).getTenant(tenant)) !== undefined;
 }
 
 function validName(tenant: string): void {

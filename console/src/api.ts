@@ -4,7 +4,7 @@
  * sessionStorage: it ends with the browser tab.
  */
 
-import type { ErrorBody, SqlResponseBody, StatementResult } from '../../shared/api/wire';
+import type { BareErrorBody, ErrorBody, SqlResponseBody, StatementResult } from '../../shared/api/wire';
 
 export type { ErrorBody, StatementResult };
 
@@ -75,7 +75,7 @@ export class Api {
     if (res.status === 401 || res.status === 403) throw new AuthFailed('The API refused this app password.');
     const text = await res.text();
     // A request the API could not read at all answers a bare `error` (before any statement).
-    let body: Partial<SqlResponseBody> & { error?: ErrorBody };
+    let body: Partial<SqlResponseBody> & Partial<BareErrorBody>;
     try {
       body = JSON.parse(text);
     } catch {

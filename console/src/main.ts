@@ -6,19 +6,20 @@ import { Api, AuthFailed, defaultApiUrl, loadSession, saveSession, SqlError } fr
 import { h } from './dom';
 import { errorView, sqlView } from './sql';
 import { ObjectsPage } from './objects';
+import { EventsPage } from './events';
 import { loadEffects, loadReplicas } from './views';
 
 const POLL_MS = 2000;
 const app = document.getElementById('app')!;
 
 interface Route {
-  readonly tab: 'objects' | 'effects' | 'replicas' | 'sql';
+  readonly tab: 'objects' | 'effects' | 'replicas' | 'events' | 'sql';
   readonly id?: string;
 }
 
 function route(): Route {
   const [, tab, id] = location.hash.replace(/^#/, '').split('/');
-  if (tab === 'effects' || tab === 'replicas' || tab === 'sql') return { tab };
+  if (tab === 'effects' || tab === 'replicas' || tab === 'events' || tab === 'sql') return { tab };
   return { tab: 'objects', ...(id ? { id: decodeURIComponent(id) } : {}) };
 }
 
@@ -80,12 +81,14 @@ function shell(api: Api): void {
   let sqlPanel: HTMLElement | undefined;
   // Kept across polls and clicks: the filter box keeps its text and focus.
   let objects: ObjectsPage | undefined;
+  // Kept too: it reads only the events after the last one it has.
+  let events: EventsPage | undefined;
 
   const show = () => {
     stopPolling?.();
     const r = route();
     nav.replaceChildren(
-      ...(['objects', 'effects', 'replicas', 'sql'] as const).map((t) =>
+      ...(['objects', 'effects', 'replicas', 'events', 'sql'] as const).map((t) =>
         h('a', { href: `#/${t}`, class: t === r.tab ? 'active' : '', id: `tab-${t}` }, t === 'sql' ? 'SQL' : t[0]!.toUpperCase() + t.slice(1)),
       ),
     );
@@ -101,6 +104,9 @@ function shell(api: Api): void {
       page.select(r.id);
       // The page redraws itself in place; it is swapped in only when it is not on screen yet.
       load = async () => (await page.refresh(), main.contains(page.el) ? undefined : page.el);
+    } else if (r.tab === 'events') {
+      const page = (events ??= new EventsPage(api));
+      load = () => page.load();
     } else load = r.tab === 'effects' ? () => loadEffects(api) : () => loadReplicas(api);
     let stopped = false;
     let busy = false;

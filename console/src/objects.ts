@@ -9,6 +9,7 @@
  */
 import { lit, SqlError, type Api } from './api';
 import { ago, badge, empty, h, table } from './dom';
+import { restartButton } from './events';
 
 interface ObjectRow {
   id: string;
@@ -191,40 +192,62 @@ function link(e: Entry | undefined, id: string): HTMLElement {
   return h('a', { href: href(e.id), class: 'ref' }, e.name, h('span', { class: 'kind' }, KIND_LABEL[e.type] ?? e.type));
 }
 
-function listView(cat: Catalog, filter: string, selected: string | undefined): HTMLElement {
-  const shown = cat.entries.filter((e) => matches(e, filter));
+const CLUSTERS = 'Clusters';
+/** The list's group of an entry: its schema, or Clusters. */
+const groupOf = (e: Entry) => e.schema ?? CLUSTERS;
+
+/** How the list draws: the filter typed, the object selected, the schemas folded away. */
+interface ListState {
+  readonly filter: string;
+  readonly selected: string | undefined;
+  readonly collapsed: ReadonlySet<string>;
+  readonly onToggle: (group: string) => void;
+}
+
+function listView(cat: Catalog, s: ListState): HTMLElement {
+  const shown = cat.entries.filter((e) => matches(e, s.filter));
   const groups = new Map<string, Entry[]>();
   for (const e of shown) {
-    const g = e.schema ?? 'Clusters';
+    const g = groupOf(e);
     groups.set(g, [...(groups.get(g) ?? []), e]);
   }
-  const order = [...groups.keys()].sort((a, b) => (a === 'Clusters' ? -1 : b === 'Clusters' ? 1 : a.localeCompare(b)));
+  const order = [...groups.keys()].sort((a, b) => (a === CLUSTERS ? -1 : b === CLUSTERS ? 1 : a.localeCompare(b)));
   const rank = (t: string) => (KIND_ORDER.indexOf(t) + KIND_ORDER.length + 1) % (KIND_ORDER.length + 1);
-  if (shown.length === 0) return empty(filter ? `Nothing matches “${filter}”.` : 'No objects yet: create some in the SQL tab.');
+  if (shown.length === 0) return empty(s.filter ? `Nothing matches “${s.filter}”.` : 'No objects yet: create some in the SQL tab.');
+  // A filter shows every match: folded schemas open while one is typed (and fold again after).
+  const filtering = s.filter !== '';
   return h(
     'div',
     { class: 'groups' },
     order.map((g) => {
       const items = groups.get(g)!.sort((a, b) => rank(a.type) - rank(b.type) || a.name.localeCompare(b.name));
+      const open = filtering || !s.collapsed.has(g);
       return h(
         'section',
-        { class: 'group', 'data-group': g },
-        h('h3', {}, g, h('span', { class: 'count' }, String(items.length))),
+        { class: `group${open ? '' : ' collapsed'}`, 'data-group': g },
         h(
-          'ul',
-          { class: 'objects' },
-          items.map((e) =>
-            h(
-              'li',
-              { class: e.id === selected ? 'selected' : '', 'data-name': e.name, 'data-type': e.type },
-              h('a', { href: href(e.id) }, e.name),
-              h('span', { class: 'kind' }, KIND_LABEL[e.type] ?? e.type),
-              e.status ? badge(e.status) : null,
-              // One line in the list (the whole text on hover and in the detail).
-              e.error && (e.status === 'stalled' || e.status === 'failed') ? h('div', { class: 'error-line', title: e.error }, e.error) : null,
-            ),
-          ),
+          'h3',
+          {},
+          h('button', { type: 'button', class: 'fold', 'aria-expanded': String(open), disabled: filtering, title: filtering ? 'Clear the filter to fold' : `${open ? 'Fold' : 'Unfold'} ${g}`, onclick: () => s.onToggle(g) }, g),
+          h('span', { class: 'count' }, String(items.length)),
         ),
+        open
+          ? h(
+              'ul',
+              { class: 'objects' },
+              items.map((e) =>
+                h(
+                  'li',
+                  { class: e.id === s.selected ? 'selected' : '', 'data-name': e.name, 'data-type': e.type },
+                  h('a', { href: href(e.id) }, e.name),
+                  h('span', { class: 'kind' }, KIND_LABEL[e.type] ?? e.type),
+                  e.status ? badge(e.status) : null,
+                  // One line in the list (the whole text on hover and in the detail).
+                  e.error && (e.status === 'stalled' || e.status === 'failed') ? h('div', { class: 'error-line', title: e.error }, e.error) : null,
+                ),
+              ),
+            )
+          : null,
       );
     }),
   );
@@ -353,6 +376,7 @@ async function detailView(api: Api, cat: Catalog, id: string | undefined): Promi
     ),
     e.error && e.status !== 'running' ? h('div', { class: 'error-box' }, e.error) : null,
     conn ? detailsBlock(conn.details) : null,
+    restartButton(api, e),
   ];
   const facets: (HTMLElement | null)[] = [section('Definition', 'definition', await definition(api, e))];
   if (e.type === 'cluster') {
@@ -386,6 +410,8 @@ export class ObjectsPage {
   private readonly filterBox: HTMLInputElement;
   private catalog: Catalog | undefined;
   private selected: string | undefined;
+  /** Schemas folded away by a click on their header; kept across polls. */
+  private readonly collapsed = new Set<string>();
 
   constructor(private readonly api: Api) {
     this.filterBox = h('input', { id: 'filter', type: 'search', placeholder: 'Filter: name, kind, schema or status', autocomplete: 'off', spellcheck: 'false' }) as HTMLInputElement;
@@ -395,6 +421,9 @@ export class ObjectsPage {
 
   select(id: string | undefined): void {
     this.selected = id;
+    // An object opened from a link shows in the list too: its schema unfolds.
+    const e = id ? this.catalog?.byId.get(id) : undefined;
+    if (e) this.collapsed.delete(groupOf(e));
     if (this.catalog) this.drawList();
   }
 
@@ -411,6 +440,10 @@ export class ObjectsPage {
     const f = this.filterBox.value.trim();
     const n = f ? cat.entries.filter((e) => matches(e, f)).length : cat.entries.length;
     this.total.textContent = f ? `${n} of ${cat.entries.length}` : String(n);
-    this.list.replaceChildren(listView(cat, f, this.selected));
+    const onToggle = (g: string) => {
+      if (!this.collapsed.delete(g)) this.collapsed.add(g);
+      this.drawList();
+    };
+    this.list.replaceChildren(listView(cat, { filter: f, selected: this.selected, collapsed: this.collapsed, onToggle }));
   }
 }

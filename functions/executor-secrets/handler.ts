@@ -8,4 +8,10 @@ import { awsSecretStore } from '../../shared/lambda/secrets';
 const config = loadConfig(process.env);
 const clients = { region: config.region };
 // Every message this function serves reads or prunes Secrets Manager: its client loads at cold start.
-export const handler = executorHandler(config, { ...makeDynamoClients(clients), sqs: makeSqsClient(clients) }, 'secrets', makeLogger('executor-secrets'), undefined, undefined, undefined, awsSecretStore(config));
+export const handler = executorHandler({
+  config,
+  clients: { ...makeDynamoClients(clients), sqs: makeSqsClient(clients) },
+  controller: 'secrets',
+  logger: makeLogger('executor-secrets'),
+  secrets: awsSecretStore(config),
+});

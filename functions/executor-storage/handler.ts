@@ -6,4 +6,4 @@ import { makeLogger } from '../../shared/lambda/logger';
 
 const config = loadConfig(process.env);
 const clients = { region: config.region };
-export const handler = executorHandler(config, { ...makeDynamoClients(clients), sqs: makeSqsClient(clients) }, 'storage', makeLogger('executor-storage'));
+export const handler = executorHandler({ config, clients: { ...makeDynamoClients(clients), sqs: makeSqsClient(clients) }, controller: 'storage', logger: makeLogger('executor-storage') });

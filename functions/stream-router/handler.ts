@@ -1,7 +1,10 @@
 import { loadConfig } from '../../shared/config';
+import { EventBridgePublisher } from '../../shared/events/publisher';
+import { makeEventBridgeClient } from '../../shared/lambda/clients/eventbridge';
 import { makeSqsClient } from '../../shared/lambda/clients/sqs';
 import { makeLogger } from '../../shared/lambda/logger';
 import { routerHandler } from '../../shared/lambda/router';
 
 const config = loadConfig(process.env);
-export const handler = routerHandler(config, { sqs: makeSqsClient({ region: config.region }) }, makeLogger('stream-router'));
+const events = config.eventBusName ? new EventBridgePublisher(makeEventBridgeClient({ region: config.region }), config.eventBusName) : undefined;
+export const handler = routerHandler(config, { sqs: makeSqsClient({ region: config.region }) }, makeLogger('stream-router'), undefined, events);

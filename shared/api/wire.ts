@@ -28,3 +28,7 @@ export type StatementResult =
 export interface SqlResponseBody {
   readonly results: readonly StatementResult[];
 }
+/** A request answered before any statement was read (500, a gateway's 413, an unknown route): one bare error. */
+export interface BareErrorBody {
+  readonly error: ErrorBody;
+}

@@ -4,10 +4,10 @@
  * tokens and would dominate every request's latency. Compared in constant time.
  * The same code runs in the local runtime and in the Lambda authorizer.
  */
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AuthError } from '../errors';
-import { AUTH_SK, authPk, TENANTS_PK, tenantSk } from '../catalog/keys';
+import { PasswordStore } from '../catalog/password-store';
 import { CatalogStore } from '../catalog/store';
 
 const PREFIX = 'ddlp_';
@@ -68,12 +68,12 @@ export class AppPasswords {
   private readonly cache = new Map<string, { item: { tenant: string; hash: string }; until: number }>();
   private readonly ttlMs: number;
   private readonly clock: () => number;
+  private readonly passwords: PasswordStore;
+  private readonly catalog: CatalogStore;
 
-  constructor(
-    private readonly doc: DynamoDBDocumentClient,
-    private readonly table: string,
-    options: AppPasswordsOptions = {},
-  ) {
+  constructor(doc: DynamoDBDocumentClient, table: string, options: AppPasswordsOptions = {}) {
+    this.passwords = new PasswordStore(doc, table);
+    this.catalog = new CatalogStore(doc, table, { snapshotCacheObjects: 0 });
     this.ttlMs = options.cacheTtlMs ?? DEFAULT_PASSWORD_CACHE_TTL_MS;
     this.clock = options.clock ?? Date.now;
   }
@@ -84,8 +84,7 @@ export class AppPasswords {
     const hit = this.cache.get(id);
     if (hit && hit.until > now) return hit.item;
     this.cache.delete(id);
-    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: authPk(id), sk: AUTH_SK } }));
-    const item = r.Item as { tenant: string; hash: string } | undefined;
+    const item = await this.passwords.get(id);
     if (item && this.ttlMs > 0) {
       if (this.cache.size >= MAX_CACHED_PASSWORDS) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(id, { item: { tenant: item.tenant, hash: item.hash }, until: now + this.ttlMs });
@@ -96,20 +95,15 @@ export class AppPasswords {
   async create(tenant: string, password = generateAppPassword(), description = ''): Promise<string> {
     if (!TENANT_RE.test(tenant)) throw new AuthError(`invalid tenant name ${JSON.stringify(tenant)}: use lowercase letters, digits, _ and -`);
     const now = new Date().toISOString();
-    await this.doc.send(new PutCommand({ TableName: this.table, Item: { pk: TENANTS_PK, sk: tenantSk(tenant), type: 'tenant', tenant, createdAt: now } }));
-    await new CatalogStore(this.doc, this.table).ensureTenantCatalog(tenant, now);
-    await this.doc.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { pk: authPk(tokenId(password)), sk: AUTH_SK, type: 'app_password', tenant, hash: sha256(password), description, createdAt: now },
-      }),
-    );
+    await this.catalog.registerTenant(tenant, now);
+    await this.catalog.ensureTenantCatalog(tenant, now);
+    await this.passwords.put(tokenId(password), { tenant, hash: sha256(password), description, createdAt: now });
     return password;
   }
 
   /** Removes the password with this token id (a warm authorizer elsewhere may accept it until its cache entry expires). */
   async revoke(id: string): Promise<void> {
-    await this.doc.send(new DeleteCommand({ TableName: this.table, Key: { pk: authPk(id), sk: AUTH_SK } }));
+    await this.passwords.delete(id);
     this.cache.delete(id);
   }
 

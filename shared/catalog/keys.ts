@@ -4,13 +4,17 @@
  * names collide on one key.
  */
 import { ATTENTION_SHARDS } from '../definitions';
+import type { NameSpace } from './ops';
+
+export type { NameSpace };
 
 export const tenantPk = (tenant: string) => `T#${tenant}`;
 export const objSk = (id: string) => `OBJ#${id}`;
 export const effSk = (txnId: string, seq: number) => `EFF#${txnId}#${String(seq).padStart(4, '0')}`;
 export const txnSk = (txnId: string) => `TXN#${txnId}`;
-export const statusSk = (id: string) => `STATUS#${id}`;
-export const histSk = (id: string, at: string) => `HIST#${id}#${at}`;
+export const statusSk = (id: string) => `${STATUS_PREFIX}${id}`;
+export const replicaStatusSk = (id: string) => `${REPLICA_STATUS_PREFIX}${id}`;
+export const histSk = (id: string, at: string) => `${HIST_PREFIX}${id}#${at}`;
 export const idemSk = (key: string) => `IDEM#${key}`;
 
 /**
@@ -21,7 +25,12 @@ export const CATALOG_VERSION_SK = 'CATVER';
 
 export const OBJ_PREFIX = 'OBJ#';
 export const EFF_PREFIX = 'EFF#';
+export const TXN_PREFIX = 'TXN#';
+/** Connector statuses only: one item type per prefix, so a prefix read never needs a type filter. */
 export const STATUS_PREFIX = 'STATUS#';
+/** Replica statuses (mz_cluster_replica_statuses). */
+export const REPLICA_STATUS_PREFIX = 'RSTATUS#';
+export const HIST_PREFIX = 'HIST#';
 
 /** App passwords live outside any tenant's partition: looked up by their public id. */
 export const authPk = (tokenId: string) => `AUTH#${tokenId}`;
@@ -32,15 +41,6 @@ export const tenantSk = (tenant: string) => `T#${tenant}`;
 export function escapeKeyPart(s: string): string {
   return s.replace(/[%#.]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
-
-/** Namespaces in which names must be unique, like Materialize's. */
-export type NameSpace =
-  | { readonly ns: 'cluster'; readonly name: string }
-  | { readonly ns: 'replica'; readonly clusterId: string; readonly name: string }
-  | { readonly ns: 'database'; readonly name: string }
-  | { readonly ns: 'schema'; readonly databaseId: string; readonly name: string }
-  /** Items (sources, tables, views, ...) share one namespace per schema; keyed by the schema's id so renames above don't move guards. */
-  | { readonly ns: 'item'; readonly schemaId: string; readonly name: string };
 
 export function nameSk(n: NameSpace): string {
   switch (n.ns) {
@@ -57,9 +57,26 @@ export function nameSk(n: NameSpace): string {
   }
 }
 
+/** The partition key of one shard of the sparse attention index. */
+export const attentionShardPk = (shard: number) => `ATTN#${shard}`;
+
 /** Which shard of the sparse attention index an item goes to (stable per key). */
 export function attentionPk(key: string): string {
   let h = 0;
   for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
-  return `ATTN#${Math.abs(h) % ATTENTION_SHARDS}`;
+  return attentionShardPk(Math.abs(h) % ATTENTION_SHARDS);
+}
+
+/**
+ * Sort-key prefix of connector deadlines on the attention index: after every ISO date, so the
+ * scan of pending effects and locks (keyed by their date) never reads them.
+ */
+export const DEADLINE_PREFIX = 'D#';
+
+/**
+ * An item's entry on the sparse attention index: sharded by its key, sorted by `from` (an ISO
+ * date for effects and locks, `D#<due date>` for a connector deadline).
+ */
+export function attentionKeys(tenant: string, sk: string, from: string): { attnPk: string; attnSk: string } {
+  return { attnPk: attentionPk(`${tenant}#${sk}`), attnSk: `${from}#${tenant}#${sk}` };
 }

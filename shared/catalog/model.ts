@@ -27,6 +27,17 @@ export const COLLECTION_KINDS: readonly ObjectKind[] = ['source', 'subsource', '
 /** Connector kinds: they get a status with history (mz_source_statuses / mz_sink_statuses). */
 export const CONNECTOR_KINDS: readonly ObjectKind[] = ['source', 'sink'];
 
+/**
+ * The connector status family an object reports under (mz_source_statuses / mz_sink_statuses):
+ * sources and sinks, and tables fed by a source (their ingestion export has a status of its own,
+ * as in Materialize).
+ */
+export function connectorKind(o: { readonly kind: ObjectKind; readonly spec: unknown }): 'source' | 'sink' | undefined {
+  if (o.kind === 'source' || o.kind === 'sink') return o.kind;
+  if (o.kind === 'table' && (o.spec as ObjectSpec['table']).fromSource) return 'source';
+  return undefined;
+}
+
 export interface ClusterSpec {
   readonly managed: boolean;
   /** Managed clusters only. */
@@ -34,6 +45,24 @@ export interface ClusterSpec {
   readonly replicationFactor?: number;
   /** Other options as written (canonical names), for SHOW CREATE and mz_clusters. */
   readonly options: Readonly<Record<string, string>>;
+  /** A graceful reconfiguration under way (`ALTER CLUSTER ... WITH (WAIT ...)`): its pending replicas run beside the current ones. */
+  readonly reconfiguration?: Reconfiguration;
+}
+
+/**
+ * What a managed cluster becomes once its pending replicas (`r1-pending`, ...) are hydrated or the
+ * deadline passes: `commit` drops the current replicas and makes the pending ones current,
+ * `rollback` drops the pending ones. Settled by one catalog commit (shared/planner/reconfigure.ts).
+ */
+export interface Reconfiguration {
+  readonly size: string;
+  readonly replicationFactor: number;
+  /** `for`: cut over at the deadline whatever the replicas' state; `until_ready`: as soon as they are hydrated. */
+  readonly strategy: 'for' | 'until_ready';
+  readonly onTimeout: 'commit' | 'rollback';
+  /** ISO 8601. */
+  readonly deadline: string;
+  readonly startedAt: string;
 }
 
 export interface ReplicaSpec {
@@ -42,12 +71,16 @@ export interface ReplicaSpec {
   /** True when the cluster manages this replica (created and dropped with the cluster). */
   readonly managed: boolean;
   readonly options: Readonly<Record<string, string>>;
+  /** Created by a graceful reconfiguration that has not settled yet (Materialize's `-pending` replicas). */
+  readonly pending?: boolean;
 }
 
 export interface ItemSpecBase {
   readonly schemaId: string;
   /** Canonical SQL of the CREATE statement (SHOW CREATE). */
   readonly createSql: string;
+  /** `RETAIN HISTORY FOR ...` of a table, source, index or materialized view, in ms (absent: the default, 1 s). */
+  readonly retainHistoryMs?: number;
 }
 
 export interface ConnectorSettings {
@@ -61,6 +94,13 @@ export interface ConnectorSettings {
   readonly connectionRefs: Readonly<Record<string, string>>;
 }
 
+/** Where a source-fed table's rows come from: its source and the upstream reference it exports. */
+export interface TableSource {
+  readonly sourceId: string;
+  /** The upstream table or topic, as resolved (`public.orders`, `counter`); '' for a single-output source's only output. */
+  readonly reference: string;
+}
+
 export type ObjectSpec = {
   database: Record<string, never>;
   schema: { readonly databaseId: string };
@@ -71,7 +111,7 @@ export type ObjectSpec = {
   source: ItemSpecBase & {
     readonly clusterId: string;
     readonly connectionId?: string;
-    readonly sourceType: 'kafka' | 'postgres' | 'load-generator' | 'webhook';
+    readonly sourceType: 'kafka' | 'postgres' | 'mysql' | 'sql-server' | 'load-generator' | 'webhook';
     readonly options: Readonly<Record<string, string>>;
     readonly format?: string;
     readonly envelope?: string;
@@ -85,7 +125,11 @@ export type ObjectSpec = {
     readonly format?: string;
     readonly envelope?: string;
   };
-  table: ItemSpecBase & { readonly columns: readonly { readonly name: string; readonly type: string; readonly notNull: boolean }[] };
+  table: ItemSpecBase & {
+    readonly columns: readonly { readonly name: string; readonly type: string; readonly notNull: boolean }[];
+    /** `CREATE TABLE ... FROM SOURCE`: read-only, written by an ingestion export of the source. */
+    readonly fromSource?: TableSource;
+  };
   view: ItemSpecBase & { readonly query: string };
   materialized_view: ItemSpecBase & { readonly clusterId: string; readonly query: string };
   index: ItemSpecBase & { readonly clusterId: string; readonly onId: string; readonly keyParts: readonly string[] };
@@ -105,6 +149,9 @@ interface ObjectBase {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly owner: string;
+  /** `COMMENT ON`: the object's comment, and its columns' by column name (tables). */
+  readonly comment?: string;
+  readonly columnComments?: Readonly<Record<string, string>>;
   readonly dropped?: boolean;
   readonly droppedAt?: string;
 }

@@ -3,7 +3,9 @@
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html) still
  * commits atomically — never silently split:
  *
- * 1. take the tenant's catalog lock (a lease; every normal commit checks that no lock exists);
+ * 1. take the tenant's catalog lock (a lease), marking the catalog-version item with its owner in
+ *    the same transaction: every normal commit updates that item on condition that it carries no
+ *    mark, so the lock costs a normal commit no item of its own;
  * 2. validate what the plan read (versions, dependents, name guards) — nothing can move now;
  * 3. write the final state of every item as STAGE records (invisible to readers);
  * 4. the commit point: ONE conditional write flips the staging record from `staging` to `committed`;
@@ -26,10 +28,11 @@
  *   sets), so a second roller does not set them back.
  */
 import { queryPartition } from '../dynamo';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { FaultInjector } from '../dataplane/faults';
-import { attentionPk, CATALOG_VERSION_SK, objSk, tenantPk } from './keys';
+import { FenceLost, StagedConflict } from '../errors';
+import { attentionKeys, CATALOG_VERSION_SK, objSk, tenantPk } from './keys';
 
 export const LOCK_SK = 'LOCK';
 const stagingSk = (txnId: string) => `STAGING#${txnId}`;
@@ -68,12 +71,6 @@ export type Expectation =
   | { readonly sk: string; readonly version: number; readonly dependents: number }
   | { readonly sk: string; readonly objectId: string };
 
-export class StagedConflict extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'StagedConflict';
-  }
-}
 
 export interface StagedOptions {
   readonly leaseMs?: number;
@@ -87,17 +84,15 @@ export async function readCatalogVersion(doc: DynamoDBDocumentClient, table: str
   return (r.Item?.v as number | undefined) ?? 0;
 }
 
-/** The catalog version item as a commit leaves it. */
-export function catalogVersionItem(tenant: string, v: number): Record<string, unknown> {
-  return { pk: tenantPk(tenant), sk: CATALOG_VERSION_SK, type: 'catalog_version', v };
-}
+/** The attribute of the catalog-version item that names the staged commit holding the lock. */
+const LOCKED_BY = 'lockedBy';
 
-/** The change's lock is gone or another's: whoever released it finished (or abandoned) the change. */
-class FenceLost extends Error {
-  constructor() {
-    super('the staged change no longer holds the catalog');
-    this.name = 'FenceLost';
-  }
+/**
+ * The condition a normal commit puts on its catalog-version update: no staged commit holds the
+ * catalog (its lock marks that item; see `commit`). One item fewer than a separate check of the lock.
+ */
+export function lockFreeCondition(): string {
+  return `attribute_not_exists(${LOCKED_BY})`;
 }
 
 type StagingState = 'staging' | 'committed' | 'aborted';
@@ -131,15 +126,26 @@ export class StagedCommits {
     const now = this.clock().getTime();
     try {
       await this.doc.send(
-        new PutCommand({
-          TableName: this.table,
-          // On the attention index, so the sweeper finishes a staged change nobody reads.
-          Item: { pk, sk: LOCK_SK, type: 'lock', tenant, owner: txnId, expiresAt: now + this.leaseMs, attnPk: attentionPk(`${tenant}#${LOCK_SK}`), attnSk: `${new Date(now).toISOString()}#${tenant}#${LOCK_SK}` },
-          ConditionExpression: 'attribute_not_exists(pk)',
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                // On the attention index, so the sweeper finishes a staged change nobody reads.
+                Item: { pk, sk: LOCK_SK, type: 'lock', tenant, owner: txnId, expiresAt: now + this.leaseMs, ...attentionKeys(tenant, LOCK_SK, new Date(now).toISOString()) },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            // The mark normal commits check (`lockFreeCondition`).
+            { Update: { TableName: this.table, Key: { pk, sk: CATALOG_VERSION_SK }, UpdateExpression: `SET #t = :t, ${LOCKED_BY} = :me`, ExpressionAttributeNames: { '#t': 'type' }, ExpressionAttributeValues: { ':t': 'catalog_version', ':me': txnId } } },
+          ],
         }),
       );
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) throw new StagedConflict('another staged commit holds the catalog');
+      if (err instanceof TransactionCanceledException) {
+        const held = err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
+        throw new StagedConflict(held ? 'another staged commit holds the catalog' : 'the catalog changed while its lock was taken');
+      }
       throw err;
     }
     let version = 0;
@@ -148,7 +154,8 @@ export class StagedCommits {
       const current = await readCatalogVersion(this.doc, this.table, tenant);
       if (expectedVersion !== undefined && current !== expectedVersion) throw new StagedConflict('the catalog changed since it was read');
       version = current + 1;
-      ops = [...ops, { op: 'put', item: catalogVersionItem(tenant, version), onlyIf: { expression: 'attribute_not_exists(v) OR v <= :v', values: { ':v': version } } }];
+      // An update, not a put: the lock's mark on the item stays until the lock goes (`cleanup`).
+      ops = [...ops, { op: 'update', key: { pk, sk: CATALOG_VERSION_SK }, expression: 'SET #t = :t, v = :v', names: { '#t': 'type' }, values: { ':t': 'catalog_version' }, onlyIf: { expression: 'attribute_not_exists(v) OR v <= :v', values: { ':v': version } } }];
       await this.validate(pk, expectations);
       // Conditional: a reader that took this holder for dead may have aborted it already.
       await this.doc.send(
@@ -269,10 +276,27 @@ export class StagedCommits {
     const records = stages ?? (await this.queryStages(pk, txnId));
     await this.batchDelete(records.map((s) => ({ pk, sk: s.sk as string })));
     await this.batchDelete([{ pk, sk: stagingSk(txnId) }]);
+    // The lock and its mark on the catalog-version item go together, and only if still this change's.
     try {
-      await this.doc.send(new DeleteCommand({ TableName: this.table, Key: { pk, sk: LOCK_SK }, ConditionExpression: '#o = :me', ExpressionAttributeNames: { '#o': 'owner' }, ExpressionAttributeValues: { ':me': txnId } }));
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: this.table, Key: { pk, sk: LOCK_SK }, ConditionExpression: '#o = :me', ExpressionAttributeNames: { '#o': 'owner' }, ExpressionAttributeValues: { ':me': txnId } } },
+            {
+              Update: {
+                TableName: this.table,
+                Key: { pk, sk: CATALOG_VERSION_SK },
+                UpdateExpression: `REMOVE ${LOCKED_BY}`,
+                // A lock taken before locks marked the version item has no mark to remove.
+                ConditionExpression: `attribute_not_exists(${LOCKED_BY}) OR ${LOCKED_BY} = :me`,
+                ExpressionAttributeValues: { ':me': txnId },
+              },
+            },
+          ],
+        }),
+      );
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      if (!(err instanceof TransactionCanceledException)) throw err;
     }
   }
 

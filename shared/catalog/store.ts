@@ -1,21 +1,25 @@
 /**
- * The catalog adapter: the only code that reads and writes catalog items with the SDK.
- * A request's whole change (catalog items, name guards, effects, transaction record) goes into
- * ONE TransactWriteItems (DESIGN.md invariant 1).
+ * The catalog adapter: the only code that reads and writes catalog objects, name guards, the
+ * catalog version, staged commits (./staged.ts), idempotency records and the tenant registry.
+ * A request's whole change (catalog items, name guards, and the items the outbox and status
+ * stores build for it: effects, transaction record, connector statuses) goes into ONE
+ * TransactWriteItems (DESIGN.md invariant 1).
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ControlPlaneError, SQLSTATE } from '../errors';
-import type { EffectIntent, EffectRecord } from '../effects/model';
-import type { ChangeSet, CatalogWrite } from '../planner/workspace';
-import { attentionPk, CATALOG_VERSION_SK, effSk, idemSk, OBJ_PREFIX, objSk, tenantPk, txnSk, EFF_PREFIX, STATUS_PREFIX, statusSk } from './keys';
+import { CommitConflictError, ControlPlaneError, SQLSTATE, StagedConflict } from '../errors';
+import { objectsAfter, type ChangeSet } from './ops';
+import { expectationsOf, objectItem, opItem, TOMBSTONE_TTL_SECONDS } from './op-items';
+import { CATALOG_VERSION_SK, idemSk, OBJ_PREFIX, objSk, tenantPk, TENANTS_PK, tenantSk, TXN_PREFIX } from './keys';
+import { outboxItems, type TxnRecord } from './outbox-store';
 import { createHash } from 'node:crypto';
 import { queryPartition } from '../dynamo';
 
 const sha256hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from './model';
-import { commitStatusItems } from '../status/store';
-import { catalogVersionItem, LOCK_SK, readCatalogVersion, StagedCommits, StagedConflict, type Expectation, type FinalOp, type StagedOptions } from './staged';
+import { CatalogSnapshot, connectorKind, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from './model';
+import { commitStatusItems } from './status-store';
+import { LOCK_SK, lockFreeCondition, readCatalogVersion, StagedCommits, type Expectation, type FinalOp, type StagedOptions } from './staged';
 import { SnapshotCache } from './snapshot-cache';
 import { nameSk } from './keys';
 
@@ -25,11 +29,7 @@ export const DEFAULT_SCHEMA_ID = 'u000000000002';
 
 /** DynamoDB's per-transaction limit: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html */
 export const MAX_TRANSACTION_ITEMS = 100;
-const DAY = 24 * 3600;
-/** Dropped objects stay as tombstones this long: the sweeper needs them to tell orphans apart. */
-export const TOMBSTONE_TTL_SECONDS = 30 * DAY;
-/** Applied effects and transaction records age out after this. */
-export const OUTBOX_TTL_SECONDS = 7 * DAY;
+export { TOMBSTONE_TTL_SECONDS };
 
 /** A retried request with the same Idempotency-Key gets this response back instead of running again. */
 export interface IdempotencyRecord {
@@ -42,30 +42,8 @@ export interface IdempotencyRecord {
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
-export interface TxnRecord {
-  readonly txnId: string;
-  readonly principal: string;
-  readonly statements: readonly string[];
-  readonly tags: readonly string[];
-  readonly createdAt: string;
-  readonly idempotencyKey?: string;
-}
-
-/** The commit lost a race: some condition on a shared item failed. Replanning decides what it means. */
-export class CommitConflictError extends ControlPlaneError {
-  constructor(readonly reasons: readonly string[]) {
-    super(`catalog commit conflicted (${reasons.join(', ')})`, { code: SQLSTATE.serializationFailure });
-    this.name = 'CommitConflictError';
-  }
-}
-
-export interface ReplicaStatusRecord {
-  readonly replicaId: string;
-  readonly status: 'online' | 'offline';
-  readonly reason: string | null;
-  readonly generation: number;
-  readonly updatedAt: string;
-}
+export type { TxnRecord };
+export { CommitConflictError };
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
@@ -95,8 +73,11 @@ export const DEFAULT_SNAPSHOT_CACHE_OBJECTS = 50_000;
 export class CatalogStore {
   private readonly staged: StagedCommits;
   private readonly cache: SnapshotCache;
-  /** Per tenant, the snapshot a commit that lost its race was planned on (see `basis`). */
-  private readonly behind = new Map<string, { snapshot: CatalogSnapshot; version: number }>();
+  /**
+   * Per tenant, the snapshot a commit that lost its race was planned on (see `basis`), and the
+   * catalog version the refusal showed, when it showed one and no staged commit held the catalog.
+   */
+  private readonly behind = new Map<string, { snapshot: CatalogSnapshot; version: number; seen?: number }>();
   /** Whole-catalog reads and catch-ups from transaction records, for tests and benchmarks. */
   fullLoads = 0;
   catchUps = 0;
@@ -127,7 +108,7 @@ export class CatalogStore {
     const behind = this.behind.get(tenant);
     this.behind.delete(tenant);
     if (behind) {
-      const { version, lock } = await this.readVersionAndLock(tenant);
+      const { version, lock } = behind.seen !== undefined ? { version: behind.seen, lock: undefined } : await this.readVersionAndLock(tenant);
       const caught = lock ? undefined : await this.catchUp(tenant, behind, version);
       if (caught) return caught;
     }
@@ -135,8 +116,8 @@ export class CatalogStore {
   }
 
   /** A commit race lost on `basis`: remembered so the next basis catches up from it; the error to throw. */
-  private conflict(tenant: string, basis: CatalogBasis | undefined, reasons: readonly string[]): CommitConflictError {
-    if (basis) this.behind.set(tenant, { snapshot: basis.snapshot, version: basis.version });
+  private conflict(tenant: string, basis: CatalogBasis | undefined, reasons: readonly string[], seen?: number): CommitConflictError {
+    if (basis) this.behind.set(tenant, { snapshot: basis.snapshot, version: basis.version, ...(seen !== undefined ? { seen } : {}) });
     return new CommitConflictError(reasons);
   }
 
@@ -157,21 +138,27 @@ export class CatalogStore {
         new QueryCommand({
           TableName: this.table,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :txn)',
-          ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':txn': txnSk('') },
+          ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':txn': TXN_PREFIX },
           ProjectionExpression: 'catalogVersion, changedIds',
           ScanIndexForward: false,
-          Limit: 2 * gap + 8,
+          // Room for the commits that landed since the target was read (they are caught up too).
+          Limit: 2 * gap + 32,
           ConsistentRead: true,
         }),
       );
-      const seen = new Set<number>();
+      const changedAt = new Map<number, readonly string[]>();
       for (const t of r.Items ?? []) {
         const v = t.catalogVersion as number | undefined;
-        if (v === undefined || v <= from.version || v > target) continue;
-        seen.add(v);
-        for (const id of (t.changedIds as string[] | undefined) ?? []) ids.add(id);
+        if (v !== undefined && v > from.version) changedAt.set(v, (t.changedIds as string[] | undefined) ?? []);
       }
-      if (seen.size !== gap) return undefined;
+      // Commits that landed after the target was read are caught up too: under contention the
+      // version a refusal showed is already old when the loser replans.
+      while (changedAt.has(target + 1)) target++;
+      for (let v = from.version + 1; v <= target; v++) {
+        const changedIds = changedAt.get(v);
+        if (!changedIds) return undefined;
+        for (const id of changedIds) ids.add(id);
+      }
     }
     const changed = await this.readObjects(tenant, [...ids]);
     const objects = [...ids].flatMap((id) => {
@@ -277,17 +264,51 @@ export class CatalogStore {
     this.cache.delete(tenant);
   }
 
+  /** One catalog object (live or a tombstone), strongly consistent: the one "get object by id". */
   async getObject(tenant: string, id: string): Promise<CatalogObject | undefined> {
     const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: tenantPk(tenant), sk: objSk(id) }, ConsistentRead: true }));
     return r.Item ? stripKeys(r.Item) : undefined;
   }
 
-  async listEffects(tenant: string): Promise<EffectRecord[]> {
-    return this.queryAll<EffectRecord>(tenant, EFF_PREFIX);
+  /** Every catalog object of the tenant, tombstones included (the sweeper and the checker tell orphans apart by them). */
+  async listObjects(tenant: string): Promise<CatalogObject[]> {
+    return (await this.queryAll<Record<string, unknown>>(tenant, OBJ_PREFIX)).map(stripKeys);
   }
 
-  async listReplicaStatuses(tenant: string): Promise<ReplicaStatusRecord[]> {
-    return this.queryAll<ReplicaStatusRecord>(tenant, STATUS_PREFIX);
+  /** Finishes or abandons a staged commit that holds the tenant's catalog (the sweeper finds its lock on the attention index). */
+  async settleStaged(tenant: string, lock: Record<string, unknown>): Promise<boolean> {
+    const settled = await this.staged.settle(tenant, lock);
+    if (settled) this.cache.delete(tenant);
+    return settled;
+  }
+
+  /** Adds a tenant to the registry the sweeper's full pass and the checker walk. */
+  async registerTenant(tenant: string, now: string): Promise<void> {
+    await this.doc.send(new PutCommand({ TableName: this.table, Item: { pk: TENANTS_PK, sk: tenantSk(tenant), type: 'tenant', tenant, createdAt: now } }));
+  }
+
+  async getTenant(tenant: string): Promise<{ tenant: string; createdAt: string } | undefined> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: TENANTS_PK, sk: tenantSk(tenant) }, ConsistentRead: true }));
+    return r.Item ? { tenant: r.Item.tenant as string, createdAt: r.Item.createdAt as string } : undefined;
+  }
+
+  /** Every registered tenant. */
+  async listTenants(): Promise<string[]> {
+    return (await queryPartition<{ tenant: string }>(this.doc, this.table, TENANTS_PK)).map((t) => t.tenant);
+  }
+
+  /** A page of at most `limit` registered tenants after `cursor`; `next` resumes after it, absent on the last page. */
+  async tenantsPage(cursor: string | undefined, limit: number): Promise<{ tenants: string[]; next?: string; last: boolean }> {
+    const r = await this.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: cursor ? 'pk = :pk AND sk > :c' : 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': TENANTS_PK, ...(cursor ? { ':c': cursor } : {}) },
+        Limit: limit,
+      }),
+    );
+    const items = r.Items ?? [];
+    return { tenants: items.map((t) => t.tenant as string), ...(items.length ? { next: items[items.length - 1]!.sk as string } : {}), last: !r.LastEvaluatedKey };
   }
 
   private queryAll<T>(tenant: string, prefix: string, filter?: string): Promise<T[]> {
@@ -298,36 +319,20 @@ export class CatalogStore {
   transactItems(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, o: { staged?: boolean; catalogVersion?: number } = {}) {
     const pk = tenantPk(tenant);
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
-    for (const w of changes.writes) {
-      items.push(this.writeItem(pk, w, txn.createdAt));
+    for (const w of changes.ops) {
+      items.push(opItem(this.table, pk, w, txn.createdAt));
       // A connector's status starts (created) and ends (dropped) with the catalog change itself.
-      if (w.op === 'put_object' && (w.object.kind === 'source' || w.object.kind === 'sink')) {
-        items.push(...commitStatusItems(this.table, tenant, { ...w.object, kind: w.object.kind }, 'created', txn.createdAt, { once: o.staged }));
-      } else if (w.op === 'update_object' && w.after.dropped && (w.after.kind === 'source' || w.after.kind === 'sink')) {
-        items.push(...commitStatusItems(this.table, tenant, { ...w.after, kind: w.after.kind }, 'dropped', txn.createdAt, { once: o.staged }));
+      const created = w.op === 'create_object' ? connectorKind(w.object) : undefined;
+      const dropped = w.op === 'drop_object' ? connectorKind(w.after) : undefined;
+      if (w.op === 'create_object' && created) {
+        items.push(...commitStatusItems(this.table, tenant, { ...w.object, kind: created }, 'created', txn.createdAt, { once: o.staged }));
+      } else if (w.op === 'drop_object' && dropped) {
+        items.push(...commitStatusItems(this.table, tenant, { ...w.after, kind: dropped }, 'dropped', txn.createdAt, { once: o.staged }));
       }
     }
-    changes.effects.forEach((e, i) => {
-      items.push({ Put: { TableName: this.table, Item: effectItem(tenant, txn, e, i + 1), ConditionExpression: 'attribute_not_exists(pk)' } });
-    });
-    items.push({
-      Put: {
-        TableName: this.table,
-        Item: {
-          pk,
-          sk: txnSk(txn.txnId),
-          type: 'txn',
-          ...txn,
-          statements: txn.statements.map((st) => (st.length > MAX_STATEMENT_HISTORY ? `${st.slice(0, MAX_STATEMENT_HISTORY)} …(${st.length - MAX_STATEMENT_HISTORY} more characters)` : st)),
-          effects: changes.effects.length,
-          // The version this commit makes and the objects it changed: how another instance's
-          // cached snapshot catches up (`catchUp`) without reading the whole catalog again.
-          ...(o.catalogVersion !== undefined ? { catalogVersion: o.catalogVersion, changedIds: [...new Set(changedObjects(changes).map((c) => c.id))] } : {}),
-          expiresAt: epoch(txn.createdAt) + OUTBOX_TTL_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
+    // The version this commit makes and the objects it changed go into the transaction record:
+    // how another instance's cached snapshot catches up (`catchUp`).
+    items.push(...outboxItems(this.table, tenant, txn, changes.effects, o.catalogVersion !== undefined ? { catalogVersion: o.catalogVersion, changedIds: objectsAfter(changes).map((c) => c.id) } : {}));
     if (idempotency) {
       // In the same transaction: the response is remembered exactly when the change commits.
       items.push({
@@ -370,24 +375,24 @@ export class CatalogStore {
   }
 
   /**
-   * The items every commit adds: no staged commit may hold the catalog while a normal one lands
-   * (see staged.ts), and the catalog version moves by one — on condition that it is still the
-   * plan's (`basisVersion`), when the plan says which it read.
+   * The item every commit adds: the catalog version moves by one — on condition that no staged
+   * commit holds the catalog (its lock marks this item, see staged.ts) and, when the plan says
+   * which version it read (`basisVersion`), that it is still that one.
    */
   fenceItems(tenant: string, basisVersion?: number) {
     const pk = tenantPk(tenant);
+    const unlocked = lockFreeCondition();
     const version =
       basisVersion === undefined
-        ? { UpdateExpression: 'SET #t = :t ADD v :one', ExpressionAttributeValues: { ':t': 'catalog_version', ':one': 1 } }
+        ? { UpdateExpression: 'SET #t = :t ADD v :one', ConditionExpression: unlocked, ExpressionAttributeValues: { ':t': 'catalog_version', ':one': 1 } }
         : {
             UpdateExpression: 'SET #t = :t, v = :next',
-            ConditionExpression: basisVersion === 0 ? 'attribute_not_exists(v)' : 'v = :v',
+            ConditionExpression: `${unlocked} AND ${basisVersion === 0 ? 'attribute_not_exists(v)' : 'v = :v'}`,
             ExpressionAttributeValues: { ':t': 'catalog_version', ':next': basisVersion + 1, ...(basisVersion === 0 ? {} : { ':v': basisVersion }) },
           };
-    return [
-      { ConditionCheck: { TableName: this.table, Key: { pk, sk: LOCK_SK }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Update: { TableName: this.table, Key: { pk, sk: CATALOG_VERSION_SK }, ExpressionAttributeNames: { '#t': 'type' }, ...version } },
-    ];
+    // A commit that loses its race gets the version item back with the refusal (`seenVersion`): its
+    // catch-up starts without reading it again.
+    return [{ Update: { TableName: this.table, Key: { pk, sk: CATALOG_VERSION_SK }, ExpressionAttributeNames: { '#t': 'type' }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const, ...version } }];
   }
 
   /**
@@ -427,7 +432,7 @@ export class CatalogStore {
         if (err instanceof TransactionCanceledException) {
           const reasons = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None').filter((c) => c !== 'None');
           if (reasons.every((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict' || r === 'ThrottlingError')) {
-            throw this.conflict(tenant, basis, reasons);
+            throw this.conflict(tenant, basis, reasons, seenVersion(err.CancellationReasons?.[all.length - 1]?.Item));
           }
         }
         if (err instanceof Error && err.name === 'TransactionInProgressException') throw this.conflict(tenant, basis, ['TransactionInProgress']);
@@ -439,7 +444,7 @@ export class CatalogStore {
     }
     // Committed on the basis's version: nothing else changed in between, so the basis plus this
     // change is exactly the catalog at the new version.
-    if (basis && version === basis.version + 1) this.cache.set(tenant, { snapshot: CatalogSnapshot.derive(basis.snapshot, changedObjects(changes)), version });
+    if (basis && version === basis.version + 1) this.cache.set(tenant, { snapshot: CatalogSnapshot.derive(basis.snapshot, objectsAfter(changes)), version });
   }
 
   /**
@@ -471,57 +476,10 @@ export class CatalogStore {
       }
     }
     const pk = tenantPk(tenant);
-    for (const w of changes.writes) {
+    for (const w of changes.ops) {
       if (w.op === 'adjust_dependents') ops.push({ op: 'put', item: objectItem(pk, { ...w.before, dependents: w.before.dependents + w.delta }) });
     }
     return ops;
-  }
-
-  private writeItem(pk: string, w: CatalogWrite, now: string) {
-    const t = this.table;
-    switch (w.op) {
-      case 'put_object':
-        return { Put: { TableName: t, Item: objectItem(pk, w.object), ConditionExpression: 'attribute_not_exists(pk)' } };
-      case 'update_object': {
-        const item = objectItem(pk, w.after);
-        if (w.after.dropped) item.expiresAt = epoch(now) + TOMBSTONE_TTL_SECONDS;
-        return {
-          Put: {
-            TableName: t,
-            Item: item,
-            // The plan read this version and this many dependents: anything else means a race.
-            ConditionExpression: '#v = :v AND attribute_not_exists(dropped) AND (dependents = :d OR (attribute_not_exists(dependents) AND :d = :zero))',
-            ExpressionAttributeNames: { '#v': 'version' },
-            ExpressionAttributeValues: { ':v': w.before.version, ':d': w.before.dependents, ':zero': 0 },
-          },
-        };
-      }
-      case 'adjust_dependents':
-        return {
-          Update: {
-            TableName: t,
-            Key: { pk, sk: objSk(w.id) },
-            UpdateExpression: 'ADD dependents :delta',
-            // A reference to a dropped object must not commit (the drop won the race).
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(dropped)',
-            ExpressionAttributeValues: { ':delta': w.delta },
-          },
-        };
-      case 'put_name':
-        return {
-          Put: {
-            TableName: t,
-            Item: { pk, sk: w.sk, type: 'name', objectId: w.objectId },
-            ...(w.replaces
-              ? { ConditionExpression: 'objectId = :old', ExpressionAttributeValues: { ':old': w.replaces } }
-              : { ConditionExpression: 'attribute_not_exists(pk)' }),
-          },
-        };
-      case 'delete_name':
-        return {
-          Delete: { TableName: t, Key: { pk, sk: w.sk }, ConditionExpression: 'objectId = :id', ExpressionAttributeValues: { ':id': w.objectId } },
-        };
-    }
   }
 }
 
@@ -529,8 +487,6 @@ export class CatalogStore {
 const MAX_ITEM_BYTES = 380_000;
 /** The largest answer an Idempotency-Key record can hold: the item limit less room for its other attributes (key ≤ 255 bytes, fingerprint, ids, TTL). */
 export const MAX_IDEMPOTENT_ANSWER_BYTES = MAX_ITEM_BYTES - 4_096;
-/** A transaction record keeps each statement's text up to this length (it is history, not the definition). */
-const MAX_STATEMENT_HISTORY = 4_096;
 
 /** DynamoDB caps a transaction at 4 MB; we stay well under with a rough JSON measure. */
 const MAX_TRANSACTION_BYTES = 3_500_000;
@@ -538,44 +494,16 @@ function approximateSize(items: unknown[]): number {
   return Buffer.byteLength(JSON.stringify(items));
 }
 
-/** What a staged commit must find unchanged when it takes the lock: exactly what the plan read. */
-function expectationsOf(changes: ChangeSet): Expectation[] {
-  const out: Expectation[] = [];
-  for (const w of changes.writes) {
-    switch (w.op) {
-      case 'put_object':
-        out.push({ sk: objSk(w.object.id), absent: true });
-        break;
-      case 'update_object':
-        out.push({ sk: objSk(w.before.id), version: w.before.version, dependents: w.before.dependents });
-        break;
-      case 'adjust_dependents':
-        out.push({ sk: objSk(w.id), version: w.before.version, dependents: w.before.dependents });
-        break;
-      case 'put_name':
-        out.push(w.replaces ? { sk: w.sk, objectId: w.replaces } : { sk: w.sk, absent: true });
-        break;
-      case 'delete_name':
-        out.push({ sk: w.sk, objectId: w.objectId });
-        break;
-    }
-  }
-  return out;
-}
-
-function objectItem(pk: string, o: CatalogObject): Record<string, unknown> {
-  return { pk, sk: objSk(o.id), type: 'object', ...o };
-}
-
-/** The objects a change leaves behind, as the catalog now holds them (dropped ones included). */
-function changedObjects(changes: ChangeSet): CatalogObject[] {
-  const out: CatalogObject[] = [];
-  for (const w of changes.writes) {
-    if (w.op === 'put_object') out.push(w.object);
-    else if (w.op === 'update_object') out.push(w.after);
-    else if (w.op === 'adjust_dependents') out.push({ ...w.before, dependents: w.before.dependents + w.delta });
-  }
-  return out;
+/**
+ * The catalog version a refused commit's version item showed (returned with the refusal, in
+ * DynamoDB's attribute-value form), when it showed one and no staged commit held the catalog.
+ */
+export function seenVersion(item: Record<string, unknown> | undefined): number | undefined {
+  if (!item) return undefined;
+  // The document client passes errors through untouched; a plain item is taken as it is.
+  const plain = typeof item.v === 'object' && item.v !== null ? unmarshall(item as Parameters<typeof unmarshall>[0]) : item;
+  if (plain.lockedBy !== undefined || typeof plain.v !== 'number') return undefined;
+  return plain.v;
 }
 
 /** Drops the storage-only attributes of a catalog item. */
@@ -583,25 +511,3 @@ function stripKeys(item: Record<string, unknown>): CatalogObject {
   const { pk: _pk, sk: _sk, type: _type, expiresAt: _e, ...rest } = item;
   return { dependents: 0, dependsOn: [], ...rest } as unknown as CatalogObject;
 }
-
-export function effectItem(tenant: string, txn: TxnRecord, e: EffectIntent, seq: number): EffectRecord & Record<string, unknown> {
-  const sk = effSk(txn.txnId, seq);
-  return {
-    ...e,
-    pk: tenantPk(tenant),
-    sk,
-    type: 'effect',
-    effectId: `${txn.txnId}-${seq}`,
-    tenant,
-    txnId: txn.txnId,
-    state: 'pending',
-    attempts: 0,
-    createdAt: txn.createdAt,
-    updatedAt: txn.createdAt,
-    // Sparse index entry: present while the effect needs attention, removed once it settles.
-    attnPk: attentionPk(`${tenant}#${sk}`),
-    attnSk: `${txn.createdAt}#${tenant}#${sk}`,
-  };
-}
-
-export { statusSk };

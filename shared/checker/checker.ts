@@ -4,13 +4,12 @@
  * (`ddlctl check`), by the chaos run and by the tests. Pure core (`checkTenant`) over an
  * adapter that reads the three stores.
  */
-import { queryPartition } from '../dynamo';
-import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TENANTS_PK, tenantPk } from '../catalog/keys';
 import type { CatalogObject } from '../catalog/model';
-import type { ObservedResource } from '../controllers/contract';
+import type { OutboxStore } from '../catalog/outbox-store';
+import type { CatalogStore } from '../catalog/store';
+import type { ObservedResource } from '../dataplane/contract';
 import type { ActionLogEntry, ReferenceDataPlane } from '../dataplane/reference';
-import { RESOURCES_OF } from '../effects/derive';
+import { resourcesOf } from '../effects/derive';
 import type { EffectRecord } from '../effects/model';
 
 export interface CheckCounts {
@@ -73,7 +72,7 @@ export function checkTenant(s: TenantState): { counts: CheckCounts; problems: st
   }
   for (const o of s.objects) {
     if (o.dropped) continue;
-    for (const res of RESOURCES_OF[o.kind]) {
+    for (const res of resourcesOf(o)) {
       if (res.controller === 'secrets') continue;
       const key = `${o.id}/${res.kind}`;
       if (!present.has(key) && !pendingFor.has(key) && !failedFor.has(key)) flag('missing', `${o.kind} ${o.name} (${o.id}) lacks its ${res.kind}`);
@@ -109,18 +108,20 @@ export function isClean(c: CheckCounts): boolean {
 
 /** Reads every tenant (or the ones given) from the catalog and the reference data plane, and checks them. */
 export class Checker {
-  constructor(
-    private readonly doc: DynamoDBDocumentClient,
-    private readonly catalogTable: string,
-    private readonly dataPlane: Pick<ReferenceDataPlane, 'observe' | 'actionLog'>,
-  ) {}
+  private readonly catalog: Pick<CatalogStore, 'listTenants' | 'listObjects'>;
+  private readonly outbox: Pick<OutboxStore, 'listEffects'>;
 
-  private query(pk: string): Promise<Record<string, unknown>[]> {
-    return queryPartition(this.doc, this.catalogTable, pk);
+  /** Reads only: build the stores without a snapshot cache (`tableStores(doc, table, { snapshotCacheObjects: 0 })`). */
+  constructor(
+    stores: { readonly catalog: Pick<CatalogStore, 'listTenants' | 'listObjects'>; readonly outbox: Pick<OutboxStore, 'listEffects'> },
+    private readonly dataPlane: Pick<ReferenceDataPlane, 'observe' | 'actionLog'>,
+  ) {
+    this.catalog = stores.catalog;
+    this.outbox = stores.outbox;
   }
 
-  async tenants(): Promise<string[]> {
-    return (await this.query(TENANTS_PK)).map((t) => t.tenant as string);
+  tenants(): Promise<string[]> {
+    return this.catalog.listTenants();
   }
 
   async check(tenants?: readonly string[]): Promise<CheckReport> {
@@ -128,12 +129,7 @@ export class Checker {
     let counts = { ...ZERO };
     const problems: string[] = [];
     for (const tenant of list) {
-      const items = await this.query(tenantPk(tenant));
-      const objects = items
-        .filter((i) => i.type === 'object')
-        .map((i) => ({ dependents: 0, dependsOn: [], ...i }) as unknown as CatalogObject);
-      const effects = items.filter((i) => i.type === 'effect') as unknown as TenantState['effects'];
-      const [resources, actions] = await Promise.all([this.dataPlane.observe(tenant), this.dataPlane.actionLog(tenant)]);
+      const [objects, effects, resources, actions] = await Promise.all([this.catalog.listObjects(tenant), this.outbox.listEffects(tenant), this.dataPlane.observe(tenant), this.dataPlane.actionLog(tenant)]);
       const r = checkTenant({ tenant, objects, effects, resources, actions });
       counts = addCounts(counts, r.counts);
       problems.push(...r.problems);

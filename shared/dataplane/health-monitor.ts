@@ -10,7 +10,7 @@
  */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { HEARTBEAT_INTERVAL_SECONDS, type ConnectorSpec, type ReportedStatus, type ResourceKind, type StatusReport } from '../controllers/contract';
+import { HEARTBEAT_INTERVAL_SECONDS, type ConnectorSpec, type ReportedStatus, type ResourceKind, type StatusReport } from './contract';
 import type { ProbeResult, Prober } from '../probes/types';
 import type { NewestGeneration, SecretStore } from '../secrets/store';
 import { scrubError } from '../probes/namespace';
@@ -31,7 +31,7 @@ export interface HealthMonitorDeps {
 }
 
 /** Connector types with an upstream to check; the others (load generators, webhooks) run in the data plane itself. */
-const PROBED = new Set(['postgres', 'kafka', 'aws', 'ssh']);
+const PROBED = new Set(['postgres', 'mysql', 'sql-server', 'kafka', 'aws', 'ssh']);
 
 interface Sent {
   readonly generation: number;

@@ -10,7 +10,7 @@
  * 4xx is terminal (retrying the same request cannot succeed) and carries the server's message.
  */
 import * as z from 'zod/mini';
-import { RESOURCE_KINDS, type ApplyResult, type DataPlane, type ObservedResource, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from '../controllers/contract';
+import { RESOURCE_KINDS, type ApplyResult, type DataPlane, type ObservedResource, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from './contract';
 import { DataPlaneError } from '../errors';
 import { backoffMs, budgetSpent, RETRY_POLICIES, type RetryPolicy } from '../effects/retry-policies';
 

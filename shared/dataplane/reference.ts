@@ -9,7 +9,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { DataPlaneError } from '../errors';
-import { MANAGED_BY, type ApplyResult, type DataPlane, type ObservedResource, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from '../controllers/contract';
+import { MANAGED_BY, type ApplyResult, type DataPlane, type ObservedResource, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from './contract';
 import type { FaultInjector } from './faults';
 
 const resPk = (tenant: string) => `RES#${tenant}`;

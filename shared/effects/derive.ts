@@ -5,7 +5,7 @@
 import type { CatalogObject, ObjectKind } from '../catalog/model';
 import type { EffectIntent, EffectKind, Intent } from './model';
 
-type Resource = Pick<EffectKind, 'controller' | 'kind'>;
+type Resource = Pick<Exclude<EffectKind, { kind: 'reconfiguration' }>, 'controller' | 'kind'>;
 
 /** The data-plane resources each kind of object owns, in creation order. */
 export const RESOURCES_OF: Readonly<Record<ObjectKind, readonly Resource[]>> = {
@@ -32,6 +32,13 @@ export const RESOURCES_OF: Readonly<Record<ObjectKind, readonly Resource[]>> = {
   index: [{ controller: 'compute', kind: 'dataflow' }],
 };
 
+/** The resources one object owns: its kind's, plus the ingestion export of a table fed by a source. */
+export function resourcesOf(o: CatalogObject): readonly Resource[] {
+  if (o.kind === 'table' && o.spec.fromSource) return SOURCE_TABLE_RESOURCES;
+  return RESOURCES_OF[o.kind];
+}
+const SOURCE_TABLE_RESOURCES: readonly Resource[] = [...RESOURCES_OF.table, { controller: 'storage', kind: 'ingestion' }];
+
 export function deriveEffects(before: CatalogObject | undefined, after: CatalogObject | undefined): EffectIntent[] {
   const subject = after ?? before;
   if (!subject) return [];
@@ -42,6 +49,11 @@ export function deriveEffects(before: CatalogObject | undefined, after: CatalogO
   const intent: Intent = existsAfter ? 'ensure' : 'drop';
   const generation = after?.generation ?? before!.generation;
   // Drops go in reverse: stop what writes into a collection before the collection goes.
-  const resources = intent === 'ensure' ? RESOURCES_OF[subject.kind] : [...RESOURCES_OF[subject.kind]].reverse();
-  return resources.map((r) => ({ ...r, intent, objectId: subject.id, objectName: subject.name, generation }) as EffectIntent);
+  const resources = intent === 'ensure' ? resourcesOf(subject) : [...resourcesOf(subject)].reverse();
+  const effects = resources.map((r) => ({ ...r, intent, objectId: subject.id, objectName: subject.name, generation }) as EffectIntent);
+  // A cluster's new generation that starts a graceful reconfiguration: the step that settles it.
+  if (after?.kind === 'cluster' && existsAfter && after.spec.reconfiguration) {
+    effects.push({ controller: 'compute', kind: 'reconfiguration', intent: 'ensure', objectId: subject.id, objectName: subject.name, generation });
+  }
+  return effects;
 }

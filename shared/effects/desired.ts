@@ -2,8 +2,8 @@
  * The desired state of a data-plane resource, from the catalog object that owns it: a pure
  * function of the object and the objects it references (fetched by the caller).
  */
-import type { CatalogObject, ConnectorSettings, ObjectOf } from '../catalog/model';
-import { DEFAULT_READ_POLICY, type ConnectorSpec, type ResourceKind, type ResourceSpecs } from '../controllers/contract';
+import type { CatalogObject, ConnectorSettings, ObjectOf, TableSource } from '../catalog/model';
+import { DEFAULT_READ_POLICY, type ConnectorSpec, type ReadPolicy, type ResourceKind, type ResourceSpecs } from '../dataplane/contract';
 
 export type Lookup = (id: string) => Promise<CatalogObject | undefined>;
 
@@ -21,6 +21,12 @@ function inputsOf(o: CatalogObject, clusterId: string): string[] {
   return o.dependsOn.filter((d) => d !== schemaId && d !== clusterId);
 }
 
+/** An object's RETAIN HISTORY is its read policy's lag. */
+function readPolicyOf(o: CatalogObject): ReadPolicy {
+  const ms = (o.spec as { retainHistoryMs?: number }).retainHistoryMs;
+  return ms === undefined ? DEFAULT_READ_POLICY : { kind: 'lag', lagMs: ms };
+}
+
 export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: Lookup): Promise<ResourceSpecs[ResourceKind]> {
   switch (kind) {
     case 'replica': {
@@ -28,17 +34,18 @@ export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: 
       return { clusterId: r.spec.clusterId, size: r.spec.size };
     }
     case 'collection':
-      return { objectKind: o.kind, readPolicy: DEFAULT_READ_POLICY };
+      return { objectKind: o.kind, readPolicy: readPolicyOf(o) };
     case 'dataflow': {
       const d = o as ObjectOf<'materialized_view'> | ObjectOf<'index'>;
       return {
         clusterId: d.spec.clusterId,
         objectKind: d.kind,
         inputs: inputsOf(d, d.spec.clusterId),
-        ...(d.kind === 'index' ? { readPolicy: DEFAULT_READ_POLICY } : {}),
+        ...(d.kind === 'index' ? { readPolicy: readPolicyOf(d) } : {}),
       };
     }
     case 'ingestion': {
+      if (o.kind === 'table' && o.spec.fromSource) return tableExport(o, o.spec.fromSource, lookup);
       const s = o as ObjectOf<'source'>;
       const conn = s.spec.connectionId ? ((await lookup(s.spec.connectionId)) as ObjectOf<'connection'> | undefined) : undefined;
       return { clusterId: s.spec.clusterId, connector: connector(s.spec.sourceType, s.spec.options, conn?.spec.connector) };
@@ -49,4 +56,16 @@ export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: 
       return { clusterId: k.spec.clusterId, from: k.spec.fromId, connector: connector('kafka', k.spec.options, conn?.spec.connector) };
     }
   }
+}
+
+/**
+ * A source-fed table's ingestion export: the source's connector and cluster, with the upstream
+ * reference it exports (`REFERENCE`), read from the source as it is now.
+ */
+async function tableExport(t: CatalogObject, from: TableSource, lookup: Lookup): Promise<ResourceSpecs['ingestion']> {
+  const source = (await lookup(from.sourceId)) as ObjectOf<'source'> | undefined;
+  if (!source || source.dropped) throw new Error(`table ${t.name} reads from source ${from.sourceId}, which is gone`);
+  const conn = source.spec.connectionId ? ((await lookup(source.spec.connectionId)) as ObjectOf<'connection'> | undefined) : undefined;
+  const own = { ...source.spec.options, ...(from.reference ? { REFERENCE: from.reference } : {}) };
+  return { clusterId: source.spec.clusterId, connector: connector(source.spec.sourceType, own, conn?.spec.connector) };
 }

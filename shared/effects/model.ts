@@ -13,7 +13,13 @@ export type Intent = 'ensure' | 'drop';
 export type EffectKind =
   | { readonly controller: 'compute'; readonly kind: 'replica' | 'dataflow'; readonly intent: Intent }
   | { readonly controller: 'storage'; readonly kind: 'collection' | 'ingestion' | 'export'; readonly intent: Intent }
-  | { readonly controller: 'secrets'; readonly kind: 'secret'; readonly intent: Intent };
+  | { readonly controller: 'secrets'; readonly kind: 'secret'; readonly intent: Intent }
+  /**
+   * Not a data-plane resource but a step of a multi-step change: settle a cluster's graceful
+   * reconfiguration once its pending replicas are hydrated or its deadline passed
+   * (shared/executor/reconfigure.ts). Waiting leaves it pending; the sweeper replays it.
+   */
+  | { readonly controller: 'compute'; readonly kind: 'reconfiguration'; readonly intent: 'ensure' };
 
 export type ResourceEffectKind = EffectKind['kind'];
 

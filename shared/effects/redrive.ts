@@ -3,16 +3,14 @@
  * dead-letter mark, so the executor gets a fresh retry budget. Run it after fixing the cause
  * (the effect's last error says what it was); `ddlctl effects redrive` wraps it.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
-import { tenantPk } from '../catalog/keys';
+import type { OutboxStore } from '../catalog/outbox-store';
 import type { EffectMessage } from './model';
 
 export interface RedriveOptions {
   readonly sqs: SQSClient;
-  readonly doc: DynamoDBDocumentClient;
-  readonly catalogTable: string;
+  /** Where the effects' dead-letter marks are cleared. */
+  readonly outbox: Pick<OutboxStore, 'clearDeadLetter'>;
   readonly dlqUrl: string;
   readonly queueUrl: string;
   /** Stop after this many messages (default: all). */
@@ -91,20 +89,8 @@ export async function redriveDeadLetters(o: RedriveOptions): Promise<RedriveRepo
 }
 
 async function moveBack(o: RedriveOptions, m: Message, msg: EffectMessage): Promise<void> {
-  try {
-    await o.doc.send(
-      new UpdateCommand({
-        TableName: o.catalogTable,
-        Key: { pk: tenantPk(msg.tenant), sk: msg.sk },
-        UpdateExpression: 'SET deadLettered = :f, attempts = :z, redrivenAt = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':f': false, ':z': 0, ':now': new Date().toISOString() },
-      }),
-    );
-  } catch (err) {
-    // The effect aged out of the outbox: nothing left to apply, just drop the message.
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+  // False when the effect aged out of the outbox: nothing left to apply, the message just goes.
+  await o.outbox.clearDeadLetter(msg.tenant, msg.sk, new Date());
   await o.sqs.send(
     new SendMessageCommand({
       QueueUrl: o.queueUrl,

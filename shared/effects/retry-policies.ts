@@ -30,13 +30,18 @@ export const RETRY_POLICIES = {
    * Budget = replays before the effect is reported as stuck (it keeps being replayed at the cap).
    */
   'sweeper.replay': policy('sweeper.replay', 30_000, 2, 600_000, 10),
+  /**
+   * Replay of a waiting reconfiguration step (a cluster's pending replicas not yet hydrated): a
+   * constant period, so a deadline is met within one period plus one sweep, however long the wait.
+   */
+  'sweeper.reconfiguration': policy('sweeper.reconfiguration', 30_000, 1, 30_000, 10),
   /** Stream router: a failed batch is retried by the event source mapping. */
   'router.stream': policy('router.stream', 200, 2, 10_000, 10),
   /**
    * DDL commits that lost a race on a shared catalog item (TransactionConflict, version moved).
    * Every commit of a tenant moves its catalog version, so with several API instances a request
    * can lose several races in a row while each replan is cheap (a catch-up, not a reload): ten
-   * attempts keep 40001 out of reach of ordinary contention (test/integration/many-instances.test.ts).
+   * attempts keep 40001 out of reach of ordinary contention (test/catalog/many-instances.test.ts).
    */
   'ddl.commit': policy('ddl.commit', 10, 2, 200, 10),
   /** HTTP data-plane client calls. */

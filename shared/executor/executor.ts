@@ -3,28 +3,31 @@
  * object's desired state read from the catalog NOW (not on the message that woke it), applies it
  * to the data plane fenced by generation, then marks the effect with a conditional write.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CatalogObject, ObjectOf } from '../catalog/model';
-import { objSk, statusSk, tenantPk } from '../catalog/keys';
-import { OUTBOX_TTL_SECONDS } from '../catalog/store';
-import type { ApplyResult, DataPlane, ResourceOwner } from '../controllers/contract';
+import { resolveConnection } from '../catalog/connections';
+import { connectorKind, type CatalogObject, type ObjectOf } from '../catalog/model';
+import type { OutboxStore } from '../catalog/outbox-store';
+import { reportState, type StatusStore } from '../catalog/status-store';
+import type { ObjectReader } from '../catalog/stores';
+import type { ApplyResult, DataPlane, ResourceOwner } from '../dataplane/contract';
 import type { FaultInjector } from '../dataplane/faults';
 import type { Controller } from '../definitions';
-import { DataPlaneError } from '../errors';
+import { CommitConflictError, DataPlaneError, RetryLater } from '../errors';
+import { runReconfigurationStep, type ReconfigurationCatalog } from './reconfigure';
 import type { EffectMessage, EffectRecord, EffectState } from '../effects/model';
 import { budgetSpent, type RetryPolicy } from '../effects/retry-policies';
 import { desiredSpec } from '../effects/desired';
 import { scrubError } from '../probes/namespace';
 import type { SecretStore } from '../secrets/store';
-import { resolveConnection } from '../sweeper/connectors';
 import { reportDueAt } from '../status/ingest';
-import { reportState, StatusStore, type StoredStatus } from '../status/store';
 import { transition } from '../status/transition';
 
 export interface ExecutorDeps {
-  readonly doc: DynamoDBDocumentClient;
-  readonly catalogTable: string;
+  /** Desired state: the objects effects name; a snapshot and a commit for the reconfiguration step (compute). */
+  readonly catalog: ObjectReader & Partial<ReconfigurationCatalog>;
+  /** The effect records: read, settled, attempts recorded. */
+  readonly outbox: Pick<OutboxStore, 'getEffect' | 'settle' | 'settleWith' | 'recordAttempt'>;
+  /** Replica and connector statuses the executor moves. */
+  readonly statuses: Pick<StatusStore, 'get' | 'apply' | 'replicaStatusItem' | 'writeReplicaStatus'>;
   readonly dataPlane: DataPlane;
   readonly controller: Controller;
   readonly policy: RetryPolicy;
@@ -33,19 +36,9 @@ export interface ExecutorDeps {
   readonly secrets?: SecretStore;
 }
 
-export type Outcome = 'applied' | 'superseded' | 'duplicate' | 'failed';
+/** `waiting`: a step that waits (a reconfiguration before its replicas are hydrated) left its effect pending for the sweeper to replay. */
+export type Outcome = 'applied' | 'superseded' | 'duplicate' | 'failed' | 'waiting';
 
-/** A transient failure: the message must come back after the policy's backoff. */
-export class RetryLater extends Error {
-  constructor(
-    message: string,
-    readonly attempt: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'RetryLater';
-  }
-}
 
 export class EffectExecutor {
   private readonly clock: () => Date;
@@ -66,6 +59,7 @@ export class EffectExecutor {
       throw new RetryLater(`catalog not yet at generation ${effect.generation} for ${effect.objectId}`, attempt);
     }
     this.deps.faults?.point('executor.before-dataplane');
+    if (effect.kind === 'reconfiguration') return this.reconfigure(effect, attempt);
     await this.markStarting(effect, object);
     let result: ApplyResult;
     try {
@@ -91,25 +85,51 @@ export class EffectExecutor {
   }
 
   /**
+   * A step of a graceful reconfiguration. Waiting is not a failure: it spends none of the retry
+   * budget (the attempts count stays), notes what it waits for, and the sweeper replays it.
+   */
+  private async reconfigure(effect: EffectRecord, attempt: number): Promise<Outcome> {
+    const { catalog } = this.deps;
+    if (!catalog.loadSnapshot || !catalog.commit) throw new DataPlaneError('this executor has no catalog commit to settle a cluster reconfiguration with', false);
+    let step;
+    try {
+      const deps = { catalog: { loadSnapshot: catalog.loadSnapshot.bind(catalog), commit: catalog.commit.bind(catalog) }, dataPlane: this.deps.dataPlane };
+      step = await runReconfigurationStep(this.deps.faults ? { ...deps, faults: this.deps.faults } : deps, effect, this.clock());
+    } catch (err) {
+      if (!(err instanceof CommitConflictError)) throw err;
+      // A DDL statement committed in between: decide again on the catalog it left.
+      await this.recordAttempt(effect, attempt, `the reconfiguration's commit lost a race (${err.message}); retrying`);
+      throw new RetryLater(err.message, attempt);
+    }
+    if (step.outcome === 'waiting') {
+      // Counted as a check made (the effect shows it was attempted), never dead-lettered: each replay is a new message.
+      await this.deps.outbox.recordAttempt(effect, { attempt: Math.max(effect.attempts + 1, attempt), lastError: step.note, deadLettered: false, now: this.clock() });
+      return 'waiting';
+    }
+    this.deps.faults?.point('executor.before-ack');
+    await this.settle(effect, step.outcome, step.outcome === 'applied' ? step.note : undefined);
+    return step.outcome;
+  }
+
+  /**
    * The effect record and its object, read at the same time (two strongly consistent GetItems in
    * parallel: the message names both; the executors' role has GetItem, not BatchGetItem). Neither
    * read depends on the other: the object is read after the message exists, so it holds at least
    * the effect's committed generation whichever read lands first.
    */
   private async load(msg: EffectMessage): Promise<{ effect?: EffectRecord; object?: CatalogObject }> {
-    const pk = tenantPk(msg.tenant);
     const [effect, named] = await Promise.all([
-      this.getItem<EffectRecord>(pk, msg.sk),
-      msg.objectId ? this.getItem<CatalogObject>(pk, objSk(msg.objectId)) : Promise.resolve(undefined),
+      this.deps.outbox.getEffect(msg.tenant, msg.sk),
+      msg.objectId ? this.getObject(msg.tenant, msg.objectId) : Promise.resolve(undefined),
     ]);
     if (!effect || effect.state !== 'pending') return effect ? { effect } : {};
     // The object the record names is authoritative (a message from elsewhere could name another one).
-    const object = effect.objectId === msg.objectId ? named : await this.getItem<CatalogObject>(pk, objSk(effect.objectId));
+    const object = effect.objectId === msg.objectId ? named : await this.getObject(msg.tenant, effect.objectId);
     return object ? { effect, object } : { effect };
   }
 
-  private async getItem<T>(pk: string, sk: string): Promise<T | undefined> {
-    return (await this.deps.doc.send(new GetCommand({ TableName: this.deps.catalogTable, Key: { pk, sk }, ConsistentRead: true }))).Item as T | undefined;
+  private getObject(tenant: string, id: string): Promise<CatalogObject | undefined> {
+    return this.deps.catalog.getObject(tenant, id);
   }
 
   private async reconcile(effect: EffectRecord, object: CatalogObject | undefined): Promise<ApplyResult> {
@@ -117,10 +137,11 @@ export class EffectExecutor {
     // Dropped (tombstone) or long gone: desired state is absent, fenced at the newest generation known.
     const generation = Math.max(effect.generation, object?.generation ?? 0);
     if (effect.kind === 'secret') return this.reconcileSecret(effect, present, generation);
+    if (effect.kind === 'reconfiguration') throw new DataPlaneError('a reconfiguration step is not a data-plane resource', false);
     const dp = this.deps.dataPlane;
     const owner: ResourceOwner = { tenant: effect.tenant, objectId: effect.objectId, objectKind: object?.kind ?? 'unknown', objectName: effect.objectName };
     if (!present) return dp.drop(effect.kind, owner, generation);
-    const lookup = (id: string) => this.getItem<CatalogObject>(tenantPk(effect.tenant), objSk(id));
+    const lookup = (id: string) => this.getObject(effect.tenant, id);
     return dp.ensure(effect.kind, owner, generation, await desiredSpec(effect.kind, object!, lookup));
   }
 
@@ -129,13 +150,14 @@ export class EffectExecutor {
    * executor can read the secret store) or passwords in URLs, bounded in length.
    */
   private async scrubbed(tenant: string, object: CatalogObject | undefined, message: string): Promise<string> {
-    // A subsource's connection is its source's.
-    const spec = object?.spec as { connectionId?: string; sourceId?: string } | undefined;
-    const source = spec?.sourceId === undefined || !this.deps.secrets ? undefined : await this.getItem<CatalogObject>(tenantPk(tenant), objSk(spec.sourceId));
+    // A subsource's or source-fed table's connection is its source's.
+    const own = object?.spec as { connectionId?: string; sourceId?: string; fromSource?: { sourceId: string } } | undefined;
+    const spec = own?.fromSource ? { sourceId: own.fromSource.sourceId } : own;
+    const source = spec?.sourceId === undefined || !this.deps.secrets ? undefined : await this.getObject(tenant, spec.sourceId);
     const connectionId = spec?.connectionId ?? (source?.spec as { connectionId?: string } | undefined)?.connectionId;
-    const conn = connectionId === undefined || !this.deps.secrets ? undefined : await this.getItem<ObjectOf<'connection'>>(tenantPk(tenant), objSk(connectionId));
+    const conn = connectionId === undefined || !this.deps.secrets ? undefined : ((await this.getObject(tenant, connectionId)) as ObjectOf<'connection'> | undefined);
     if (!conn || conn.dropped) return scrubError(message);
-    const lookup = (id: string) => this.getItem<CatalogObject>(tenantPk(tenant), objSk(id));
+    const lookup = (id: string) => this.getObject(tenant, id);
     try {
       return scrubError(message, (await resolveConnection(tenant, conn, lookup, this.deps.secrets)).secrets);
     } catch {
@@ -168,54 +190,33 @@ export class EffectExecutor {
   private async settleOnline(effect: EffectRecord, object: CatalogObject | undefined, state: EffectState, held: number): Promise<void> {
     const status = this.statusWrite(effect, object, { online: true, reason: null }, held);
     if (!status) return this.settle(effect, state);
-    try {
-      await this.deps.doc.send(new TransactWriteCommand({ TransactItems: [status, { Update: this.settleUpdate(effect, state) }] }));
-    } catch (err) {
-      if (!(err instanceof TransactionCanceledException)) throw err;
-      await this.writeStatus(effect, object, { online: true, reason: null }, held);
-      await this.settle(effect, state);
-    }
+    if (await this.deps.outbox.settleWith(effect, state, this.clock(), status)) return;
+    await this.deps.statuses.writeReplicaStatus(status);
+    await this.settle(effect, state);
   }
 
   /** The write of the replica's row in mz_cluster_replica_statuses (only by a newer-or-equal generation); none for other kinds. */
   private statusWrite(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number) {
     if (effect.kind !== 'replica') return undefined;
-    const { catalogTable } = this.deps;
-    const key = { pk: tenantPk(effect.tenant), sk: statusSk(effect.objectId) };
     const present = object !== undefined && !object.dropped;
     const generation = held ?? object?.generation ?? effect.generation;
-    const fence = { ConditionExpression: 'attribute_not_exists(pk) OR generation <= :g', ExpressionAttributeValues: { ':g': generation } };
-    if (!present && s.online) return { Delete: { TableName: catalogTable, Key: key, ...fence } };
-    return {
-      Put: {
-        TableName: catalogTable,
-        Item: { ...key, type: 'replica_status', replicaId: effect.objectId, status: s.online ? 'online' : 'offline', reason: s.reason, generation, updatedAt: this.clock().toISOString() },
-        ...fence,
-      },
-    };
+    return this.deps.statuses.replicaStatusItem(effect.tenant, effect.objectId, { ...s, generation, present, now: this.clock(), name: effect.objectName });
   }
 
   /** The replica's row in mz_cluster_replica_statuses, written only by a newer-or-equal generation. */
   private async writeStatus(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number): Promise<void> {
     const write = this.statusWrite(effect, object, s, held);
-    if (!write) return;
-    try {
-      if (write.Delete) await this.deps.doc.send(new DeleteCommand(write.Delete));
-      else if (write.Put) await this.deps.doc.send(new PutCommand(write.Put));
-    } catch (err) {
-      // A newer generation already wrote the status: ours is stale, which is fine.
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
+    if (write) await this.deps.statuses.writeReplicaStatus(write);
   }
 
   /** A terminal error on a source's ingestion or a sink's export puts the connector in `failed`, in front of the user. */
   private async failConnector(effect: EffectRecord, object: CatalogObject | undefined, message: string): Promise<void> {
-    if ((effect.kind !== 'ingestion' && effect.kind !== 'export') || !object || (object.kind !== 'source' && object.kind !== 'sink')) return;
-    const { doc, catalogTable } = this.deps;
-    const prev = await this.getItem<StoredStatus>(tenantPk(effect.tenant), statusSk(effect.objectId));
-    const t = transition(prev, { kind: object.kind, dropped: false, generation: object.generation, effectError: message, resourcePresent: false, replicas: 1 }, this.clock().toISOString());
+    const kind = object ? connectorKind(object) : undefined;
+    if ((effect.kind !== 'ingestion' && effect.kind !== 'export') || !object || !kind) return;
+    const prev = await this.deps.statuses.get(effect.tenant, effect.objectId);
+    const t = transition(prev, { kind, dropped: false, generation: object.generation, effectError: message, resourcePresent: false, replicas: 1 }, this.clock().toISOString());
     const { reportDueAt: _due, ...report } = reportState(prev);
-    await new StatusStore(doc, catalogTable).apply(effect.tenant, { id: object.id, kind: object.kind, name: object.name }, t, prev?.version, report);
+    await this.deps.statuses.apply(effect.tenant, { id: object.id, kind, name: object.name }, t, prev?.version, report);
   }
 
   /**
@@ -224,61 +225,27 @@ export class EffectExecutor {
    * Written before the call, so no report about the new generation can be overwritten by it.
    */
   private async markStarting(effect: EffectRecord, object: CatalogObject | undefined): Promise<void> {
-    if ((effect.kind !== 'ingestion' && effect.kind !== 'export') || !object || object.dropped || (object.kind !== 'source' && object.kind !== 'sink')) return;
-    const store = new StatusStore(this.deps.doc, this.deps.catalogTable);
+    const kind = object ? connectorKind(object) : undefined;
+    if ((effect.kind !== 'ingestion' && effect.kind !== 'export') || !object || object.dropped || !kind) return;
+    const store = this.deps.statuses;
     const prev = await store.get(effect.tenant, object.id);
     // Only a status that has not seen this generation yet: a redelivery must not undo a report.
     if (!prev || prev.status === 'dropped' || (prev.status !== 'created' && prev.generation >= object.generation)) return;
     const now = this.clock();
-    const t = transition(prev, { kind: object.kind, dropped: false, generation: object.generation, resourcePresent: false, replicas: 1, report: { status: 'starting', error: null, details: null } }, now.toISOString());
+    const t = transition(prev, { kind, dropped: false, generation: object.generation, resourcePresent: false, replicas: 1, report: { status: 'starting', error: null, details: null } }, now.toISOString());
     const due = reportDueAt('starting', now);
-    await store.apply(effect.tenant, { id: object.id, kind: object.kind, name: object.name }, t, prev.version, { ...reportState(prev), ...(due ? { reportDueAt: due } : {}) });
+    await store.apply(effect.tenant, { id: object.id, kind, name: object.name }, t, prev.version, { ...reportState(prev), ...(due ? { reportDueAt: due } : {}) });
   }
 
   /** Marks the effect settled, only if it is still pending (removing it from the attention index). */
-  private settleUpdate(effect: EffectRecord, state: EffectState, lastError?: string) {
-    const now = this.clock();
-    return {
-      TableName: this.deps.catalogTable,
-      Key: { pk: effect.pk, sk: effect.sk },
-      UpdateExpression: `SET #s = :s, updatedAt = :now, settledAt = :now, expiresAt = :exp${lastError ? ', lastError = :err' : ''} REMOVE attnPk, attnSk`,
-      ConditionExpression: '#s = :pending',
-      ExpressionAttributeNames: { '#s': 'state' },
-      ExpressionAttributeValues: {
-        ':s': state,
-        ':now': now.toISOString(),
-        ':exp': Math.floor(now.getTime() / 1000) + OUTBOX_TTL_SECONDS,
-        ':pending': 'pending',
-        ...(lastError ? { ':err': lastError } : {}),
-      },
-    };
-  }
-
-  private async settle(effect: EffectRecord, state: EffectState, lastError?: string): Promise<void> {
-    try {
-      await this.deps.doc.send(new UpdateCommand(this.settleUpdate(effect, state, lastError)));
-    } catch (err) {
-      // Another delivery settled it first: the data plane call was idempotent, so are we.
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
+  private settle(effect: EffectRecord, state: EffectState, lastError?: string): Promise<void> {
+    // Another delivery settled it first: the data plane call was idempotent, so are we.
+    return this.deps.outbox.settle(effect, state, this.clock(), lastError);
   }
 
   private async recordAttempt(effect: EffectRecord, attempt: number, message: string): Promise<void> {
     const spent = budgetSpent(this.deps.policy, attempt);
     const lastError = spent ? `${message} (retry budget of ${this.deps.policy.budget} attempts spent; moved to the dead-letter queue)` : message;
-    try {
-      await this.deps.doc.send(
-        new UpdateCommand({
-          TableName: this.deps.catalogTable,
-          Key: { pk: effect.pk, sk: effect.sk },
-          UpdateExpression: 'SET attempts = :a, lastError = :e, updatedAt = :now, deadLettered = :dl',
-          ConditionExpression: '#s = :pending',
-          ExpressionAttributeNames: { '#s': 'state' },
-          ExpressionAttributeValues: { ':a': attempt, ':e': lastError, ':now': this.clock().toISOString(), ':dl': spent, ':pending': 'pending' },
-        }),
-      );
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
+    await this.deps.outbox.recordAttempt(effect, { attempt, lastError, deadLettered: spent, now: this.clock() });
   }
 }

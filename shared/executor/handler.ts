@@ -9,10 +9,10 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { ChangeMessageVisibilityBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { SimulatedCrash } from '../errors';
+import { RetryLater, SimulatedCrash } from '../errors';
 import type { EffectMessage } from '../effects/model';
 import { backoffMs, budgetSpent } from '../effects/retry-policies';
-import { EffectExecutor, RetryLater, type ExecutorDeps } from './executor';
+import { EffectExecutor, type ExecutorDeps } from './executor';
 
 export interface ExecutorHandlerDeps extends ExecutorDeps {
   readonly sqs: SQSClient;

@@ -1,7 +1,7 @@
 /** The data plane the executors and the sweeper act on. */
 import type { Clients } from '../aws';
 import { type Config, secretArnRegion } from '../config';
-import type { DataPlane } from '../controllers/contract';
+import type { DataPlane } from '../dataplane/contract';
 import type { FaultInjector } from '../dataplane/faults';
 import { HttpDataPlane, type HttpDataPlaneOptions } from '../dataplane/http-client';
 import { ReferenceDataPlane } from '../dataplane/reference';

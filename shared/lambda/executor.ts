@@ -1,8 +1,9 @@
 /** An effect executor's handler (one controller's queue → the data plane), built from a Config and its clients. */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clients } from '../aws';
+import { tableStores } from '../catalog/stores';
 import type { Config } from '../config';
-import type { DataPlane } from '../controllers/contract';
+import type { DataPlane } from '../dataplane/contract';
 import type { FaultInjector } from '../dataplane/faults';
 import type { Controller } from '../definitions';
 import { RETRY_POLICIES, type RetryPolicy } from '../effects/retry-policies';
@@ -10,25 +11,31 @@ import { createExecutorHandler } from '../executor/handler';
 import type { SecretStore } from '../secrets/store';
 import { makeDataPlane } from './data-plane';
 
-export function executorHandler(
-  cfg: Config,
-  clients: Pick<Clients, 'doc' | 'sqs'>,
-  controller: Controller,
-  logger: Logger,
-  faults?: FaultInjector,
-  dataPlane?: DataPlane,
-  policy: RetryPolicy = RETRY_POLICIES[`executor.${controller}`],
-  secrets?: SecretStore,
-) {
+export interface ExecutorHandlerOptions {
+  readonly config: Config;
+  readonly clients: Pick<Clients, 'doc' | 'sqs'>;
+  readonly controller: Controller;
+  readonly logger: Logger;
+  /** Fault injection for the reference data plane (tests, chaos). @default none */
+  readonly faults?: FaultInjector;
+  /** @default the data plane the config names (`makeDataPlane`) */
+  readonly dataPlane?: DataPlane;
+  /** @default the controller's named policy, `RETRY_POLICIES['executor.<controller>']` */
+  readonly policy?: RetryPolicy;
+  /** Needed by the secrets executor only. @default none */
+  readonly secrets?: SecretStore;
+}
+
+export function executorHandler(o: ExecutorHandlerOptions) {
+  const { config: cfg, clients, controller, faults, secrets } = o;
   return createExecutorHandler({
-    doc: clients.doc,
+    ...tableStores(clients.doc, cfg.catalogTable),
     sqs: clients.sqs,
-    catalogTable: cfg.catalogTable,
     queueUrl: cfg.queueUrls[controller],
-    dataPlane: dataPlane ?? makeDataPlane(cfg, clients, faults),
+    dataPlane: o.dataPlane ?? makeDataPlane(cfg, clients, faults),
     controller,
-    policy,
-    logger,
+    policy: o.policy ?? RETRY_POLICIES[`executor.${controller}`],
+    logger: o.logger,
     ...(secrets ? { secrets } : {}),
     ...(faults ? { faults } : {}),
   });

@@ -72,13 +72,27 @@ export function unknownCluster(name: string, position: number): PlanError {
   return new PlanError(`unknown cluster '${name}'`, { code: SQLSTATE.undefinedObject, position });
 }
 
+/**
+ * Materialize's built-in clusters: every environment has them and the system owns them, so a
+ * user who alters or drops one is refused as not its owner (not told that it does not exist).
+ */
+export const SYSTEM_CLUSTERS: ReadonlySet<string> = new Set(['mz_system', 'mz_catalog_server', 'mz_probe', 'mz_support', 'mz_analytics']);
+
+/** Materialize's refusal to change what the user does not own (`must be owner of CLUSTER mz_system`). */
+export function notOwner(objectType: string, name: string, position: number): PlanError {
+  return new PlanError(`must be owner of ${objectType} ${name}`, { code: SQLSTATE.insufficientPrivilege, position });
+}
+
+/** Prefixes Materialize reserves for its own schemas, clusters and roles (BUILTIN_PREFIXES). */
+export const RESERVED_PREFIXES: readonly string[] = ['mz_', 'pg_', 'external_'];
+
 /** `db.schema` / `schema` → the schema object. */
 export function resolveSchema(view: CatalogSnapshot, name: ObjectName, position: number): ObjectOf<'schema'> {
   const [dbName, schemaName] = name.length === 2 ? [name[0]!, name[1]!] : [DEFAULT_DATABASE, name[0]!];
   const db = view.database(dbName);
   if (!db) throw unknownDatabase(dbName, position);
   const schema = view.schema(db.id, schemaName);
-  if (!schema) throw unknownSchema(name.join('.'), position);
+  if (!schema) throw unknownSchema(schemaName, position);
   return schema;
 }
 

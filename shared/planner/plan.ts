@@ -17,11 +17,12 @@ import {
   type ObjectOf,
   type ObjectSpec,
   type ReplicaObject,
+  type Reconfiguration,
 } from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
-import { objectName as printName, print } from '../sql/printer';
+import { objectName as printName, print, sourceClauses } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
   findItem,
@@ -30,17 +31,32 @@ import {
   KIND_LABEL,
   KINDS_OF_TYPE,
   RELATION_KINDS,
+  RESERVED_PREFIXES,
   resolveItem,
-
+  notOwner,
+  SYSTEM_CLUSTERS,
   unknownCluster,
   unknownDatabase,
   unknownItem,
+  unknownSchema,
   validateName,
   wrongType,
 } from './names';
+import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
+import { checkSinkOptions, checkSourceOptions } from './source-sink-checks';
+import { resolveColumnType } from './types';
+import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
+import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
+import { DEFAULT_READ_POLICY } from '../dataplane/contract';
+
+/** Materialize's default and lowest history window (its DEFAULT_LOGICAL_COMPACTION_WINDOW): the default read policy's lag. */
+const DEFAULT_RETAIN_HISTORY_MS = DEFAULT_READ_POLICY.lagMs;
+import { evaluateSecretExpr } from '../sql/secret-expr';
+import { LOAD_GENERATOR_TABLES, planTableExport } from './table-from-source';
 import type { Workspace } from './workspace';
-import type { ViewShape } from '../sql/view-deps';
+import { nameOffset } from '../sql/lexer';
+import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
 export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 /** Secrets Manager's limit for one secret value. */
@@ -78,18 +94,16 @@ export type StatementPlan =
 
 type S<K extends Statement['kind']> = Extract<Statement, { kind: K }>;
 
-const SYSTEM_SCHEMAS = ['mz_catalog', 'mz_internal', 'mz_introspection', 'pg_catalog', 'information_schema'];
+/** System schemas whose relations may change between versions (Materialize's unstable schemas). */
+const UNSTABLE_SCHEMAS: ReadonlySet<string> = new Set(['mz_internal', 'mz_introspection', 'mz_unsafe']);
 
-/** Load generators that produce several tables, and the subsources they create. */
-const LOAD_GENERATOR_TABLES: Readonly<Record<string, readonly string[]>> = {
-  auction: ['accounts', 'auctions', 'bids', 'organizations', 'users'],
-  marketing: ['conversion_predictions', 'coupons', 'customers', 'leads'],
-  tpch: ['customer', 'lineitem', 'nation', 'orders', 'part', 'partsupp', 'region', 'supplier'],
-};
+const SYSTEM_SCHEMAS = ['mz_catalog', 'mz_catalog_unstable', 'mz_internal', 'mz_introspection', 'mz_unsafe', 'pg_catalog', 'information_schema'];
 
 const CONNECTION_TYPES: Readonly<Record<string, string>> = {
   kafka: 'kafka',
   postgres: 'postgres',
+  mysql: 'mysql',
+  'sql server': 'sql-server',
   aws: 'aws',
   'aws privatelink': 'aws-privatelink',
   'ssh tunnel': 'ssh',
@@ -148,6 +162,8 @@ export class Planner {
         return this.createSink(s, at);
       case 'create_table':
         return this.createTable(s, at);
+      case 'create_table_from_source':
+        return this.createTableFromSource(s, at);
       case 'create_view':
         return this.createView(s, at);
       case 'create_materialized_view':
@@ -166,10 +182,14 @@ export class Planner {
         return this.alterSwap(s, at);
       case 'alter_restart':
         return this.alterRestart(s, at);
+      case 'alter_retain_history':
+        return this.alterRetainHistory(s, at);
       case 'alter_cluster':
         return this.alterCluster(s, at);
       case 'show_create':
         return this.showCreate(s, at);
+      case 'comment':
+        return this.comment(s);
       case 'show':
       case 'select':
         return { kind: 'read', statement: s };
@@ -287,6 +307,7 @@ export class Planner {
   private createReplica(s: S<'create_cluster_replica'>, at: number): StatementPlan {
     const view = this.view();
     const cluster = view.cluster(s.cluster);
+    if (!cluster && SYSTEM_CLUSTERS.has(s.cluster)) throw new PlanError(`cannot modify managed cluster ${s.cluster}`, { code: SQLSTATE.featureNotSupported, position: at });
     if (!cluster) throw unknownCluster(s.cluster, at);
     if (cluster.spec.managed) {
       throw new PlanError('cannot create more replicas in a managed cluster', {
@@ -307,11 +328,23 @@ export class Planner {
   private alterCluster(s: S<'alter_cluster'>, at: number): StatementPlan {
     const cluster = this.view().cluster(s.name);
     if (!cluster) {
+      if (SYSTEM_CLUSTERS.has(s.name)) throw notOwner('CLUSTER', s.name, at);
       if (s.ifExists) return this.write('ALTER CLUSTER', [`cluster "${s.name}" does not exist, skipping`]);
       throw unknownCluster(s.name, at);
     }
+    if (cluster.spec.reconfiguration) {
+      throw new PlanError('cannot alter clusters with pending updates', {
+        code: SQLSTATE.objectInUse,
+        position: at,
+        hint: `Cluster ${s.name} is being reconfigured until ${cluster.spec.reconfiguration.deadline} at the latest (mz_internal.mz_pending_cluster_reconfigurations).`,
+      });
+    }
     const opts = s.action.kind === 'set' ? optionMap(s.action.options) : new Map<string, SqlOption>();
     const reset = s.action.kind === 'reset' ? s.action.names : [];
+    const managedOpt = opts.get('MANAGED');
+    // RESET (MANAGED) makes a cluster managed, as in Materialize.
+    const managed = managedOpt ? managedValue(managedOpt) : reset.includes('MANAGED') || cluster.spec.managed;
+    if (managed !== cluster.spec.managed) return this.convertCluster(cluster, managed, opts, reset, at);
     const touchesShape = opts.has('SIZE') || opts.has('REPLICATION FACTOR') || reset.includes('SIZE') || reset.includes('REPLICATION FACTOR');
     if (!cluster.spec.managed && touchesShape) {
       throw new PlanError('SIZE and REPLICATION FACTOR can only be altered on a managed cluster', {
@@ -326,8 +359,12 @@ export class Planner {
       : reset.includes('REPLICATION FACTOR')
         ? 1
         : (cluster.spec.replicationFactor ?? 1);
-    const other = { ...cluster.spec.options, ...otherOptions(s.action.kind === 'set' ? s.action.options : [], ['SIZE', 'REPLICATION FACTOR']) };
+    const other = { ...cluster.spec.options, ...otherOptions(s.action.kind === 'set' ? s.action.options : [], ['SIZE', 'REPLICATION FACTOR', 'MANAGED']) };
     for (const r of reset) delete other[r];
+    const wait = s.action.kind === 'set' ? s.action.wait : undefined;
+    // Validated whenever given; graceful only when the size changes (otherwise nothing restarts), as in Materialize.
+    const reconfiguration = wait && cluster.spec.managed ? reconfigurationOf(wait, { size, replicationFactor }, this.ctx.now) : undefined;
+    if (reconfiguration && size !== cluster.spec.size) return this.startReconfiguration(cluster, other, reconfiguration);
     this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec: { ...cluster.spec, ...(cluster.spec.managed ? { size, replicationFactor } : {}), options: other } }), false);
     if (cluster.spec.managed) {
       const replicas = this.view().replicas(cluster.id);
@@ -340,6 +377,62 @@ export class Planner {
       for (let i = 1; i <= replicationFactor; i++) if (!names.has(`r${i}`)) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}));
     }
     return this.write('ALTER CLUSTER');
+  }
+
+  /**
+   * `ALTER CLUSTER ... SET (MANAGED [= false], ...)` / `RESET (MANAGED)`, with Materialize's
+   * validations and messages. Converting never changes what runs: an unmanaged cluster becomes
+   * managed only when its replicas already are what the managed one would make (`r1`..`rN`, one
+   * size), and a managed one hands its replicas over as they are. No effect, no new generation.
+   */
+  private convertCluster(cluster: ClusterObject, managed: boolean, opts: Map<string, SqlOption>, reset: readonly string[], at: number): StatementPlan {
+    const invalid = (message: string, position = at) => new PlanError(message, { code: SQLSTATE.invalidParameterValue, position });
+    const replicas = this.view().replicas(cluster.id);
+    const options = { ...cluster.spec.options, ...otherOptions([...opts.values()], ['SIZE', 'REPLICATION FACTOR', 'MANAGED']) };
+    for (const r of reset) delete options[r];
+    let spec: ClusterObject['spec'];
+    if (!managed) {
+      for (const name of ['SIZE', 'REPLICATION FACTOR']) {
+        if (opts.has(name) || reset.includes(name)) throw invalid(`Cannot change ${name} of unmanaged clusters`, opts.get(name)?.position ?? at);
+      }
+      spec = { managed: false, options };
+    } else {
+      const rfOpt = opts.get('REPLICATION FACTOR');
+      const replicationFactor = rfOpt ? parseReplicationFactor(rfOpt, at) : replicas.length;
+      if (rfOpt && replicationFactor !== replicas.length) throw invalid(`REPLICATION FACTOR ${replicationFactor} does not match number of replicas (${replicas.length})`, rfOpt.position);
+      const sizes = [...new Set(replicas.map((r) => r.spec.size))].sort();
+      const sizeOpt = opts.get('SIZE');
+      if (reset.includes('SIZE')) throw invalid('SIZE has no default value');
+      const wanted = sizeOpt ? parseSize(sizeOpt, at) : undefined;
+      if (sizes.length > 1) throw invalid(`Cannot convert unmanaged cluster to managed, non-unique replica sizes: ${sizes.join(', ')}`);
+      if (sizes.length === 0 && wanted === undefined) throw invalid('Missing SIZE for empty cluster');
+      if (sizes.length === 1 && wanted !== undefined && wanted !== sizes[0]) throw invalid(`Cluster replicas of size ${sizes[0]} do not match expected SIZE ${wanted}`, sizeOpt?.position ?? at);
+      const names = new Set(Array.from({ length: replicationFactor }, (_, i) => `r${i + 1}`));
+      const invalidNames = replicas.map((r) => r.name).filter((n) => !names.has(n)).sort();
+      if (invalidNames.length) throw invalid(`Cannot convert unmanaged cluster to managed, invalid replica names: ${invalidNames.join(', ')}`);
+      spec = { managed: true, size: sizes[0] ?? wanted!, replicationFactor, options };
+    }
+    this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec }), false);
+    for (const r of replicas) this.ws.update(r.id, (o) => ({ ...(o as ReplicaObject), spec: { ...(o as ReplicaObject).spec, managed } }), false);
+    return this.write('ALTER CLUSTER');
+  }
+
+  /**
+   * The first step of a graceful reconfiguration: the new replicas, pending, beside the current
+   * ones, and the cluster marked with what it becomes. The compute executor's reconfiguration
+   * step settles it (shared/executor/reconfigure.ts); the statement returns without waiting.
+   */
+  private startReconfiguration(cluster: ClusterObject, options: Record<string, string>, r: Reconfiguration): StatementPlan {
+    this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec: { ...cluster.spec, options, reconfiguration: r } }), true);
+    const names: string[] = [];
+    for (let i = 1; i <= r.replicationFactor; i++) {
+      const replica = this.replica(cluster.id, pendingReplicaName(`r${i}`), r.size, true, {});
+      this.ws.create({ ...replica, spec: { ...replica.spec, pending: true } });
+      names.push(replica.name);
+    }
+    const until = r.strategy === 'for' ? `until ${r.deadline}` : `until they are hydrated (ON TIMEOUT = ${r.onTimeout.toUpperCase()} at ${r.deadline})`;
+    const what = names.length ? `replicas ${names.join(', ')} run beside the current ones ${until}` : `the cluster has no replica to wait for and is settled at once`;
+    return this.write('ALTER CLUSTER', [`cluster "${cluster.name}" is being reconfigured to SIZE '${r.size}', REPLICATION FACTOR ${r.replicationFactor}: ${what}; see mz_internal.mz_pending_cluster_reconfigurations`]);
   }
 
   // ---- databases and schemas -------------------------------------------------------------------
@@ -359,6 +452,13 @@ export class Planner {
 
   private createSchema(s: S<'create_schema'>, at: number): StatementPlan {
     const [dbName, schemaName] = s.name.length === 2 ? [s.name[0]!, s.name[1]!] : [DEFAULT_DATABASE, s.name[0]!];
+    if (RESERVED_PREFIXES.some((p) => schemaName.startsWith(p))) {
+      throw new PlanError(`unacceptable schema name '${schemaName}'`, {
+        code: SQLSTATE.reservedName,
+        position: at,
+        hint: `Schema names that begin with ${RESERVED_PREFIXES.map((p) => `"${p}"`).join(', ')} are reserved for system schemas.`,
+      });
+    }
     validateName(schemaName, at, 'schema');
     const db = this.view().database(dbName);
     if (!db) throw unknownDatabase(dbName, at);
@@ -379,7 +479,14 @@ export class Planner {
       }
       return v.value;
     }
-    throw new NotSupportedError('secret values must be string literals', { position: v.expr.position ?? at, hint: "Write the value as a string: CREATE SECRET s AS 'value'." });
+    const bytes = evaluateSecretExpr(v.expr.text, v.expr.position ?? at);
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw new NotSupportedError('binary secret values are not supported: the value must be valid UTF-8 (the secret store holds text)', { position: v.expr.position ?? at });
+    }
+    return this.secretValue({ kind: 'string', value: text }, at);
   }
 
   private createSecret(s: S<'create_secret'>, at: number): StatementPlan {
@@ -438,7 +545,10 @@ export class Planner {
     const notices: string[] = [];
     const t = this.newItem(s.name, 'connection', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE CONNECTION', notices);
+    // Names are resolved first (an unknown secret is reported before a missing option), as in Materialize.
     const { settings, dependsOn } = this.connectorSettings(CONNECTION_TYPES[s.connectionType] ?? s.connectionType, s.options, at);
+    checkOptionsTaken(s.connectionType, s.options);
+    validateConnectionOptions(settings.type, s.options, at);
     const validateOpt = s.withOptions.find((o) => o.name === 'VALIDATE');
     const validate = validateOpt ? !(validateOpt.value.kind === 'boolean' && !validateOpt.value.value) : true;
     this.ws.create(
@@ -451,6 +561,7 @@ export class Planner {
 
   private createSource(s: S<'create_source'>, at: number): StatementPlan {
     const notices: string[] = [];
+    checkSourceOptions(s, at);
     const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SOURCE', notices);
     const cluster = this.cluster(s.inCluster, at);
@@ -463,9 +574,9 @@ export class Planner {
       sourceType = 'load-generator';
       options.GENERATOR = conn.generator.toUpperCase();
     } else {
-      sourceType = conn.kind;
+      sourceType = CONNECTION_TYPES[conn.kind] as typeof sourceType;
       const c = resolveItem(this.view(), conn.connection, ['connection'], 'connection', at);
-      if (c.spec.connector.type !== conn.kind) {
+      if (c.spec.connector.type !== sourceType) {
         throw new PlanError(`${c.name} is not a ${conn.kind.toUpperCase()} CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
       }
       connectionId = c.id;
@@ -477,7 +588,9 @@ export class Planner {
       ...(connectionId ? { connectionId } : {}),
       sourceType,
       options,
-      ...(s.format ? { format: print(s).match(/\bFORMAT\b.*$/)?.[0] ?? '' } : {}),
+      ...retention(s.withOptions, at),
+      // The source's clauses from FORMAT on: the printer's own, so nothing inside FROM is mistaken for them.
+      ...(s.format ? { format: sourceClauses(s) } : {}),
       ...(s.envelope ? { envelope: s.envelope.kind } : {}),
     });
     this.ws.create(source);
@@ -536,9 +649,16 @@ export class Planner {
     const t = this.newItem(s.name, 'sink', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SINK', notices);
     const cluster = this.cluster(s.inCluster, at);
-    const from = resolveItem(this.view(), s.from, RELATION_KINDS, 'relation', at);
+    const found = findItem(this.view(), s.from, at);
+    if (!found) throw unknownItem(s.from, at);
+    // Materialize exports tables, sources and materialized views; a view has no storage to export.
+    if (!SINKABLE_KINDS.has(found.kind)) {
+      throw new PlanError(`${KIND_LABEL[found.kind]} ${minimalName(this.view().qualifiedName(found))} cannot be exported as a sink`, { code: SQLSTATE.wrongObjectType, position: at });
+    }
+    const from = found as Extract<typeof found, { kind: (typeof RELATION_KINDS)[number] }>;
     const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
     if (conn.spec.connector.type !== 'kafka') throw new PlanError(`${conn.name} is not a KAFKA CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
+    checkSinkOptions(s, at);
     const options: Record<string, string> = {};
     for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
     this.ws.create(
@@ -563,27 +683,47 @@ export class Planner {
     const seen = new Set<string>();
     for (const c of s.columns) {
       validateName(c.name, at, 'column');
+      resolveColumnType(c.type, at);
       if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
       seen.add(c.name);
     }
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
     const columns = s.columns.map((c) => ({ name: c.name, type: [c.type.name.join('.'), c.type.typmod.length ? `(${c.type.typmod.join(',')})` : '', '[]'.repeat(c.type.arrayDimensions)].join(''), notNull: c.notNull }));
-    this.ws.create(this.base('table', t.name, [t.schemaId], { schemaId: t.schemaId, createSql: print(s), columns }));
+    this.ws.create(this.base('table', t.name, [t.schemaId], { schemaId: t.schemaId, createSql: print(s), columns, ...retention(s.withOptions, at) }));
+    return this.write('CREATE TABLE', notices);
+  }
+
+  /**
+   * A read-only table the source's ingestion exports into: a dependent of the source (DROP SOURCE
+   * needs CASCADE; DROP TABLE alone stops its export), with a collection and an ingestion export
+   * of its own, so it has a connector status like a source.
+   */
+  private createTableFromSource(s: S<'create_table_from_source'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    const source = resolveItem(this.view(), s.source, ['source'], 'source', at);
+    const { fromSource, columns } = planTableExport(s, source, at);
+    const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
+    if (!t) return this.write('CREATE TABLE', notices);
+    this.ws.create(this.base('table', t.name, [t.schemaId, source.id], { schemaId: t.schemaId, createSql: print(s), columns, fromSource }));
     return this.write('CREATE TABLE', notices);
   }
 
   /** The catalog items a query reads (found by a real SQL parser), resolved; system relations skipped. */
-  private queryDependencies(query: string, position: number, system?: { reads: boolean }): string[] {
+  private queryDependencies(query: string, position: number, system?: { reads: boolean; unstable: string[] }): string[] {
     const ids: string[] = [];
     if (!this.ctx.relationsReferenced) throw new Error('planner context lacks relationsReferenced');
     for (const name of this.ctx.relationsReferenced(query, { basePosition: position })) {
       if (isSystemRelation(name)) {
         if (system) system.reads = true;
+        if (system && name.length >= 2 && UNSTABLE_SCHEMAS.has(name[name.length - 2]!)) system.unstable.push(name[name.length - 1]!);
         continue;
       }
       const item = findItem(this.view(), name, position);
       if (!item) throw unknownItem(name, position);
+      if (item.kind === 'sink' || item.kind === 'index') {
+        throw new PlanError(`${KIND_LABEL[item.kind]} ${this.view().qualifiedName(item).join('.')} cannot be depended upon`, { code: SQLSTATE.wrongObjectType, position });
+      }
       if (!(RELATION_KINDS as readonly string[]).includes(item.kind)) throw wrongType(item, 'relation', position);
       ids.push(item.id);
     }
@@ -596,8 +736,17 @@ export class Planner {
     const notices: string[] = [];
     const target = itemTarget(this.view(), s.name, at);
     const existing = this.view().item(target.schema.id, target.name);
-    const system = { reads: false };
+    const system = { reads: false, unstable: [] as string[] };
     const refs = this.queryDependencies(s.query, s.queryPosition, system);
+    if (system.unstable.length > 0) {
+      // Materialize's catalog error: these relations may change between versions, so nothing durable may be built on them.
+      throw new PlanError(`cannot create ${KIND_LABEL[kind]} with unstable dependencies`, {
+        code: SQLSTATE.internalError,
+        position: s.queryPosition,
+        detail: `The object depends on the following unstable objects:\n    ${system.unstable.join('\n    ')}`,
+      });
+    }
+    checkMaterializable(s.query, { materialized: kind === 'materialized_view', allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, kind, system.reads);
     const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
     if (existing && s.orReplace) {
@@ -631,7 +780,7 @@ export class Planner {
     if (kind === 'view') {
       this.ws.create(this.base('view', t.name, [t.schemaId, ...refs], { schemaId: t.schemaId, createSql: print(s), query: s.query }));
     } else {
-      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql: print(s), clusterId: cluster!.id, query: s.query }));
+      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql: print(s), clusterId: cluster!.id, query: s.query, ...(s.kind === 'create_materialized_view' ? retention(s.withOptions, at) : {}) }));
     }
     return this.write(tag, notices);
   }
@@ -641,6 +790,7 @@ export class Planner {
     const shape = this.ctx.viewShape?.(s.query);
     if (!shape) return;
     const at = s.queryPosition;
+    if (shape.singleRelation) this.resolveColumns(s.query, at, shape.singleRelation);
     if (shape.wildcard) {
       // The system catalog's columns may change between versions; a view must name the ones it reads.
       if (readsSystem) throw new PlanError('cannot use wildcard expansions or NATURAL JOINs in a view that depends on system objects', { code: SQLSTATE.invalidTableDefinition, position: at });
@@ -660,6 +810,26 @@ export class Planner {
     }
   }
 
+  /**
+   * Resolves the column names of a body that reads one table (the shape the first reader reports),
+   * as Materialize does: an unknown one is `column "x" does not exist` (42703), at its first use.
+   */
+  private resolveColumns(query: string, base: number, body: SingleRelationBody): void {
+    if (isSystemRelation(body.relation)) return;
+    const item = findItem(this.view(), body.relation, base);
+    if (item?.kind !== 'table') return;
+    // A table fed by a source has the upstream's columns, which the catalog knows only for the
+    // single-output load generators: anything else is left to the data plane, as a source is.
+    if (item.spec.fromSource && (item.spec.columns.length === 0 || item.spec.columns.some((c) => c.type === 'unknown'))) return;
+    const columns = new Set(item.spec.columns.map((c) => c.name));
+    for (const ref of body.columnRefs) {
+      if (ref.qualifier !== undefined && ref.qualifier !== body.rangeName) continue;
+      if (columns.has(ref.column) || (ref.qualifier === undefined && body.outputAliases.includes(ref.column))) continue;
+      const written = ref.qualifier !== undefined ? `${ref.qualifier}.${ref.column}` : ref.column;
+      throw new PlanError(`column "${written}" does not exist`, { code: SQLSTATE.undefinedColumn, position: base + nameOffset(query, ref.column) });
+    }
+  }
+
   private createView(s: S<'create_view'>, at: number): StatementPlan {
     return this.viewLike(s, at, 'view');
   }
@@ -671,6 +841,7 @@ export class Planner {
   private createIndex(s: S<'create_index'>, at: number): StatementPlan {
     const notices: string[] = [];
     const on = resolveItem(this.view(), s.on, RELATION_KINDS, 'relation', at);
+    for (const k of s.keyParts ?? []) checkMaterializable(k.text, { materialized: true, allowMzNow: false, basePosition: k.position });
     const keyParts = (s.keyParts ?? []).map((k) => k.text);
     const derived = keyParts.length ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
     const schemaId = on.spec.schemaId;
@@ -685,7 +856,7 @@ export class Planner {
       throw alreadyExists(existing, this.view().qualifiedName(existing), at);
     }
     const cluster = this.cluster(s.inCluster, at);
-    this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts }));
+    this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts, ...retention(s.withOptions, at) }));
     return this.write('CREATE INDEX', notices);
   }
 
@@ -697,8 +868,17 @@ export class Planner {
     // Databases drop their contents unless RESTRICT (Materialize's default); everything else restricts.
     const cascade = s.cascade || (s.objectType === 'database' && !s.restrict);
     for (const name of s.names) {
+      if (s.objectType === 'schema' && name.length === 1 && name[0] === 'mz_temp') {
+        throw new PlanError('cannot drop schema mz_temp because it is a temporary schema', { code: SQLSTATE.insufficientPrivilege, position: at });
+      }
+      if (s.objectType === 'schema' && name.length === 1 && SYSTEM_SCHEMAS.includes(name[0]!)) {
+        throw new PlanError(`cannot drop schema ${name[0]} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+      }
+      if ((s.objectType === 'cluster' || s.objectType === 'cluster replica') && SYSTEM_CLUSTERS.has(name[0]!)) {
+        throw notOwner(s.objectType.toUpperCase(), name.join('.'), at);
+      }
       if (name.length >= 2 && SYSTEM_SCHEMAS.includes(name[name.length - 2]!)) {
-        throw new PlanError(`cannot drop ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+        throw new PlanError(`cannot drop ${s.objectType} ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
       }
       const target = this.findForDrop(s.objectType, name, at);
       if (!target) {
@@ -713,10 +893,24 @@ export class Planner {
             : s.objectType === 'database'
               ? unknownDatabase(name[0]!, at)
               : s.objectType === 'schema'
-                ? new PlanError(`unknown schema '${name.join('.')}'`, { code: SQLSTATE.undefinedObject, position: at })
+                ? unknownSchema(name[name.length - 1]!, at)
                 : unknownItem(name, at);
       }
+      if (s.objectType === 'view' && target.kind === 'materialized_view') {
+        throw new PlanError(`${name.join('.')} is not a view`, { code: SQLSTATE.wrongObjectType, position: at, hint: 'Use DROP MATERIALIZED VIEW to remove a materialized view.' });
+      }
       if (!KINDS_OF_TYPE[s.objectType].includes(target.kind)) throw wrongType(target, s.objectType, at);
+      // Materialize's RESTRICT checks on containers, in its words, before any dependents are listed.
+      if (target.kind === 'database' && !cascade && this.view().ofKind('schema').some((x) => x.spec.databaseId === target.id)) {
+        throw new PlanError(`database '${target.name}' cannot be dropped with RESTRICT while it contains schemas`, { code: SQLSTATE.dependentObjectsStillExist, position: at });
+      }
+      if (target.kind === 'schema' && !cascade && this.view().items().some((x) => x.spec.schemaId === target.id)) {
+        throw new PlanError(`schema '${this.view().qualifiedName(target).join('.')}' cannot be dropped without CASCADE while it contains objects`, {
+          code: SQLSTATE.dependentObjectsStillExist,
+          position: at,
+          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
+        });
+      }
       if (target.kind === 'cluster_replica') {
         const cluster = this.view().get(target.spec.clusterId) as ClusterObject | undefined;
         if (cluster?.spec.managed) {
@@ -802,6 +996,7 @@ export class Planner {
   private findForAlter(type: S<'alter_rename'>['objectType'], name: ObjectName, ifExists: boolean, at: number): CatalogObject | undefined {
     const o = this.findForDrop(type, name, at);
     if (!o) {
+      if ((type === 'cluster' || type === 'cluster replica') && SYSTEM_CLUSTERS.has(name[0]!)) throw notOwner(type.toUpperCase(), name.join('.'), at);
       if (ifExists) return undefined;
       throw type === 'cluster' ? unknownCluster(name[0]!, at) : type === 'database' ? unknownDatabase(name[0]!, at) : unknownItem(name, at);
     }
@@ -839,6 +1034,8 @@ export class Planner {
 
   private alterOwner(s: S<'alter_owner'>, at: number): StatementPlan {
     const tag = `ALTER ${s.objectType.toUpperCase()}`;
+    // A replica's owner is its cluster's; Materialize refuses this before it looks the replica up.
+    if (s.objectType === 'cluster replica') throw new NotSupportedError('altering the owner of a cluster replica is not supported', { position: at });
     const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
     if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
     this.ws.update(o.id, (x) => ({ ...x, owner: s.owner }) as CatalogObject, false);
@@ -890,6 +1087,70 @@ export class Planner {
     return this.write(tag);
   }
 
+  /**
+   * `ALTER ... SET (RETAIN HISTORY FOR '<interval>')` / `RESET (RETAIN HISTORY)`: the object's
+   * history window, which is its read policy's lag on the data plane, so the object's resources
+   * are ensured again at a new generation with it.
+   */
+  private alterRetainHistory(s: S<'alter_retain_history'>, at: number): StatementPlan {
+    const tag = `ALTER ${s.objectType.toUpperCase()}`;
+    const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
+    if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
+    const window = retention(s.option ? [s.option] : [], at);
+    this.ws.update(o.id, (x) => {
+      const { retainHistoryMs: _old, ...spec } = x.spec as { retainHistoryMs?: number };
+      return { ...x, spec: { ...spec, ...window } } as CatalogObject;
+    }, true);
+    return this.write(tag);
+  }
+
+  // ---- COMMENT ON ------------------------------------------------------------------------------
+
+  /**
+   * A comment is catalog metadata only: the object's item changes (no new generation, no
+   * effect), and `mz_internal.mz_comments` shows it. Materialize's checks and wording.
+   */
+  private comment(s: S<'comment'>): StatementPlan {
+    const at = s.namePosition;
+    if (s.comment !== null && Buffer.byteLength(s.comment) > MAX_COMMENT_BYTES) {
+      throw new PlanError(`provided comment was ${Buffer.byteLength(s.comment)} bytes long, max size is ${MAX_COMMENT_BYTES} bytes`, { code: SQLSTATE.invalidParameterValue, position: at });
+    }
+    if (s.objectType === 'column') {
+      const rel = findItem(this.view(), s.name, at);
+      if (!rel) throw unknownItem(s.name, at);
+      if (rel.kind !== 'table') {
+        throw new NotSupportedError(`COMMENT ON COLUMN is not supported for a ${KIND_LABEL[rel.kind]}: the catalog knows the columns of tables only`, { position: at });
+      }
+      const column = s.column!;
+      if (!rel.spec.columns.some((c) => c.name === column)) {
+        throw new PlanError(`column "${rel.name}.${column}" does not exist`, { code: SQLSTATE.undefinedColumn, position: at });
+      }
+      this.ws.update(rel.id, (x) => ({ ...x, columnComments: withEntry(x.columnComments, column, s.comment) }) as CatalogObject, false);
+      return this.write('COMMENT');
+    }
+    const o = this.findForDrop(s.objectType, s.name, at);
+    if (!o) {
+      switch (s.objectType) {
+        case 'cluster':
+          throw unknownCluster(s.name[0]!, at);
+        case 'database':
+          throw unknownDatabase(s.name[0]!, at);
+        case 'schema':
+          throw unknownSchema(s.name.join('.'), at);
+        case 'cluster replica':
+          if (!this.view().cluster(s.name[0]!)) throw unknownCluster(s.name[0]!, at);
+          throw new PlanError(`unknown cluster replica '${s.name.join('.')}'`, { code: SQLSTATE.undefinedObject, position: at });
+        default:
+          throw unknownItem(s.name, at);
+      }
+    }
+    if (!KINDS_OF_TYPE[s.objectType].includes(o.kind)) {
+      throw new PlanError(`${KIND_LABEL[o.kind]} ${o.name} is not a ${s.objectType}`, { code: SQLSTATE.wrongObjectType, position: at });
+    }
+    this.ws.update(o.id, (x) => withComment(x, s.comment), false);
+    return this.write('COMMENT');
+  }
+
   // ---- SHOW CREATE and EXPLAIN EFFECTS ---------------------------------------------------------
 
   private showCreate(s: S<'show_create'>, at: number): StatementPlan {
@@ -917,35 +1178,40 @@ export class Planner {
     const scratch = this.ws.fork();
     new Planner(scratch, this.ctx).planStatement(s.statement, at, parsed);
     const after = scratch.diff();
-    const seen = new Set(before.writes.map((w) => JSON.stringify(w)));
+    const seen = new Set(before.ops.map((w) => JSON.stringify(w)));
     const seenEffects = new Set(before.effects.map((e) => JSON.stringify(e)));
     const rows: PlanValue[][] = [];
     const names = scratch.view();
-    for (const w of after.writes) {
+    for (const w of after.ops) {
       if (seen.has(JSON.stringify(w))) continue;
       switch (w.op) {
-        case 'put_object':
+        case 'create_object':
           rows.push(['catalog', 'create', KIND_LABEL[w.object.kind], printName(names.qualifiedName(w.object)), `generation ${w.object.generation}`]);
           break;
         case 'update_object':
-          rows.push(['catalog', w.after.dropped ? 'drop' : 'update', KIND_LABEL[w.after.kind], w.before.name, `generation ${w.after.generation}`]);
+        case 'drop_object':
+          rows.push(['catalog', w.op === 'drop_object' ? 'drop' : 'update', KIND_LABEL[w.after.kind], w.before.name, `generation ${w.after.generation}`]);
           break;
         case 'adjust_dependents':
           rows.push(['catalog', 'dependents', KIND_LABEL[w.before.kind], printName(names.qualifiedName(w.before)), `${w.delta > 0 ? '+' : ''}${w.delta}`]);
           break;
-        case 'put_name':
-        case 'delete_name':
+        case 'claim_name':
+        case 'release_name':
           break;
       }
     }
     for (const e of after.effects) {
       if (seenEffects.has(JSON.stringify(e))) continue;
-      rows.push(['effect', e.intent, `${e.controller}.${e.kind}`, e.objectName, `generation ${e.generation}`]);
+      const cluster = e.kind === 'reconfiguration' ? (names.get(e.objectId) as ClusterObject | undefined) : undefined;
+      const steps = cluster?.spec.reconfiguration ? `: ${describeReconfiguration(cluster.spec.reconfiguration, names.replicas(cluster.id))}` : '';
+      rows.push(['effect', e.intent, `${e.controller}.${e.kind}`, e.objectName, `generation ${e.generation}${steps}`]);
     }
     return { kind: 'rows', columns: ['type', 'action', 'kind', 'object', 'detail'], rows };
   }
 }
 
+/** What a sink may export (Materialize's plan_sink): anything with storage of its own. */
+const SINKABLE_KINDS: ReadonlySet<string> = new Set(['table', 'source', 'subsource', 'materialized_view']);
 const CONTAINER_KINDS: ReadonlySet<string> = new Set(['cluster', 'schema', 'database']);
 
 /** A name as Materialize prints it for the default session: without `materialize.` and `public.`. */
@@ -960,6 +1226,34 @@ function alreadyExists(existing: CatalogObject, qualified: readonly string[], at
 }
 
 // ---- option helpers ----------------------------------------------------------------------------
+
+/**
+ * `RETAIN HISTORY [=] FOR '<interval>'` as the spec keeps it (absent: Materialize's default of
+ * 1 s), with Materialize's minimum and messages.
+ */
+function retention(options: readonly SqlOption[], at: number): { retainHistoryMs?: number } {
+  const o = options.find((x) => x.name === 'RETAIN HISTORY');
+  if (!o) return {};
+  const text = optionString(o.value);
+  const ms = text === undefined ? undefined : durationMs(text);
+  const position = o.position ?? at;
+  if (ms === undefined) throw new PlanError(`invalid RETAIN HISTORY option value: invalid input syntax for type interval: "${text ?? ''}"`, { code: SQLSTATE.invalidParameterValue, position });
+  const hint = 'Use ALTER ... RESET (RETAIN HISTORY) to set the retain history to its default and lowest value.';
+  if (ms === 0) throw new PlanError('RETAIN HISTORY cannot be disabled or set to 0', { code: SQLSTATE.invalidParameterValue, position, hint });
+  if (ms < DEFAULT_RETAIN_HISTORY_MS) throw new PlanError(`RETAIN HISTORY cannot be set lower than ${DEFAULT_RETAIN_HISTORY_MS}ms`, { code: SQLSTATE.invalidParameterValue, position, hint });
+  return { retainHistoryMs: ms };
+}
+
+/** `MANAGED`, `MANAGED = true | false | 'false'`. */
+function managedValue(o: SqlOption): boolean {
+  const v = o.value;
+  if (v.kind === 'none') return true;
+  if (v.kind === 'boolean') return v.value;
+  const text = optionString(v)?.toLowerCase();
+  if (text === 'true' || text === 'on') return true;
+  if (text === 'false' || text === 'off') return false;
+  throw new PlanError(`invalid MANAGED option value: expected a boolean`, { code: SQLSTATE.invalidParameterValue, position: o.position });
+}
 
 function optionMap(options: readonly SqlOption[]): Map<string, SqlOption> {
   return new Map(options.map((o) => [o.name, o]));
@@ -1002,3 +1296,18 @@ export function planStatement(ws: Workspace, parsed: ParsedStatement, ctx: PlanC
 }
 
 export type { ItemKind };
+
+/** Materialize's limit on a comment's length, in bytes. */
+const MAX_COMMENT_BYTES = 1024;
+
+function withComment(o: CatalogObject, comment: string | null): CatalogObject {
+  const { comment: _old, ...rest } = o;
+  return (comment === null ? rest : { ...rest, comment }) as CatalogObject;
+}
+
+function withEntry(map: Readonly<Record<string, string>> | undefined, key: string, value: string | null): Readonly<Record<string, string>> | undefined {
+  const next = { ...(map ?? {}) };
+  if (value === null) delete next[key];
+  else next[key] = value;
+  return Object.keys(next).length ? next : undefined;
+}

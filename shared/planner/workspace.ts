@@ -12,38 +12,12 @@
  *   are what the plan saw — so a dependent created meanwhile makes the drop replan (and fail with
  *   2BP01 or cascade to it).
  */
-import { CatalogSnapshot, isItemKind, type CatalogObject } from '../catalog/model';
-import { nameSk, type NameSpace } from '../catalog/keys';
+import { CatalogSnapshot, type CatalogObject } from '../catalog/model';
+import { nameSpaceOf, type CatalogOp, type ChangeSet, type NameSpace } from '../catalog/ops';
 import { deriveEffects } from '../effects/derive';
 import type { EffectIntent } from '../effects/model';
 
-export function nameSpaceOf(o: CatalogObject): NameSpace {
-  if (isItemKind(o.kind)) return { ns: 'item', schemaId: (o.spec as { schemaId: string }).schemaId, name: o.name };
-  switch (o.kind) {
-    case 'cluster':
-      return { ns: 'cluster', name: o.name };
-    case 'cluster_replica':
-      return { ns: 'replica', clusterId: o.spec.clusterId, name: o.name };
-    case 'database':
-      return { ns: 'database', name: o.name };
-    case 'schema':
-      return { ns: 'schema', databaseId: o.spec.databaseId, name: o.name };
-  }
-  throw new Error(`no namespace for ${o.kind}`);
-}
-
-/** One catalog write, in the order the transaction will carry it. */
-export type CatalogWrite =
-  | { readonly op: 'put_object'; readonly object: CatalogObject }
-  | { readonly op: 'update_object'; readonly before: CatalogObject; readonly after: CatalogObject }
-  | { readonly op: 'adjust_dependents'; readonly id: string; readonly delta: number; readonly before: CatalogObject }
-  | { readonly op: 'put_name'; readonly sk: string; readonly objectId: string; readonly replaces?: string }
-  | { readonly op: 'delete_name'; readonly sk: string; readonly objectId: string };
-
-export interface ChangeSet {
-  readonly writes: readonly CatalogWrite[];
-  readonly effects: readonly EffectIntent[];
-}
+export type { CatalogOp, ChangeSet };
 
 /**
  * The working copy: the snapshot it started from plus the objects this request changed. Every
@@ -139,11 +113,13 @@ export class Workspace {
     this.set({ ...o, dependents: o.dependents + delta } as CatalogObject);
   }
 
+  /** The request's change as catalog operations, and the effects they imply. */
   diff(): ChangeSet {
-    const writes: CatalogWrite[] = [];
+    const ops: CatalogOp[] = [];
     const effects: EffectIntent[] = [];
-    const namesBefore = new Map<string, string>();
-    const namesAfter = new Map<string, string>();
+    // Keyed by the namespace's JSON: one key per (namespace, name), with nothing to escape.
+    const namesBefore = new Map<string, { name: NameSpace; objectId: string }>();
+    const namesAfter = new Map<string, { name: NameSpace; objectId: string }>();
     // The catalog's order (objects that existed first, then new ones as created): deterministic output.
     const changed = [...this.changes.values()]
       .map((after, i) => {
@@ -152,34 +128,38 @@ export class Workspace {
       })
       .sort((a, b) => a.rank - b.rank || a.i - b.i);
     // Names are unique among live objects, so only the changed objects' names can move.
+    const remember = (names: typeof namesBefore, o: CatalogObject) => {
+      const name = nameSpaceOf(o);
+      names.set(JSON.stringify(name), { name, objectId: o.id });
+    };
     for (const { before, after } of changed) {
-      if (before) namesBefore.set(nameSk(nameSpaceOf(before)), before.id);
-      if (!after.dropped) namesAfter.set(nameSk(nameSpaceOf(after)), after.id);
+      if (before) remember(namesBefore, before);
+      if (!after.dropped) remember(namesAfter, after);
     }
 
     for (const { before, after } of changed) {
       const id = after.id;
       if (!before) {
         if (after.dropped) continue; // created and dropped in one request: nothing happened
-        writes.push({ op: 'put_object', object: after });
+        ops.push({ op: 'create_object', object: after });
       } else if (after !== before) {
         if (after.version === before.version) {
           // Only the dependents counter moved: an ADD that does not conflict with other creators.
-          if (after.dependents !== before.dependents) writes.push({ op: 'adjust_dependents', id, delta: after.dependents - before.dependents, before });
+          if (after.dependents !== before.dependents) ops.push({ op: 'adjust_dependents', id, delta: after.dependents - before.dependents, before });
         } else {
-          writes.push({ op: 'update_object', before, after });
+          ops.push({ op: after.dropped ? 'drop_object' : 'update_object', before, after });
         }
       }
       effects.push(...deriveEffects(before, after));
     }
-    for (const [sk, objectId] of namesAfter) {
-      const previous = namesBefore.get(sk);
+    for (const [key, { name, objectId }] of namesAfter) {
+      const previous = namesBefore.get(key)?.objectId;
       if (previous === objectId) continue;
-      writes.push(previous ? { op: 'put_name', sk, objectId, replaces: previous } : { op: 'put_name', sk, objectId });
+      ops.push(previous ? { op: 'claim_name', name, objectId, replaces: previous } : { op: 'claim_name', name, objectId });
     }
-    for (const [sk, objectId] of namesBefore) {
-      if (!namesAfter.has(sk)) writes.push({ op: 'delete_name', sk, objectId });
+    for (const [key, { name, objectId }] of namesBefore) {
+      if (!namesAfter.has(key)) ops.push({ op: 'release_name', name, objectId });
     }
-    return { writes, effects };
+    return { ops, effects };
   }
 }

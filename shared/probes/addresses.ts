@@ -5,6 +5,7 @@
  * check runs on every address a host name resolves to, at connect time (a `lookup` the clients
  * use), so a name that resolves elsewhere the second time is caught too.
  */
+import { AddressNotAllowedError } from '../errors';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 
@@ -83,14 +84,8 @@ export function addressAllowed(address: string, policy: ProbeNetworkPolicy): boo
   return policy.addresses === 'private' || !PRIVATE.check(ip, family);
 }
 
-/** The error a refused address fails a connection with (its message names no port state). */
-export class AddressNotAllowedError extends Error {
-  readonly code = 'EPROBEADDRESS';
-  constructor(host: string) {
-    super(`${host} resolves to an address probes may not connect to`);
-    this.name = 'AddressNotAllowedError';
-  }
-}
+/** Re-exported: the probes import it from here. */
+export { AddressNotAllowedError };
 
 /** A `dns.lookup` for net/tls/http clients that fails when any address of the name is refused. */
 export function guardedLookup(policy: ProbeNetworkPolicy): LookupFunction {

@@ -6,6 +6,8 @@ import type { ProbeNamespace, ProbeResult } from './types';
 
 const BY_TYPE: Readonly<Record<string, ProbeNamespace>> = {
   postgres: 'postgres',
+  mysql: 'mysql',
+  'sql-server': 'sql-server',
   kafka: 'kafka',
   aws: 'aws',
   'aws-privatelink': 'aws',

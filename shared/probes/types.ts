@@ -6,7 +6,7 @@
  */
 
 /** Namespaces of connector errors, like Materialize's mz_source_statuses (`postgres: ...`). */
-export type ProbeNamespace = 'postgres' | 'kafka' | 's3' | 'ssh' | 'aws' | 'schema-registry';
+export type ProbeNamespace = 'postgres' | 'mysql' | 'sql-server' | 'kafka' | 's3' | 'ssh' | 'aws' | 'schema-registry';
 
 export interface ProbeResult {
   readonly ok: boolean;

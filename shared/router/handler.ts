@@ -1,7 +1,9 @@
 /**
  * The stream router's handler: route each record, send per controller queue with
- * SendMessageBatch, report failed records by sequence number so the event source mapping
- * retries from the first failure (ReportBatchItemFailures).
+ * SendMessageBatch, publish the records that are status events, report failed records by
+ * sequence number so the event source mapping retries from the first failure
+ * (ReportBatchItemFailures). A retried batch sends again what had gone out: SQS FIFO drops the
+ * repeated messages by deduplication id, and events repeat with the same `event_id`.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -10,6 +12,9 @@ import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Controller } from '../definitions';
 import type { FaultInjector } from '../dataplane/faults';
+import type { EventPublisher } from '../events/publisher';
+import type { ControlPlaneEvent } from '../events/model';
+import { eventForRecord } from '../events/select';
 import { routeRecord, type RoutedMessage } from './routing';
 
 export interface RouterDeps {
@@ -17,6 +22,8 @@ export interface RouterDeps {
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly logger: Logger;
   readonly faults?: FaultInjector;
+  /** Where status events go (shared/events/select.ts picks them); none: they are not published. */
+  readonly events?: EventPublisher;
 }
 
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse>;
@@ -27,9 +34,13 @@ const SQS_BATCH = 10;
 export function createRouterHandler(deps: RouterDeps): StreamHandler {
   const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const pending: { seq: string; msg: RoutedMessage }[] = [];
+    const events: { seq: string; event: ControlPlaneEvent }[] = [];
     for (const record of event.Records) {
+      const seq = record.dynamodb?.SequenceNumber ?? '';
       const msg = routeRecord(record);
-      if (msg) pending.push({ seq: record.dynamodb?.SequenceNumber ?? '', msg });
+      if (msg) pending.push({ seq, msg });
+      const ev = deps.events ? eventForRecord(record) : undefined;
+      if (ev) events.push({ seq, event: ev });
     }
     deps.faults?.point('router.before-send');
     const failed = new Set<string>();
@@ -54,11 +65,20 @@ export function createRouterHandler(deps: RouterDeps): StreamHandler {
         }
       }
     };
-    await Promise.all([...byQueue].map(sendAll));
+    const publishEvents = async () => {
+      if (!events.length) return;
+      const notAccepted = new Set(await deps.events!.publish(events.map((e) => e.event)).catch((err: Error) => {
+        deps.logger.warn('publishing status events failed', { error: err.message });
+        return events.map((e) => e.event.id);
+      }));
+      for (const e of events) if (notAccepted.has(e.event.id)) failed.add(e.seq);
+    };
+    await Promise.all([...[...byQueue].map(sendAll), publishEvents()]);
     deps.faults?.point('router.after-send');
-    if (failed.size) deps.logger.warn('routing incomplete', { failed: failed.size, routed: pending.length - failed.size });
+    if (failed.size) deps.logger.warn('routing incomplete', { failed: failed.size, routed: pending.length + events.length - failed.size });
     // Report in stream order: the mapping restarts from the lowest failed sequence number.
-    return { batchItemFailures: pending.filter((p) => failed.has(p.seq)).map((p) => ({ itemIdentifier: p.seq })) };
+    const failedSeqs = [...new Set([...pending, ...events].map((p) => p.seq).filter((seq) => failed.has(seq)))];
+    return { batchItemFailures: failedSeqs.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)).map((seq) => ({ itemIdentifier: seq })) };
   };
   return middy(handler).use(injectLambdaContext(deps.logger)) as unknown as StreamHandler;
 }

@@ -1,22 +1,48 @@
 /**
  * Routing: a DynamoDB stream record → the message for its controller's FIFO queue, or nothing.
- * Pure. Only newly inserted effect records route; every other catalog write is ignored.
+ * Pure. Only newly inserted effect records route; the router's other records are status events
+ * (shared/events/select.ts).
  */
 import { createHash } from 'node:crypto';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { CONTROLLERS, type Controller } from '../definitions';
 import { EFF_PREFIX } from '../catalog/keys';
+import { EVENT_FILTER_PATTERNS } from '../events/select';
 import type { EffectMessage, EffectRecord } from '../effects/model';
 
 /**
- * The event-source filter (Lambda filter-pattern syntax). The CDK stack installs it on the event
- * source mapping; the local runtime applies the same pattern before invoking the router.
+ * The event-source filter (Lambda filter-pattern syntax; a record passes when any pattern
+ * matches): new effect records, and the records that are status events (shared/events/select.ts).
+ * The CDK stack installs these on the event source mapping; the local runtime applies the same
+ * patterns before invoking the router.
  */
-export const ROUTER_FILTER_PATTERN = { eventName: ['INSERT'], dynamodb: { NewImage: { sk: { S: [{ prefix: EFF_PREFIX }] } } } } as const;
+export const EFFECT_FILTER_PATTERN = { eventName: ['INSERT'], dynamodb: { NewImage: { sk: { S: [{ prefix: EFF_PREFIX }] } } } } as const;
+export const ROUTER_FILTER_PATTERNS = [EFFECT_FILTER_PATTERN, ...EVENT_FILTER_PATTERNS] as const;
+
+function isInsertedEffect(record: DynamoDBRecord): boolean {
+  return record.eventName === 'INSERT' && (record.dynamodb?.NewImage?.sk?.S ?? '').startsWith(EFF_PREFIX);
+}
+
+/** One value rule of a filter pattern: an exact string, or `{ prefix }`. */
+type ValueRule = string | { readonly prefix: string };
+interface RecordPattern {
+  readonly eventName: readonly string[];
+  readonly dynamodb: { readonly NewImage: Readonly<Record<string, { readonly S: readonly ValueRule[] }>> };
+}
+
+/** Lambda's filter semantics for the subset these patterns use: every field matches one of its rules. */
+function matchesPattern(record: DynamoDBRecord, p: RecordPattern): boolean {
+  if (!p.eventName.includes(record.eventName ?? '')) return false;
+  const img = record.dynamodb?.NewImage ?? {};
+  return Object.entries(p.dynamodb.NewImage).every(([attr, { S: rules }]) => {
+    const v = img[attr]?.S;
+    return v !== undefined && rules.some((r) => (typeof r === 'string' ? v === r : v.startsWith(r.prefix)));
+  });
+}
 
 export function matchesRouterFilter(record: DynamoDBRecord): boolean {
-  return record.eventName === 'INSERT' && (record.dynamodb?.NewImage?.sk?.S ?? '').startsWith(EFF_PREFIX);
+  return ROUTER_FILTER_PATTERNS.some((p) => matchesPattern(record, p));
 }
 
 export interface RoutedMessage {
@@ -35,7 +61,7 @@ function fitId(s: string): string {
 }
 
 export function routeRecord(record: DynamoDBRecord): RoutedMessage | undefined {
-  if (!matchesRouterFilter(record)) return undefined;
+  if (!isInsertedEffect(record)) return undefined;
   const image = record.dynamodb?.NewImage;
   if (!image) return undefined;
   return messageForEffect(unmarshall(image as Record<string, AttributeValue> as never) as EffectRecord);

@@ -94,7 +94,7 @@ export interface ColumnDef {
 }
 
 /** Connection types of `CREATE CONNECTION ... TO <type>`. */
-export type ConnectionType = 'kafka' | 'postgres' | 'aws' | 'aws privatelink' | 'ssh tunnel' | 'confluent schema registry';
+export type ConnectionType = 'kafka' | 'postgres' | 'mysql' | 'sql server' | 'aws' | 'aws privatelink' | 'ssh tunnel' | 'confluent schema registry';
 
 /** Load generators of `FROM LOAD GENERATOR <generator>`. */
 export type LoadGenerator = 'auction' | 'clock' | 'counter' | 'datums' | 'key value' | 'marketing' | 'tpch';
@@ -162,6 +162,8 @@ export type ExternalReferences =
 export type SourceConnection =
   | { readonly kind: 'kafka'; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
   | { readonly kind: 'postgres'; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
+  | { readonly kind: 'mysql'; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
+  | { readonly kind: 'sql server'; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
   | { readonly kind: 'load generator'; readonly generator: LoadGenerator; readonly options: readonly SqlOption[] };
 
 export interface SinkConnection {
@@ -174,8 +176,16 @@ export interface SinkConnection {
   readonly headers?: string;
 }
 
+/**
+ * `WITH (WAIT FOR '<duration>')` or `WITH (WAIT UNTIL READY (TIMEOUT [=] '<duration>', ON TIMEOUT [=] 'COMMIT' | 'ROLLBACK'))`
+ * of `ALTER CLUSTER ... SET`: a graceful reconfiguration. Values as typed; the planner checks them.
+ */
+export type ClusterAlterWait =
+  | { readonly kind: 'for'; readonly duration: string; readonly position: number }
+  | { readonly kind: 'until_ready'; readonly timeout?: string; readonly onTimeout?: string; readonly position: number };
+
 export type AlterClusterAction =
-  | { readonly kind: 'set'; readonly options: readonly SqlOption[] }
+  | { readonly kind: 'set'; readonly options: readonly SqlOption[]; readonly wait?: ClusterAlterWait }
   | { readonly kind: 'reset'; readonly names: readonly string[] };
 
 export type SecretValue = { readonly kind: 'string'; readonly value: string } | { readonly kind: 'raw'; readonly expr: RawExpr };
@@ -292,6 +302,23 @@ export type Statement =
       readonly columns: readonly ColumnDef[];
       readonly withOptions: readonly SqlOption[];
     }
+  /**
+   * `CREATE TABLE t [(a, b)] FROM SOURCE s [(REFERENCE [=] upstream)] [FORMAT ...] [INCLUDE ...]
+   * [ENVELOPE ...] [WITH (...)]`: a read-only table the source's ingestion writes (Materialize's
+   * current source model). Column names only; the types come from upstream.
+   */
+  | {
+      readonly kind: 'create_table_from_source';
+      readonly name: ObjectName;
+      readonly ifNotExists: boolean;
+      readonly columns?: readonly string[];
+      readonly source: ObjectName;
+      readonly reference?: ObjectName;
+      readonly format?: FormatSpecifier;
+      readonly includeMetadata: readonly IncludeMetadata[];
+      readonly envelope?: SourceEnvelope;
+      readonly withOptions: readonly SqlOption[];
+    }
   | {
       readonly kind: 'create_view';
       readonly name: ObjectName;
@@ -330,10 +357,25 @@ export type Statement =
   | { readonly kind: 'alter_owner'; readonly objectType: ObjectType; readonly ifExists: boolean; readonly name: ObjectName; readonly owner: string }
   | { readonly kind: 'alter_set_cluster'; readonly objectType: ObjectType; readonly ifExists: boolean; readonly name: ObjectName; readonly cluster: string }
   | { readonly kind: 'alter_swap'; readonly objectType: ObjectType; readonly name: ObjectName; readonly other: string }
+  /** `ALTER TABLE | SOURCE | INDEX | MATERIALIZED VIEW ... SET (RETAIN HISTORY [=] FOR '<interval>')`; no option: `RESET (RETAIN HISTORY)`. */
+  | { readonly kind: 'alter_retain_history'; readonly objectType: ObjectType; readonly ifExists: boolean; readonly name: ObjectName; readonly option?: SqlOption }
   /** Our extension: a new generation of a source or sink, so the data plane starts it again (the way out of `failed`). */
   | { readonly kind: 'alter_restart'; readonly objectType: 'source' | 'sink'; readonly ifExists: boolean; readonly name: ObjectName }
   | { readonly kind: 'alter_cluster'; readonly name: string; readonly ifExists: boolean; readonly action: AlterClusterAction }
   | { readonly kind: 'show_create'; readonly objectType: ObjectType; readonly name: ObjectName }
+  /**
+   * `COMMENT ON <type> <name> IS '...' | NULL`. For `COLUMN`, `name` is the relation's name and
+   * `column` the column's; `comment` null removes the comment.
+   */
+  | {
+      readonly kind: 'comment';
+      readonly objectType: ObjectType | 'column';
+      readonly name: ObjectName;
+      readonly column?: string;
+      readonly comment: string | null;
+      /** Byte offset of the name, for errors that point at it. */
+      readonly namePosition: number;
+    }
   | {
       readonly kind: 'start_transaction';
       /** Canonical upper-case modes: `ISOLATION LEVEL SERIALIZABLE`, `READ ONLY`, `READ WRITE`. */

@@ -356,3 +356,13 @@ function readString(
     i += 2;
   }
 }
+
+/** Byte offset in `text` of the first use of the (folded) name `name`, 0 if none (or the text does not lex). */
+export function nameOffset(text: string, name: string): number {
+  try {
+    const t = lex(text).find((x) => (x.kind === 'word' || x.kind === 'quoted') && x.value === name);
+    return t ? byteOffset(text, t.start) : 0;
+  } catch {
+    return 0;
+  }
+}

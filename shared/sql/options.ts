@@ -13,6 +13,8 @@ export interface OptionListSpec {
   readonly unsupported?: readonly string[];
   /** Alternative spellings, mapped to the canonical name. */
   readonly aliases?: Readonly<Record<string, string>>;
+  /** What "Expected ..." lists for an unknown name, as Materialize words it (default: one of the names). */
+  readonly expected?: readonly string[];
 }
 
 const CLUSTER_NAMES = [
@@ -80,6 +82,16 @@ export const OPTION_LISTS = {
     names: ['AWS PRIVATELINK', 'DATABASE', 'HOST', 'PASSWORD', 'PORT', 'SSH TUNNEL', ...SSL_NAMES, 'SSL MODE', 'USER'],
     aliases: { USERNAME: 'USER' },
   },
+  mysqlConnection: {
+    what: 'MySQL connection',
+    names: ['AWS CONNECTION', 'AWS PRIVATELINK', 'HOST', 'PASSWORD', 'PORT', 'SSH TUNNEL', ...SSL_NAMES, 'SSL MODE', 'USER'],
+    aliases: { USERNAME: 'USER' },
+  },
+  sqlServerConnection: {
+    what: 'SQL Server connection',
+    names: ['AWS PRIVATELINK', 'DATABASE', 'HOST', 'PASSWORD', 'PORT', 'SSH TUNNEL', ...SSL_NAMES, 'SSL MODE', 'USER'],
+    aliases: { USERNAME: 'USER' },
+  },
   awsConnection: {
     what: 'AWS connection',
     names: ['ACCESS KEY ID', 'ASSUME ROLE ARN', 'ASSUME ROLE SESSION NAME', 'ENDPOINT', 'REGION', 'SECRET ACCESS KEY', 'SESSION TOKEN'],
@@ -88,7 +100,7 @@ export const OPTION_LISTS = {
   sshConnection: { what: 'SSH tunnel connection', names: ['HOST', 'PORT', 'USER'], aliases: { USERNAME: 'USER' } },
   csrConnection: {
     what: 'Confluent Schema Registry connection',
-    names: ['AWS PRIVATELINK', 'PASSWORD', ...SSL_NAMES, 'SSH TUNNEL', 'URL', 'USER'],
+    names: ['AWS PRIVATELINK', 'PASSWORD', 'PORT', ...SSL_NAMES, 'SSH TUNNEL', 'URL', 'USER'],
     aliases: { USERNAME: 'USER' },
   },
   connectionWith: { what: 'CREATE CONNECTION', names: ['VALIDATE'] },
@@ -97,6 +109,8 @@ export const OPTION_LISTS = {
     names: ['GROUP ID PREFIX', 'START OFFSET', 'START TIMESTAMP', 'TOPIC', 'TOPIC METADATA REFRESH INTERVAL'],
   },
   postgresSource: { what: 'PostgreSQL source', names: ['PUBLICATION', 'TEXT COLUMNS'], unsupported: ['DETAILS'] },
+  mysqlSource: { what: 'MySQL source', names: ['EXCLUDE COLUMNS', 'TEXT COLUMNS'], unsupported: ['DETAILS'] },
+  sqlServerSource: { what: 'SQL Server source', names: ['EXCLUDE COLUMNS', 'TEXT COLUMNS'], unsupported: ['DETAILS'] },
   loadGenerator: {
     what: 'load generator',
     names: [
@@ -129,7 +143,12 @@ export const OPTION_LISTS = {
     ],
     unsupported: ['PARTITION BY', 'TOPIC CONFIG'],
   },
-  sinkWith: { what: 'CREATE SINK', names: ['SNAPSHOT', 'VERSION'], unsupported: ['PARTITION STRATEGY'] },
+  sinkWith: {
+    what: 'CREATE SINK',
+    names: ['SNAPSHOT', 'VERSION'],
+    unsupported: ['PARTITION STRATEGY', 'COMMIT INTERVAL'],
+    expected: ['PARTITION', 'SNAPSHOT', 'VERSION', 'COMMIT'],
+  },
   csrConfig: {
     what: 'schema registry',
     names: ['AVRO KEY FULLNAME', 'AVRO VALUE FULLNAME', 'KEY COMPATIBILITY LEVEL', 'NULL DEFAULTS', 'VALUE COMPATIBILITY LEVEL'],
@@ -137,6 +156,7 @@ export const OPTION_LISTS = {
   },
   // `PARTITION BY (col, ...)`: a storage layout hint Materialize keeps in the table's definition.
   tableWith: { what: 'CREATE TABLE', names: ['PARTITION BY', 'RETAIN HISTORY'] },
+  tableFromSourceWith: { what: 'CREATE TABLE ... FROM SOURCE', names: ['EXCLUDE COLUMNS', 'PARTITION BY', 'RETAIN HISTORY', 'TEXT COLUMNS'] },
   indexWith: { what: 'CREATE INDEX', names: ['RETAIN HISTORY'] },
   materializedViewWith: {
     what: 'CREATE MATERIALIZED VIEW',
@@ -146,6 +166,57 @@ export const OPTION_LISTS = {
 } as const satisfies Record<string, OptionListSpec>;
 
 export type OptionListName = keyof typeof OPTION_LISTS;
+
+/**
+ * Materialize's parser reads every connection option name after any connection type and its
+ * planner then refuses the ones the type does not take ("KAFKA connections do not support ACCESS
+ * KEY ID values"): the union of our per-type lists is what the parser reads.
+ */
+export const ANY_CONNECTION_OPTIONS: OptionListSpec = (() => {
+  const lists = Object.entries(OPTION_LISTS)
+    .filter(([k]) => k.endsWith('Connection'))
+    .map(([, v]) => v as OptionListSpec);
+  return {
+    what: 'connection',
+    names: [...new Set(lists.flatMap((l) => l.names))].sort(),
+    aliases: Object.assign({}, ...lists.map((l) => l.aliases ?? {})) as Record<string, string>,
+    // Materialize's first words of a connection option name, in its order.
+    expected: ['ACCESS', 'ASSUME', 'AVAILABILITY', 'AWS', 'BROKER', 'BROKERS', 'CATALOG', 'CREDENTIAL', 'DATABASE', 'ENDPOINT', 'HOST', 'PASSWORD', 'PORT', 'PUBLIC', 'PROGRESS', 'REGION', 'ROLE', 'SASL', 'SCOPE', 'SECRET', 'SECURITY', 'SERVICE', 'SESSION', 'SSH', 'SSL', 'URL', 'USER', 'USERNAME', 'WAREHOUSE'],
+  };
+})();
+
+/** Materialize's order of connection option names (its `ConnectionOptionName`), for its messages. */
+const CONNECTION_OPTION_ORDER = [
+  'ACCESS KEY ID', 'ASSUME ROLE ARN', 'ASSUME ROLE SESSION NAME', 'AVAILABILITY ZONES', 'AWS CONNECTION', 'AWS PRIVATELINK', 'BROKER', 'BROKERS',
+  'CREDENTIAL', 'DATABASE', 'ENDPOINT', 'HOST', 'PASSWORD', 'PORT', 'PROGRESS TOPIC', 'PROGRESS TOPIC REPLICATION FACTOR', 'PUBLIC KEY 1',
+  'PUBLIC KEY 2', 'REGION', 'SASL MECHANISMS', 'SASL PASSWORD', 'SASL USERNAME', 'SCOPE', 'SECRET ACCESS KEY', 'SECURITY PROTOCOL', 'SERVICE NAME',
+  'SSH TUNNEL', 'SSL CERTIFICATE', 'SSL CERTIFICATE AUTHORITY', 'SSL KEY', 'SSL MODE', 'SESSION TOKEN', 'CATALOG TYPE', 'URL', 'USER', 'WAREHOUSE',
+];
+
+/** Each connection type's option list, by the type as the AST spells it. */
+export const CONNECTION_OPTION_LISTS: Readonly<Record<string, OptionListSpec>> = {
+  kafka: OPTION_LISTS.kafkaConnection,
+  postgres: OPTION_LISTS.postgresConnection,
+  mysql: OPTION_LISTS.mysqlConnection,
+  'sql server': OPTION_LISTS.sqlServerConnection,
+  aws: OPTION_LISTS.awsConnection,
+  'aws privatelink': OPTION_LISTS.awsPrivatelinkConnection,
+  'ssh tunnel': OPTION_LISTS.sshConnection,
+  'confluent schema registry': OPTION_LISTS.csrConnection,
+};
+
+/**
+ * The names in `given` that `spec` (one connection type's list) does not take, in Materialize's
+ * order; empty when all are taken.
+ */
+export function foreignOptionNames(spec: OptionListSpec, given: readonly string[]): string[] {
+  const taken = new Set(spec.names);
+  const rank = (n: string) => {
+    const i = CONNECTION_OPTION_ORDER.indexOf(n);
+    return i < 0 ? CONNECTION_OPTION_ORDER.length : i;
+  };
+  return [...new Set(given.filter((n) => !taken.has(n)))].sort((a, b) => rank(a) - rank(b));
+}
 
 /**
  * Options whose value Materialize writes after a keyword (`RETAIN HISTORY FOR '1h'`, with or

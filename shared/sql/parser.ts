@@ -9,6 +9,7 @@
 import { ControlPlaneError, NotSupportedError, SQLSTATE, SqlSyntaxError } from '../errors';
 import type {
   AlterClusterAction,
+  ClusterAlterWait,
   ColumnDef,
   ConnectionType,
   DataType,
@@ -36,13 +37,13 @@ import type {
   StatementKind,
 } from './ast';
 import { byteOffset, byteOffsets, lex, type Token } from './lexer';
-import { OPTION_LISTS, VALUE_PREFIX, type OptionListSpec } from './options';
+import { ANY_CONNECTION_OPTIONS, OPTION_LISTS, VALUE_PREFIX, type OptionListSpec } from './options';
 
 /** Deepest nesting of parentheses / NOT / option lists the parser follows. */
 export const MAX_NESTING_DEPTH = 128;
 
 /** Statement keywords Materialize has that we do not support yet: answered 0A000, not 42601. */
-const KNOWN_UNSUPPORTED = new Set(['comment', 'grant', 'inspect', 'raise', 'reassign', 'revoke', 'validate']);
+const KNOWN_UNSUPPORTED = new Set(['grant', 'inspect', 'raise', 'reassign', 'revoke', 'validate']);
 
 /**
  * Statements that read or write data or set session state: the data plane's business, never a
@@ -59,13 +60,13 @@ function namesSystemCatalog(t: Token): boolean {
   return (t.kind === 'word' || t.kind === 'quoted') && /^(?:mz_|pg_|information_schema$)/.test(t.value);
 }
 
-const STATEMENT_STARTS = ['ALTER', 'BEGIN', 'COMMIT', 'CREATE', 'DROP', 'EXPLAIN', 'ROLLBACK', 'SELECT', 'SHOW', 'START'];
+const STATEMENT_STARTS = ['ALTER', 'BEGIN', 'COMMENT', 'COMMIT', 'CREATE', 'DROP', 'EXPLAIN', 'ROLLBACK', 'SELECT', 'SHOW', 'START'];
 
 /** Statements `EXPLAIN EFFECTS FOR` accepts: the ones that change the catalog. */
 export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'create_cluster', 'create_cluster_replica', 'create_database', 'create_schema', 'create_secret', 'create_connection', 'create_source',
-  'create_webhook_source', 'create_sink', 'create_table', 'create_view', 'create_materialized_view', 'create_index', 'drop',
-  'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart',
+  'create_webhook_source', 'create_sink', 'create_table', 'create_table_from_source', 'create_view', 'create_materialized_view', 'create_index', 'drop',
+  'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'comment',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
@@ -120,6 +121,9 @@ const SELECT_BEYOND_WORDS = new Set([
 /** Words of our own SELECT grammar: a misplaced one is a syntax error, not an alias. */
 const SELECT_GRAMMAR_WORDS = new Set(['and', 'asc', 'by', 'desc', 'from', 'ilike', 'in', 'is', 'like', 'limit', 'not', 'null', 'offset', 'or', 'order', 'where']);
 
+/** Words that continue a select-list column into an expression (`a IS NULL`, `a LIKE 'x%'`). */
+const SELECT_LIST_OPERATOR_WORDS = new Set(['is', 'like', 'ilike', 'not', 'in', 'between', 'similar', 'isnull', 'notnull']);
+
 /** Whether a SELECT that failed at `t` (after `prev`) is valid SQL beyond our subset. */
 function selectGoesBeyond(t: Token, prev: Token | undefined): boolean {
   const after = (...words: string[]) => prev !== undefined && prev.kind === 'word' && words.includes(prev.value);
@@ -158,6 +162,8 @@ export class Parser {
   private depth = 0;
   /** Index of the token the last `failAt` pointed at (read by `parseSelectOrUnsupported`). */
   private failedAt: number | undefined;
+  /** Whether a SELECT failed on an expression in its select list (read by `parseSelectOrUnsupported`). */
+  private selectListExpression = false;
 
   constructor(private readonly text: string) {
     this.tokens = lex(text);
@@ -227,6 +233,9 @@ export class Parser {
         case 'explain':
           this.next();
           return this.parseExplain(t);
+        case 'comment':
+          this.next();
+          return this.parseComment();
       }
       if (KNOWN_UNSUPPORTED.has(t.value)) {
         throw this.unsupported(t, t.value.toUpperCase());
@@ -384,20 +393,22 @@ export class Parser {
     this.expectKeyword('to');
     const t = this.peek();
     let connectionType: ConnectionType;
-    let spec: OptionListSpec;
-    if (this.eatKeyword('kafka')) [connectionType, spec] = ['kafka', OPTION_LISTS.kafkaConnection];
-    else if (this.eatKeyword('postgres')) [connectionType, spec] = ['postgres', OPTION_LISTS.postgresConnection];
-    else if (this.eatKeywords('aws', 'privatelink')) [connectionType, spec] = ['aws privatelink', OPTION_LISTS.awsPrivatelinkConnection];
-    else if (this.eatKeyword('aws')) [connectionType, spec] = ['aws', OPTION_LISTS.awsConnection];
-    else if (this.eatKeywords('ssh', 'tunnel')) [connectionType, spec] = ['ssh tunnel', OPTION_LISTS.sshConnection];
-    else if (this.eatKeywords('confluent', 'schema', 'registry')) [connectionType, spec] = ['confluent schema registry', OPTION_LISTS.csrConnection];
-    else if (this.peekKeyword('mysql') || this.peekKeyword('yugabyte') || this.peekKeywords('sql', 'server') || this.peekKeywords('iceberg', 'catalog')) {
-      const words = this.peekKeyword('sql') || this.peekKeyword('iceberg') ? `${t.raw} ${this.peek(1).raw}` : t.raw;
+    if (this.eatKeyword('kafka')) connectionType = 'kafka';
+    else if (this.eatKeyword('postgres')) connectionType = 'postgres';
+    else if (this.eatKeyword('mysql')) connectionType = 'mysql';
+    else if (this.eatKeywords('sql', 'server')) connectionType = 'sql server';
+    else if (this.eatKeywords('aws', 'privatelink')) connectionType = 'aws privatelink';
+    else if (this.eatKeyword('aws')) connectionType = 'aws';
+    else if (this.eatKeywords('ssh', 'tunnel')) connectionType = 'ssh tunnel';
+    else if (this.eatKeywords('confluent', 'schema', 'registry')) connectionType = 'confluent schema registry';
+    else if (this.peekKeyword('yugabyte') || this.peekKeywords('iceberg', 'catalog')) {
+      const words = this.peekKeyword('iceberg') ? `${t.raw} ${this.peek(1).raw}` : t.raw;
       throw this.unsupported(t, `CREATE CONNECTION ... TO ${words.toUpperCase()}`);
     } else {
-      return this.fail(`a connection type (one of ${oneOf(['AWS', 'AWS PRIVATELINK', 'CONFLUENT SCHEMA REGISTRY', 'KAFKA', 'POSTGRES', 'SSH TUNNEL'])})`);
+      return this.fail(`a connection type (one of ${oneOf(['AWS', 'AWS PRIVATELINK', 'CONFLUENT SCHEMA REGISTRY', 'KAFKA', 'MYSQL', 'POSTGRES', 'SQL SERVER', 'SSH TUNNEL'])})`);
     }
-    const options = this.parseOptions(spec);
+    // Any type's option names read here; the planner refuses the ones this type does not take.
+    const options = this.parseOptions(ANY_CONNECTION_OPTIONS);
     const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.connectionWith) : [];
     return { kind: 'create_connection', name, ifNotExists, connectionType, options, withOptions };
   }
@@ -421,14 +432,19 @@ export class Parser {
     } else if (this.eatKeywords('postgres', 'connection')) {
       const conn = this.parseObjectName();
       connection = { kind: 'postgres', connection: conn, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.postgresSource) : [] };
+    } else if (this.eatKeywords('mysql', 'connection')) {
+      const conn = this.parseObjectName();
+      connection = { kind: 'mysql', connection: conn, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.mysqlSource) : [] };
+    } else if (this.eatKeywords('sql', 'server', 'connection')) {
+      const conn = this.parseObjectName();
+      connection = { kind: 'sql server', connection: conn, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.sqlServerSource) : [] };
     } else if (this.eatKeywords('load', 'generator')) {
       const generator = this.parseLoadGenerator();
       connection = { kind: 'load generator', generator, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.loadGenerator) : [] };
-    } else if (this.peekKeyword('mysql') || this.peekKeyword('yugabyte') || this.peekKeywords('sql', 'server')) {
-      const words = this.peekKeyword('sql') ? 'SQL SERVER' : t.raw.toUpperCase();
-      throw this.unsupported(t, `CREATE SOURCE ... FROM ${words}`);
+    } else if (this.peekKeyword('yugabyte')) {
+      throw this.unsupported(t, `CREATE SOURCE ... FROM ${t.raw.toUpperCase()}`);
     } else {
-      const kinds = ['KAFKA CONNECTION', 'LOAD GENERATOR', 'POSTGRES CONNECTION'];
+      const kinds = ['KAFKA CONNECTION', 'LOAD GENERATOR', 'MYSQL CONNECTION', 'POSTGRES CONNECTION', 'SQL SERVER CONNECTION'];
       return this.fail(`a source type (one of ${oneOf(columns === undefined ? [...kinds, 'WEBHOOK'] : kinds)})`);
     }
     const format = this.parseFormatSpecifier('source');
@@ -678,10 +694,12 @@ export class Parser {
   private parseCreateTable(temporary: boolean): Statement {
     const ifNotExists = this.eatIfNotExists();
     const name = this.parseNameFor('table');
-    if (this.peekKeyword('from')) throw this.unsupported(this.peek(), 'CREATE TABLE ... FROM SOURCE');
     // `CREATE TABLE t (a, b) FROM SOURCE s (...)`: column names, no types, before FROM SOURCE.
     const afterColumns = this.peekOp('(') ? this.tokens[this.matchingClose(this.i)] : undefined;
-    if (afterColumns?.kind === 'word' && afterColumns.value === 'from') throw this.unsupported(afterColumns, 'CREATE TABLE ... FROM SOURCE');
+    if (this.peekKeyword('from') || (afterColumns?.kind === 'word' && afterColumns.value === 'from')) {
+      if (temporary) throw this.unsupported(this.peek(), 'CREATE TEMPORARY TABLE ... FROM SOURCE');
+      return this.parseTableFromSource(name, ifNotExists);
+    }
     this.expectOp('(');
     const columns: ColumnDef[] = [];
     if (!this.peekOp(')')) {
@@ -691,6 +709,35 @@ export class Parser {
     this.expectOp(')');
     const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.tableWith) : [];
     return { kind: 'create_table', name, ifNotExists, temporary, columns, withOptions };
+  }
+
+  private parseTableFromSource(name: ObjectName, ifNotExists: boolean): Statement {
+    const columns = this.peekOp('(') ? this.parseIdentList() : undefined;
+    this.expectKeywords('from', 'source');
+    const source = this.parseObjectName();
+    let reference: ObjectName | undefined;
+    if (this.eatOp('(')) {
+      this.expectKeyword('reference');
+      this.eatOp('=');
+      reference = this.parseObjectName();
+      this.expectOp(')');
+    }
+    const format = this.parseFormatSpecifier('source');
+    const includeMetadata = this.eatKeyword('include') ? this.parseIncludeMetadata() : [];
+    const envelope = this.eatKeyword('envelope') ? this.parseSourceEnvelope() : undefined;
+    const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.tableFromSourceWith) : [];
+    return {
+      kind: 'create_table_from_source',
+      name,
+      ifNotExists,
+      ...(columns !== undefined ? { columns } : {}),
+      source,
+      ...(reference ? { reference } : {}),
+      ...(format ? { format } : {}),
+      includeMetadata,
+      ...(envelope ? { envelope } : {}),
+      withOptions,
+    };
   }
 
   private parseColumnDef(): ColumnDef {
@@ -879,6 +926,11 @@ export class Parser {
     let restrict = false;
     if (this.eatKeyword('cascade')) cascade = true;
     else if (this.eatKeyword('restrict')) restrict = true;
+    const second = this.peek();
+    if ((cascade && this.eatKeyword('restrict')) || (restrict && this.eatKeyword('cascade'))) {
+      const [first, other] = cascade ? ['CASCADE', 'RESTRICT'] : ['RESTRICT', 'CASCADE'];
+      throw new SqlSyntaxError(`Cannot specify both ${first} and ${other} in DROP`, this.byte(second.start));
+    }
     return { kind: 'drop', objectType, ifExists, names, cascade, restrict };
   }
 
@@ -937,8 +989,8 @@ export class Parser {
     if (objectType === 'secret' && this.eatKeyword('as')) return { kind: 'alter_secret', name, ifExists, value: this.parseSecretValue() };
     if (objectType === 'cluster' && this.peekKeyword('set') && this.peekOp('(', 1)) {
       this.next();
-      const action: AlterClusterAction = { kind: 'set', options: this.parseOptions(OPTION_LISTS.alterCluster) };
-      if (this.peekKeyword('with')) throw this.unsupported(this.peek(), 'ALTER CLUSTER ... WITH');
+      const options = this.parseOptions(OPTION_LISTS.alterCluster);
+      const action: AlterClusterAction = this.eatKeyword('with') ? { kind: 'set', options, wait: this.parseClusterWait() } : { kind: 'set', options };
       return { kind: 'alter_cluster', name: name[0]!, ifExists, action };
     }
     if (objectType === 'cluster' && this.eatKeyword('reset')) {
@@ -955,6 +1007,9 @@ export class Parser {
       this.expectOp(')');
       return { kind: 'alter_cluster', name: name[0]!, ifExists, action: { kind: 'reset', names } };
     }
+    if (RETAIN_HISTORY_TYPES.has(objectType) && ((this.peekKeyword('set') && this.peekOp('(', 1)) || (this.peekKeyword('reset') && this.peekOp('(', 1)))) {
+      return this.parseAlterRetainHistory(objectType, ifExists, name, what);
+    }
     if (a.kind === 'word' && ['set', 'reset', 'add', 'drop', 'rotate', 'alter', 'apply'].includes(a.value)) {
       throw this.unsupported(a, `${what} ... ${a.raw.toUpperCase()}`);
     }
@@ -963,6 +1018,46 @@ export class Parser {
     if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
     if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
     return this.fail(oneOf(actions));
+  }
+
+  /** `SET ([RETAIN HISTORY [=] FOR '<interval>'])` or `RESET (RETAIN HISTORY)` of a table, source, index or materialized view. */
+  private parseAlterRetainHistory(objectType: ObjectType, ifExists: boolean, name: ObjectName, what: string): Statement {
+    const spec = { what, names: ['RETAIN HISTORY'] };
+    if (this.eatKeyword('set')) {
+      const [option] = this.parseOptions(spec);
+      return { kind: 'alter_retain_history', objectType, ifExists, name, ...(option ? { option } : {}) };
+    }
+    this.expectKeyword('reset');
+    this.expectOp('(');
+    this.parseOptionName(spec);
+    this.expectOp(')');
+    return { kind: 'alter_retain_history', objectType, ifExists, name };
+  }
+
+  // ---- COMMENT ON ----------------------------------------------------------------------------
+
+  /** `COMMENT ON <object type> <name> IS '<text>' | NULL`; `COLUMN relation.column`. */
+  private parseComment(): Statement {
+    this.expectKeyword('on');
+    const t = this.peek();
+    if (t.kind === 'word' && ['type', 'role', 'function', 'network'].includes(t.value)) {
+      throw this.unsupported(t, `COMMENT ON ${t.raw.toUpperCase()}${t.value === 'network' ? ' POLICY' : ''}`);
+    }
+    const objectType: ObjectType | 'column' = this.eatKeyword('column') ? 'column' : this.parseObjectType();
+    const nameTok = this.peek();
+    let name: ObjectName;
+    let column: string | undefined;
+    if (objectType === 'column') {
+      const parts = this.parseObjectName();
+      if (parts.length < 2) this.failAt(nameTok, 'a column name qualified by its relation (relation.column)');
+      name = parts.slice(0, -1);
+      column = parts[parts.length - 1]!;
+    } else {
+      name = this.parseNameFor(objectType);
+    }
+    this.expectKeyword('is');
+    const comment = this.eatKeyword('null') ? null : this.parseStringLiteral();
+    return { kind: 'comment', objectType, name, ...(column !== undefined ? { column } : {}), comment, namePosition: this.byte(nameTok.start) };
   }
 
   // ---- SHOW --------------------------------------------------------------------------------
@@ -1037,8 +1132,8 @@ export class Parser {
     this.expectKeyword('for');
     const t = this.peek();
     // Checked before recursing, so `EXPLAIN EFFECTS FOR EXPLAIN ...` chains cannot nest.
-    if (!(t.kind === 'word' && (t.value === 'create' || t.value === 'drop' || t.value === 'alter'))) {
-      return this.fail('a DDL statement (CREATE, DROP or ALTER) after EXPLAIN EFFECTS FOR');
+    if (!(t.kind === 'word' && (t.value === 'create' || t.value === 'drop' || t.value === 'alter' || t.value === 'comment'))) {
+      return this.fail('a DDL statement (CREATE, DROP, ALTER or COMMENT) after EXPLAIN EFFECTS FOR');
     }
     const statement = this.parseStatement();
     if (!DDL_KINDS.has(statement.kind)) return this.failAt(t, 'a DDL statement after EXPLAIN EFFECTS FOR');
@@ -1054,6 +1149,7 @@ export class Parser {
    */
   private parseSelectOrUnsupported(): Statement {
     this.failedAt = undefined;
+    this.selectListExpression = false;
     const start = this.i;
     try {
       const select = this.parseSelect();
@@ -1063,7 +1159,8 @@ export class Parser {
       return select;
     } catch (e) {
       const at = this.failedAt;
-      if (!(e instanceof SqlSyntaxError) || e.code !== SQLSTATE.syntaxError || at === undefined || !selectGoesBeyond(this.tokens[at]!, this.tokens[at - 1])) {
+      const beyond = at !== undefined && (this.selectListExpression || selectGoesBeyond(this.tokens[at]!, this.tokens[at - 1]));
+      if (!(e instanceof SqlSyntaxError) || e.code !== SQLSTATE.syntaxError || at === undefined || !beyond) {
         throw e;
       }
       if (!this.statementTokens(start).some(namesSystemCatalog)) {
@@ -1084,6 +1181,12 @@ export class Parser {
         // `SELECT a, FROM t`: a bare FROM here ends the list rather than naming a column.
         if (this.peekKeyword('from')) return this.fail('a column name');
         columns.push(this.parseIdent());
+        // `SELECT a < b FROM ...`, `SELECT a IS NULL FROM ...`: an expression in the select list.
+        const next = this.peek();
+        if ((next.kind === 'op' && ![',', ';', ')', ']'].includes(next.value)) || (next.kind === 'word' && SELECT_LIST_OPERATOR_WORDS.has(next.value))) {
+          this.selectListExpression = true;
+          return this.fail("FROM or ','");
+        }
       } while (this.eatOp(','));
     }
     this.expectKeyword('from');
@@ -1276,6 +1379,36 @@ export class Parser {
     return options;
   }
 
+  /** `(WAIT [=] FOR '<duration>')` or `(WAIT [=] UNTIL READY [=] (TIMEOUT [=] '<d>', ON TIMEOUT [=] '<action>'))`, after `WITH`. */
+  private parseClusterWait(): ClusterAlterWait {
+    this.expectOp('(');
+    const position = this.byte(this.peek().start);
+    this.expectKeyword('wait');
+    this.eatOp('=');
+    let wait: ClusterAlterWait;
+    if (this.eatKeyword('for')) {
+      wait = { kind: 'for', duration: this.parseStringLiteral(), position };
+    } else if (this.eatKeywords('until', 'ready')) {
+      this.eatOp('=');
+      this.expectOp('(');
+      const values: { timeout?: string; onTimeout?: string } = {};
+      do {
+        const at = this.peek();
+        const key = this.eatKeywords('on', 'timeout') ? 'onTimeout' : this.eatKeyword('timeout') ? 'timeout' : this.fail('one of TIMEOUT or ON');
+        if (values[key] !== undefined) throw new SqlSyntaxError(`${key === 'timeout' ? 'TIMEOUT' : 'ON TIMEOUT'} specified more than once`, this.byte(at.start));
+        this.eatOp('=');
+        const v = this.peek();
+        values[key] = v.kind === 'word' ? (this.next(), v.raw) : this.parseStringLiteral();
+      } while (this.eatOp(','));
+      this.expectOp(')');
+      wait = { kind: 'until_ready', ...values, position };
+    } else {
+      return this.fail('one of FOR or UNTIL');
+    }
+    this.expectOp(')');
+    return wait;
+  }
+
   /** `ON REFRESH [(HYDRATION TIME ESTIMATE [=] [INTERVAL] '<interval>')]`, after `SCHEDULE [=]`. */
   private parseRefreshSchedule(): OptionValue {
     this.expectKeywords('on', 'refresh');
@@ -1322,7 +1455,8 @@ export class Parser {
         return this.failAt(this.peek(longestPrefix), oneOf([...continuations].sort()));
       }
     }
-    return this.fail(spec.names.length === 1 ? spec.names[0]! : `one of ${spec.names.join(' or ')}`);
+    const expected = spec.expected ?? spec.names;
+    return this.fail(expected.length === 1 ? expected[0]! : `one of ${expected.join(' or ')}`);
   }
 
   private startsOptionValue(): boolean {
@@ -1593,6 +1727,9 @@ export class Parser {
     throw new SqlSyntaxError(`Expected ${expected}, found ${found}`, this.byte(t.start));
   }
 }
+
+/** The kinds Materialize's ALTER ... SET/RESET (RETAIN HISTORY) takes. */
+const RETAIN_HISTORY_TYPES: ReadonlySet<string> = new Set(['table', 'source', 'index', 'materialized view']);
 
 /** Parses a request's SQL text into statements with their byte spans. */
 export function parse(text: string, options: { maxStatements?: number } = {}): ParsedStatement[] {

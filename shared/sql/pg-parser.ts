@@ -7,6 +7,7 @@
  * cold process imports it in ~320 ms and instantiates the WebAssembly module in ~90 ms (75 ms in
  * all in the bench, `npm run bench -- --only parse`); a body it reads then plans in ~120 µs.
  */
+import { PgSyntaxError } from '../errors';
 import type { ObjectName } from './ast';
 
 interface PgQueryApi {
@@ -36,15 +37,6 @@ export function pgParserLoaded(): boolean {
   return api !== undefined;
 }
 
-export class PgSyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly cursor: number | undefined,
-  ) {
-    super(message);
-    this.name = 'PgSyntaxError';
-  }
-}
 
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object';

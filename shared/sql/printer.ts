@@ -4,6 +4,7 @@
  * when they are keywords of our grammar, raw spans (view bodies, index keys) are written as typed.
  */
 import type {
+  ClusterAlterWait,
   ColumnDef,
   DataType,
   Expr,
@@ -197,6 +198,20 @@ export function format(f: Format): string {
   }
 }
 
+/**
+ * A CREATE SOURCE's clauses after its FROM, as `print` writes them (FORMAT, INCLUDE, ENVELOPE,
+ * references, EXPOSE PROGRESS, WITH options); '' when it has none of the clauses.
+ */
+export function sourceClauses(s: Extract<Statement, { kind: 'create_source' }>): string {
+  const parts: string[] = [];
+  if (s.format) parts.push(formatSpecifier(s.format));
+  if (s.includeMetadata.length) parts.push(`INCLUDE ${s.includeMetadata.map(includeItem).join(', ')}`);
+  if (s.envelope) parts.push(`ENVELOPE ${envelope(s.envelope)}`);
+  if (s.references) parts.push(references(s.references));
+  if (s.exposeProgress) parts.push(`EXPOSE PROGRESS AS ${objectName(s.exposeProgress)}`);
+  return parts.length ? parts.join(' ') + withOptions(s.withOptions) : '';
+}
+
 function formatSpecifier(f: FormatSpecifier): string {
   return f.kind === 'bare' ? `FORMAT ${format(f.format)}` : `KEY FORMAT ${format(f.key)} VALUE FORMAT ${format(f.value)}`;
 }
@@ -238,6 +253,10 @@ function sourceConnection(c: SourceConnection): string {
       return `KAFKA CONNECTION ${objectName(c.connection)}${opts}`;
     case 'postgres':
       return `POSTGRES CONNECTION ${objectName(c.connection)}${opts}`;
+    case 'mysql':
+      return `MYSQL CONNECTION ${objectName(c.connection)}${opts}`;
+    case 'sql server':
+      return `SQL SERVER CONNECTION ${objectName(c.connection)}${opts}`;
     case 'load generator':
       return `LOAD GENERATOR ${c.generator.toUpperCase()}${opts}`;
   }
@@ -297,14 +316,9 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     case 'create_connection':
       return `CREATE CONNECTION ${ifNotExists(s.ifNotExists)}${objectName(s.name)} TO ${s.connectionType.toUpperCase()} ${optionList(s.options)}${withOptions(s.withOptions)}`;
     case 'create_source': {
-      const parts = [`CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''}${inCluster(s.inCluster)}`];
-      parts.push(`FROM ${sourceConnection(s.connection)}`);
-      if (s.format) parts.push(formatSpecifier(s.format));
-      if (s.includeMetadata.length) parts.push(`INCLUDE ${s.includeMetadata.map(includeItem).join(', ')}`);
-      if (s.envelope) parts.push(`ENVELOPE ${envelope(s.envelope)}`);
-      if (s.references) parts.push(references(s.references));
-      if (s.exposeProgress) parts.push(`EXPOSE PROGRESS AS ${objectName(s.exposeProgress)}`);
-      return parts.join(' ') + withOptions(s.withOptions);
+      const head = `CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''}${inCluster(s.inCluster)} FROM ${sourceConnection(s.connection)}`;
+      const tail = sourceClauses(s);
+      return tail ? `${head} ${tail}` : head + withOptions(s.withOptions);
     }
     case 'create_webhook_source': {
       const parts = [`CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${inCluster(s.inCluster)} FROM WEBHOOK BODY FORMAT ${format(s.bodyFormat)}`];
@@ -328,6 +342,14 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     }
     case 'create_table':
       return `CREATE ${s.temporary ? 'TEMPORARY ' : ''}TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)} (${s.columns.map(columnDef).join(', ')})${withOptions(s.withOptions)}`;
+    case 'create_table_from_source': {
+      const parts = [`CREATE TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''} FROM SOURCE ${objectName(s.source)}`];
+      if (s.reference) parts.push(`(REFERENCE = ${objectName(s.reference)})`);
+      if (s.format) parts.push(formatSpecifier(s.format));
+      if (s.includeMetadata.length) parts.push(`INCLUDE ${s.includeMetadata.map(includeItem).join(', ')}`);
+      if (s.envelope) parts.push(`ENVELOPE ${envelope(s.envelope)}`);
+      return parts.join(' ') + withOptions(s.withOptions);
+    }
     case 'create_view':
       return `CREATE ${s.orReplace ? 'OR REPLACE ' : ''}${s.temporary ? 'TEMPORARY ' : ''}VIEW ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''} AS ${s.query}`;
     case 'create_materialized_view':
@@ -349,14 +371,21 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       return `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)} SET CLUSTER ${ident(s.cluster)}`;
     case 'alter_swap':
       return `ALTER ${s.objectType.toUpperCase()} ${objectName(s.name)} SWAP WITH ${ident(s.other)}`;
+    case 'alter_retain_history': {
+      const head = `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)}`;
+      return s.option ? `${head} SET ${optionList([s.option])}` : `${head} RESET (RETAIN HISTORY)`;
+    }
     case 'alter_restart':
       return `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)} RESTART`;
     case 'alter_cluster': {
       const head = `ALTER CLUSTER ${ifExists(s.ifExists)}${ident(s.name)}`;
-      return s.action.kind === 'set' ? `${head} SET ${optionList(s.action.options)}` : `${head} RESET (${s.action.names.join(', ')})`;
+      if (s.action.kind === 'reset') return `${head} RESET (${s.action.names.join(', ')})`;
+      return `${head} SET ${optionList(s.action.options)}${s.action.wait ? ` WITH (${clusterWait(s.action.wait)})` : ''}`;
     }
     case 'show_create':
       return `SHOW CREATE ${s.objectType.toUpperCase()} ${objectName(s.name)}`;
+    case 'comment':
+      return `COMMENT ON ${s.objectType.toUpperCase()} ${objectName(s.column === undefined ? s.name : [...s.name, s.column])} IS ${s.comment === null ? 'NULL' : stringLiteral(s.comment)}`;
     case 'start_transaction':
       return `START TRANSACTION${s.modes.length ? ` ${s.modes.join(', ')}` : ''}`;
     case 'commit':
@@ -365,4 +394,10 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     case 'explain_effects':
       return `EXPLAIN EFFECTS FOR ${print(s.statement, opts)}`;
   }
+}
+
+function clusterWait(w: ClusterAlterWait): string {
+  if (w.kind === 'for') return `WAIT FOR ${stringLiteral(w.duration)}`;
+  const parts = [...(w.timeout !== undefined ? [`TIMEOUT = ${stringLiteral(w.timeout)}`] : []), ...(w.onTimeout !== undefined ? [`ON TIMEOUT = ${stringLiteral(w.onTimeout)}`] : [])];
+  return `WAIT UNTIL READY (${parts.join(', ')})`;
 }

@@ -19,10 +19,10 @@
  * silently lose `c`; such a query is refused (0A000) rather than answered with a missing dependency.
  */
 import * as nodeSqlParser from 'node-sql-parser/build/postgresql.js';
-import { NotSupportedError, SQLSTATE, SqlSyntaxError } from '../errors';
+import { NotSupportedError, PgSyntaxError, SQLSTATE, SqlSyntaxError, UnreadableViewBody } from '../errors';
 import type { ObjectName } from './ast';
 import { byteOffset, lex } from './lexer';
-import { PgSyntaxError, pgParserLoaded, pgRelations } from './pg-parser';
+import { pgParserLoaded, pgRelations } from './pg-parser';
 
 interface SqlParserApi {
   astify(sql: string, opt?: { database?: string }): unknown;
@@ -63,7 +63,7 @@ export function relationsReferenced(queryText: string, options: RelationsOptions
     throw new UnreadableViewBody(`Expected a valid query, found ${describeAt(queryText, at)}`, base + byteOffset(queryText, at), {
       detail: 'A view body is one query: SELECT, WITH ..., VALUES, or a set operation of them.',
       cause: e,
-    });
+    }, pgParserLoaded());
   }
   const statements = Array.isArray(ast) ? ast : [ast];
   const first = statements[0] as { type?: unknown } | undefined;
@@ -129,6 +129,60 @@ export interface ViewShape {
   readonly wildcard: boolean;
   /** Output column names in order; `undefined` for an expression whose name we do not derive. */
   readonly columns: readonly (string | undefined)[];
+  /**
+   * For a body that reads one relation and nothing else (no join, subquery, CTE or set operation):
+   * the relation and every column name the body uses, so the planner can resolve them.
+   */
+  readonly singleRelation?: SingleRelationBody;
+}
+
+export interface SingleRelationBody {
+  readonly relation: ObjectName;
+  /** The name the relation goes by in the body (its alias, else its last name part). */
+  readonly rangeName: string;
+  /** Column references, as written (qualifier and name), in the order the tree lists them. */
+  readonly columnRefs: readonly { readonly qualifier?: string; readonly column: string }[];
+  /** Output names the select list gives (ORDER BY and GROUP BY may use them). */
+  readonly outputAliases: readonly string[];
+}
+
+/** SQL's functions written without parentheses, which the library reads as column references. */
+const NILADIC = new Set(['current_date', 'current_time', 'current_timestamp', 'localtime', 'localtimestamp', 'current_user', 'session_user', 'user', 'current_role', 'current_schema', 'current_catalog']);
+
+function singleRelationOf(select: Node): SingleRelationBody | undefined {
+  if (select.with || select._next || !Array.isArray(select.from) || select.from.length !== 1) return undefined;
+  const item = select.from[0];
+  if (!isNode(item) || typeof item.table !== 'string' || item.expr !== undefined || item.join !== undefined) return undefined;
+  const db = typeof item.db === 'string' ? item.db : undefined;
+  const schema = typeof item.schema === 'string' ? item.schema : undefined;
+  const relation: string[] = schema !== undefined && db !== undefined ? [db, schema, item.table] : db !== undefined ? [db, item.table] : [item.table];
+  const columnRefs: { qualifier?: string; column: string }[] = [];
+  let nested = false;
+  const visit = (n: unknown, root: boolean): void => {
+    if (nested) return;
+    if (Array.isArray(n)) {
+      for (const x of n) visit(x, false);
+      return;
+    }
+    if (!isNode(n)) return;
+    if (!root && (n.type === 'select' || 'ast' in n || n.type === 'values')) {
+      nested = true;
+      return;
+    }
+    if (n.type === 'column_ref') {
+      const col = isNode(n.column) && isNode(n.column.expr) ? n.column.expr.value : n.column;
+      if (typeof col !== 'string' || col === '*') return;
+      const qualifier = typeof n.table === 'string' ? n.table : undefined;
+      if (qualifier === undefined && NILADIC.has(col)) return;
+      columnRefs.push(qualifier !== undefined ? { qualifier, column: col } : { column: col });
+      return;
+    }
+    for (const [k, v] of Object.entries(n)) if (k !== 'from') visit(v, false);
+  };
+  visit(select, true);
+  if (nested) return undefined;
+  const outputAliases = (Array.isArray(select.columns) ? select.columns : []).flatMap((c) => (isNode(c) && typeof c.as === 'string' ? [c.as] : []));
+  return { relation, rangeName: typeof item.as === 'string' ? item.as : item.table, columnRefs, outputAliases };
 }
 
 let lastShape: { text: string; shape: ViewShape } | undefined;
@@ -158,20 +212,13 @@ function shapeOf(select: Node): ViewShape {
     if (e.type === 'number' || e.type === 'single_quote_string' || e.type === 'bool' || e.type === 'null') return '?column?';
     return undefined;
   });
-  return { wildcard, columns };
+  // The library reads `a NATURAL JOIN b` as `a AS natural JOIN b` (NATURAL is reserved, so no
+  // alias can be spelled so unquoted): a natural join expands columns implicitly, like `*`.
+  if (Array.isArray(select.from) && select.from.some((f) => isNode(f) && typeof f.as === 'string' && f.as.toLowerCase() === 'natural')) wildcard = true;
+  const single = singleRelationOf(select);
+  return { wildcard, columns, ...(single ? { singleRelation: single } : {}) };
 }
 
-/**
- * A body the first reader could not read. When PostgreSQL's parser was not loaded yet, the API
- * loads it and plans the request again (planning is pure), so its cost is paid only then.
- */
-export class UnreadableViewBody extends SqlSyntaxError {
-  readonly triedPostgres = pgParserLoaded();
-  constructor(message: string, position: number, fields: ConstructorParameters<typeof SqlSyntaxError>[2]) {
-    super(message, position, fields);
-    this.name = 'UnreadableViewBody';
-  }
-}
 
 /** The relations by PostgreSQL's parser, if it is loaded and reads the body as one query. */
 function readWithPostgres(queryText: string): ObjectName[] | undefined {
@@ -325,3 +372,4 @@ function addRelation(item: Node, scope: ReadonlySet<string>, found: Map<string, 
   const key = JSON.stringify(name);
   if (!found.has(key)) found.set(key, name);
 }
+

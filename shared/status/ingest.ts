@@ -5,15 +5,13 @@
  * changes nothing, a duplicate writes no second history row, and a report about a dropped object
  * is ignored.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../controllers/contract';
+import { HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../dataplane/contract';
 import { judgeReport, reportObservation, type ReportVerdict } from './reports';
-import { StatusStore, type ReportState } from './store';
+import type { ReportState, StatusStore } from '../catalog/status-store';
 import { transition } from './transition';
 
 export interface StatusIngestDeps {
-  readonly doc: DynamoDBDocumentClient;
-  readonly catalogTable: string;
+  readonly statuses: Pick<StatusStore, 'get' | 'apply' | 'touch'>;
   readonly clock?: () => Date;
 }
 
@@ -28,11 +26,11 @@ export function reportDueAt(status: string, now: Date): string | undefined {
 }
 
 export class StatusIngest {
-  private readonly store: StatusStore;
+  private readonly store: StatusIngestDeps['statuses'];
   private readonly clock: () => Date;
 
   constructor(deps: StatusIngestDeps) {
-    this.store = new StatusStore(deps.doc, deps.catalogTable);
+    this.store = deps.statuses;
     this.clock = deps.clock ?? (() => new Date());
   }
 

@@ -3,7 +3,7 @@
  * stale/duplicate/dropped verdict, and the observation a report makes for `transition()`.
  */
 import * as z from 'zod/mini';
-import { REPORTED_STATUSES, type StatusReport } from '../controllers/contract';
+import { REPORTED_STATUSES, type StatusReport } from '../dataplane/contract';
 import { scrubError } from '../probes/namespace';
 import type { Observation, StatusDetails } from './transition';
 

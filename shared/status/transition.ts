@@ -68,8 +68,12 @@ export const SILENT_ERROR_PREFIX = 'no status reported by the data plane for ';
 
 export interface Transition {
   readonly next: ConnectorStatus;
-  /** Present when status or error changed: the row for the _history table. */
-  readonly history?: { readonly occurredAt: string; readonly status: ConnectorStatusValue; readonly error: string | null; readonly details: StatusDetails | null };
+  /**
+   * Present when status or error changed: the row for the _history table. `from` is the status
+   * before (null for a new connector; absent where the writer does not know it), for the status
+   * event the row becomes (shared/events/select.ts).
+   */
+  readonly history?: { readonly occurredAt: string; readonly status: ConnectorStatusValue; readonly error: string | null; readonly details: StatusDetails | null; readonly from?: ConnectorStatusValue | null };
 }
 
 function describe(o: Observation, prev: ConnectorStatus | undefined): Omit<ConnectorStatus, 'lastStatusChangeAt' | 'generation'> {
@@ -122,5 +126,5 @@ export function transition(prev: ConnectorStatus | undefined, o: Observation, at
     generation: o.generation,
     lastStatusChangeAt: changed ? now : prev!.lastStatusChangeAt,
   };
-  return changed ? { next, history: { occurredAt: now, status: d.status, error: d.error, details: d.details } } : { next };
+  return changed ? { next, history: { occurredAt: now, status: d.status, error: d.error, details: d.details, from: prev?.status ?? null } } : { next };
 }

@@ -6,19 +6,20 @@
  * details, never as the source of the status. Writes are conditional on the status's version, so
  * a report that lands meanwhile wins and two sweepers write one history row.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { objSk, tenantPk } from '../catalog/keys';
-import type { CatalogObject, ObjectOf } from '../catalog/model';
-import { HEARTBEAT_TIMEOUT_SECONDS } from '../controllers/contract';
-import type { ConnectionProbeInput, Prober, ProbeResult } from '../probes/types';
+import { resolveConnection } from '../catalog/connections';
+import { connectorKind, type ObjectOf } from '../catalog/model';
+import { reportState, type StatusStore, type StoredStatus } from '../catalog/status-store';
+import type { ObjectReader } from '../catalog/stores';
+import { HEARTBEAT_TIMEOUT_SECONDS } from '../dataplane/contract';
+import type { Prober, ProbeResult } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
-import { reportState, StatusStore, type StoredStatus } from '../status/store';
 import { transition } from '../status/transition';
 
 export interface ConnectorPassDeps {
-  readonly doc: DynamoDBDocumentClient;
-  readonly catalogTable: string;
+  /** The connector's object and its connection, for the diagnostic probe. */
+  readonly catalog: ObjectReader;
+  readonly statuses: Pick<StatusStore, 'apply' | 'touch'>;
   readonly logger: Logger;
   readonly prober?: Prober;
   readonly secrets?: SecretStore;
@@ -74,17 +75,10 @@ export function cachedSecrets(store: SecretStore | undefined): { store: SecretSt
 }
 
 export class ConnectorPass {
-  private readonly statuses: StatusStore;
   private readonly secrets: ReturnType<typeof cachedSecrets>;
   private probes = 0;
   constructor(private readonly deps: ConnectorPassDeps) {
-    this.statuses = new StatusStore(deps.doc, deps.catalogTable);
     this.secrets = cachedSecrets(deps.secrets);
-  }
-
-  private async get(tenant: string, id: string): Promise<CatalogObject | undefined> {
-    const r = await this.deps.doc.send(new GetCommand({ TableName: this.deps.catalogTable, Key: { pk: tenantPk(tenant), sk: objSk(id) }, ConsistentRead: true }));
-    return r.Item as CatalogObject | undefined;
   }
 
   /** `statuses`: the status items read from the attention index, any tenants. */
@@ -103,12 +97,12 @@ export class ConnectorPass {
         // Look again one timeout later, not every sweep: a long silence costs one read per timeout.
         const state = { ...reportState(prev), reportDueAt: new Date(now.getTime() + HEARTBEAT_TIMEOUT_SECONDS * 1000).toISOString() };
         if (t.history) {
-          if (await this.statuses.apply(prev.tenant, { id: prev.objectId, kind: prev.kind, name: prev.name }, t, prev.version, state)) {
+          if (await this.deps.statuses.apply(prev.tenant, { id: prev.objectId, kind: prev.kind, name: prev.name }, t, prev.version, state)) {
             transitions++;
             this.deps.logger.info('connector status changed', { tenant: prev.tenant, objectId: prev.objectId, from: prev.status, to: t.next.status, error: t.next.error });
           }
         } else {
-          await this.statuses.touch(prev.tenant, prev.objectId, prev.generation, prev.version, state);
+          await this.deps.statuses.touch(prev.tenant, prev.objectId, prev.generation, prev.version, state);
         }
       } catch (err) {
         // One connector's trouble must not stop the sweep of the others.
@@ -120,36 +114,19 @@ export class ConnectorPass {
 
   /** Probes the upstream through the object's connection, with secret values from the store: a diagnostic for a silent connector. */
   private async diagnose(tenant: string, objectId: string): Promise<ProbeResult | undefined> {
-    const object = await this.get(tenant, objectId);
-    if (!this.deps.prober || !object || object.dropped || (object.kind !== 'source' && object.kind !== 'sink')) return undefined;
-    const spec = object.spec as { connectionId?: string; options?: Record<string, string> };
+    const get = (id: string) => this.deps.catalog.getObject(tenant, id);
+    const object = await get(objectId);
+    if (!this.deps.prober || !object || object.dropped || !connectorKind(object)) return undefined;
+    // A source-fed table reaches upstream through its source.
+    const from = object.kind === 'table' ? object.spec.fromSource : undefined;
+    const fed = from ? await get(from.sourceId) : object;
+    if (!fed || fed.dropped) return undefined;
+    const spec = fed.spec as { connectionId?: string; options?: Record<string, string> };
     if (!spec.connectionId) return undefined;
-    const conn = (await this.get(tenant, spec.connectionId)) as ObjectOf<'connection'> | undefined;
+    const conn = (await get(spec.connectionId)) as ObjectOf<'connection'> | undefined;
     if (!conn || conn.dropped) return undefined;
-    const input = await resolveConnection(tenant, conn, (id) => this.get(tenant, id), this.secrets.store);
+    const input = await resolveConnection(tenant, conn, get, this.secrets.store);
     this.probes++;
     return object.kind === 'sink' ? this.deps.prober.probeSink(input, spec.options ?? {}) : this.deps.prober.probeSource(input, spec.options ?? {});
   }
-}
-
-/** A connection's probe input: its options, and its secret references resolved to values. */
-export async function resolveConnection(
-  tenant: string,
-  conn: ObjectOf<'connection'>,
-  get: (id: string) => Promise<CatalogObject | undefined>,
-  secrets: SecretStore | undefined,
-  pendingValues: ReadonlyMap<string, string> = new Map(),
-): Promise<ConnectionProbeInput> {
-  const values: Record<string, string> = {};
-  for (const [option, secretId] of Object.entries(conn.spec.connector.secretRefs)) {
-    const pending = pendingValues.get(secretId);
-    if (pending !== undefined) {
-      values[option] = pending;
-      continue;
-    }
-    const secret = await get(secretId);
-    const value = secret && secrets ? await secrets.get(tenant, secretId, secret.generation) : undefined;
-    if (value !== undefined) values[option] = value;
-  }
-  return { type: conn.spec.connector.type, options: conn.spec.connector.options, secrets: values };
 }

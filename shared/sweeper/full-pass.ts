@@ -14,18 +14,18 @@
  *   was put, or its drop never pruned it) is removed from the secret store, once nothing stored
  *   a value for it within the grace period. Object ids are never reused, so nothing can start
  *   referring to it later.
+ *
+ * Two steps per tenant: `diffTenant` is pure (the catalog, the outbox and the data plane's
+ * observation in, the list of repairs out); `FullPass` observes, diffs and applies the repairs.
  */
-import { queryPartition } from '../dynamo';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { EFF_PREFIX, OBJ_PREFIX, TENANTS_PK, tenantPk, txnSk } from '../catalog/keys';
 import type { CatalogObject } from '../catalog/model';
-import { effectItem, OUTBOX_TTL_SECONDS, type TxnRecord } from '../catalog/store';
-import { DEFAULT_READ_POLICY, type DataPlane, type ObservedResource } from '../controllers/contract';
-import { RESOURCES_OF } from '../effects/derive';
+import type { OutboxStore, TxnRecord } from '../catalog/outbox-store';
+import type { CatalogStore } from '../catalog/store';
+import { DEFAULT_READ_POLICY, type DataPlane, type ObservedResource, type ResourceOwner } from '../dataplane/contract';
+import { RESOURCES_OF, resourcesOf } from '../effects/derive';
 import type { EffectIntent, EffectKind, EffectRecord } from '../effects/model';
-import type { SecretStore } from '../secrets/store';
+import type { SecretStore, SecretVersionList } from '../secrets/store';
 import { randomBytes } from 'node:crypto';
 
 export interface FullPassOptions {
@@ -37,12 +37,18 @@ export interface FullPassOptions {
   readonly tenantsPerRun?: number;
 }
 
+export interface UntaggedResource {
+  readonly tenant: string;
+  readonly kind: string;
+  readonly resourceId: string;
+}
+
 export interface FullPassReport {
   readonly ran: boolean;
   readonly tenants: number;
   readonly itemsRead: number;
   readonly orphans: number;
-  readonly untagged: readonly { tenant: string; kind: string; resourceId: string }[];
+  readonly untagged: readonly UntaggedResource[];
   readonly missing: number;
   readonly readPoliciesRepaired: number;
   /** Stored secrets no live catalog secret refers to, removed from the secret store. */
@@ -51,12 +57,87 @@ export interface FullPassReport {
   readonly completed: boolean;
 }
 
-const MARKER = { pk: 'SWEEP', sk: 'FULL' };
+/** What the full pass reads of one tenant: the catalog (tombstones included), the outbox, the data plane, the secret store. */
+export interface TenantObservation {
+  readonly tenant: string;
+  readonly objects: readonly CatalogObject[];
+  readonly effects: readonly EffectRecord[];
+  readonly resources: readonly ObservedResource[];
+  /** Absent without a secret store: no secret is collected then. */
+  readonly storedSecrets?: readonly SecretVersionList[];
+}
+
+/** One repair the diff asks for. */
+export type Repair =
+  /** Collect an orphan (`intent: 'drop'`) or re-drive a missing resource (`'ensure'`), through the outbox. */
+  | { readonly repair: 'effect'; readonly effect: EffectIntent }
+  | { readonly repair: 'read_policy'; readonly owner: ResourceOwner; readonly generation: number }
+  | { readonly repair: 'collect_secret'; readonly secretId: string }
+  /** Not ours: never touched, only reported. */
+  | { readonly repair: 'report_untagged'; readonly resource: UntaggedResource };
+
 const KIND_TO_CONTROLLER = new Map<string, EffectKind['controller']>(
   Object.values(RESOURCES_OF)
     .flat()
     .map((r) => [r.kind, r.controller]),
 );
+
+/** Pure: the repairs one tenant needs, `graceMs` being how old an orphan or an orphaned secret must be. */
+export function diffTenant(o: TenantObservation, now: Date, graceMs: number): Repair[] {
+  const objects = new Map(o.objects.map((x) => [x.id, x]));
+  // Something is still in flight (or visibly failed) for this object and kind: leave it to that effect.
+  const busy = new Set(o.effects.filter((e) => e.state === 'pending' || e.state === 'failed').map((e) => `${e.objectId}/${e.kind}`));
+  // An orphan keeps costing money even after its drop failed for good: only an effect still in
+  // flight holds it back (a failed drop is re-driven each full pass, visibly, through the outbox).
+  const inFlight = new Set(o.effects.filter((e) => e.state === 'pending').map((e) => `${e.objectId}/${e.kind}`));
+  const repairs: Repair[] = [];
+  const present = new Set<string>();
+  for (const r of o.resources) {
+    present.add(`${r.resourceId}/${r.kind}`);
+    if (!r.owner) {
+      repairs.push({ repair: 'report_untagged', resource: { tenant: o.tenant, kind: r.kind, resourceId: r.resourceId } });
+      continue;
+    }
+    const owner = objects.get(r.owner.objectId);
+    if (owner === undefined || owner.dropped) {
+      if (inFlight.has(`${r.resourceId}/${r.kind}`) || now.getTime() - Date.parse(r.createdAt) < graceMs) continue;
+      repairs.push({ repair: 'effect', effect: resourceIntent(r, 'drop', orphanDropGeneration(r, owner)) });
+      continue;
+    }
+    if (needsReadPolicy(r) && !r.readPolicy) repairs.push({ repair: 'read_policy', owner: r.owner, generation: r.generation });
+  }
+  for (const x of objects.values()) {
+    if (x.dropped) continue;
+    for (const res of resourcesOf(x)) {
+      if (res.controller === 'secrets') continue; // secrets are checked by their own store
+      if (present.has(`${x.id}/${res.kind}`) || busy.has(`${x.id}/${res.kind}`)) continue;
+      repairs.push({ repair: 'effect', effect: { ...res, intent: 'ensure', objectId: x.id, objectName: x.name, generation: x.generation } as EffectIntent });
+    }
+  }
+  // A stored secret no live catalog secret refers to. The objects were read before the listing,
+  // so a CREATE SECRET that commits in between stored its value moments ago: the grace period
+  // (far longer than a request) keeps it.
+  for (const stored of o.storedSecrets ?? []) {
+    const owner = objects.get(stored.secretId);
+    if (owner && !owner.dropped) continue;
+    const changedAt = stored.changedAt === undefined ? now.getTime() : Date.parse(stored.changedAt);
+    if (now.getTime() - changedAt < graceMs) continue;
+    repairs.push({ repair: 'collect_secret', secretId: stored.secretId });
+  }
+  return repairs;
+}
+
+export interface FullPassDeps {
+  /** The tenant registry, and each tenant's objects with their tombstones. */
+  readonly catalog: Pick<CatalogStore, 'tenantsPage' | 'listObjects'>;
+  /** Effects in flight, the repairs' effects, and the pass's own lease and cursor. */
+  readonly outbox: Pick<OutboxStore, 'listEffects' | 'append' | 'fullPassMarker' | 'claimFullPass' | 'finishFullPass'>;
+  readonly dataPlane: DataPlane;
+  readonly logger: Logger;
+  readonly secrets?: SecretStore;
+}
+
+export type TenantPassResult = Pick<FullPassReport, 'itemsRead' | 'orphans' | 'missing' | 'readPoliciesRepaired' | 'secretsCollected' | 'untagged'>;
 
 export class FullPass {
   private readonly intervalMs: number;
@@ -64,7 +145,7 @@ export class FullPass {
   private readonly tenantsPerRun: number;
 
   constructor(
-    private readonly deps: { doc: DynamoDBDocumentClient; catalogTable: string; dataPlane: DataPlane; logger: Logger; secrets?: SecretStore },
+    private readonly deps: FullPassDeps,
     o: FullPassOptions = {},
   ) {
     this.intervalMs = o.intervalMs ?? 3_600_000;
@@ -72,164 +153,117 @@ export class FullPass {
     this.tenantsPerRun = o.tenantsPerRun ?? 50;
   }
 
-  async run(now: Date): Promise<FullPassReport> {
+  /**
+   * One run: a page of tenants from the cursor, or, with a `deadline` (epoch ms, wall clock), page
+   * after page until the deadline passes or the pass completes. The cursor is saved at the end.
+   */
+  async run(now: Date, o: { deadline?: number } = {}): Promise<FullPassReport> {
     const none: FullPassReport = { ran: false, tenants: 0, itemsRead: 1, orphans: 0, untagged: [], missing: 0, readPoliciesRepaired: 0, secretsCollected: 0, completed: false };
-    const marker = (await this.deps.doc.send(new GetCommand({ TableName: this.deps.catalogTable, Key: MARKER, ConsistentRead: true }))).Item;
+    const { outbox } = this.deps;
+    const marker = await outbox.fullPassMarker();
     const t = now.getTime();
-    const due = marker?.cursor !== undefined || !marker?.completedAt || t - Date.parse(marker.completedAt as string) >= this.intervalMs;
-    if (!due || (marker?.leaseUntil as number | undefined) !== undefined && (marker!.leaseUntil as number) > t) return none;
+    const due = marker?.cursor !== undefined || !marker?.completedAt || t - Date.parse(marker.completedAt) >= this.intervalMs;
+    if (!due || (marker?.leaseUntil !== undefined && marker.leaseUntil > t)) return none;
     // Claim this run: a concurrent sweeper that read the same marker loses.
-    try {
-      await this.deps.doc.send(
-        new UpdateCommand({
-          TableName: this.deps.catalogTable,
-          Key: MARKER,
-          UpdateExpression: 'SET leaseUntil = :lease, claims = if_not_exists(claims, :zero) + :one',
-          ConditionExpression: 'attribute_not_exists(pk) OR claims = :seen',
-          ExpressionAttributeValues: { ':lease': t + 5 * 60_000, ':zero': 0, ':one': 1, ':seen': marker?.claims ?? 0 },
-        }),
-      );
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return none;
-      throw err;
-    }
-    const page = await this.deps.doc.send(
-      new QueryCommand({
-        TableName: this.deps.catalogTable,
-        KeyConditionExpression: marker?.cursor ? 'pk = :pk AND sk > :c' : 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': TENANTS_PK, ...(marker?.cursor ? { ':c': marker.cursor } : {}) },
-        Limit: this.tenantsPerRun,
-      }),
-    );
-    let itemsRead = 2 + (page.Items?.length ?? 0);
+    if (!(await outbox.claimFullPass(marker, t + 5 * 60_000))) return none;
+    let itemsRead = 2;
+    let tenants = 0;
     let orphans = 0;
     let missing = 0;
     let readPoliciesRepaired = 0;
     let secretsCollected = 0;
-    const untagged: { tenant: string; kind: string; resourceId: string }[] = [];
-    for (const t of page.Items ?? []) {
-      const r = await this.diffTenant(t.tenant as string, now);
-      itemsRead += r.itemsRead;
-      orphans += r.orphans;
-      missing += r.missing;
-      readPoliciesRepaired += r.readPoliciesRepaired;
-      secretsCollected += r.secretsCollected;
-      untagged.push(...r.untagged);
-    }
-    const completed = !page.LastEvaluatedKey;
-    const cursor = page.Items?.length ? (page.Items[page.Items.length - 1]!.sk as string) : undefined;
-    await this.deps.doc.send(
-      new PutCommand({
-        TableName: this.deps.catalogTable,
-        Item: {
-          ...MARKER,
-          claims: (marker?.claims ?? 0) + 1,
-          ...(completed ? { completedAt: now.toISOString() } : { completedAt: marker?.completedAt, cursor }),
-        },
-      }),
-    );
-    const report = { ran: true, tenants: page.Items?.length ?? 0, itemsRead, orphans, untagged, missing, readPoliciesRepaired, secretsCollected, completed };
+    const untagged: UntaggedResource[] = [];
+    let cursor = marker?.cursor;
+    let completed = false;
+    do {
+      const page = await this.deps.catalog.tenantsPage(cursor, this.tenantsPerRun);
+      itemsRead += page.tenants.length;
+      for (const tenant of page.tenants) {
+        const r = await this.repairTenant(tenant, now);
+        tenants++;
+        itemsRead += r.itemsRead;
+        orphans += r.orphans;
+        missing += r.missing;
+        readPoliciesRepaired += r.readPoliciesRepaired;
+        secretsCollected += r.secretsCollected;
+        untagged.push(...r.untagged);
+      }
+      completed = page.last;
+      cursor = page.next ?? cursor;
+    } while (!completed && o.deadline !== undefined && Date.now() < o.deadline);
+    await outbox.finishFullPass({ claims: (marker?.claims ?? 0) + 1, ...(completed ? { completedAt: now.toISOString() } : { completedAt: marker?.completedAt, cursor }) });
+    const report = { ran: true, tenants, itemsRead, orphans, untagged, missing, readPoliciesRepaired, secretsCollected, completed };
     if (orphans || missing || readPoliciesRepaired || secretsCollected || untagged.length) this.deps.logger.warn('full pass found drift', { ...report });
     return report;
   }
 
-  private query(tenant: string, prefix: string): Promise<Record<string, unknown>[]> {
-    return queryPartition(this.deps.doc, this.deps.catalogTable, tenantPk(tenant), prefix);
+  /** What the diff needs of one tenant. */
+  async observe(tenant: string): Promise<TenantObservation> {
+    const [objects, effects, resources] = await Promise.all([this.deps.catalog.listObjects(tenant), this.deps.outbox.listEffects(tenant), this.deps.dataPlane.observe(tenant)]);
+    // Listed after the objects were read (see `diffTenant`).
+    const storedSecrets = this.deps.secrets ? await this.deps.secrets.list(tenant) : undefined;
+    return { tenant, objects, effects, resources, ...(storedSecrets ? { storedSecrets } : {}) };
   }
 
-  async diffTenant(tenant: string, now: Date) {
-    const [objectItems, effectItems, resources] = await Promise.all([this.query(tenant, OBJ_PREFIX), this.query(tenant, EFF_PREFIX), this.deps.dataPlane.observe(tenant)]);
-    const objects = new Map(objectItems.map((o) => [o.id as string, o as unknown as CatalogObject]));
-    const effects = effectItems as unknown as EffectRecord[];
-    // Something is still in flight (or visibly failed) for this object and kind: leave it to that effect.
-    const busy = new Set(effects.filter((e) => e.state === 'pending' || e.state === 'failed').map((e) => `${e.objectId}/${e.kind}`));
-    // An orphan keeps costing money even after its drop failed for good: only an effect still in
-    // flight holds it back (a failed drop is re-driven each full pass, visibly, through the outbox).
-    const inFlight = new Set(effects.filter((e) => e.state === 'pending').map((e) => `${e.objectId}/${e.kind}`));
-    const untagged: { tenant: string; kind: string; resourceId: string }[] = [];
-    const intents: EffectIntent[] = [];
-    let readPoliciesRepaired = 0;
-    const present = new Set<string>();
-    for (const r of resources) {
-      present.add(`${r.resourceId}/${r.kind}`);
-      if (!r.owner) {
-        untagged.push({ tenant, kind: r.kind, resourceId: r.resourceId });
-        continue;
-      }
-      const owner = objects.get(r.owner.objectId);
-      const live = owner !== undefined && !owner.dropped;
-      if (!live) {
-        if (inFlight.has(`${r.resourceId}/${r.kind}`) || now.getTime() - Date.parse(r.createdAt) < this.graceMs) continue;
-        intents.push(this.intent(r, 'drop', orphanDropGeneration(r, owner)));
-        continue;
-      }
-      if (needsReadPolicy(r) && !r.readPolicy) {
-        await this.deps.dataPlane.setReadPolicy(r.owner, r.generation, DEFAULT_READ_POLICY);
-        readPoliciesRepaired++;
-      }
-    }
-    for (const o of objects.values()) {
-      if (o.dropped) continue;
-      for (const res of RESOURCES_OF[o.kind]) {
-        if (res.controller === 'secrets') continue; // secrets are checked by their own store
-        if (present.has(`${o.id}/${res.kind}`) || busy.has(`${o.id}/${res.kind}`)) continue;
-        intents.push({ ...res, intent: 'ensure', objectId: o.id, objectName: o.name, generation: o.generation } as EffectIntent);
-      }
-    }
-    const orphans = intents.filter((i) => i.intent === 'drop').length;
-    const missing = intents.length - orphans;
-    if (intents.length) await this.writeEffects(tenant, intents, now);
-    const secretsCollected = await this.collectSecrets(tenant, objects, now);
-    return { itemsRead: objectItems.length + effectItems.length + resources.length, orphans, missing, readPoliciesRepaired, secretsCollected, untagged };
+  /** Observes one tenant, diffs, and applies the repairs. */
+  async repairTenant(tenant: string, now: Date): Promise<TenantPassResult> {
+    const observed = await this.observe(tenant);
+    const repairs = diffTenant(observed, now, this.graceMs);
+    await this.apply(tenant, repairs, now);
+    const effects = repairs.flatMap((r) => (r.repair === 'effect' ? [r.effect] : []));
+    const orphans = effects.filter((e) => e.intent === 'drop').length;
+    return {
+      itemsRead: observed.objects.length + observed.effects.length + observed.resources.length,
+      orphans,
+      missing: effects.length - orphans,
+      readPoliciesRepaired: repairs.filter((r) => r.repair === 'read_policy').length,
+      secretsCollected: repairs.filter((r) => r.repair === 'collect_secret').length,
+      untagged: repairs.flatMap((r) => (r.repair === 'report_untagged' ? [r.resource] : [])),
+    };
   }
 
-  /**
-   * Removes stored secrets that no live catalog secret refers to. The objects were read before
-   * the listing, so a CREATE SECRET that commits in between stored its value moments ago: the
-   * grace period (far longer than a request) keeps it.
-   */
-  private async collectSecrets(tenant: string, objects: ReadonlyMap<string, CatalogObject>, now: Date): Promise<number> {
-    const store = this.deps.secrets;
-    if (!store) return 0;
-    let collected = 0;
-    for (const stored of await store.list(tenant)) {
-      const owner = objects.get(stored.secretId);
-      if (owner && !owner.dropped) continue;
-      const changedAt = stored.changedAt === undefined ? now.getTime() : Date.parse(stored.changedAt);
-      if (now.getTime() - changedAt < this.graceMs) continue;
-      await store.prune(tenant, stored.secretId);
-      collected++;
+  /** Read policies first, then the effects (through the outbox), then the orphaned secrets. */
+  private async apply(tenant: string, repairs: readonly Repair[], now: Date): Promise<void> {
+    const effects: EffectIntent[] = [];
+    const secrets: string[] = [];
+    for (const r of repairs) {
+      switch (r.repair) {
+        case 'read_policy':
+          await this.deps.dataPlane.setReadPolicy(r.owner, r.generation, DEFAULT_READ_POLICY);
+          break;
+        case 'effect':
+          effects.push(r.effect);
+          break;
+        case 'collect_secret':
+          secrets.push(r.secretId);
+          break;
+        case 'report_untagged':
+          break;
+      }
     }
-    return collected;
-  }
-
-  private intent(r: ObservedResource, intent: 'drop' | 'ensure', generation: number): EffectIntent {
-    const controller = KIND_TO_CONTROLLER.get(r.kind) ?? 'compute';
-    return { controller, kind: r.kind, intent, objectId: r.owner!.objectId, objectName: r.owner!.objectName, generation } as EffectIntent;
+    if (effects.length) await this.writeEffects(tenant, effects, now);
+    for (const secretId of secrets) await this.deps.secrets!.prune(tenant, secretId);
   }
 
   /** Through the outbox, like any DDL: logged, routed, executed, visible in mz_pending_effects. */
   private async writeEffects(tenant: string, intents: readonly EffectIntent[], now: Date): Promise<void> {
     for (let i = 0; i < intents.length; i += 90) {
       const chunk = intents.slice(i, i + 90);
-      const txnId = `${now.getTime().toString(36).padStart(9, '0')}${randomBytes(5).toString('hex')}`;
       const txn: TxnRecord = {
-        txnId,
+        txnId: `${now.getTime().toString(36).padStart(9, '0')}${randomBytes(5).toString('hex')}`,
         principal: 'system:sweeper',
         statements: chunk.map((x) => `-- sweeper: ${x.intent === 'drop' ? 'collect orphan' : 're-drive missing'} ${x.controller}.${x.kind} of ${x.objectName} (${x.objectId})`),
         tags: ['SWEEPER'],
         createdAt: now.toISOString(),
       };
-      await this.deps.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...chunk.map((e, j) => ({ Put: { TableName: this.deps.catalogTable, Item: effectItem(tenant, txn, e, j + 1), ConditionExpression: 'attribute_not_exists(pk)' } })),
-            { Put: { TableName: this.deps.catalogTable, Item: { pk: tenantPk(tenant), sk: txnSk(txnId), type: 'txn', ...txn, effects: chunk.length, expiresAt: Math.floor(now.getTime() / 1000) + OUTBOX_TTL_SECONDS } } },
-          ],
-        }),
-      );
+      await this.deps.outbox.append(tenant, txn, chunk);
     }
   }
+}
+
+function resourceIntent(r: ObservedResource, intent: 'drop' | 'ensure', generation: number): EffectIntent {
+  const controller = KIND_TO_CONTROLLER.get(r.kind) ?? 'compute';
+  return { controller, kind: r.kind, intent, objectId: r.owner!.objectId, objectName: r.owner!.objectName, generation } as EffectIntent;
 }
 
 /**

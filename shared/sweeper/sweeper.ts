@@ -7,28 +7,24 @@
  * never the catalog. Two sweepers may run at once: each replay is claimed with a conditional
  * write on the effect's replay counter, so an effect is re-sent once per window, not twice.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { ATTENTION_INDEX, ATTENTION_SHARDS, type Controller } from '../definitions';
-import type { EffectRecord } from '../effects/model';
+import type { Controller } from '../definitions';
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { routeRecord } from '../router/routing';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { StagedCommits } from '../catalog/staged';
+import { ALL_SHARDS, type AttentionEntry, type PendingEffect } from '../catalog/outbox-store';
+import type { StoredStatus } from '../catalog/status-store';
+import type { TableStores } from '../catalog/stores';
 import type { FaultInjector } from '../dataplane/faults';
-import type { DataPlane } from '../controllers/contract';
+import type { DataPlane } from '../dataplane/contract';
 import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
-import { DEADLINE_PREFIX, type StoredStatus } from '../status/store';
 import { ConnectorPass, type ConnectorPassReport } from './connectors';
 import { FullPass, type FullPassOptions, type FullPassReport } from './full-pass';
 
-export interface SweeperDeps {
-  readonly doc: DynamoDBDocumentClient;
+export interface SweeperDeps extends TableStores {
   readonly sqs: SQSClient;
-  readonly catalogTable: string;
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly logger: Logger;
   /** For the connector pass (statuses); without it only the outbox replay runs. */
@@ -57,84 +53,80 @@ export interface SweepReport {
   readonly connectors: ConnectorPassReport;
   /** The observe-and-diff pass (runs when due: hourly by default). */
   readonly full?: FullPassReport;
+  /**
+   * The sweep stopped at its deadline before reading everything due. What it left stays on the
+   * attention index, due, and the next sweep starts with it.
+   */
+  readonly truncated: boolean;
 }
 
-type PendingEffect = EffectRecord & { replays?: number; lastReplayAt?: string; deadLettered?: boolean };
+export interface SweepOptions {
+  /**
+   * Wall-clock time (epoch ms) after which no new work starts: the Lambda handler sets half of its
+   * remaining time, so one sweep never runs past 50 % of its timeout whatever the catalog size.
+   */
+  readonly deadline?: number;
+  /** Whether this sweep runs the full pass when it is due (default true; the deployed stack runs it on its own schedule). */
+  readonly fullPass?: boolean;
+}
 
 export class Sweeper {
   constructor(private readonly deps: SweeperDeps) {}
 
-  async sweep(now: Date = new Date()): Promise<SweepReport> {
+  async sweep(now: Date = new Date(), o: SweepOptions = {}): Promise<SweepReport> {
     const policy = RETRY_POLICIES['sweeper.replay'];
     let itemsRead = 0;
     let replayed = 0;
     let waiting = 0;
     let deadLettered = 0;
+    let truncated = false;
     let oldestCreated = now.getTime();
     const connectorStatuses: (StoredStatus & { tenant: string })[] = [];
+    const pastDeadline = () => o.deadline !== undefined && Date.now() >= o.deadline;
     // Only effects created before the shortest replay delay can be due: bound the range read.
     const horizon = new Date(now.getTime() - policy.initialDelayMs).toISOString();
-    for (let shard = 0; shard < ATTENTION_SHARDS; shard++) {
-      let start: Record<string, unknown> | undefined;
-      do {
-        const r = await this.deps.doc.send(
-          new QueryCommand({
-            TableName: this.deps.catalogTable,
-            IndexName: ATTENTION_INDEX,
-            KeyConditionExpression: 'attnPk = :pk AND attnSk < :h',
-            ExpressionAttributeValues: { ':pk': `ATTN#${shard}`, ':h': horizon },
-            ExclusiveStartKey: start,
-          }),
-        );
-        start = r.LastEvaluatedKey;
-        for (const item of (r.Items ?? []) as PendingEffect[]) {
-          itemsRead++;
-          if ((item as { type: string }).type === 'lock') {
-            // A staged commit nobody has read since it crashed: finish or abandon it.
-            const lock = item as unknown as { tenant: string };
-            await new StagedCommits(this.deps.doc, this.deps.catalogTable).settle(lock.tenant, item as unknown as Record<string, unknown>);
-            continue;
-          }
-          if ((item as { type: string }).type === 'connector_status') {
-            connectorStatuses.push(item as unknown as StoredStatus & { tenant: string });
-            continue;
-          }
-          if (item.type !== 'effect' || item.state !== 'pending') continue;
-          oldestCreated = Math.min(oldestCreated, Date.parse(item.createdAt));
-          if (item.deadLettered) {
-            deadLettered++;
-            continue;
-          }
-          const replays = item.replays ?? 0;
-          const lastActivity = Math.max(Date.parse(item.updatedAt), Date.parse(item.lastReplayAt ?? item.createdAt));
-          if (now.getTime() - lastActivity < backoffMs(policy, replays + 1)) {
-            waiting++;
-            continue;
-          }
-          if (await this.replay(item, replays, now)) replayed++;
+    // The shards side by side: the index spreads its items evenly over them, so the read time is
+    // that of one shard; past the deadline every shard stops where it is.
+    const sweepShard = async (shard: number) => {
+      for await (const entry of this.deps.outbox.attention(horizon, now, [shard])) {
+        if (pastDeadline()) {
+          truncated = true;
+          return;
         }
-      } while (start);
-      // Connectors whose report deadline passed (DEADLINE_PREFIX keys sort after every effect's date).
-      start = undefined;
-      do {
-        const r: QueryCommandOutput = await this.deps.doc.send(
-          new QueryCommand({
-            TableName: this.deps.catalogTable,
-            IndexName: ATTENTION_INDEX,
-            KeyConditionExpression: 'attnPk = :pk AND attnSk BETWEEN :from AND :to',
-            ExpressionAttributeValues: { ':pk': `ATTN#${shard}`, ':from': DEADLINE_PREFIX, ':to': `${DEADLINE_PREFIX}${now.toISOString()}` },
-            ExclusiveStartKey: start,
-          }),
-        );
-        start = r.LastEvaluatedKey;
-        for (const item of r.Items ?? []) {
-          itemsRead++;
-          if (item.type === 'connector_status') connectorStatuses.push(item as StoredStatus & { tenant: string });
-        }
-      } while (start);
-    }
+        await handle(entry);
+      }
+    };
+    const handle = async (entry: AttentionEntry) => {
+      itemsRead++;
+      if (entry.kind === 'lock') {
+        // A staged commit nobody has read since it crashed: finish or abandon it.
+        await this.deps.catalog.settleStaged(entry.tenant, entry.lock);
+        return;
+      }
+      if (entry.kind === 'deadline') {
+        // A connector whose report deadline passed.
+        connectorStatuses.push(entry.status);
+        return;
+      }
+      if (entry.kind !== 'effect' || entry.effect.state !== 'pending') return;
+      const item = entry.effect;
+      oldestCreated = Math.min(oldestCreated, Date.parse(item.createdAt));
+      if (item.deadLettered) {
+        deadLettered++;
+        return;
+      }
+      const replays = item.replays ?? 0;
+      const lastActivity = Math.max(Date.parse(item.updatedAt), Date.parse(item.lastReplayAt ?? item.createdAt));
+      const replayPolicy = item.kind === 'reconfiguration' ? RETRY_POLICIES['sweeper.reconfiguration'] : policy;
+      if (now.getTime() - lastActivity < backoffMs(replayPolicy, replays + 1)) {
+        waiting++;
+        return;
+      }
+      if (await this.replay(item, replays, now)) replayed++;
+    };
+    await Promise.all(ALL_SHARDS.map(sweepShard));
     const connectors = await new ConnectorPass(this.deps).run(connectorStatuses, now);
-    const full = this.deps.dataPlane && this.deps.fullPass !== false ? await new FullPass({ ...this.deps, dataPlane: this.deps.dataPlane }, this.deps.fullPass).run(now) : undefined;
+    const full = o.fullPass !== false ? await this.fullPass(now, o.deadline) : undefined;
     const report = {
       itemsRead,
       totalItemsRead: itemsRead + (full?.itemsRead ?? 0),
@@ -144,28 +136,25 @@ export class Sweeper {
       oldestPendingAgeSeconds: Math.round((now.getTime() - oldestCreated) / 1000),
       connectors,
       ...(full ? { full } : {}),
+      truncated,
     };
     if (replayed || deadLettered || connectors.transitions) this.deps.logger.info('sweep', { ...report });
     return report;
   }
 
+  /**
+   * The observe-and-diff pass alone, when due: the deployed stack runs it from its own schedule,
+   * so its period does not depend on how long the connector pass takes. It keeps its own cursor,
+   * and with a deadline it goes on page after page until the deadline (one page without).
+   */
+  async fullPass(now: Date = new Date(), deadline?: number): Promise<FullPassReport | undefined> {
+    if (!this.deps.dataPlane || this.deps.fullPass === false) return undefined;
+    return new FullPass({ ...this.deps, dataPlane: this.deps.dataPlane }, this.deps.fullPass).run(now, deadline === undefined ? {} : { deadline });
+  }
+
   private async replay(effect: PendingEffect, replays: number, now: Date): Promise<boolean> {
-    try {
-      // Claim this replay window; a concurrent sweeper that read the same count loses here.
-      await this.deps.doc.send(
-        new UpdateCommand({
-          TableName: this.deps.catalogTable,
-          Key: { pk: effect.pk, sk: effect.sk },
-          UpdateExpression: 'SET replays = :next, lastReplayAt = :now',
-          ConditionExpression: '#s = :pending AND (attribute_not_exists(replays) OR replays = :seen)',
-          ExpressionAttributeNames: { '#s': 'state' },
-          ExpressionAttributeValues: { ':next': replays + 1, ':now': now.toISOString(), ':pending': 'pending', ':seen': replays },
-        }),
-      );
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+    // Claim this replay window; a concurrent sweeper that read the same count loses here.
+    if (!(await this.deps.outbox.claimReplay(effect, replays, now))) return false;
     this.deps.faults?.point('sweeper.after-claim');
     // The same routing the stream router uses, from the record as stored.
     const msg = routeRecord({ eventName: 'INSERT', dynamodb: { NewImage: marshall(effect, { removeUndefinedValues: true }) as never } });

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseOptions, USAGE } from '../../cdk/scripts/create-app-password';
 import { REPO_ROOT } from '../../cdk/constructs/ddl-function';
 import { LOCAL_CREDENTIALS } from '../../local/emulators';
@@ -17,6 +17,7 @@ import { AppPasswords, sha256, tokenId } from '../../shared/auth/app-passwords';
 import { type Clients, makeClients } from '../../shared/aws';
 import { AUTH_SK, authPk, TENANTS_PK, tenantSk } from '../../shared/catalog/keys';
 import { CATALOG_TABLE } from '../../shared/definitions';
+import { dynamodbEndpoint } from '../helpers/endpoints';
 
 const execFileAsync = promisify(execFile);
 const SCRIPT = join(REPO_ROOT, 'cdk', 'scripts', 'create-app-password.ts');
@@ -28,7 +29,7 @@ let table: string;
 
 beforeAll(async () => {
   // Prepare: a catalog table built from the same definition as the stack's
-  clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: inject('dynamodbEndpoint') } });
+  clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: dynamodbEndpoint() } });
   table = `t-app-password-${randomBytes(3).toString('hex')}-catalog`;
   await ensureTable(clients.ddb, CATALOG_TABLE, table);
 });
@@ -43,7 +44,7 @@ function runScript(args: string[]) {
       AWS_REGION: REGION,
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamodbEndpoint'),
+      AWS_ENDPOINT_URL_DYNAMODB: dynamodbEndpoint(),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
   });

@@ -8,17 +8,18 @@
 import { randomBytes } from 'node:crypto';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { ScheduledEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Observability, SWEEPER_METRICS } from '../../cdk/constructs/observability';
 import { LOCAL_CREDENTIALS } from '../../local/emulators';
 import { lambdaContext } from '../../local/lambda-context';
 import { ensureTable } from '../../local/resources';
 import { makeClients } from '../../shared/aws';
 import type { Config } from '../../shared/config';
-import { CATALOG_TABLE } from '../../shared/definitions';
+import { CATALOG_TABLE, FULL_PASS_EVENT } from '../../shared/definitions';
 import { makeLogger } from '../../shared/lambda/logger';
 import { sweeperHandler } from '../../shared/lambda/wiring';
 import { bareStack } from './helpers';
+import { dynamodbEndpoint } from '../helpers/endpoints';
 
 interface Emf {
   readonly _aws: { readonly CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] };
@@ -36,7 +37,7 @@ beforeAll(async () => {
   vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', observability.metricsNamespace);
   vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'ERROR');
   const table = `t-sweeper-metrics-${randomBytes(3).toString('hex')}-catalog`;
-  const clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: inject('dynamodbEndpoint') } });
+  const clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: dynamodbEndpoint() } });
   await ensureTable(clients.ddb, CATALOG_TABLE, table);
   config = {
     region: REGION,
@@ -61,11 +62,11 @@ describe('sweeper metrics', () => {
       metrics.clearMetrics();
       return metrics;
     });
-    const clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: inject('dynamodbEndpoint') } });
+    const clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: dynamodbEndpoint() } });
     const handler = sweeperHandler(config, clients, makeLogger('sweeper'), metrics);
 
     // Act
-    await handler({} as ScheduledEvent, lambdaContext('sweeper'));
+    const report = await handler({} as ScheduledEvent, lambdaContext('sweeper'));
 
     // Assess
     expect(published).toHaveLength(1);
@@ -81,5 +82,16 @@ describe('sweeper metrics', () => {
     expect(emitted.sort()).toEqual([...known].sort());
     expect(emf[SWEEPER_METRICS.failedConnectors]).toBe(0);
     expect(emf[SWEEPER_METRICS.oldestPendingEffectAgeSeconds]).toBe(0);
+    expect(emf[SWEEPER_METRICS.sweepTruncated]).toBe(0);
+    // The every-minute schedule runs the due work only; the full pass has its own schedule.
+    expect(report).toMatchObject({ truncated: false });
+    expect(report).not.toHaveProperty('full');
+  });
+
+  it('the full-pass schedule runs the full pass alone', async () => {
+    const clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: dynamodbEndpoint() } });
+    const handler = sweeperHandler(config, clients, makeLogger('sweeper'), new Metrics());
+    // An empty catalog: the pass runs over no tenant and completes.
+    expect(await handler(FULL_PASS_EVENT, lambdaContext('sweeper'))).toMatchObject({ ran: true, tenants: 0, completed: true });
   });
 });

@@ -5,6 +5,7 @@
  * evidence stays runnable: once a bug is fixed its test fails on the pinned (wrong) state — then
  * turn it into the assertion of the right behaviour written next to it.
  */
+import { tableStores } from '../../shared/catalog/stores';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -49,7 +50,7 @@ describe('found by the chaos run', () => {
       expect((await effects(p, tenant)).map((e) => `${e.intent} ${e.kind} ${e.state}`)).toContain('drop collection failed');
       // ...and the full pass collected the orphan anyway, through a new drop effect in the outbox.
       expect(fullPasses.some((f) => f.orphans === 1)).toBe(true);
-      const report = await new Checker(p.clients.doc, p.config.catalogTable, p.dataPlane).check([tenant]);
+      const report = await new Checker(tableStores(p.clients.doc, p.config.catalogTable, { snapshotCacheObjects: 0 }), p.dataPlane).check([tenant]);
       expect(report.problems).toEqual([]);
       expect(await p.dataPlane.observe(tenant)).toEqual([]);
     } finally {

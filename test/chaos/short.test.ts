@@ -3,19 +3,23 @@
  * two fixed seeds, through the real pipeline over HTTP with faults at every boundary; after the
  * system goes quiet, the invariant checker must find catalog and data plane in agreement.
  *
- * It runs on the suite's DynamoDB Local (so the DynamoDB Local restart is skipped here — the CLI
- * run, which owns its DynamoDB Local, does it) and on its own in-process SQS emulator, so that
- * the SQS emulator restart stays in, next to the lost messages of PurgeQueue.
+ * It runs on its worker's DynamoDB Local (test/setup/global.ts starts one per vitest worker, so
+ * the file running beside it does not queue behind its writes, nor it behind theirs; the DynamoDB
+ * Local restart is skipped here — the CLI run, which owns its DynamoDB Local, does it) and on its
+ * own in-process SQS emulator, so that the SQS emulator restart stays in, next to the lost
+ * messages of PurgeQueue.
  * Terminal data-plane errors are in: a drop that fails for good is collected by the full pass
  * (see test/chaos/findings.test.ts). So are the races around staged commits (paused readers and
  * sweepers, a lease running out mid-write, clocks 30 s apart) and a second API instance; the
  * history checker (bench/chaos/history.ts) checks every answer given against the final catalog.
  */
-import { describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runChaos } from '../../bench/chaos/engine';
 import { generateWorkload, STAGED_RACES } from '../../bench/chaos/workload';
 import { isClean } from '../../shared/checker/checker';
+import { budget, progressWatchdog } from '../helpers/budget';
 import { uniquePrefix } from '../helpers/pipeline';
+import { dynamodbEndpoint } from '../helpers/endpoints';
 
 // The pipeline's loggers would bury the report; the summary says what happened.
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -71,17 +75,27 @@ describe('a short chaos run', () => {
   it.each(SEEDS)(
     'seed %i: after the faults stop and the system goes quiet, the checker finds nothing',
     async (seed) => {
-      const summary = await runChaos({
+      // A hang is no progress, not a long run: a loaded CI machine makes the run several times
+      // slower (300 s was not enough there), and a stuck run fails after two idle minutes at an
+      // idle machine's speed, naming the step it stopped after.
+      const watchdog = progressWatchdog(120_000);
+      const run = runChaos({
         seed,
         ops: OPS,
         tenants: 2,
-        dynamodbEndpoint: inject('dynamodbEndpoint'),
+        dynamodbEndpoint: dynamodbEndpoint(),
         prefix: uniquePrefix(`chaos${seed}`),
         visibilityTimeoutSeconds: 1,
         retryPolicyOverrides: { compute: { name: 'executor.compute', ...FAST }, storage: { name: 'executor.storage', ...FAST }, secrets: { name: 'executor.secrets', ...FAST } },
-        quietTimeoutMs: 30_000,
+        // Ends as soon as the system is quiet; the limit only matters if it never is.
+        quietTimeoutMs: budget(60_000),
         skip: SKIP,
+        step: watchdog.beat,
+        // The watchdog tells stuck from slow; a fixed 60 s per request failed runs on a machine
+        // ~15 times slower than idle that were still moving.
+        requestTimeoutMs: 600_000,
       });
+      const summary = await Promise.race([run, watchdog.stalled]).finally(watchdog.stop);
       const report = JSON.stringify(summary);
       expect(summary.problems, report).toEqual([]);
       expect(summary.violations, report).toBe(0);
@@ -99,6 +113,7 @@ describe('a short chaos run', () => {
       expect(Object.keys(summary.faults.skipped).filter((k) => k !== 'ddb-restart' && !SKIP.includes(k)), report).toEqual([]);
       expect(Object.keys(summary.faults.fired).length, report).toBeGreaterThan(3);
     },
-    300_000,
+    // The watchdog above is the hang detector; this is only the outer bound of a very slow machine.
+    3_600_000,
   );
 });

@@ -15,9 +15,10 @@ import type { Pipeline } from '../../local/pipeline';
 import type { LocalRuntimeInfo } from '../../local/runtime-info';
 import { ScriptedProber } from '../../shared/probes/fake';
 import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { dynamodbEndpoint } from '../helpers/endpoints';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli/ddlctl.mjs');
-/** A small retry budget so an effect reaches the DLQ in seconds (see test/integration/effects.test.ts). */
+/** A small retry budget so an effect reaches the DLQ in seconds (see test/executor/effects.test.ts). */
 const FAST = { name: 'executor.compute', initialDelayMs: 0, factor: 2, capMs: 0, budget: 3 };
 
 interface Run {
@@ -88,7 +89,7 @@ beforeAll(async () => {
   const info: LocalRuntimeInfo = {
     pid: process.pid,
     url: p.url!,
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    dynamodbEndpoint: dynamodbEndpoint(),
     sqsEndpoint: inject('sqsEndpoint'),
     region: p.config.region,
     config: p.config,
@@ -283,7 +284,7 @@ describe('against a deployed stack (--table and AWS credentials; the emulators s
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_REGION: p.config.region,
-    AWS_ENDPOINT_URL_DYNAMODB: inject('dynamodbEndpoint'),
+    AWS_ENDPOINT_URL_DYNAMODB: dynamodbEndpoint(),
     AWS_ENDPOINT_URL_SQS: inject('sqsEndpoint'),
   });
 

@@ -109,7 +109,7 @@ describe('the command tree', () => {
   it('has the documented commands and flags', () => {
     const program = buildProgram(() => undefined);
     const names = (c: typeof program): string[] => c.commands.flatMap((x) => [x.name(), ...names(x).map((n) => `${x.name()} ${n}`)]);
-    expect(names(program)).toEqual(['sql', 'status', 'effects', 'effects redrive', 'check', 'tenant', 'tenant create', 'password', 'password create']);
+    expect(names(program)).toEqual(['sql', 'status', 'events', 'restart', 'effects', 'effects redrive', 'check', 'tenant', 'tenant create', 'password', 'password create']);
     const flags = (path: string[]) => {
       let c = program;
       for (const p of path) c = c.commands.find((x) => x.name() === p)!;
@@ -118,6 +118,8 @@ describe('the command tree', () => {
     expect(flags([])).toEqual(['--url', '--data-dir', '--runtime']);
     expect(flags(['sql'])).toEqual(['--command', '--json', '--wait', '--timeout']);
     expect(flags(['status'])).toEqual(['--watch', '--interval', '--json']);
+    expect(flags(['events'])).toEqual(['--follow', '--after', '--interval', '--json']);
+    expect(flags(['restart'])).toEqual(['--source', '--sink']);
     expect(flags(['effects', 'redrive'])).toEqual(['--controller', '--queue-url', '--dlq-url', '--max', '--table', '--region']);
     expect(flags(['check'])).toEqual(['--dataplane-table', '--dataplane-url', '--tenant', '--grace', '--json', '--table', '--region']);
   });

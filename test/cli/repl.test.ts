@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
+import { budget } from '../helpers/budget';
 import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli/ddlctl.mjs');
@@ -23,7 +24,11 @@ beforeAll(async () => {
   p = await testPipeline('repl');
   ({ sql, password } = await sqlClient(p));
   home = mkdtempSync(join(tmpdir(), 'ddlctl-repl-'));
-  const r = await sql("CREATE CLUSTER c (SIZE = '25cc'); CREATE TABLE orders (id bigint); CREATE VIEW big_orders AS SELECT id FROM orders; CREATE DEFAULT INDEX IN CLUSTER c ON orders");
+  const r = await sql(
+    "CREATE CLUSTER c (SIZE = '25cc'); CREATE TABLE orders (id bigint); CREATE VIEW big_orders AS SELECT id FROM orders; CREATE DEFAULT INDEX IN CLUSTER c ON orders;" +
+      // The same name in two schemas, of two kinds: \d must look in the schema it is given.
+      'CREATE SCHEMA analytics; CREATE TABLE analytics.events (at timestamptz); CREATE VIEW events AS SELECT id FROM orders; CREATE INDEX events_at_idx IN CLUSTER c ON analytics.events (at)',
+  );
   expect(r.status).toBe(200);
 });
 afterAll(async () => {
@@ -42,9 +47,11 @@ class Terminal {
   output = '';
   readonly exited: Promise<number | null>;
 
-  constructor(extraEnv: Record<string, string> = {}) {
+  /** `columns`: a terminal that reports its width (the pty `script` makes reports none). */
+  constructor(extraEnv: Record<string, string> = {}, columns?: number) {
     const cmd = [process.execPath, CLI, '--url', p.url!, 'sql'].map(shellQuote).join(' ');
-    this.child = spawn('script', ['-qfec', cmd, '/dev/null'], { env: { ...env(), ...extraEnv } });
+    const sized = columns ? `stty cols ${columns} rows 40; exec ${cmd}` : cmd;
+    this.child = spawn('script', ['-qfec', sized, '/dev/null'], { env: { ...env(), ...extraEnv } });
     this.child.stdout.on('data', (d: Buffer) => (this.output += d.toString()));
     this.child.stderr.on('data', (d: Buffer) => (this.output += d.toString()));
     this.exited = new Promise((r) => this.child.on('close', (code) => r(code)));
@@ -52,7 +59,7 @@ class Terminal {
 
   /** Waits until the screen text after `from` matches (the REPL answers over HTTP: no fixed delay). */
   async waitFor(re: RegExp, from = 0): Promise<string> {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + budget(20_000);
     while (!re.test(plain(this.output.slice(from)))) {
       if (Date.now() > deadline) throw new Error(`the terminal never showed ${re}; it shows:\n${plain(this.output)}`);
       if (this.child.exitCode !== null) throw new Error(`ddlctl exited (${this.child.exitCode}) before showing ${re}:\n${plain(this.output)}`);
@@ -81,9 +88,11 @@ describe('ddlctl sql in a terminal', () => {
     // The issue's keys: a statement half typed, Ctrl-C, then a fresh command.
     await t.type('SHOW CLUSTERS', /SHOW CLUSTERS$/);
     await t.type('\x03', /\^C\n(ddlctl=> )+$/);
+    // The statement buffer is empty (\p prints it), and \q then quits: nothing was sent.
+    expect(await t.type('\\p\r')).toMatch(/^\\p\nQuery buffer is empty\.\nddlctl=> $/);
     expect(await t.quit()).toBe(0);
     expect(plain(t.output)).not.toMatch(/SqHOW|SHOW CLUSTERS\\/);
-    expect(plain(t.output)).not.toContain('replicas'); // nothing was sent
+    expect(plain(t.output)).not.toContain('replicas');
 
     // On a continuation line too: the lines before Ctrl-C are gone, the next statement runs alone.
     const u = new Terminal();
@@ -132,6 +141,33 @@ describe('ddlctl sql in a terminal', () => {
   });
 });
 
+describe('Ctrl-C while a statement waits for its effects', () => {
+  it('stops the wait (the statement stays committed), and the prompt goes on', async () => {
+    // Provisioning fails (transiently) until the faults are cleared: the effect stays pending.
+    p.faults.failNext(1000, 'transient', 'replica quota exceeded in us-east-1a');
+    try {
+      // Without a width the outcome is a line; with one, a spinner runs while it waits.
+      for (const [name, columns] of [['slow', undefined], ['spun', 100]] as const) {
+        const t = new Terminal({}, columns);
+        await t.waitFor(/ddlctl=> $/);
+        await t.type('\\wait\r');
+        const from = t.output.length;
+        t.child.stdin.write(`CREATE CLUSTER ${name} (SIZE = '25cc');\r`);
+        await t.waitFor(columns ? /waiting for 1 effect/ : /CREATE CLUSTER\n/, from);
+        t.child.stdin.write('\x03');
+        const out = await t.waitFor(/ddlctl=> $/, from);
+        expect(out).toMatch(/\^C\n[\s\S]*stopped waiting after [\d.]+s \(Ctrl-C\): 1 effect still pending; they go on: `ddlctl effects` lists them\n/);
+        // Still at the prompt, and it works.
+        expect(await t.type(`SELECT name FROM mz_clusters WHERE name = '${name}';\r`)).toMatch(new RegExp(` name\\n-+\\n ${name}\\n\\(1 row\\)`));
+        expect(await t.quit()).toBe(0);
+      }
+    } finally {
+      p.faults.clear();
+    }
+    expect((await sql('DROP CLUSTER slow CASCADE; DROP CLUSTER spun CASCADE')).status).toBe(200);
+  });
+});
+
 /** ddlctl sql reading a script from stdin. */
 function script(input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
@@ -162,11 +198,27 @@ describe('psql backslash commands', () => {
     expect(blocks[6]).toMatch(/ orders_primary_idx +\| orders/);
   });
 
+  it('\\d SCHEMA.NAME and SCHEMA.PATTERN look in that schema; a bare name in public', async () => {
+    const r = await script(['\\d analytics.events', '\\d events', '\\dt analytics.*', '\\di ANALYTICS.ev*'].join('\n'));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const blocks = r.stdout.replace(/\n+$/, '').split('\n\n');
+    expect(blocks[0]).toMatch(/CREATE TABLE .*analytics.*events.*\(.*at timestamp/i);
+    expect(blocks[1]).toMatch(/ events_at_idx +\| events +\| c +\|/);
+    expect(blocks[2]).toMatch(/CREATE VIEW .*events.* AS SELECT id FROM .*orders/);
+    expect(blocks[3]).toMatch(/\(0 rows\)/); // the view has no index
+    expect(blocks[4]).toMatch(/^ name +\| comment\n-+\+-+\n events +\|.*\n\(1 row\)$/);
+    expect(blocks[5]).toMatch(/ events_at_idx +\| events +\|.*\n\(1 row\)$/);
+    expect(blocks).toHaveLength(6);
+  });
+
   it('\\? lists the commands; an unknown command or object is an error with a hint, and exits 1', async () => {
-    const r = await script('\\?\n\\frobnicate\n\\d no_such_thing\n');
+    const r = await script('\\?\n\\frobnicate\n\\d no_such_thing\n\\d nowhere.orders\n\\d analytics.orders\n');
     expect(r.stdout).toMatch(/\\dt \\dv \\dm \\di \[PATTERN\]/);
     expect(r.stderr).toContain('invalid command \\frobnicate\nTry \\? for help.');
     expect(r.stderr).toContain('Did not find any object named "no_such_thing".');
+    expect(r.stderr).toContain("unknown schema 'nowhere'");
+    expect(r.stderr).toContain('Did not find any object named "analytics.orders".');
     expect(r.code).toBe(1);
   });
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDataPlaneServer } from '../../local/dataplane-server';
-import { RESOURCE_KINDS, type DataPlane, type ResourceKind } from '../../shared/controllers/contract';
+import { RESOURCE_KINDS, type DataPlane, type ResourceKind } from '../../shared/dataplane/contract';
 import { HttpDataPlane } from '../../shared/dataplane/http-client';
 import type { ReferenceDataPlane } from '../../shared/dataplane/reference';
 import { DataPlaneError } from '../../shared/errors';

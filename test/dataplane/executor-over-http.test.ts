@@ -51,7 +51,7 @@ describe('the compute executor over HTTP', () => {
     poller = new QueuePoller({
       sqs: p.clients.sqs,
       queueUrl: cfg.queueUrls.compute,
-      handler: executorHandler(cfg, p.clients, 'compute', makeLogger('executor-compute-http')),
+      handler: executorHandler({ config: cfg, clients: p.clients, controller: 'compute', logger: makeLogger('executor-compute-http') }),
       logger: makeLogger('local-sqs-mapping-compute-http'),
       functionName: 'executor-compute',
       region: cfg.region,

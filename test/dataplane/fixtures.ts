@@ -2,22 +2,22 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../local/emulators';
 import { ensureTable } from '../../local/resources';
 import { makeClients } from '../../shared/aws';
-import type { ResourceKind, ResourceOwner, ResourceSpecs } from '../../shared/controllers/contract';
+import type { ResourceKind, ResourceOwner, ResourceSpecs } from '../../shared/dataplane/contract';
 import { FaultInjector } from '../../shared/dataplane/faults';
 import { ReferenceDataPlane } from '../../shared/dataplane/reference';
 import { DATAPLANE_TABLE } from '../../shared/definitions';
 import type { RetryPolicy } from '../../shared/effects/retry-policies';
 import { uniquePrefix } from '../helpers/pipeline';
+import { dynamodbEndpoint } from '../helpers/endpoints';
 
 /** The `dataplane.http` shape, spent in milliseconds. */
 export const FAST_POLICY: RetryPolicy = { name: 'dataplane.http', initialDelayMs: 5, factor: 2, capMs: 20, budget: 3 };
 
 export async function referenceDataPlane(label: string, faults?: FaultInjector): Promise<ReferenceDataPlane> {
-  const clients = makeClients({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: inject('dynamodbEndpoint') } });
+  const clients = makeClients({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: dynamodbEndpoint() } });
   const table = `${uniquePrefix(label)}dataplane`;
   await ensureTable(clients.ddb, DATAPLANE_TABLE, table);
   return new ReferenceDataPlane(clients.doc, table, faults ? { faults } : {});

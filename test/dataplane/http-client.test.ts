@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDataPlaneServer } from '../../local/dataplane-server';
-import type { DataPlane } from '../../shared/controllers/contract';
+import type { DataPlane } from '../../shared/dataplane/contract';
 import { HttpDataPlane } from '../../shared/dataplane/http-client';
 import { DataPlaneError } from '../../shared/errors';
 import { FAST_POLICY, fakeServer, json, owner, SPECS, type FakeServer } from './fixtures';

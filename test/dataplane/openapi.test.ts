@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SPEC_SCHEMAS, startDataPlaneServer, type DataPlaneServer } from '../../local/dataplane-server';
-import { RESOURCE_KINDS, type ResourceKind } from '../../shared/controllers/contract';
+import { RESOURCE_KINDS, type ResourceKind } from '../../shared/dataplane/contract';
 import { FaultInjector } from '../../shared/dataplane/faults';
 import { HttpDataPlane } from '../../shared/dataplane/http-client';
 import type { ReferenceDataPlane } from '../../shared/dataplane/reference';

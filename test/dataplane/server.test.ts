@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDataPlaneServer, type DataPlaneServer } from '../../local/dataplane-server';
-import type { DataPlane } from '../../shared/controllers/contract';
+import type { DataPlane } from '../../shared/dataplane/contract';
 import { FaultInjector } from '../../shared/dataplane/faults';
 import { HttpDataPlane } from '../../shared/dataplane/http-client';
 import type { ReferenceDataPlane } from '../../shared/dataplane/reference';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
-import type { StatusReport } from '../../shared/controllers/contract';
+import type { StatusReport } from '../../shared/dataplane/contract';
 import { parseReport } from '../../shared/status/reports';
 
 const doc = JSON.parse(readFileSync(new URL('../../docs/controller-contract.openapi.json', import.meta.url), 'utf8'));

@@ -16,6 +16,7 @@ import { testPipeline, uniquePrefix } from '../helpers/pipeline';
 import { httpRequest, type FuzzRequest } from './arbitraries';
 import { assertProperty, excerpt, type Verdict } from './harness';
 import { Sandbox } from './sandbox';
+import { dynamodbEndpoint } from '../helpers/endpoints';
 
 // Thousands of cases against the emulators: generous on a loaded 2-core CI machine.
 vi.setConfig({ testTimeout: Math.max(600_000, budget(240_000)) });
@@ -26,7 +27,7 @@ let tenant: string;
 beforeAll(async () => {
   const prefix = uniquePrefix('fuzz-body');
   p = await testPipeline('fuzz-body', { workers: false, prefix });
-  sandbox = await Sandbox.start({ dynamodbEndpoint: inject('dynamodbEndpoint'), sqsEndpoint: inject('sqsEndpoint'), prefix, timeoutMs: 5_000 });
+  sandbox = await Sandbox.start({ dynamodbEndpoint: dynamodbEndpoint(), sqsEndpoint: inject('sqsEndpoint'), prefix, timeoutMs: 5_000 });
   tenant = `fb${Math.random().toString(36).slice(2, 10)}`;
   await sandbox.tenant(tenant);
 });

@@ -20,6 +20,7 @@ import { testPipeline, uniquePrefix } from '../helpers/pipeline';
 import { sqlText, type FuzzRequest } from './arbitraries';
 import { assertProperty, checkParse, excerpt, type Verdict } from './harness';
 import { Sandbox } from './sandbox';
+import { dynamodbEndpoint } from '../helpers/endpoints';
 
 // Thousands of cases against the emulators: generous on a loaded 2-core CI machine.
 // A hang guard, not a speed goal: the sandbox's hang detector tells stuck from slow; a loaded 2-core CI machine took 290 s.
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const prefix = uniquePrefix('fuzz-sql');
   // Creates the tables and queues (and puts them under the suite-wide invariant checks).
   p = await testPipeline('fuzz-sql', { workers: false, prefix });
-  sandbox = await Sandbox.start({ dynamodbEndpoint: inject('dynamodbEndpoint'), sqsEndpoint: inject('sqsEndpoint'), prefix, timeoutMs: 5_000 });
+  sandbox = await Sandbox.start({ dynamodbEndpoint: dynamodbEndpoint(), sqsEndpoint: inject('sqsEndpoint'), prefix, timeoutMs: 5_000 });
 });
 afterAll(async () => {
   await sandbox?.stop();

@@ -9,8 +9,7 @@
  *   for a child to *spend* its budget instead of waiting for the clock: a stuck loop spends it, a
  *   starved process does not.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpuTimeMs } from '../../local/process-cpu';
 
 /** How many times slower than on an idle machine this process runs now (≥ 1, at most 20). */
 export function slowdown(sampleMs = 50): number {
@@ -33,27 +32,56 @@ export function budget(ms: number): number {
   return ms * recent.factor;
 }
 
-let ticksPerSecond: number | undefined;
-
-/** CPU time (user + system) `pid` has used so far, in ms; undefined where /proc is not available or the process is gone. */
-export function cpuTimeMs(pid: number): number | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  ticksPerSecond ??= (() => {
-    try {
-      return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      return 100;
-    }
-  })();
-  // Fields after the command name (in parentheses, may hold spaces): utime and stime are 14 and 15.
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / ticksPerSecond;
+/**
+ * A clock that runs at the speed of an idle machine: each tick adds the wall time since the last
+ * one divided by the slowdown measured now. A wait measured on it tells slow from stuck even when
+ * the load changes during the wait (a budget measured once at the start does not).
+ */
+export function loadAdjustedClock(): () => number {
+  let last = performance.now();
+  let elapsed = 0;
+  return () => {
+    const now = performance.now();
+    const wall = now - last;
+    last = now;
+    // budget(1) is the slowdown now, measured at most once a second.
+    elapsed += wall / budget(1);
+    return elapsed;
+  };
 }
+
+/**
+ * A progress watchdog for long in-process runs (the chaos runs): `beat(what)` after each step;
+ * `stalled` rejects when no step has finished within `idleMs` on the load-adjusted clock, naming
+ * the last step. A run that is slow but moving is never stopped; one that stops moving is, whatever
+ * its total length. `stop()` ends the watch.
+ */
+export function progressWatchdog(idleMs: number): { beat: (what: string) => void; stalled: Promise<never>; stop: () => void } {
+  let clock = loadAdjustedClock();
+  let last = 'start';
+  let wallSince = performance.now();
+  let reject!: (e: Error) => void;
+  const stalled = new Promise<never>((_, r) => (reject = r));
+  stalled.catch(() => undefined);
+  const timer = setInterval(() => {
+    if (clock() >= idleMs) {
+      clearInterval(timer);
+      reject(new Error(`no progress for ${Math.round(performance.now() - wallSince)} ms on the clock (${idleMs} ms at an idle machine's speed) after "${last}"`));
+    }
+  }, 500);
+  timer.unref();
+  return {
+    beat: (what) => {
+      last = what;
+      clock = loadAdjustedClock();
+      wallSince = performance.now();
+    },
+    stalled,
+    stop: () => clearInterval(timer),
+  };
+}
+
+export { cpuTimeMs } from '../../local/process-cpu';
 
 /**
  * Calls `onHang` when the process `pid` has used `cpuBudgetMs` of CPU time since the watch began

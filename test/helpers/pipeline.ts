@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { startPipeline, type Pipeline, type PipelineOptions } from '../../local/pipeline';
-import { budget } from './budget';
+import { loadAdjustedClock } from './budget';
+import { dynamodbEndpoint } from './endpoints';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
@@ -16,7 +17,7 @@ export const livePipelines = new Set<Pipeline>();
 
 export async function testPipeline(label: string, o: Partial<PipelineOptions> = {}): Promise<Pipeline> {
   const p = await startPipeline({
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    dynamodbEndpoint: dynamodbEndpoint(),
     sqsEndpoint: inject('sqsEndpoint'),
     prefix: uniquePrefix(label),
     port: 0,
@@ -39,8 +40,9 @@ export async function testPipeline(label: string, o: Partial<PipelineOptions> = 
  * stretched on a loaded machine: see budget.ts).
  */
 export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
-  timeoutMs = budget(timeoutMs);
-  const deadline = Date.now() + timeoutMs;
+  // Measured on a clock that runs at an idle machine's speed, re-measured as the load changes.
+  const clock = loadAdjustedClock();
+  const t0 = Date.now();
   let lastError: unknown;
   for (;;) {
     try {
@@ -49,8 +51,8 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
     } catch (err) {
       lastError = err;
     }
-    if (Date.now() > deadline) {
-      throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${(lastError as Error).message}` : ''}`);
+    if (clock() > timeoutMs) {
+      throw new Error(`condition not met within ${Date.now() - t0} ms (${timeoutMs} ms at an idle machine's speed)${lastError ? `: ${(lastError as Error).message}` : ''}`);
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }

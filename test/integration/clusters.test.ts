@@ -49,8 +49,8 @@ describe('managed cluster', () => {
 
     const shown = await sql('SHOW CLUSTER REPLICAS');
     expect(shown.body.results[0].rows).toEqual([
-      ['c', 'r1', '25cc', true, null],
-      ['c', 'r2', '25cc', true, null],
+      ['c', 'r1', '25cc', true, ''],
+      ['c', 'r2', '25cc', true, ''],
     ]);
 
     const dropped = await sql('DROP CLUSTER c');
@@ -76,7 +76,7 @@ describe('unmanaged cluster', () => {
     expect(r1.body.results).toEqual([{ ok: 'CREATE CLUSTER', notices: [] }]);
     expect(r2.body.results).toEqual([{ ok: 'CREATE CLUSTER REPLICA', notices: [] }]);
     await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 2);
-    expect((await sql('SHOW CLUSTERS')).body.results[0].rows).toEqual([['u', 'r1 (25cc), r2 (50cc)', null]]);
+    expect((await sql('SHOW CLUSTERS')).body.results[0].rows).toEqual([['u', 'r1 (25cc), r2 (50cc)', '']]);
 
     const drop = await sql('DROP CLUSTER REPLICA u.r2');
     expect(drop.body.results).toEqual([{ ok: 'DROP CLUSTER REPLICA', notices: [] }]);

@@ -4,6 +4,7 @@
  * ack, and in the sweeper between claiming a replay and sending it. After a restart and at most
  * two sweeps, the invariant checker finds catalog and data plane in agreement.
  */
+import { tableStores } from '../../shared/catalog/stores';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { Checker, isClean } from '../../shared/checker/checker';
@@ -39,7 +40,24 @@ async function quietThenCheck(p: Pipeline, tenant: string) {
       if (sweeps === 2) throw err;
     }
   }
-  return new Checker(p.clients.doc, p.config.catalogTable, p.dataPlane).check([tenant]);
+  return new Checker(tableStores(p.clients.doc, p.config.catalogTable, { snapshotCacheObjects: 0 }), p.dataPlane).check([tenant]);
+}
+
+/**
+ * Runs `statement` with a crash armed at `point`, lets the crash happen, restarts the process on
+ * the same state and checks that, once quiet, catalog and data plane agree. Returns the new pipeline.
+ */
+async function crashRestartCheck(prefix: string, faults: FaultInjector, point: string, sql: (q: string) => Promise<{ status: number }>, statement: string, tenant: string): Promise<Pipeline> {
+  faults.crashAt(point, 1);
+  const r = await sql(statement);
+  expect(r.status).toBe(200);
+  // Let the crash happen, then restart the process on the same state.
+  await eventually(async () => faults.pendingCrashes() === 0, 10_000);
+  const p = await boot(prefix, faults);
+  const report = await quietThenCheck(p, tenant);
+  expect(report.problems).toEqual([]);
+  expect(isClean(report.counts)).toBe(true);
+  return p;
 }
 
 const POINTS = ['router.before-send', 'router.after-send', 'executor.before-dataplane', 'executor.after-dataplane', 'executor.before-ack'] as const;
@@ -54,16 +72,7 @@ describe.each(['create', 'drop'] as const)('crash during %s', (phase) => {
       await sql("CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = 2)");
       await eventually(async () => (await p.dataPlane.observe(tenant)).length === 2);
     }
-    faults.crashAt(point, 1);
-    const r = await sql(phase === 'create' ? "CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = 2)" : 'DROP CLUSTER c');
-    expect(r.status).toBe(200);
-    // Let the crash happen, then restart the process on the same state.
-    await eventually(async () => faults.pendingCrashes() === 0, 10_000);
-    p = await boot(prefix, faults);
-
-    const report = await quietThenCheck(p, tenant);
-    expect(report.problems).toEqual([]);
-    expect(isClean(report.counts)).toBe(true);
+    p = await crashRestartCheck(prefix, faults, point, sql, phase === 'create' ? "CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = 2)" : 'DROP CLUSTER c', tenant);
     expect(await p.dataPlane.observe(tenant)).toHaveLength(phase === 'create' ? 2 : 0);
   });
 });
@@ -90,5 +99,22 @@ describe('crash mid-sweep', () => {
     const report = await quietThenCheck(p, tenant);
     expect(report.problems).toEqual([]);
     expect(await p.dataPlane.observe(tenant)).toHaveLength(2);
+  });
+});
+
+describe.each(['create', 'drop'] as const)('crash during a %s of a table fed by a source', (phase) => {
+  it.each(POINTS)('dying at %s: the table\'s collection and ingestion export end up exactly as the catalog says', async (point) => {
+    const prefix = uniquePrefix('crash');
+    const faults = new FaultInjector();
+    let p = await boot(prefix, faults);
+    const { sql, tenant } = await sqlClient(p);
+    await sql("CREATE CLUSTER c (SIZE = '25cc'); CREATE SOURCE counter IN CLUSTER c FROM LOAD GENERATOR COUNTER");
+    if (phase === 'drop') await sql('CREATE TABLE counter_tbl FROM SOURCE counter');
+    // The replica, the source's collection and ingestion (and the table's two resources before a drop).
+    const ready = phase === 'create' ? 3 : 5;
+    await eventually(async () => (await p.dataPlane.observe(tenant)).length === ready);
+    p = await crashRestartCheck(prefix, faults, point, sql, phase === 'create' ? 'CREATE TABLE counter_tbl FROM SOURCE counter' : 'DROP TABLE counter_tbl', tenant);
+    const tableResources = (await p.dataPlane.observe(tenant)).filter((x) => x.owner?.objectName === 'counter_tbl').map((x) => x.kind).sort();
+    expect(tableResources).toEqual(phase === 'create' ? ['collection', 'ingestion'] : []);
   });
 });

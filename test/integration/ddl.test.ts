@@ -82,20 +82,20 @@ describe('every object kind', () => {
     expect(await p.secrets.get(tenant, secretId, 1)).toBe('hunter2-very-secret');
 
     expect(await rows(sql, 'SHOW SOURCES')).toEqual([
-      ['accounts', 'subsource', null, null],
-      ['auction', 'load-generator', 'quickstart', null],
-      ['auctions', 'subsource', null, null],
-      ['bids', 'subsource', null, null],
-      ['orders', 'subsource', null, null],
-      ['organizations', 'subsource', null, null],
-      ['pg_src', 'postgres', 'quickstart', null],
-      ['users', 'subsource', null, null],
+      ['accounts', 'subsource', null, ''],
+      ['auction', 'load-generator', 'quickstart', ''],
+      ['auctions', 'subsource', null, ''],
+      ['bids', 'subsource', null, ''],
+      ['orders', 'subsource', null, ''],
+      ['organizations', 'subsource', null, ''],
+      ['pg_src', 'postgres', 'quickstart', ''],
+      ['users', 'subsource', null, ''],
     ]);
     expect(await rows(sql, 'SHOW CONNECTIONS')).toEqual([
-      ['kafka_conn', 'kafka', null],
-      ['pg', 'postgres', null],
+      ['kafka_conn', 'kafka', ''],
+      ['pg', 'postgres', ''],
     ]);
-    expect(await rows(sql, 'SHOW INDEXES')).toEqual([['totals_idx', 'totals', 'quickstart', '{count}', null]]);
+    expect(await rows(sql, 'SHOW INDEXES')).toEqual([['totals_idx', 'totals', 'quickstart', '{count}', '']]);
     expect(await rows(sql, "SELECT name, type FROM mz_objects WHERE type IN ('view', 'materialized-view', 'sink') ORDER BY name")).toEqual([
       ['big', 'view'],
       ['out', 'sink'],
@@ -165,7 +165,7 @@ describe('every object kind', () => {
     const { sql, tenant } = await sqlClient(p);
     await ok(sql, "CREATE CLUSTER c (SIZE = '25cc'); CREATE SECRET s AS 'one'; CREATE TABLE t (a int)");
     await ok(sql, 'ALTER TABLE t RENAME TO t2');
-    expect(await rows(sql, 'SHOW TABLES')).toEqual([['t2', null]]);
+    expect(await rows(sql, 'SHOW TABLES')).toEqual([['t2', '']]);
     expect((await sql('CREATE TABLE t2 (b int)')).body.results[0].error.code).toBe('42P07');
     await ok(sql, 'CREATE TABLE t (b int)');
 
@@ -178,7 +178,7 @@ describe('every object kind', () => {
     await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc', REPLICATION FACTOR = 2)");
     const replicas = (await settled(tenant)).filter((r) => r.kind === 'replica');
     expect(replicas.map((r) => r.spec.size)).toEqual(['50cc', '50cc']);
-    expect(await rows(sql, 'SHOW CLUSTERS')).toEqual([['c', 'r1 (50cc), r2 (50cc)', null]]);
+    expect(await rows(sql, 'SHOW CLUSTERS')).toEqual([['c', 'r1 (50cc), r2 (50cc)', '']]);
 
     // BEGIN ... ROLLBACK discards; the statements after it still commit.
     const r = await ok(sql, "BEGIN; CREATE TABLE gone (a int); ROLLBACK; CREATE TABLE kept (a int); SHOW TABLES");

@@ -17,7 +17,11 @@ beforeAll(async () => {
   pg = await startPostgres();
   await pg.sql('CREATE TABLE orders (id int primary key, amount numeric)');
   await pg.sql('CREATE PUBLICATION mz_source FOR ALL TABLES');
-  p = await testPipeline('pgsource', { prober: realProber({ timeoutMs: 2_000, network: LOCAL_PROBE_POLICY }) });
+  // No case here waits for a probe to time out (a stopped server refuses at once, a dropped
+  // publication is an answer), so the timeout only has to be long enough never to fire: at 2 s a
+  // slow connect on a loaded machine looked like a dead upstream, the on-apply check of a created
+  // or restarted source reported it stalled, and with no health rounds here nothing checked again.
+  p = await testPipeline('pgsource', { prober: realProber({ timeoutMs: 30_000, network: LOCAL_PROBE_POLICY }) });
 });
 afterAll(async () => {
   await p?.stop();

@@ -1,7 +1,7 @@
 /** The stand-alone data plane server (local/dataplane-server.ts) listens on loopback unless told otherwise. */
 import { describe, expect, it } from 'vitest';
 import { startDataPlaneServer } from '../../local/dataplane-server';
-import type { DataPlane } from '../../shared/controllers/contract';
+import type { DataPlane } from '../../shared/dataplane/contract';
 import { listeningSockets } from '../helpers/sockets';
 
 describe('the data plane server', () => {

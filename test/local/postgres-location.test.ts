@@ -35,5 +35,5 @@ describe('a checkout in a folder closed to other users', () => {
     } finally {
       await pg.close();
     }
-  }, 120_000);
+  });
 });

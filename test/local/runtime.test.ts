@@ -69,7 +69,7 @@ describe('npm start --in-memory', () => {
     const r = await sql(url, PASSWORD, 'SHOW CLUSTERS');
     expect(r.status).toBe(200);
     await a.waitFor(READY);
-  }, 120_000);
+  });
 
   it('listens on loopback addresses only: the API, DynamoDB Local and the SQS emulator', () => {
     const sockets = listeningSockets(processTree(a.pid));
@@ -97,7 +97,7 @@ describe('npm start --in-memory', () => {
     expect(other.code).toBe(0);
     const found = await ddlctl(['check']);
     expect(found.code, found.stderr).toBe(0);
-  }, 120_000);
+  });
 
   it('on Ctrl-C answers the requests in flight, stops quietly, and takes the JVM with it', async () => {
     const jvms = processTree(a.pid).filter((p) => p !== a.pid);
@@ -119,7 +119,7 @@ describe('npm start --in-memory', () => {
     expect(a.stdout()).toMatch(/\nstopping…\n$/);
     expect(existsSync(join(cwd, '.data', 'instances', `${a.pid}.json`))).toBe(false);
     for (const pid of jvms) expect(isAlive(pid), `process ${pid} outlived npm start`).toBe(false);
-  }, 120_000);
+  });
 });
 
 describe('npm start on a data folder', () => {
@@ -145,7 +145,7 @@ describe('npm start on a data folder', () => {
     for (const m of printed.matchAll(/"query": "([^"]+)"/g)) {
       for (let i = 0; i < 2; i++) expect((await sql(firstUrl, password, m[1]!)).status).toBe(200);
     }
-  }, 120_000);
+  });
 
   it('refuses a second instance on the same folder, saying which one holds it', async () => {
     const second = start(['--data-dir', dataDir, '--port', String(await freePort())]);
@@ -154,7 +154,7 @@ describe('npm start on a data folder', () => {
     expect(second.stderr()).toContain('--in-memory');
     // The first one's files are untouched.
     expect((JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as LocalRuntimeInfo).pid).toBe(first.pid);
-  }, 60_000);
+  });
 
   it('checks the port before starting anything, and names the option and the variable', async () => {
     const busy: Server = createServer();
@@ -172,7 +172,7 @@ describe('npm start on a data folder', () => {
     } finally {
       busy.close();
     }
-  }, 60_000);
+  });
 
   it('after a crash starts again on the folder; a chosen weak password is warned about and replaces the generated one', async () => {
     const generated = readFileSync(join(dataDir, 'bootstrap-app-password'), 'utf8').trim();
@@ -190,5 +190,5 @@ describe('npm start on a data folder', () => {
     expect(existsSync(join(dataDir, 'bootstrap-app-password'))).toBe(false);
     expect(await again.interrupt()).toBe(0);
     expect(existsSync(join(dataDir, 'instance.lock'))).toBe(false);
-  }, 120_000);
+  });
 });

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { NotSupportedError, SQLSTATE, SqlSyntaxError } from '../../shared/errors';
+import { checkOptionsTaken } from '../../shared/planner/connection-options';
 import type { Statement } from '../../shared/sql/ast';
 import { stripPositions } from '../../shared/sql/compare';
 import { parse } from '../../shared/sql/parser';
@@ -124,6 +125,22 @@ function badAnswer(error: unknown, sql: string, codes: readonly string[]): strin
   return undefined;
 }
 
+/**
+ * Materialize's parser reads any connection type's option names and its planner refuses the ones
+ * the type does not take; so do ours (a pure check, run here without a catalog).
+ */
+function refusedByPlanner(statements: readonly Statement[]): boolean {
+  return statements.some((st) => {
+    if (st.kind !== 'create_connection') return false;
+    try {
+      checkOptionsTaken(st.connectionType, st.options);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
 const where = (s: CorpusStatement) => `line ${s.line} (${s.source})`;
 const firstLine = (sql: string) => sql.split('\n').find((l) => l.trim() !== '' && !l.trim().startsWith('--'))!.trim();
 
@@ -169,7 +186,7 @@ describe('Materialize corpus (materialize-docs.sql)', () => {
   it('rejects every statement Materialize itself rejects (documentation errata)', () => {
     const errata = outcomes.filter(({ s }) => s.errata !== undefined);
     expect(errata.length).toBeGreaterThan(0);
-    expect(errata.filter(({ outcome }) => outcome.ok).map(({ s }) => `${where(s)}: ${s.errata}`)).toEqual([]);
+    expect(errata.filter(({ outcome }) => outcome.ok && !refusedByPlanner(outcome.statements)).map(({ s }) => `${where(s)}: ${s.errata}`)).toEqual([]);
   });
 
   it('prints every accepted statement back to SQL that parses to the same AST, and prints that the same', () => {

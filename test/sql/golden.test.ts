@@ -30,63 +30,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ControlPlaneError } from '../../shared/errors';
 import type { Statement } from '../../shared/sql/ast';
 import { stripPositions } from '../../shared/sql/compare';
-import { charIndex } from '../../shared/sql/lexer';
+import { caret, formatGoldenFile, parseGoldenFile, type GoldenCase } from '../helpers/golden';
 import { parse } from '../../shared/sql/parser';
 import { print } from '../../shared/sql/printer';
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), 'golden');
 const REWRITE = process.env.REWRITE_GOLDEN === '1';
-
-interface GoldenCase {
-  readonly comments: readonly string[];
-  readonly input: string;
-  readonly expected: string;
-  /** 1-based line of the input's first line, for test names. */
-  readonly line: number;
-}
-
-function parseGoldenFile(text: string): GoldenCase[] {
-  const lines = text.replace(/\r\n/g, '\n').split('\n');
-  const chunks: { lines: string[]; firstLine: number }[] = [{ lines: [], firstLine: 1 }];
-  lines.forEach((l, k) => {
-    if (l === '====') chunks.push({ lines: [], firstLine: k + 2 });
-    else chunks[chunks.length - 1]!.lines.push(l);
-  });
-  const cases: GoldenCase[] = [];
-  for (const chunk of chunks) {
-    const ls = [...chunk.lines];
-    let line = chunk.firstLine;
-    while (ls.length > 0 && ls[0]!.trim() === '') {
-      ls.shift();
-      line++;
-    }
-    while (ls.length > 0 && ls[ls.length - 1]!.trim() === '') ls.pop();
-    if (ls.length === 0) continue;
-    const comments: string[] = [];
-    while (ls.length > 0 && ls[0]!.startsWith('#')) {
-      comments.push(ls.shift()!);
-      line++;
-    }
-    const sep = ls.indexOf('----');
-    if (sep < 0) throw new Error(`golden case at line ${line} has no '----' line`);
-    cases.push({ comments, input: ls.slice(0, sep).join('\n'), expected: ls.slice(sep + 1).join('\n'), line });
-  }
-  return cases;
-}
-
-function formatGoldenFile(cases: readonly GoldenCase[]): string {
-  return `${cases.map((c) => [...c.comments, c.input, '----', ...(c.expected === '' ? [] : [c.expected])].join('\n')).join('\n\n====\n\n')}\n`;
-}
-
-/** The caret display: the input line holding the error, and `^` under the error's position. */
-function caret(input: string, bytePosition: number): string[] {
-  const at = charIndex(input, bytePosition);
-  const lineStart = input.lastIndexOf('\n', at - 1) + 1;
-  const nl = input.indexOf('\n', at);
-  const lineEnd = nl < 0 ? input.length : nl;
-  const column = [...input.slice(lineStart, at)].length;
-  return [input.slice(lineStart, lineEnd), `${' '.repeat(column)}^`];
-}
 
 interface Outcome {
   readonly output: string;

@@ -130,7 +130,7 @@ describe('errors', () => {
     for (const [sql, position] of [
       ['INSERT INTO t VALUES (1)', 0],
       ['CREATE ROLE r', 7],
-      ['CREATE SOURCE s FROM MYSQL CONNECTION m', 21],
+      ['CREATE SOURCE s FROM YUGABYTE CONNECTION m', 21],
       ['ALTER SOURCE s ADD SUBSOURCE t', 15],
     ] as const) {
       const e = errorOf(sql);
@@ -173,7 +173,8 @@ describe('errors', () => {
       'Expected one of AVAILABILITY ZONES or DISK or INTROSPECTION DEBUGGING or INTROSPECTION INTERVAL or MANAGED or REPLICAS or REPLICATION FACTOR or SCHEDULE or SIZE or WORKLOAD CLASS, found COLOR',
     );
     expect(e.position).toBe(28);
-    expect(errorOf(`CREATE CONNECTION s TO SSH TUNNEL (HOST 'h', TOPIC 't')`).message).toBe('Expected one of HOST or PORT or USER, found TOPIC');
+    // Connection options: any type's names read (the planner refuses the ones the type does not take); Materialize lists first words.
+    expect(errorOf(`CREATE CONNECTION s TO SSH TUNNEL (HOST 'h', TOPIC 't')`).message).toMatch(/^Expected one of ACCESS or ASSUME or .* or WAREHOUSE, found TOPIC$/);
   });
 
   it('nesting deeper than the limit is a clear error, not a stack overflow', () => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { SqlSyntaxError } from '../../shared/errors';
 import { loadPgParser, pgRelations } from '../../shared/sql/pg-parser';
-import { relationsReferenced, UnreadableViewBody } from '../../shared/sql/view-deps';
+import { UnreadableViewBody } from '../../shared/errors';
+import { relationsReferenced } from '../../shared/sql/view-deps';
 
 const BEYOND_FIRST_READER = [
   ["VALUES ('a', 'b'), ('c', 'd')", []],

@@ -119,6 +119,21 @@ export class CallRecorder {
     });
   }
 
+  /**
+   * Records each publish of status events as `events:PutEvents` on the bus `busName`: locally the
+   * router publishes to the event log (local/event-log.ts), in AWS to the stack's EventBridge bus.
+   */
+  eventBus<P extends { publish(events: readonly unknown[]): Promise<readonly string[]> }>(publisher: P, busName: string): P {
+    return {
+      ...publisher,
+      publish: (events: readonly unknown[]) => {
+        const fn = current.getStore() ?? this.o.defaultFunction;
+        if (fn && events.length) this.calls.push({ fn, operation: 'PutEvents', action: 'events:PutEvents', resource: this.arn('events', `event-bus/${busName}`) });
+        return publisher.publish(events);
+      },
+    } as P;
+  }
+
   /** The ARN IAM sees for a queue URL. */
   queueArn(url: string): string {
     return this.queue(url);

@@ -9,7 +9,7 @@ export interface DynamoClients {
 }
 
 export function makeDynamoClients(o: ClientOptions): DynamoClients {
-  const ddb = new DynamoDBClient(clientConfig(o, o.endpoints?.dynamodb));
+  const ddb = new DynamoDBClient({ ...clientConfig(o, o.endpoints?.dynamodb), maxAttempts: o.dynamoMaxAttempts ?? 3 });
   o.recorder?.attach(ddb);
   const doc = DynamoDBDocumentClient.from(ddb, { marshallOptions: { removeUndefinedValues: true } });
   return { ddb, doc };

@@ -12,6 +12,8 @@ export interface ClientOptions {
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
   /** Records every call (the IAM sufficiency test); none when absent. */
   readonly recorder?: CallRecorder;
+  /** Attempts per DynamoDB call, the first included (default 3, the SDK's standard retry mode). */
+  readonly dynamoMaxAttempts?: number;
 }
 
 /**

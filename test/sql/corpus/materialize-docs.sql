@@ -2731,6 +2731,30 @@ SHOW SECRETS;
 -- source: docs sql/index.md
 SHOW SECRETS FROM public LIKE '%cert%';
 
+-- source: docs sql/comment-on/index.md
+COMMENT ON TABLE foo IS 'this table is important';
+
+-- source: docs sql/comment-on/index.md
+COMMENT ON COLUMN foo.x IS 'holds all of the important data';
+
+-- source: docs sql/comment-on/index.md
+COMMENT ON TABLE foo IS 'holds non-important data';
+
+-- source: docs sql/comment-on/index.md
+COMMENT ON TABLE foo IS NULL;
+
+-- source: docs sql/create-sink/index.md
+COMMENT ON TABLE t IS 'SQL comment on t';
+
+-- source: docs sql/create-sink/index.md
+COMMENT ON COLUMN t.value IS 'SQL comment on t.value';
+
+-- source: docs sql/explain-schema/index.md
+COMMENT ON TABLE t IS 'materialize comment on t';
+
+-- source: docs sql/explain-schema/index.md
+COMMENT ON COLUMN t.c2 IS 'materialize comment on t.c2';
+
 -- ============================================================================================
 -- Part 2: statements from Materialize's own tests (MaterializeInc/materialize, test/), the ones
 -- the tests run expecting success ("statement ok", testdrive "> ..."). Testdrive's ${...}
@@ -3575,3 +3599,148 @@ DROP SCHEMA qck CASCADE;
 
 -- source: an older Materialize get-started guide (Markdown, found by code search, file path not recorded)
 DROP CLUSTER ingest_qck;
+
+-- source: docs ingest-data/mysql/amazon-aurora/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST '<host>',
+    SSH TUNNEL ssh_connection
+    );
+
+-- source: docs ingest-data/sql-server/index.md
+CREATE CONNECTION sql_server_connection TO SQL SERVER (
+    HOST '<host>',
+    SSH TUNNEL ssh_connection
+    );
+
+-- source: docs sql/create-connection/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 3306,
+    USER 'root',
+    PASSWORD SECRET mysqlpass
+);
+
+-- source: docs sql/create-connection/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 3306,
+    USER 'root',
+    PASSWORD SECRET mysqlpass,
+    AWS PRIVATELINK privatelink_svc
+);
+
+-- source: docs sql/create-connection/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    SSH TUNNEL ssh_connection
+);
+
+-- source: docs sql/create-connection/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 3306,
+    USER 'root',
+    AWS CONNECTION aws_rds_mysql,
+    SSL MODE 'verify_identity'
+);
+
+-- source: docs sql/create-connection/index.md
+CREATE CONNECTION sqlserver_connection TO SQL SERVER (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 1433,
+    USER 'SA',
+    PASSWORD SECRET sqlserver_pass,
+    DATABASE 'my_db'
+);
+
+-- source: docs sql/create-source/index.md
+CREATE CONNECTION mysql_connection TO MYSQL (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 3306,
+    USER 'materialize',
+    PASSWORD SECRET mysqlpass
+);
+
+-- source: docs sql/create-source/index.md
+CREATE CONNECTION sqlserver_connection TO SQL SERVER (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    PORT 1433,
+    USER 'materialize',
+    PASSWORD SECRET sqlserver_pass,
+    DATABASE '<DATABASE_NAME>'
+);
+
+-- source: docs sql/create-source/index.md
+CREATE CONNECTION sqlserver_connection TO SQL SERVER (
+    HOST 'instance.foo000.us-west-1.rds.amazonaws.com',
+    SSH TUNNEL ssh_connection,
+    DATABASE '<DATABASE_NAME>'
+);
+
+-- source: docs ingest-data/mysql/amazon-aurora/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection
+  FOR ALL TABLES;
+
+-- source: docs ingest-data/sql-server/index.md
+CREATE SOURCE mz_source
+  FROM SQL SERVER CONNECTION sqlserver_connection
+  FOR ALL TABLES;
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection
+  FOR TABLES (schema1.table_1 AS s1_table_1, schema2.table_1 AS s2_table_1);
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection
+  FOR SCHEMAS (mydb, project);
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection
+  FOR TABLES (mydb.table_1, mydb.table_2 AS alias_table_2);
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection (
+    TEXT COLUMNS (mydb.table_1.column_of_unsupported_type)
+  )
+  FOR ALL TABLES;
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM MYSQL CONNECTION mysql_connection (
+    EXCLUDE COLUMNS (mydb.table_1.column_to_ignore)
+  )
+  FOR ALL TABLES;
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM SQL SERVER CONNECTION sql_server_connection
+  FOR ALL TABLES;
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM SQL SERVER CONNECTION sql_server_connection
+  FOR TABLES (schema1.table_1 AS s1_table_1, schema2.table_1 AS s2_table_1);
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM SQL SERVER CONNECTION sqlserver_connection
+  FOR TABLES (mydb.table_1, mydb.table_2 AS alias_table_2);
+
+-- source: docs sql/create-source/index.md
+CREATE SOURCE mz_source
+  FROM SQL SERVER CONNECTION sqlserver_connection (
+    EXCLUDE COLUMNS (mydb.table_1.column_of_unsupported_type)
+  )
+  FOR ALL TABLES;
+
+-- source: docs ingest-data/index.md
+-- errata: a trailing comma before ')' in the option list; Materialize's parser refuses it too (42601)
+CREATE CONNECTION mysql_connection TO MYSQL (
+  HOST '<host>',
+  SSH TUNNEL ssh_connection,
+);

@@ -1,0 +1,226 @@
+/**
+ * Issue 15's benchmark rows, from a run's results: each with its target, the measured figure as
+ * a ratio, whether it met the target, and for a miss a one-line cause read off the same run's
+ * figures (stage split, CPU of the emulator, protocol size). Pure: no I/O.
+ */
+import type { Results } from './report';
+import { EFFECT_CAPACITY } from '../../shared/definitions';
+
+const EFFECT_SECONDS_MS = EFFECT_CAPACITY.effectSeconds * 1000;
+
+export interface BenchRow {
+  /** Issue 15's list: 1 deployed profile, 2 open loop, 3 cache, 4 statement kinds, 5 over HTTP, 6 cold init; 7 effect capacity (issue 16). */
+  readonly item: number;
+  readonly figure: string;
+  readonly measured: string;
+  readonly target: string;
+  /** undefined: reported, no target. */
+  readonly met?: boolean;
+  /** Why it missed (only for a miss). */
+  readonly cause?: string;
+}
+
+export const GOALS = {
+  deployedP50: 6,
+  deployedP99: 8,
+  catchUpOverHit: 2,
+  httpCommitP50: 1.25,
+  liveThroughput: 0.8,
+  coldInitRatio: 1.5,
+  /** Commits per second of 8 API instances on one tenant as a share of one instance's. */
+  instancesOfSingle: 0.7,
+  /** Issue 16: no tenant's p99 wait above this many times the median tenant's. */
+  tenantP99OverMedian: 3,
+  /** Issue 16: the queue drains at (nearly) the rate the data plane allows. */
+  drainOverAllowed: 0.8,
+  /** The SQLite thread of DynamoDB Local runs every read and write one at a time: above this it is the limit. */
+  emulatorBoundPct: 85,
+} as const;
+
+const f1 = (x: number) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x.toFixed(1)) : 'n/a');
+const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+
+/**
+ * When neither the bench process nor DynamoDB Local got near a core while the machine's load was
+ * well above its cores, other work on the machine was the limit: the cause says so.
+ */
+function machineBound(r: Results, phase: string, c: { benchProcessPct: number; dynamoLocalPct: number | null }): string | undefined {
+  const load = r.phaseTimes?.find((p) => p.phase === phase)?.loadAverage1m;
+  if (!load) return undefined;
+  const avg = (load.start + load.end) / 2;
+  if (avg <= 2 * r.machine.cores || c.benchProcessPct + (c.dynamoLocalPct ?? 0) >= 100) return undefined;
+  return `machine-bound: 1-min load average ${f1(load.start)} → ${f1(load.end)} on ${r.machine.cores} cores (other work); the bench process got ${c.benchProcessPct}% and DynamoDB Local ${c.dynamoLocalPct ?? 'n/a'}% of a core`;
+}
+
+/** ` (1-min load average a → b on N cores)` when the phase ran on a machine loaded well past its cores. */
+function loadNote(r: Results, phase: string): string {
+  const load = r.phaseTimes?.find((p) => p.phase === phase)?.loadAverage1m;
+  return load && (load.start + load.end) / 2 > 2 * r.machine.cores ? ` (1-min load average ${f1(load.start)} → ${f1(load.end)} on ${r.machine.cores} cores)` : '';
+}
+
+export function benchRows(r: Results): BenchRow[] {
+  const rows: BenchRow[] = [];
+  // A cause is kept for a miss only.
+  const push = ({ cause, ...row }: BenchRow) => rows.push(row.met === false && cause ? { ...row, cause } : row);
+
+  for (const l of r.deployed?.levels ?? []) {
+    const binding = l.fastPath && l.clients === 32;
+    const met = binding ? l.ratio.p50 <= GOALS.deployedP50 && l.ratio.p99 <= GOALS.deployedP99 : undefined;
+    const commitShare = l.fromStart.p50 > 0 ? l.commit.p50 / l.fromStart.p50 : 0;
+    const sqlite = l.cpu.dynamoLocalSqliteThreadPct ?? 0;
+    const cause =
+      machineBound(r, 'deployed', l.cpu) ??
+      (sqlite >= GOALS.emulatorBoundPct
+        ? `emulator-bound: DynamoDB Local's SQLite thread at ${sqlite}% of a core (commit p50 ${f1(l.commit.p50)} ms, after the answer ${f1(l.afterAnswer.p50)} ms)`
+        : commitShare >= 0.5
+          ? `the commit itself is most of it: its answer p50 ${f1(l.commit.p50)} ms (${f2(l.commit.p50 / l.floor.p50)}× floor p50); after it ${f1(l.afterAnswer.p50)} ms to the data plane`
+          : `the path after the answer is most of it: ${f1(l.afterAnswer.p50)} ms p50 / ${f1(l.afterAnswer.p99)} ms p99 (queue at ≤ ${r.deployed?.settings.queuePolling.maxConcurrency ?? '?'} executors in flight, batches of ${r.deployed?.settings.queuePolling.batchSize ?? '?'}${l.fastPath ? '' : `, stream read every ${f1(r.deployed?.settings.stream.pollIntervalMs ?? NaN)} ms`}); commit ${f1(l.commit.p50)} ms`);
+    push({
+      item: 1,
+      figure: `Deployed profile, fast path ${l.fastPath ? 'on' : 'off'}, ${l.clients} client${l.clients > 1 ? 's' : ''}: request start → applied (${l.commits} commits)`,
+      measured: `p50 ${f1(l.fromStart.p50)} ms = ${f2(l.ratio.p50)}× floor p50 (${f2(l.floor.p50)} ms) · p99 ${f1(l.fromStart.p99)} ms = ${f2(l.ratio.p99)}× floor p99 (${f2(l.floor.p99)} ms)`,
+      target: binding ? `p50 ≤ ${GOALS.deployedP50}×, p99 ≤ ${GOALS.deployedP99}× floor` : `(goal at 32 clients, fast path on)`,
+      met,
+      cause,
+    });
+  }
+  for (const o of r.deployed?.openLoop ?? []) {
+    // Against the single-client floor of the same pipeline (runs before this rule ran a 32-loop floor for it).
+    const floor = r.deployed!.levels.find((l) => l.fastPath === o.fastPath && l.clients === 1)?.floor ?? o.floor;
+    const ratio = { p50: o.fromStart.p50 / floor.p50, p99: o.fromStart.p99 / floor.p99 };
+    push({
+      item: 2,
+      figure: `Open loop, fast path ${o.fastPath ? 'on' : 'off'}, ${f1(o.offeredPerSecond)}/s offered (${o.ofClosedLoop}× the closed loop's 32-client rate), 32 tenants`,
+      measured: `${f1(o.achievedPerSecond)}/s committed, ${o.applied}/${o.sent} applied · scheduled → applied p50 ${f1(o.fromStart.p50)} ms = ${f2(ratio.p50)}× the 1-client floor p50 · p99 ${f1(o.fromStart.p99)} ms = ${f2(ratio.p99)}×`,
+      target: 'reported (overload shows as latency)',
+    });
+  }
+  if (r.deployed) {
+    push({ item: 1, figure: 'Lost effects after the deployed-profile runs (invariant checker)', measured: `${r.deployed.lostEffects}`, target: '0', met: r.deployed.lostEffects === 0, cause: 'see the checker counts in latest.json' });
+  }
+
+  for (const c of r.cache ?? []) {
+    push({ item: 3, figure: `Cache miss, ${c.objects.toLocaleString('en-US')} objects (whole request; its catalog read alone)`, measured: `p50 ${f1(c.miss.request.p50)} ms, p99 ${f1(c.miss.request.p99)} ms (read p50 ${f1(c.miss.basis.p50)}, p99 ${f1(c.miss.basis.p99)} ms) = ${f2(c.missOverHitP50)}× a hit`, target: 'reported' });
+    const binding = c.objects >= 10_000;
+    push({
+      item: 3,
+      figure: `Catch-up after a lost race, ${c.objects.toLocaleString('en-US')} objects (whole request against a cache hit's)`,
+      measured: `p50 ${f1(c.catchUp.request.p50)} ms vs hit ${f1(c.hit.request.p50)} ms = ${f2(c.catchUpOverHitP50)}× · catch-up read p50 ${f1(c.catchUp.basis.p50)} ms vs whole read ${f1(c.miss.basis.p50)} ms · ${c.catchUp.catchUps} catch-ups, ${c.catchUp.wholeReads} whole reads`,
+      target: binding ? `≤ ${GOALS.catchUpOverHit}× a hit` : `(≤ ${GOALS.catchUpOverHit}× at 10 000)`,
+      met: binding ? c.catchUpOverHitP50 <= GOALS.catchUpOverHit : undefined,
+      cause: `the losing request pays its failed commit, a backoff of ~10 ms, the catch-up reads (transaction records, then the changed objects: ${f1(c.catchUp.basis.p50)} ms p50) and a second commit: four round trips against the hit's one. Two would need the changed objects inline in the version item the refusal returns, which every commit would pay for in write units`,
+    });
+  }
+
+  for (const i of r.instances ?? []) {
+    if (i.instances === 1) continue;
+    const binding = i.instances === 8;
+    const attemptsPerCommit = i.commits > 0 ? (i.commits + i.catchUps) / i.commits : NaN;
+    const load = r.phaseTimes?.find((p) => p.phase === 'instances')?.loadAverage1m;
+    const loaded = load && (load.start + load.end) / 2 > 2 * r.machine.cores;
+    push({
+      item: 3,
+      figure: `${i.instances} API instances on one tenant (own caches, no shared queue): commit rate against one instance's`,
+      measured: `${f1(i.commitsPerSecond)} commits/s = ${f2(i.ofSingle)}× · ${i.answers40001} × 40001 · ${i.catchUps} catch-ups for ${i.commits} commits (${f2(attemptsPerCommit)} attempts per commit) · ${i.fullLoadsAfterWarmUp} whole reads`,
+      target: binding ? `≥ ${GOALS.instancesOfSingle}× one instance, 0 × 40001, 0 whole reads` : `(goal at 8 instances)`,
+      met: binding ? i.ofSingle >= GOALS.instancesOfSingle && i.answers40001 === 0 && i.fullLoadsAfterWarmUp === 0 : undefined,
+      cause:
+        i.fullLoadsAfterWarmUp > 0
+          ? `${i.fullLoadsAfterWarmUp} losers read the whole catalog instead of catching up from the transaction records`
+          : i.answers40001 > 0
+            ? `${i.answers40001} requests lost the version race more times than the retry allows`
+            : loaded
+              ? `machine-bound: 1-min load average ${f1(load.start)} → ${f1(load.end)} on ${r.machine.cores} cores; ${i.instances} instances run ${i.instances} request loops on a machine whose other work already took the cores (the single instance ran alone)`
+              : `the version race: every commit on one tenant writes the catalog-version item under a condition, so of ${i.instances} instances one wins each version and the others pay a failed transaction, a catch-up read and a retry (${f2(attemptsPerCommit)} attempts per commit); DynamoDB Local runs transactions one at a time, so failed attempts take the winners' turns`,
+    });
+  }
+
+  for (const k of r.kinds ?? []) {
+    push({
+      item: 4,
+      figure: `${k.kind}: commit against its raw-transaction floor (${k.items} items, ${k.floorTransactions} raw transaction${k.floorTransactions > 1 ? 's' : ''})`,
+      measured: `floor p50 ${f1(k.floor.p50)} ms · in-process p50 ${f1(k.inProcess.p50)} ms = ${f2(k.ratioP50.inProcess)}× · HTTP p50 ${f1(k.http.p50)} ms = ${f2(k.ratioP50.http)}× (p99 ${f2(k.ratioP99.http)}×)`,
+      target: `reported (CREATE TABLE's goal: HTTP p50 ≤ ${GOALS.httpCommitP50}×)`,
+    });
+  }
+
+  if (r.commit) {
+    const c = r.commit;
+    push({
+      item: 5,
+      figure: 'Over HTTP: CREATE TABLE commit from the request start (POST /api/sql, authorizer included)',
+      measured: `p50 ${f2(c.http.p50)} ms = ${f2(c.ratioP50.http)}× floor p50 (${f2(c.floor.p50)} ms)`,
+      target: `≤ ${GOALS.httpCommitP50}× floor`,
+      met: c.ratioP50.http <= GOALS.httpCommitP50,
+      cause: `on top of the floor: the HTTP hop ${f2(c.httpHop.p50)} ms (GET /api/health, same server) and the handler's parse, plan and JSON ${f2(c.breakdown.restOfHandler.p50)} ms p50`,
+    });
+  }
+  const live = r.throughput?.runs.find((t) => t.name === 'ddl-http-live');
+  if (r.throughput && live) {
+    const sqlite = live.cpu.dynamoLocalSqliteThreadPct ?? 0;
+    push({
+      item: 5,
+      figure: 'Live pipeline throughput, 32 clients over HTTP, router and executors running',
+      measured: `${f1(live.perSecond)} commits/s = ${f2(live.ratioToFloor ?? NaN)}× floor (${f1(r.throughput.floorPerSecond)}/s) · ${r.throughput.lostEffects} lost effects`,
+      target: `≥ ${GOALS.liveThroughput}× floor, 0 lost`,
+      met: (live.ratioToFloor ?? 0) >= GOALS.liveThroughput && r.throughput.lostEffects === 0,
+      cause:
+        r.throughput.lostEffects > 0
+          ? `${r.throughput.lostEffects} effects lost`
+          : (machineBound(r, 'throughput', live.cpu) ??
+            (sqlite >= GOALS.emulatorBoundPct
+            ? `emulator-bound: DynamoDB Local's SQLite thread at ${sqlite}% of a core during the live run (the router's stream reads and the executors' writes queue behind the commits on its one thread)`
+            : `the bench process at ${live.cpu.benchProcessPct}% of a core (API, authorizer, router, executors and the SQS emulator share it), DynamoDB Local at ${live.cpu.dynamoLocalPct ?? 'n/a'}%`)),
+    });
+  }
+
+  for (const b of r.bundles ?? []) {
+    if (b.coldInitRatio === undefined) continue;
+    const importShare = b.coldInit.importMsP50 - b.baselineColdInit.importMsP50;
+    push({
+      item: 6,
+      figure: `Cold init \`${b.function}\` against the baseline (client-dynamodb alone, one GetItem)`,
+      measured: `${f1(b.coldInit.totalMsP50)} ms vs ${f1(b.baselineColdInit.totalMsP50)} ms = ${f2(b.coldInitRatio)}×`,
+      target: `≤ ${GOALS.coldInitRatio}×`,
+      met: b.coldInitRatio <= GOALS.coldInitRatio,
+      cause:
+        (importShare >= b.coldInit.firstEventMsP50 - b.baselineColdInit.firstEventMsP50
+          ? `import: ${f1(b.coldInit.importMsP50)} ms against ${f1(b.baselineColdInit.importMsP50)} ms (entry ${f1(b.entryKiB)} KiB; SDK packages ${b.externalImports.length}, ${f1(b.sdkImportMsP50)} ms alone)`
+          : `first event: ${f1(b.coldInit.firstEventMsP50)} ms against ${f1(b.baselineColdInit.firstEventMsP50)} ms (more calls than one GetItem)`) + loadNote(r, 'bundles'),
+    });
+  }
+  for (const c of r.capacity?.runs ?? []) {
+    const f = c.fairness;
+    const what = `${c.effects.toLocaleString('en-US')} effects over ${c.tenants} tenants (one with ${c.bigTenantEffects.toLocaleString('en-US')}), ${c.order}`;
+    push({
+      item: 7,
+      figure: `Fairness: worst tenant p99 wait ÷ median tenant p99, ${what}`,
+      measured: `${f1(f.worstTenantP99Ms / 1000)} s ÷ ${f1(f.medianTenantP99Ms / 1000)} s = ${f2(f.ratio)}× (small tenants' median p99 = ${f2(f.smallOverBig)}× the big tenant's)`,
+      target: `≤ ${GOALS.tenantP99OverMedian}×`,
+      met: f.ratio <= GOALS.tenantP99OverMedian,
+      cause: `tenant ${f.worstTenant} waited behind other tenants' effects queued ahead of it (FIFO groups are served in arrival order)`,
+    });
+    const share = c.drainPerSecond / c.allowedPerSecond;
+    push({
+      item: 7,
+      figure: `Drain rate against the data plane's allowed rate (EFFECT_CAPACITY), ${what}`,
+      measured: `${f1(c.drainPerSecond)}/s = ${f2(share)}× the allowed ${c.allowedPerSecond}/s; ${f1(c.effectMs)} ms per effect, at which ${c.maxConcurrency} executors allow ${f1(c.concurrencyAllowsPerSecond)}/s`,
+      target: `≥ ${GOALS.drainOverAllowed}×`,
+      met: share >= GOALS.drainOverAllowed,
+      cause:
+        c.effectMs > 1.5 * EFFECT_SECONDS_MS
+          ? `an effect takes ${f1(c.effectMs)} ms here against the ${EFFECT_SECONDS_MS} ms the setting assumes (DynamoDB Local on a loaded machine${loadNote(r, 'capacity')}): the ${c.maxConcurrency} executors are ${f2(c.drainPerSecond / c.concurrencyAllowsPerSecond)}× busy`
+          : `the executors were ${f2(c.drainPerSecond / c.concurrencyAllowsPerSecond)}× busy (peak ${c.peakInFlight} of ${c.maxConcurrency} in flight)`,
+    });
+  }
+  return rows;
+}
+
+export function rowsMarkdown(rows: readonly BenchRow[]): string[] {
+  const mark = (m: boolean | undefined) => (m === undefined ? '–' : m ? '✓' : '✗');
+  return [
+    '| # | Figure | Measured | Target | | Cause of a miss |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.item} | ${r.figure} | ${r.measured} | ${r.target} | ${mark(r.met)} | ${r.met === false ? (r.cause ?? '') : ''} |`),
+  ];
+}

@@ -1,0 +1,86 @@
+/**
+ * Planning a request: every statement in order against one working copy of the catalog, each
+ * answered (a write's tag, computed rows, a system-table read) or the first error, which stops
+ * the request with nothing committed.
+ */
+import type { CatalogSnapshot } from '../catalog/model';
+import { CommitConflictError } from '../catalog/store';
+import { ControlPlaneError } from '../errors';
+import { Planner, type PlanContext } from '../planner/plan';
+import { Workspace } from '../planner/workspace';
+import type { ParsedStatement } from '../sql/ast';
+import { AnswerSize, errorBody, NOTHING_COMMITTED, rowsResult, statusFor, type ApiResponse } from './answer';
+import type { StatementResult } from './wire';
+
+type SystemRead = Extract<ReturnType<Planner['plan']>, { kind: 'read' }>['statement'];
+
+export interface PlanRequestInput {
+  readonly statements: readonly ParsedStatement[];
+  readonly snapshot: CatalogSnapshot;
+  readonly principal: string;
+  readonly now: Date;
+  readonly newId: () => string;
+  /** The answer is kept under an Idempotency-Key, so it must fit in one item. */
+  readonly remembered: boolean;
+  /** Answers a SHOW or SELECT over the system tables as the request's catalog view sees them. */
+  readonly readSystem: (view: CatalogSnapshot, statement: SystemRead) => Promise<StatementResult>;
+}
+
+export type PlanOutcome =
+  | {
+      readonly kind: 'planned';
+      readonly ws: Workspace;
+      readonly planner: Planner;
+      readonly ctx: PlanContext;
+      readonly results: StatementResult[];
+      /** The command tags of the statements that write, for the transaction record. */
+      readonly writeTags: string[];
+    }
+  | { readonly kind: 'refused'; readonly response: ApiResponse };
+
+/** Throws CommitConflictError and anything that is not a ControlPlaneError; every other error is the answer. */
+export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome> {
+  const { statements } = input;
+  // The SQL parser library that reads view bodies is a third of the bundle: load it only when needed.
+  const needsViewDeps = statements.some((s) => /^(create_view|create_materialized_view|explain_effects)$/.test(s.statement.kind));
+  const viewDeps = needsViewDeps ? await import('../sql/view-deps') : undefined;
+  const ctx: PlanContext = {
+    principal: input.principal,
+    now: input.now.toISOString(),
+    newId: input.newId,
+    ...(viewDeps ? { relationsReferenced: viewDeps.relationsReferenced, viewShape: viewDeps.viewShape } : {}),
+  };
+  const ws = new Workspace(input.snapshot, ctx.now);
+  const planner = new Planner(ws, ctx);
+  const results: StatementResult[] = [];
+  const writeTags: string[] = [];
+  const size = new AnswerSize();
+  for (const ps of statements) {
+    try {
+      const plan = planner.plan(ps);
+      let result: StatementResult;
+      if (plan.kind === 'write') {
+        result = { ok: plan.tag, notices: plan.notices.map((message) => ({ message, severity: 'notice' as const })) };
+        writeTags.push(plan.tag);
+      } else if (plan.kind === 'txn') {
+        result = { ok: plan.tag, notices: [] };
+      } else if (plan.kind === 'rows') {
+        result = rowsResult(plan.columns, plan.rows);
+      } else {
+        result = await input.readSystem(ws.view(), plan.statement);
+      }
+      size.add(result, ps.start, input.remembered);
+      results.push(result);
+    } catch (err) {
+      if (!(err instanceof ControlPlaneError) || err instanceof CommitConflictError) throw err;
+      // A view body the first reader could not read: load PostgreSQL's parser and plan again.
+      if (err.name === 'UnreadableViewBody' && !(err as { triedPostgres?: boolean }).triedPostgres) {
+        if (await (await import('../sql/pg-parser')).loadPgParser()) return planRequest(input);
+      }
+      const detail = results.length > 0 ? NOTHING_COMMITTED : undefined;
+      results.push({ error: { ...errorBody(err), ...(detail && err.detail === undefined ? { detail } : {}) } });
+      return { kind: 'refused', response: { status: statusFor(err), body: { results } } };
+    }
+  }
+  return { kind: 'planned', ws, planner, ctx, results, writeTags };
+}

@@ -1,0 +1,80 @@
+/**
+ * Catalog operations: what a planned request changes in a tenant's catalog, as data (like
+ * Materialize's `Op` list for `catalog_transact`). They name objects, names and namespaces, never
+ * storage keys: the planner emits them, and the catalog store alone turns them into table items
+ * (`./op-items.ts`). Pure: no I/O.
+ */
+import type { EffectIntent } from '../effects/model';
+import { isItemKind, type CatalogObject } from './model';
+
+/** Namespaces in which names must be unique, like Materialize's. */
+export type NameSpace =
+  | { readonly ns: 'cluster'; readonly name: string }
+  | { readonly ns: 'replica'; readonly clusterId: string; readonly name: string }
+  | { readonly ns: 'database'; readonly name: string }
+  | { readonly ns: 'schema'; readonly databaseId: string; readonly name: string }
+  /** Items (sources, tables, views, ...) share one namespace per schema; keyed by the schema's id so renames above don't move guards. */
+  | { readonly ns: 'item'; readonly schemaId: string; readonly name: string };
+
+/** The namespace an object's name is unique in. */
+export function nameSpaceOf(o: CatalogObject): NameSpace {
+  if (isItemKind(o.kind)) return { ns: 'item', schemaId: (o.spec as { schemaId: string }).schemaId, name: o.name };
+  switch (o.kind) {
+    case 'cluster':
+      return { ns: 'cluster', name: o.name };
+    case 'cluster_replica':
+      return { ns: 'replica', clusterId: o.spec.clusterId, name: o.name };
+    case 'database':
+      return { ns: 'database', name: o.name };
+    case 'schema':
+      return { ns: 'schema', databaseId: o.spec.databaseId, name: o.name };
+  }
+  throw new Error(`no namespace for ${o.kind}`);
+}
+
+/**
+ * One catalog operation, in the order the commit carries them. `before` is the object as the plan
+ * read it: the commit holds only if the catalog still has it so (invariant 5).
+ */
+export type CatalogOp =
+  /** A new object (cluster, replica, database, schema or item). */
+  | { readonly op: 'create_object'; readonly object: CatalogObject }
+  /** Anything else that changes an object the plan read: rename, owner, options, a new generation, a version fence. */
+  | { readonly op: 'update_object'; readonly before: CatalogObject; readonly after: CatalogObject }
+  /** The object becomes a tombstone (`after.dropped`) at a new generation. */
+  | { readonly op: 'drop_object'; readonly before: CatalogObject; readonly after: CatalogObject }
+  /** Only the dependents counter moves: an addition that does not conflict with other creators of dependents. */
+  | { readonly op: 'adjust_dependents'; readonly id: string; readonly delta: number; readonly before: CatalogObject }
+  /** `name` in its namespace now belongs to `objectId` (taken over from `replaces` when that object gave it up in this request). */
+  | { readonly op: 'claim_name'; readonly name: NameSpace; readonly objectId: string; readonly replaces?: string }
+  /** `name` in its namespace is free again. */
+  | { readonly op: 'release_name'; readonly name: NameSpace; readonly objectId: string };
+
+/** A request's whole change: the catalog operations and the effects derived from them (one commit). */
+export interface ChangeSet {
+  readonly ops: readonly CatalogOp[];
+  readonly effects: readonly EffectIntent[];
+}
+
+/** The objects a change leaves behind, as the catalog then holds them (dropped ones included). */
+export function objectsAfter(changes: ChangeSet): CatalogObject[] {
+  const out: CatalogObject[] = [];
+  for (const op of changes.ops) {
+    switch (op.op) {
+      case 'create_object':
+        out.push(op.object);
+        break;
+      case 'update_object':
+      case 'drop_object':
+        out.push(op.after);
+        break;
+      case 'adjust_dependents':
+        out.push({ ...op.before, dependents: op.before.dependents + op.delta });
+        break;
+      case 'claim_name':
+      case 'release_name':
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,288 @@
+/**
+ * The outbox adapter: the only code that reads and writes effect items (`EFF#`), transaction
+ * records (`TXN#`), the sweeper's claims (replays, the full pass's lease) and reads the sparse
+ * attention index. Effects and their transaction record are built here once, whoever writes them
+ * (a DDL commit through the catalog store, or the full pass's repairs).
+ */
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ATTENTION_INDEX, ATTENTION_SHARDS } from '../definitions';
+import { queryPartition } from '../dynamo';
+import type { EffectIntent, EffectRecord, EffectState } from '../effects/model';
+import { attentionKeys, attentionShardPk, DEADLINE_PREFIX, EFF_PREFIX, effSk, tenantPk, txnSk } from './keys';
+import type { StoredStatus } from './status-store';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const DAY = 24 * 3600;
+/** Applied effects and transaction records age out after this. */
+export const OUTBOX_TTL_SECONDS = 7 * DAY;
+/** A transaction record keeps each statement's text up to this length (it is history, not the definition). */
+const MAX_STATEMENT_HISTORY = 4_096;
+
+const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+export interface TxnRecord {
+  readonly txnId: string;
+  readonly principal: string;
+  readonly statements: readonly string[];
+  readonly tags: readonly string[];
+  readonly createdAt: string;
+  readonly idempotencyKey?: string;
+}
+
+/** An effect as the sweeper reads it: with its replay claims and dead-letter mark. */
+export type PendingEffect = EffectRecord & { replays?: number; lastReplayAt?: string; deadLettered?: boolean; redrivenAt?: string };
+
+/** The stored outbox record of one effect of a transaction (`seq` counts from 1). */
+export function effectItem(tenant: string, txn: TxnRecord, e: EffectIntent, seq: number): EffectRecord & Record<string, unknown> {
+  const sk = effSk(txn.txnId, seq);
+  return {
+    ...e,
+    pk: tenantPk(tenant),
+    sk,
+    type: 'effect',
+    effectId: `${txn.txnId}-${seq}`,
+    tenant,
+    txnId: txn.txnId,
+    state: 'pending',
+    attempts: 0,
+    createdAt: txn.createdAt,
+    updatedAt: txn.createdAt,
+    // Sparse index entry: present while the effect needs attention, removed once it settles.
+    ...attentionKeys(tenant, sk, txn.createdAt),
+  };
+}
+
+/**
+ * The transaction record: who changed what, with statements trimmed to history length. With
+ * `catalogVersion`, the version this commit makes and the objects it changed: how another
+ * instance's cached snapshot catches up without reading the whole catalog again.
+ */
+export function txnItem(tenant: string, txn: TxnRecord, o: { effects: number; catalogVersion?: number; changedIds?: readonly string[] }): Record<string, unknown> {
+  return {
+    pk: tenantPk(tenant),
+    sk: txnSk(txn.txnId),
+    type: 'txn',
+    ...txn,
+    statements: txn.statements.map((st) => (st.length > MAX_STATEMENT_HISTORY ? `${st.slice(0, MAX_STATEMENT_HISTORY)} …(${st.length - MAX_STATEMENT_HISTORY} more characters)` : st)),
+    effects: o.effects,
+    ...(o.catalogVersion !== undefined ? { catalogVersion: o.catalogVersion, changedIds: [...new Set(o.changedIds ?? [])] } : {}),
+    expiresAt: epoch(txn.createdAt) + OUTBOX_TTL_SECONDS,
+  };
+}
+
+/** The outbox's part of a commit: every effect and the transaction record, each written once. */
+export function outboxItems(table: string, tenant: string, txn: TxnRecord, effects: readonly EffectIntent[], o: { catalogVersion?: number; changedIds?: readonly string[] } = {}): TransactItem[] {
+  const once = { TableName: table, ConditionExpression: 'attribute_not_exists(pk)' };
+  return [...effects.map((e, i) => ({ Put: { ...once, Item: effectItem(tenant, txn, e, i + 1) } })), { Put: { ...once, Item: txnItem(tenant, txn, { effects: effects.length, ...o }) } }];
+}
+
+/** What the attention index holds: pending effects, staged-commit locks, connector deadlines. */
+export type AttentionEntry =
+  | { readonly kind: 'effect'; readonly effect: PendingEffect }
+  | { readonly kind: 'lock'; readonly tenant: string; readonly lock: Record<string, unknown> }
+  | { readonly kind: 'deadline'; readonly status: StoredStatus & { tenant: string } }
+  /** Read, but none of the above (counted, nothing to do). */
+  | { readonly kind: 'other' };
+
+/** The full pass's progress and lease (one item for the whole table). */
+export interface FullPassMarker {
+  readonly claims?: number;
+  readonly leaseUntil?: number;
+  readonly completedAt?: string;
+  /** The tenant page to resume after, while a pass is under way. */
+  readonly cursor?: string;
+}
+
+const FULL_PASS_KEY = { pk: 'SWEEP', sk: 'FULL' };
+const isConditionFailed = (err: unknown) => err instanceof ConditionalCheckFailedException;
+
+/** Every shard of the attention index, in order. */
+export const ALL_SHARDS: readonly number[] = Array.from({ length: ATTENTION_SHARDS }, (_, k) => k);
+
+export class OutboxStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** One effect record, strongly consistent. */
+  async getEffect(tenant: string, sk: string): Promise<PendingEffect | undefined> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: tenantPk(tenant), sk }, ConsistentRead: true }));
+    return r.Item as PendingEffect | undefined;
+  }
+
+  async listEffects(tenant: string): Promise<PendingEffect[]> {
+    return queryPartition<PendingEffect>(this.doc, this.table, tenantPk(tenant), EFF_PREFIX);
+  }
+
+  /** Writes effects and their transaction record in one transaction (the full pass's repairs go through the outbox like any DDL). */
+  async append(tenant: string, txn: TxnRecord, effects: readonly EffectIntent[]): Promise<void> {
+    await this.doc.send(new TransactWriteCommand({ TransactItems: outboxItems(this.table, tenant, txn, effects) }));
+  }
+
+  /** The write that settles an effect, only if it is still pending (removing it from the attention index). */
+  settleItem(effect: EffectRecord, state: EffectState, now: Date, lastError?: string): TransactItem {
+    return {
+      Update: {
+        TableName: this.table,
+        Key: { pk: tenantPk(effect.tenant), sk: effect.sk },
+        UpdateExpression: `SET #s = :s, updatedAt = :now, settledAt = :now, expiresAt = :exp${lastError ? ', lastError = :err' : ''} REMOVE attnPk, attnSk`,
+        ConditionExpression: '#s = :pending',
+        ExpressionAttributeNames: { '#s': 'state' },
+        ExpressionAttributeValues: {
+          ':s': state,
+          ':now': now.toISOString(),
+          ':exp': Math.floor(now.getTime() / 1000) + OUTBOX_TTL_SECONDS,
+          ':pending': 'pending',
+          ...(lastError ? { ':err': lastError } : {}),
+        },
+      },
+    };
+  }
+
+  /** Settles a pending effect; one already settled (another delivery got there first) stays as it is. */
+  async settle(effect: EffectRecord, state: EffectState, now: Date, lastError?: string): Promise<void> {
+    try {
+      await this.doc.send(new UpdateCommand(this.settleItem(effect, state, now, lastError).Update!));
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+    }
+  }
+
+  /**
+   * Settles the effect in ONE transaction with another write (`alongside`, built by another
+   * store); false when a condition failed, and then neither was written.
+   */
+  async settleWith(effect: EffectRecord, state: EffectState, now: Date, alongside: TransactItem): Promise<boolean> {
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems: [alongside, this.settleItem(effect, state, now)] }));
+      return true;
+    } catch (err) {
+      if (err instanceof TransactionCanceledException) return false;
+      throw err;
+    }
+  }
+
+  /** Records a failed attempt on a pending effect (its last error, and whether the retry budget is spent). */
+  async recordAttempt(effect: EffectRecord, a: { attempt: number; lastError: string; deadLettered: boolean; now: Date }): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: tenantPk(effect.tenant), sk: effect.sk },
+          UpdateExpression: 'SET attempts = :a, lastError = :e, updatedAt = :now, deadLettered = :dl',
+          ConditionExpression: '#s = :pending',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':a': a.attempt, ':e': a.lastError, ':now': a.now.toISOString(), ':dl': a.deadLettered, ':pending': 'pending' },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+    }
+  }
+
+  /** Claims a replay window of a pending effect; false when a concurrent sweeper that read the same count got it. */
+  async claimReplay(effect: PendingEffect, replays: number, now: Date): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: tenantPk(effect.tenant), sk: effect.sk },
+          UpdateExpression: 'SET replays = :next, lastReplayAt = :now',
+          ConditionExpression: '#s = :pending AND (attribute_not_exists(replays) OR replays = :seen)',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':next': replays + 1, ':now': now.toISOString(), ':pending': 'pending', ':seen': replays },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailed(err)) return false;
+      throw err;
+    }
+  }
+
+  /** A redriven effect gets a fresh retry budget; false when it aged out of the outbox. */
+  async clearDeadLetter(tenant: string, sk: string, now: Date): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: tenantPk(tenant), sk },
+          UpdateExpression: 'SET deadLettered = :f, attempts = :z, redrivenAt = :now',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':f': false, ':z': 0, ':now': now.toISOString() },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailed(err)) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * Everything on the attention index below `horizon` (pending effects and staged-commit locks,
+   * keyed by their date), then the connectors whose report deadline is at or before `now`, shard
+   * by shard (all of them, or the ones given), page by page.
+   */
+  async *attention(horizon: string, now: Date, shards: readonly number[] = ALL_SHARDS): AsyncGenerator<AttentionEntry> {
+    for (const shard of shards) {
+      for await (const item of this.attentionRange(shard, 'attnSk < :h', { ':h': horizon })) {
+        if (item.type === 'lock') yield { kind: 'lock', tenant: item.tenant as string, lock: item };
+        else if (item.type === 'effect') yield { kind: 'effect', effect: item as unknown as PendingEffect };
+        else if (item.type === 'connector_status') yield { kind: 'deadline', status: item as unknown as StoredStatus & { tenant: string } };
+        else yield { kind: 'other' };
+      }
+      for await (const item of this.attentionRange(shard, 'attnSk BETWEEN :from AND :to', { ':from': DEADLINE_PREFIX, ':to': `${DEADLINE_PREFIX}${now.toISOString()}` })) {
+        yield item.type === 'connector_status' ? { kind: 'deadline', status: item as unknown as StoredStatus & { tenant: string } } : { kind: 'other' };
+      }
+    }
+  }
+
+  private async *attentionRange(shard: number, range: string, values: Record<string, unknown>): AsyncGenerator<Record<string, unknown>> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: ATTENTION_INDEX,
+          KeyConditionExpression: `attnPk = :pk AND ${range}`,
+          ExpressionAttributeValues: { ':pk': attentionShardPk(shard), ...values },
+          ExclusiveStartKey: start,
+        }),
+      );
+      start = r.LastEvaluatedKey;
+      yield* r.Items ?? [];
+    } while (start);
+  }
+
+  async fullPassMarker(): Promise<FullPassMarker | undefined> {
+    return (await this.doc.send(new GetCommand({ TableName: this.table, Key: FULL_PASS_KEY, ConsistentRead: true }))).Item as FullPassMarker | undefined;
+  }
+
+  /** Claims a run of the full pass until `leaseUntil` (ms); false when a concurrent sweeper that read the same marker claimed it. */
+  async claimFullPass(marker: FullPassMarker | undefined, leaseUntil: number): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: FULL_PASS_KEY,
+          UpdateExpression: 'SET leaseUntil = :lease, claims = if_not_exists(claims, :zero) + :one',
+          ConditionExpression: 'attribute_not_exists(pk) OR claims = :seen',
+          ExpressionAttributeValues: { ':lease': leaseUntil, ':zero': 0, ':one': 1, ':seen': marker?.claims ?? 0 },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailed(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Ends a claimed run: the lease goes, the progress stays. */
+  async finishFullPass(marker: FullPassMarker): Promise<void> {
+    await this.doc.send(new PutCommand({ TableName: this.table, Item: { ...FULL_PASS_KEY, ...marker } }));
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Graceful reconfiguration of a managed cluster (`ALTER CLUSTER ... SET (SIZE ...) WITH (WAIT ...)`),
+ * as Materialize does it: new replicas `r1-pending`, ... run beside the current ones; once they are
+ * hydrated (or at the deadline) ONE catalog commit either drops the current replicas and makes the
+ * pending ones current (commit) or drops the pending ones (rollback). Everything here is pure: the
+ * planner starts a reconfiguration, and the compute executor's reconfiguration step
+ * (shared/executor/reconfigure.ts) decides and settles it on a fresh snapshot.
+ */
+import type { ClusterObject, Reconfiguration, ReplicaObject } from '../catalog/model';
+import type { ObservedResource } from '../dataplane/contract';
+import { PlanError, SQLSTATE } from '../errors';
+import type { ClusterAlterWait } from '../sql/ast';
+import type { Workspace } from './workspace';
+
+/** Materialize's suffix for the replicas of a reconfiguration not yet settled. */
+export const PENDING_REPLICA_SUFFIX = '-pending';
+
+/** Materialize's default for `ON TIMEOUT`. */
+const DEFAULT_ON_TIMEOUT = 'commit';
+
+const UNIT_MS: Readonly<Record<string, number>> = {
+  us: 0.001, microsecond: 0.001, microseconds: 0.001,
+  ms: 1, millisecond: 1, milliseconds: 1,
+  s: 1_000, sec: 1_000, secs: 1_000, second: 1_000, seconds: 1_000,
+  m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000,
+  h: 3_600_000, hr: 3_600_000, hrs: 3_600_000, hour: 3_600_000, hours: 3_600_000,
+  d: 86_400_000, day: 86_400_000, days: 86_400_000,
+};
+
+/**
+ * A duration as Materialize reads one for these options (an interval: `'10m'`, `'0s'`, `'10ms'`,
+ * `'1 hour 30 minutes'`; a bare number is seconds), in milliseconds; undefined when it is not one
+ * or is negative.
+ */
+export function durationMs(text: string): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (t === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * 1_000;
+  let total = 0;
+  let rest = t;
+  while (rest.length) {
+    const m = /^(\d+(?:\.\d+)?)\s*([a-z]+)\s*/.exec(rest);
+    const unit = m ? UNIT_MS[m[2]!] : undefined;
+    if (!m || unit === undefined) return undefined;
+    total += Number(m[1]) * unit;
+    rest = rest.slice(m[0].length);
+  }
+  return Math.round(total);
+}
+
+function durationOption(option: string, text: string, position: number): number {
+  const ms = durationMs(text);
+  if (ms === undefined) {
+    throw new PlanError(`invalid ${option} option value: invalid input syntax for type interval: "${text}"`, {
+      code: SQLSTATE.invalidParameterValue,
+      position,
+      hint: "Give a duration such as '10m', '30s' or '500ms'.",
+    });
+  }
+  return ms;
+}
+
+/** The reconfiguration a `WITH (WAIT ...)` clause asks for, with Materialize's validations and messages. */
+export function reconfigurationOf(wait: ClusterAlterWait, target: { size: string; replicationFactor: number }, now: string): Reconfiguration {
+  let strategy: Reconfiguration['strategy'];
+  let onTimeout: Reconfiguration['onTimeout'] = DEFAULT_ON_TIMEOUT;
+  let ms: number;
+  if (wait.kind === 'for') {
+    strategy = 'for';
+    ms = durationOption('WAIT', wait.duration, wait.position);
+  } else {
+    strategy = 'until_ready';
+    if (wait.timeout === undefined) {
+      throw new PlanError('TIMEOUT=<duration> option is required for ALTER CLUSTER ... WITH (WAIT UNTIL READY ( ... ))', { code: SQLSTATE.invalidParameterValue, position: wait.position });
+    }
+    ms = durationOption('TIMEOUT', wait.timeout, wait.position);
+    if (wait.onTimeout !== undefined) {
+      const v = wait.onTimeout.toLowerCase();
+      if (v !== 'commit' && v !== 'rollback') {
+        throw new PlanError('invalid ON TIMEOUT option value: Valid options are COMMIT, ROLLBACK', { code: SQLSTATE.invalidParameterValue, position: wait.position });
+      }
+      onTimeout = v;
+    }
+  }
+  return { ...target, strategy, onTimeout, startedAt: now, deadline: new Date(Date.parse(now) + ms).toISOString() };
+}
+
+export function pendingReplicaName(current: string): string {
+  return `${current}${PENDING_REPLICA_SUFFIX}`;
+}
+
+/** Which way a reconfiguration settles now, or undefined while it still waits. */
+export function reconfigurationOutcome(
+  r: Reconfiguration,
+  pending: readonly ReplicaObject[],
+  observed: readonly ObservedResource[],
+  now: Date,
+): { outcome: 'commit' | 'rollback'; reason: string } | undefined {
+  if (r.strategy === 'until_ready' && allHydrated(pending, observed)) return { outcome: 'commit', reason: 'the pending replicas are hydrated' };
+  if (now.getTime() < Date.parse(r.deadline)) return undefined;
+  if (r.strategy === 'for') return { outcome: 'commit', reason: `the wait of the reconfiguration ended at ${r.deadline}` };
+  return { outcome: r.onTimeout, reason: `canceling statement, provided timeout lapsed (deadline ${r.deadline}; ON TIMEOUT = ${r.onTimeout.toUpperCase()})` };
+}
+
+/**
+ * A pending replica is hydrated when the data plane reports it present, at (at least) its catalog
+ * generation, and healthy; a cluster with no pending replica (REPLICATION FACTOR 0) is ready at once.
+ */
+export function allHydrated(pending: readonly ReplicaObject[], observed: readonly ObservedResource[]): boolean {
+  const seen = new Map(observed.filter((o) => o.kind === 'replica' && o.owner).map((o) => [o.owner!.objectId, o]));
+  return pending.every((r) => {
+    const o = seen.get(r.id);
+    return o !== undefined && o.generation >= r.generation && o.health === 'healthy';
+  });
+}
+
+/**
+ * Settles the cluster's reconfiguration in the workspace: `commit` drops the current replicas and
+ * renames the pending ones to the names they replace; `rollback` drops the pending ones. Either
+ * way the cluster's spec says what it now is and no longer carries the reconfiguration. False
+ * (nothing changed) when there is no reconfiguration to settle: it was settled already, or the
+ * cluster is gone.
+ */
+export function settleReconfiguration(ws: Workspace, clusterId: string, outcome: 'commit' | 'rollback'): boolean {
+  const cluster = ws.get(clusterId) as ClusterObject | undefined;
+  const r = cluster?.kind === 'cluster' ? cluster.spec.reconfiguration : undefined;
+  if (!cluster || !r) return false;
+  const replicas = ws.view().replicas(clusterId);
+  for (const replica of replicas) if (Boolean(replica.spec.pending) !== (outcome === 'commit')) ws.drop(replica.id);
+  if (outcome === 'commit') {
+    for (const replica of replicas.filter((x) => x.spec.pending)) {
+      // The data plane's spec (cluster, size) stays: only the name and the mark change, no new generation.
+      ws.update(replica.id, (o) => {
+        const { pending: _pending, ...spec } = (o as ReplicaObject).spec;
+        return { ...o, name: o.name.slice(0, -PENDING_REPLICA_SUFFIX.length), spec } as ReplicaObject;
+      }, false);
+    }
+  }
+  ws.update(clusterId, (o) => {
+    const { reconfiguration: _r, ...spec } = (o as ClusterObject).spec;
+    return { ...o, spec: outcome === 'commit' ? { ...spec, size: r.size, replicationFactor: r.replicationFactor } : spec } as ClusterObject;
+  }, false);
+  return true;
+}
+
+/** The steps of a cluster's reconfiguration, in words (EXPLAIN EFFECTS). */
+export function describeReconfiguration(r: Reconfiguration, replicas: readonly ReplicaObject[]): string {
+  const pending = replicas.filter((x) => x.spec.pending).map((x) => x.name);
+  const current = replicas.filter((x) => !x.spec.pending).map((x) => x.name);
+  const list = (names: readonly string[]) => (names.length ? names.join(', ') : 'none');
+  const wait = r.strategy === 'for' ? `wait until ${r.deadline}` : `wait until ${list(pending)} are hydrated, at most until ${r.deadline}`;
+  const onTimeout = r.strategy === 'for' ? '' : `; on timeout: ${r.onTimeout === 'commit' ? 'the same' : `drop ${list(pending)} and keep ${list(current)}`}`;
+  return `1. create ${list(pending)}; 2. ${wait}; 3. drop ${list(current)} and rename ${list(pending)} to ${list(pending.map((n) => n.slice(0, -PENDING_REPLICA_SUFFIX.length)))}${onTimeout}`;
+}

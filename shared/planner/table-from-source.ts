@@ -1,0 +1,80 @@
+/**
+ * `CREATE TABLE ... FROM SOURCE`: which upstream output of a source a new table exports, with
+ * Materialize's purification checks and words. Pure: the source comes from the caller's snapshot.
+ */
+import type { ObjectOf, TableSource } from '../catalog/model';
+import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
+import type { Statement } from '../sql/ast';
+import { objectName as printName } from '../sql/printer';
+
+type S = Extract<Statement, { kind: 'create_table_from_source' }>;
+
+/** Load generators with several outputs, and the upstream tables each has. */
+export const LOAD_GENERATOR_TABLES: Readonly<Record<string, readonly string[]>> = {
+  auction: ['accounts', 'auctions', 'bids', 'organizations', 'users'],
+  marketing: ['conversion_predictions', 'coupons', 'customers', 'leads'],
+  tpch: ['customer', 'lineitem', 'nation', 'orders', 'part', 'partsupp', 'region', 'supplier'],
+};
+
+/** The single output's columns of the load generators that have one table (what the ingestion writes). */
+const SINGLE_OUTPUT_COLUMNS: Readonly<Record<string, readonly { name: string; type: string }[]>> = {
+  counter: [{ name: 'counter', type: 'bigint' }],
+  clock: [{ name: 'time', type: 'timestamp with time zone' }],
+};
+
+export interface TableExport {
+  readonly fromSource: TableSource;
+  readonly columns: readonly { readonly name: string; readonly type: string; readonly notNull: boolean }[];
+}
+
+/** What the table exports from `source`, or a PlanError in Materialize's words. */
+export function planTableExport(s: S, source: ObjectOf<'source'>, at: number): TableExport {
+  const type = source.spec.sourceType;
+  if (type === 'webhook') {
+    throw new NotSupportedError(`CREATE TABLE ... FROM SOURCE of webhook source ${source.name}: a webhook source has no upstream tables`, { position: at });
+  }
+  // The KEY VALUE load generator has keys too: INCLUDE KEY and ENVELOPE apply to it (Materialize's tests use both).
+  const keyed = type === 'kafka' || (type === 'load-generator' && source.spec.options.GENERATOR === 'KEY VALUE');
+  if ((s.format && type !== 'kafka') || ((s.envelope || s.includeMetadata.length) && !keyed)) {
+    throw new PlanError(`FORMAT, INCLUDE and ENVELOPE apply to tables from Kafka sources only (INCLUDE and ENVELOPE also from LOAD GENERATOR KEY VALUE); ${source.name} is a ${type} source`, {
+      code: SQLSTATE.invalidParameterValue,
+      position: at,
+    });
+  }
+  const generator = type === 'load-generator' ? (source.spec.options.GENERATOR ?? '').toLowerCase() : undefined;
+  const upstream = generator !== undefined ? LOAD_GENERATOR_TABLES[generator] : undefined;
+  const multiOutput = type === 'postgres' || type === 'mysql' || type === 'sql-server' || upstream !== undefined;
+  if (multiOutput && !s.reference) {
+    throw new PlanError('multi-output sources require an external reference', {
+      code: SQLSTATE.invalidParameterValue,
+      position: at,
+      hint: `Name the upstream table: CREATE TABLE ... FROM SOURCE ${source.name} (REFERENCE <table>).`,
+    });
+  }
+  let reference = s.reference ? s.reference.join('.') : '';
+  if (upstream && s.reference) {
+    // A load generator's tables may be named bare or qualified (`mz_load_generators.tpch.orders`).
+    const table = s.reference[s.reference.length - 1]!;
+    if (!upstream.includes(table) || (s.reference.length > 1 && s.reference[s.reference.length - 2] !== generator)) {
+      throw new PlanError(`reference to ${printName(s.reference)} not found in source`, {
+        code: SQLSTATE.invalidParameterValue,
+        position: at,
+        hint: `LOAD GENERATOR ${generator!.toUpperCase()} has the tables ${upstream.join(', ')}.`,
+      });
+    }
+    reference = table;
+  }
+  const known = generator !== undefined && !upstream ? SINGLE_OUTPUT_COLUMNS[generator] : undefined;
+  const names = s.columns ?? known?.map((c) => c.name) ?? [];
+  if (known && s.columns && s.columns.length > known.length) {
+    throw new PlanError(`source ${source.name} has ${known.length} columns, but ${s.columns.length} column names were given`, { code: SQLSTATE.invalidTableDefinition, position: at });
+  }
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) throw new PlanError(`column "${n}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
+    seen.add(n);
+  }
+  // Upstream column types are known to the ingestion, not to the catalog (no upstream is read at plan time).
+  const columns = names.map((name, i) => ({ name, type: known?.[i]?.type ?? 'unknown', notNull: false }));
+  return { fromSource: { sourceId: source.id, reference }, columns };
+}

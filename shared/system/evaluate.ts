@@ -1,0 +1,343 @@
+/**
+ * SELECT and SHOW over the system tables (shared/system/relations.ts defines them): a hand-written
+ * evaluator of the subset the parser reads (one relation, plain columns, WHERE, ORDER BY, LIMIT).
+ * Pure: the caller loads the inputs.
+ */
+import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot } from '../catalog/model';
+import { PlanError, SQLSTATE } from '../errors';
+import type { Expr, ObjectName, Statement } from '../sql/ast';
+import { col, failingUpstream, OBJECT_TYPE, RELATIONS, type Input, type Relation, type RelationDef, type SystemInputs, type Value } from './relations';
+
+/** SHOW's comment column: the object's comment, or an empty string, as in Materialize. */
+const commentOf = (o: { readonly comment?: string }): string => o.comment ?? '';
+
+/** Resolves `mz_clusters`, `mz_catalog.mz_clusters`, `materialize.mz_internal.x`, ... */
+export function resolveRelation(name: ObjectName, position: number): { name: string; def: RelationDef } {
+  const parts = name.length === 3 && name[0] === 'materialize' ? name.slice(1) : name;
+  const [schema, rel] = parts.length === 2 ? [parts[0], parts[1]!] : [undefined, parts[0]!];
+  const def = RELATIONS[rel];
+  // mz_catalog is on the search path; mz_internal must be named, as in Materialize.
+  if (def && (schema === def.schema || (schema === undefined && def.schema === 'mz_catalog'))) return { name: rel, def };
+  throw new PlanError(`unknown catalog item '${name.join('.')}'`, {
+    code: SQLSTATE.undefinedTable,
+    position,
+    hint: `System tables: ${Object.entries(RELATIONS).map(([n, d]) => `${d.schema}.${n}`).join(', ')}.`,
+  });
+}
+
+/** The qualified name (`mz_catalog.mz_clusters`) of the system relation `name` resolves to, if any. */
+export function systemRelationName(name: ObjectName): string | undefined {
+  try {
+    const { name: rel, def } = resolveRelation(name, 0);
+    return `${def.schema}.${rel}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Materialize's system schemas: SHOW ... FROM one of them lists its system relations. */
+export const SYSTEM_SCHEMAS: ReadonlySet<string> = new Set(['mz_catalog', 'mz_catalog_unstable', 'mz_internal', 'mz_introspection', 'mz_unsafe', 'pg_catalog', 'information_schema']);
+
+/** The system schema a `SHOW ... FROM` names (`mz_internal`, `materialize.mz_internal`), if it names one. */
+export function systemSchemaOf(from: ObjectName | undefined): string | undefined {
+  if (!from || from.length > 2 || (from.length === 2 && from[0] !== DEFAULT_DATABASE)) return undefined;
+  const schema = from[from.length - 1]!;
+  return SYSTEM_SCHEMAS.has(schema) ? schema : undefined;
+}
+
+/** The relations of a system schema and their kinds (`table`, `view`, `source`, ...), by name. */
+export type SystemSchemaItems = (schema: string) => readonly { readonly name: string; readonly kind: string }[];
+
+/** Which inputs a read statement needs beyond the snapshot. */
+export function inputsNeeded(s: Extract<Statement, { kind: 'show' | 'select' }>, snapshot?: CatalogSnapshot): Set<Input> {
+  if (s.kind === 'select') {
+    if (snapshot && userRelation(snapshot, s.from)) return new Set<Input>(['connectorStatuses']);
+    return new Set(resolveRelation(s.from, s.fromPosition).def.needs);
+  }
+  return new Set(s.what === 'cluster replicas' ? ['replicaStatuses'] : []);
+}
+
+/** A user object named in FROM (resolved in materialize.public by default), if it is one. */
+function userRelation(snapshot: CatalogSnapshot, name: ObjectName) {
+  const [db, schema, rel] = name.length === 3 ? name : name.length === 2 ? [DEFAULT_DATABASE, name[0]!, name[1]!] : [DEFAULT_DATABASE, DEFAULT_SCHEMA, name[0]!];
+  const d = snapshot.database(db!);
+  const sc = d ? snapshot.schema(d.id, schema!) : undefined;
+  return sc ? snapshot.item(sc.id, rel!) : undefined;
+}
+
+export function evaluateSelect(s: Extract<Statement, { kind: 'select' }>, inputs: SystemInputs): Relation {
+  const user = userRelation(inputs.snapshot, s.from);
+  if (user) {
+    // Reading a stalled or failed source (or anything built on one) is an error, never stale rows.
+    const own = user.kind === 'source' || user.kind === 'subsource' ? inputs.connectorStatuses.find((x) => x.objectId === (user.kind === 'subsource' ? user.spec.sourceId : user.id)) : undefined;
+    const failing = own && (own.status === 'stalled' || own.status === 'failed') ? own : failingUpstream(inputs.snapshot, inputs.connectorStatuses, user.id);
+    if (failing) {
+      throw new PlanError(`cannot read ${s.from.join('.')}: ${failing.kind} ${failing.name} is ${failing.status}: ${failing.error}`, {
+        code: SQLSTATE.internalError,
+        position: s.fromPosition,
+        ...(failing.details?.hints?.length ? { hint: failing.details.hints.join(' ') } : {}),
+      });
+    }
+    throw new PlanError(`reading the rows of ${s.from.join('.')} is outside the control plane: the data plane serves them`, {
+      code: SQLSTATE.featureNotSupported,
+      position: s.fromPosition,
+      hint: 'SELECT here reads the system catalog (mz_sources, mz_internal.mz_source_statuses, ...).',
+    });
+  }
+  const { def } = resolveRelation(s.from, s.fromPosition);
+  return project(filterSortLimit({ columns: def.columns, rows: def.rows(inputs) }, s.where, s.orderBy, s.limit, s.offset), s.columns);
+}
+
+export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: SystemInputs, systemItems?: SystemSchemaItems): Relation {
+  let rel: Relation;
+  switch (s.what) {
+    case 'clusters': {
+      const rows = inputs.snapshot.clusters().map((c) => {
+        const replicas = inputs.snapshot.replicas(c.id).map((r) => `${r.name} (${r.spec.size})`).join(', ');
+        return [c.name, replicas, commentOf(c)] as Value[];
+      });
+      rel = { columns: [col('name'), col('replicas'), col('comment')], rows };
+      break;
+    }
+    case 'cluster replicas': {
+      const status = new Map(inputs.replicaStatuses.map((r) => [r.replicaId, r.status]));
+      const clusters = new Map(inputs.snapshot.clusters().map((c) => [c.id, c]));
+      const rows = inputs.snapshot
+        .replicas()
+        .filter((r) => s.inCluster === undefined || clusters.get(r.spec.clusterId)?.name === s.inCluster)
+        .map((r) => [clusters.get(r.spec.clusterId)?.name ?? null, r.name, r.spec.size, status.get(r.id) === 'online', commentOf(r)] as Value[])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[1]).localeCompare(String(b[1])));
+      rel = { columns: [col('cluster'), col('replica'), col('size'), col('ready', 'bool'), col('comment')], rows };
+      break;
+    }
+    case 'databases':
+      rel = { columns: [col('name'), col('comment')], rows: inputs.snapshot.ofKind('database').map((d) => [d.name, commentOf(d)]) };
+      break;
+    case 'schemas': {
+      const dbName = s.from?.[0] ?? DEFAULT_DATABASE;
+      const db = inputs.snapshot.database(dbName);
+      if (!db) throw new PlanError(`unknown database '${dbName}'`, { code: SQLSTATE.undefinedObject });
+      rel = { columns: [col('name'), col('comment')], rows: inputs.snapshot.ofKind('schema').filter((x) => x.spec.databaseId === db.id).map((x) => [x.name, commentOf(x)]) };
+      break;
+    }
+    default:
+      rel = systemItems && systemSchemaOf(s.from) ? showSystemItems(s, systemSchemaOf(s.from)!, systemItems) : showItems(s, inputs.snapshot);
+  }
+  if (s.filter?.kind === 'like') {
+    const nameIdx = rel.columns.findIndex((c) => c.name === 'name' || c.name === 'replica');
+    const re = likeToRegExp(s.filter.pattern, false);
+    rel = { columns: rel.columns, rows: rel.rows.filter((r) => re.test(String(r[nameIdx]))) };
+  } else if (s.filter?.kind === 'where') {
+    rel = filterSortLimit(rel, s.filter.expr, [], undefined, undefined);
+  }
+  return rel;
+}
+
+function columnIndex(rel: Relation, name: string, position?: number): number {
+  const i = rel.columns.findIndex((c) => c.name === name);
+  if (i < 0) {
+    throw new PlanError(`column "${name}" does not exist`, {
+      code: SQLSTATE.undefinedColumn,
+      ...(position !== undefined ? { position } : {}),
+      hint: `Columns: ${rel.columns.map((c) => c.name).join(', ')}.`,
+    });
+  }
+  return i;
+}
+
+function filterSortLimit(rel: Relation, where: Expr | undefined, orderBy: readonly { column: string; desc: boolean }[], limit?: number, offset?: number): Relation {
+  let rows = rel.rows;
+  if (where) rows = rows.filter((r) => evaluate(where, rel, r) === true);
+  if (orderBy.length) {
+    const keys = orderBy.map((o) => ({ i: columnIndex(rel, o.column), desc: o.desc }));
+    rows = [...rows].sort((a, b) => {
+      for (const k of keys) {
+        const c = compare(a[k.i] ?? null, b[k.i] ?? null);
+        if (c !== 0) return k.desc ? -c : c;
+      }
+      return 0;
+    });
+  }
+  const start = offset ?? 0;
+  rows = rows.slice(start, limit === undefined ? undefined : start + limit);
+  return { columns: rel.columns, rows };
+}
+
+function project(rel: Relation, columns: readonly string[] | undefined): Relation {
+  if (!columns) return rel;
+  const idx = columns.map((c) => columnIndex(rel, c));
+  return { columns: idx.map((i) => rel.columns[i]!), rows: rel.rows.map((r) => idx.map((i) => r[i] ?? null)) };
+}
+
+/** NULLs sort last, like PostgreSQL's ascending order. */
+function compare(a: Value, b: Value): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The terms of a chain of one operator (`a OR b OR c`), left to right, without recursion. */
+function chainTerms(e: Extract<Expr, { kind: 'and' | 'or' }>): Expr[] {
+  const terms: Expr[] = [];
+  let at: Expr = e;
+  while (at.kind === e.kind) {
+    const link = at as Extract<Expr, { kind: 'and' | 'or' }>;
+    terms.push(link.right);
+    at = link.left;
+  }
+  terms.push(at);
+  return terms.reverse();
+}
+
+/** SQL's three-valued logic: null stands for unknown. */
+function evaluate(e: Expr, rel: Relation, row: readonly Value[]): Value {
+  switch (e.kind) {
+    case 'column':
+      return row[columnIndex(rel, e.name, e.position)] ?? null;
+    case 'literal':
+      return e.value;
+    case 'binary': {
+      const l = evaluate(e.left, rel, row);
+      const r = evaluate(e.right, rel, row);
+      if (l === null || r === null) return null;
+      const c = compare(l, typeof l === 'number' && typeof r === 'string' ? Number(r) : typeof l === 'string' && typeof r === 'number' ? String(r) : r);
+      switch (e.op) {
+        case '=':
+          return c === 0;
+        case '<>':
+          return c !== 0;
+        case '<':
+          return c < 0;
+        case '<=':
+          return c <= 0;
+        case '>':
+          return c > 0;
+        case '>=':
+          return c >= 0;
+      }
+      return null;
+    }
+    case 'and':
+    case 'or': {
+      // A flat chain of N terms parses as a left-deep tree N levels deep: walk its spine in a
+      // loop (recursion would overflow the stack at a few thousand terms).
+      // Every term is evaluated (as before: an unknown column errs whatever the other terms say).
+      const decisive = e.kind === 'or';
+      const values = chainTerms(e).map((term) => evaluate(term, rel, row));
+      if (values.includes(decisive)) return decisive;
+      return values.includes(null) ? null : !decisive;
+    }
+    case 'not': {
+      const v = evaluate(e.expr, rel, row);
+      return v === null ? null : !v;
+    }
+    case 'in': {
+      const v = evaluate(e.expr, rel, row);
+      if (v === null) return null;
+      const found = e.list.some((x) => compare(evaluate(x, rel, row), v) === 0);
+      return e.negated ? !found : found;
+    }
+    case 'like': {
+      const v = evaluate(e.expr, rel, row);
+      const p = evaluate(e.pattern, rel, row);
+      if (v === null || p === null) return null;
+      const m = likeToRegExp(String(p), e.caseInsensitive).test(String(v));
+      return e.negated ? !m : m;
+    }
+    case 'is_null': {
+      const v = evaluate(e.expr, rel, row) === null;
+      return e.negated ? !v : v;
+    }
+  }
+}
+
+export function likeToRegExp(pattern: string, caseInsensitive: boolean): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) re += pattern[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (c === '%') re += '[\\s\\S]*';
+    else if (c === '_') re += '[\\s\\S]';
+    else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, caseInsensitive ? 'i' : '');
+}
+
+/** SHOW SOURCES | TABLES | VIEWS ... FROM a system schema: its system relations of that kind. */
+function showSystemItems(s: Extract<Statement, { kind: 'show' }>, schema: string, systemItems: SystemSchemaItems): Relation {
+  const kinds: Record<string, readonly string[]> = {
+    sources: ['source'],
+    tables: ['table'],
+    views: ['view'],
+    'materialized views': ['materialized-view'],
+    objects: ['table', 'view', 'source', 'materialized-view', 'continual-task'],
+  };
+  const wanted = kinds[s.what] ?? [];
+  const items = systemItems(schema).filter((i) => wanted.includes(i.kind)).sort((a, b) => a.name.localeCompare(b.name));
+  switch (s.what) {
+    case 'sources':
+      return { columns: [col('name'), col('type'), col('cluster'), col('comment')], rows: items.map((i) => [i.name, null, null, '']) };
+    case 'materialized views':
+      return { columns: [col('name'), col('cluster'), col('comment')], rows: items.map((i) => [i.name, null, '']) };
+    case 'objects':
+      return { columns: [col('name'), col('type'), col('comment')], rows: items.map((i) => [i.name, i.kind, '']) };
+    default:
+      return { columns: [col('name'), col('comment')], rows: items.map((i) => [i.name, '']) };
+  }
+}
+
+/** SHOW SOURCES | SINKS | ... [FROM schema] [IN CLUSTER c]: the items of one schema (public by default). */
+function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSnapshot): Relation {
+  const kinds: Record<string, readonly string[]> = {
+    sources: ['source', 'subsource'],
+    sinks: ['sink'],
+    connections: ['connection'],
+    secrets: ['secret'],
+    tables: ['table'],
+    views: ['view'],
+    'materialized views': ['materialized_view'],
+    indexes: ['index'],
+    objects: ['secret', 'connection', 'source', 'subsource', 'sink', 'table', 'view', 'materialized_view', 'index'],
+  };
+  const wanted = kinds[s.what];
+  if (!wanted) throw new PlanError(`SHOW ${s.what.toUpperCase()} is not supported`, { code: SQLSTATE.featureNotSupported });
+  const from = s.from ?? [DEFAULT_SCHEMA];
+  const [dbName, schemaName] = from.length === 2 ? [from[0]!, from[1]!] : [DEFAULT_DATABASE, from[0]!];
+  const db = snapshot.database(dbName);
+  if (!db) throw new PlanError(`unknown database '${dbName}'`, { code: SQLSTATE.undefinedObject });
+  const schema = snapshot.schema(db.id, schemaName);
+  if (!schema) throw new PlanError(`unknown schema '${schemaName}'`, { code: SQLSTATE.undefinedObject });
+  const clusterName = (id: string | undefined) => (id ? (snapshot.get(id)?.name ?? null) : null);
+  let items = snapshot.items().filter((i) => wanted.includes(i.kind) && i.spec.schemaId === schema.id);
+  if (s.on) {
+    const on = snapshot.items().find((i) => i.name === s.on![s.on!.length - 1]);
+    items = items.filter((i) => i.kind === 'index' && i.spec.onId === on?.id);
+  }
+  if (s.inCluster !== undefined) items = items.filter((i) => clusterName((i.spec as { clusterId?: string }).clusterId) === s.inCluster);
+  switch (s.what) {
+    case 'sources':
+      return {
+        columns: [col('name'), col('type'), col('cluster'), col('comment')],
+        rows: items.map((i) => [i.name, i.kind === 'subsource' ? 'subsource' : (i.spec as { sourceType: string }).sourceType, clusterName((i.spec as { clusterId?: string }).clusterId), commentOf(i)]),
+      };
+    case 'sinks':
+      return { columns: [col('name'), col('type'), col('cluster'), col('comment')], rows: items.map((i) => [i.name, 'kafka', clusterName((i.spec as { clusterId: string }).clusterId), commentOf(i)]) };
+    case 'connections':
+      return { columns: [col('name'), col('type'), col('comment')], rows: items.map((i) => [i.name, (i.spec as { connector: { type: string } }).connector.type, commentOf(i)]) };
+    case 'materialized views':
+      return { columns: [col('name'), col('cluster'), col('comment')], rows: items.map((i) => [i.name, clusterName((i.spec as { clusterId: string }).clusterId), commentOf(i)]) };
+    case 'indexes':
+      return {
+        columns: [col('name'), col('on'), col('cluster'), col('key'), col('comment')],
+        rows: items.map((i) => {
+          const x = i.spec as { onId: string; clusterId: string; keyParts: readonly string[] };
+          return [i.name, snapshot.get(x.onId)?.name ?? null, clusterName(x.clusterId), `{${x.keyParts.join(',')}}`, commentOf(i)];
+        }),
+      };
+    case 'objects':
+      return { columns: [col('name'), col('type'), col('comment')], rows: items.map((i) => [i.name, OBJECT_TYPE[i.kind] ?? i.kind, commentOf(i)]) };
+    default:
+      return { columns: [col('name'), col('comment')], rows: items.map((i) => [i.name, commentOf(i)]) };
+  }
+}

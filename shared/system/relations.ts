@@ -1,0 +1,326 @@
+/**
+ * The system tables' definitions: Materialize's names and columns, and how each relation's rows
+ * are computed from a catalog read (and the status, effect and history items it needs). Pure: the
+ * caller loads the inputs; shared/system/evaluate.ts evaluates SELECT and SHOW over them.
+ */
+import type { CatalogSnapshot } from '../catalog/model';
+import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/status-store';
+import type { EffectRecord } from '../effects/model';
+import { DEFAULT_READ_POLICY } from '../dataplane/contract';
+
+export type Value = string | number | boolean | null;
+export type ColumnType = 'text' | 'int8' | 'bool' | 'timestamptz';
+
+export interface Column {
+  readonly name: string;
+  readonly type: ColumnType;
+}
+
+export interface Relation {
+  readonly columns: readonly Column[];
+  readonly rows: readonly (readonly Value[])[];
+}
+
+export interface SystemInputs {
+  readonly snapshot: CatalogSnapshot;
+  readonly replicaStatuses: readonly ReplicaStatusRecord[];
+  readonly effects: readonly EffectRecord[];
+  readonly connectorStatuses: readonly StoredStatus[];
+  readonly history: readonly HistoryRow[];
+}
+
+export type Input = 'replicaStatuses' | 'effects' | 'connectorStatuses' | 'history';
+
+/** A connector's status as shown: its own, or a subsource's parent's. */
+function connectorRows(kind: 'source' | 'sink', i: SystemInputs): Value[][] {
+  const byId = new Map(i.connectorStatuses.map((x) => [x.objectId, x]));
+  const rows: Value[][] = [];
+  const row = (id: string, name: string, type: string, st: StoredStatus | undefined) =>
+    rows.push([id, name, type, st?.lastStatusChangeAt ?? null, st?.status ?? 'created', st?.error ?? null, st?.details ? JSON.stringify(st.details) : null]);
+  if (kind === 'source') {
+    for (const x of i.snapshot.ofKind('source')) row(x.id, x.name, x.spec.sourceType, byId.get(x.id));
+    for (const x of i.snapshot.ofKind('subsource')) row(x.id, x.name, 'subsource', byId.get(x.spec.sourceId));
+    for (const x of i.snapshot.ofKind('table')) if (x.spec.fromSource) row(x.id, x.name, 'table', byId.get(x.id));
+  } else {
+    for (const x of i.snapshot.ofKind('sink')) {
+      const own = byId.get(x.id);
+      const upstream = failingUpstream(i.snapshot, i.connectorStatuses, x.id);
+      // A sink whose input is stalled or failed cannot be running, whatever its own probe says.
+      const shown = upstream && (own?.status ?? 'running') === 'running' ? { ...own!, status: 'stalled' as const, error: `upstream ${upstream.kind} ${upstream.name} is ${upstream.status}: ${upstream.error}` } : own;
+      row(x.id, x.name, 'kafka', shown);
+    }
+  }
+  return rows;
+}
+
+/** The first stalled or failed connector this object reads from, transitively (itself excluded). */
+export function failingUpstream(snapshot: CatalogSnapshot, statuses: readonly StoredStatus[], id: string): StoredStatus | undefined {
+  const byId = new Map(statuses.map((x) => [x.objectId, x]));
+  const seen = new Set<string>();
+  const visit = (oid: string): StoredStatus | undefined => {
+    if (seen.has(oid)) return undefined;
+    seen.add(oid);
+    const o = snapshot.get(oid);
+    if (!o) return undefined;
+    if (oid !== id) {
+      const sid = o.kind === 'subsource' ? o.spec.sourceId : oid;
+      const st = byId.get(sid);
+      if (st && (st.status === 'stalled' || st.status === 'failed')) return st;
+    }
+    const refs = o.kind === 'subsource' ? [o.spec.sourceId] : o.dependsOn;
+    for (const d of refs) {
+      const dep = snapshot.get(d);
+      if (dep && ['source', 'subsource', 'table', 'view', 'materialized_view'].includes(dep.kind)) {
+        const f = visit(d);
+        if (f) return f;
+      }
+    }
+    return undefined;
+  };
+  return visit(id);
+}
+
+export const col = (name: string, type: ColumnType = 'text'): Column => ({ name, type });
+
+/** mz_objects.type spellings. */
+export const OBJECT_TYPE: Readonly<Record<string, string>> = {
+  secret: 'secret',
+  connection: 'connection',
+  source: 'source',
+  subsource: 'source',
+  sink: 'sink',
+  table: 'table',
+  view: 'view',
+  materialized_view: 'materialized-view',
+  index: 'index',
+};
+
+/** mz_comments.object_type: the audit log's spellings, as Materialize writes them (items as in mz_objects). */
+const COMMENT_OBJECT_TYPE: Readonly<Record<string, string>> = { ...OBJECT_TYPE, cluster: 'cluster', cluster_replica: 'cluster-replica', database: 'database', schema: 'schema' };
+
+export interface RelationDef {
+  readonly schema: 'mz_catalog' | 'mz_internal';
+  readonly columns: readonly Column[];
+  /** Which inputs the relation reads, so the caller loads no more than it needs. */
+  readonly needs: readonly Input[];
+  rows(i: SystemInputs): Value[][];
+}
+
+export const RELATIONS: Readonly<Record<string, RelationDef>> = {
+  mz_clusters: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('name'), col('owner_id'), col('managed', 'bool'), col('size'), col('replication_factor', 'int8')],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot.clusters().map((c) => [c.id, c.name, c.owner, c.spec.managed, c.spec.size ?? null, c.spec.managed ? (c.spec.replicationFactor ?? 1) : null]),
+  },
+  mz_cluster_replicas: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('name'), col('cluster_id'), col('size'), col('availability_zone'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.replicas().map((r) => [r.id, r.name, r.spec.clusterId, r.spec.size, r.spec.options['AVAILABILITY ZONE'] ?? null, r.owner]),
+  },
+  mz_databases: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('name'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('database').map((d) => [d.id, d.name, d.owner]),
+  },
+  mz_schemas: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('database_id'), col('name'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('schema').map((x) => [x.id, x.spec.databaseId, x.name, x.owner]),
+  },
+  mz_sources: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('connection_id'), col('envelope_type'), col('cluster_id'), col('owner_id'), col('create_sql')],
+    needs: [],
+    rows: ({ snapshot }) => [
+      ...snapshot.ofKind('source').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.sourceType, x.spec.connectionId ?? null, x.spec.envelope ?? null, x.spec.clusterId, x.owner, x.spec.createSql]),
+      ...snapshot.ofKind('subsource').map((x) => [x.id, x.spec.schemaId, x.name, 'subsource', null, null, null, x.owner, null]),
+    ],
+  },
+  mz_sinks: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('connection_id'), col('envelope_type'), col('cluster_id'), col('owner_id'), col('create_sql')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('sink').map((x) => [x.id, x.spec.schemaId, x.name, 'kafka', x.spec.connectionId, x.spec.envelope ?? null, x.spec.clusterId, x.owner, x.spec.createSql]),
+  },
+  mz_connections: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('owner_id'), col('create_sql')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('connection').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.connector.type, x.owner, x.spec.createSql]),
+  },
+  mz_secrets: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('secret').map((x) => [x.id, x.spec.schemaId, x.name, x.owner]),
+  },
+  mz_tables: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('owner_id'), col('create_sql'), col('source_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('table').map((x) => [x.id, x.spec.schemaId, x.name, x.owner, x.spec.createSql, x.spec.fromSource?.sourceId ?? null]),
+  },
+  mz_views: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('definition'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('view').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.query, x.owner]),
+  },
+  mz_materialized_views: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('cluster_id'), col('definition'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('materialized_view').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.clusterId, x.spec.query, x.owner]),
+  },
+  mz_indexes: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('name'), col('on_id'), col('cluster_id'), col('owner_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('index').map((x) => [x.id, x.name, x.spec.onId, x.spec.clusterId, x.owner]),
+  },
+  mz_objects: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('owner_id'), col('cluster_id')],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot.items().map((x) => [x.id, x.spec.schemaId, x.name, OBJECT_TYPE[x.kind] ?? x.kind, x.owner, (x.spec as { clusterId?: string }).clusterId ?? null]),
+  },
+  /** As in Materialize: which catalog items each item references (clusters and schemas are not items). */
+  mz_object_dependencies: {
+    schema: 'mz_internal',
+    columns: [col('object_id'), col('referenced_object_id')],
+    needs: [],
+    rows: ({ snapshot }) => {
+      const items = snapshot.items();
+      const ids = new Set(items.map((x) => x.id));
+      return items.flatMap((x) => {
+        // A subsource is an owned part of its source, so it is not in dependsOn; it still reads from it.
+        const refs = new Set([...x.dependsOn, ...(x.kind === 'subsource' ? [x.spec.sourceId] : [])]);
+        return [...refs].filter((d) => ids.has(d)).map((d) => [x.id, d] as Value[]);
+      });
+    },
+  },
+  /** COMMENT ON: one row per commented object, and per commented column (object_sub_id = its position, from 1). */
+  mz_comments: {
+    schema: 'mz_internal',
+    columns: [col('id'), col('object_type'), col('object_sub_id', 'int8'), col('comment')],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot.all().flatMap((x) => {
+        const rows: Value[][] = [];
+        const type = COMMENT_OBJECT_TYPE[x.kind] ?? x.kind;
+        if (x.comment !== undefined) rows.push([x.id, type, null, x.comment]);
+        if (x.kind === 'table' && x.columnComments) {
+          x.spec.columns.forEach((c, k) => {
+            const text = x.columnComments![c.name];
+            if (text !== undefined) rows.push([x.id, type, k + 1, text]);
+          });
+        }
+        return rows;
+      }),
+  },
+  mz_source_statuses: {
+    schema: 'mz_internal',
+    columns: [col('id'), col('name'), col('type'), col('last_status_change_at', 'timestamptz'), col('status'), col('error'), col('details')],
+    needs: ['connectorStatuses'],
+    rows: (i) => connectorRows('source', i),
+  },
+  mz_sink_statuses: {
+    schema: 'mz_internal',
+    columns: [col('id'), col('name'), col('type'), col('last_status_change_at', 'timestamptz'), col('status'), col('error'), col('details')],
+    needs: ['connectorStatuses'],
+    rows: (i) => connectorRows('sink', i),
+  },
+  mz_source_status_history: {
+    schema: 'mz_internal',
+    columns: [col('occurred_at', 'timestamptz'), col('source_id'), col('status'), col('error'), col('details')],
+    needs: ['history'],
+    rows: ({ history }) =>
+      history.filter((h) => (h as { kind?: string }).kind !== 'sink').map((h) => [h.occurredAt, h.objectId, h.status, h.error, h.details ? JSON.stringify(h.details) : null]),
+  },
+  mz_sink_status_history: {
+    schema: 'mz_internal',
+    columns: [col('occurred_at', 'timestamptz'), col('sink_id'), col('status'), col('error'), col('details')],
+    needs: ['history'],
+    rows: ({ history }) =>
+      history.filter((h) => (h as { kind?: string }).kind === 'sink').map((h) => [h.occurredAt, h.objectId, h.status, h.error, h.details ? JSON.stringify(h.details) : null]),
+  },
+  /** Ours: views, materialized views, indexes and sinks show a stalled or failed source they read from. */
+  mz_dependency_statuses: {
+    schema: 'mz_internal',
+    columns: [col('id'), col('name'), col('type'), col('status'), col('error'), col('upstream_id'), col('upstream_name')],
+    needs: ['connectorStatuses'],
+    rows: ({ snapshot, connectorStatuses }) =>
+      snapshot
+        .items()
+        .filter((x) => ['view', 'materialized_view', 'index', 'sink'].includes(x.kind))
+        .map((x) => {
+          const up = failingUpstream(snapshot, connectorStatuses, x.id);
+          return [x.id, x.name, OBJECT_TYPE[x.kind] ?? x.kind, up ? up.status : 'running', up ? `upstream ${up.kind} ${up.name}: ${up.error}` : null, up?.objectId ?? null, up?.name ?? null];
+        }),
+  },
+  mz_cluster_replica_statuses: {
+    schema: 'mz_internal',
+    columns: [col('replica_id'), col('process_id', 'int8'), col('status'), col('reason'), col('updated_at', 'timestamptz')],
+    needs: ['replicaStatuses'],
+    rows: ({ snapshot, replicaStatuses }) => {
+      const byId = new Map(replicaStatuses.map((s) => [s.replicaId, s]));
+      return snapshot.replicas().map((r) => {
+        const s = byId.get(r.id);
+        // Not yet provisioned: offline until the executor reports it, like a replica still starting.
+        return s ? [r.id, 0, s.status, s.reason, s.updatedAt] : [r.id, 0, 'offline', 'provisioning', r.updatedAt];
+      });
+    },
+  },
+  /** Materialize's: each table's, source's, index's and materialized view's RETAIN HISTORY (`FOR`, in ms; 1000 by default). */
+  mz_history_retention_strategies: {
+    schema: 'mz_internal',
+    columns: [col('id'), col('strategy'), col('value', 'int8')],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot
+        .items()
+        .filter((x) => x.kind === 'table' || x.kind === 'source' || x.kind === 'index' || x.kind === 'materialized_view')
+        .map((x) => [x.id, 'FOR', x.spec.retainHistoryMs ?? DEFAULT_READ_POLICY.lagMs]),
+  },
+  /** Materialize's: the replicas of reconfigurations not yet settled (`r1-pending`, ...). */
+  mz_pending_cluster_replicas: {
+    schema: 'mz_internal',
+    columns: [col('id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.replicas().filter((r) => r.spec.pending).map((r) => [r.id]),
+  },
+  /** Ours: each graceful reconfiguration under way (ALTER CLUSTER ... WITH (WAIT ...)), what it waits for and until when. */
+  mz_pending_cluster_reconfigurations: {
+    schema: 'mz_internal',
+    columns: [
+      col('cluster_id'), col('cluster_name'), col('size'), col('replication_factor', 'int8'), col('strategy'), col('on_timeout'),
+      col('pending_replicas'), col('started_at', 'timestamptz'), col('deadline', 'timestamptz'),
+    ],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot.clusters().flatMap((c) => {
+        const r = c.spec.reconfiguration;
+        if (!r) return [];
+        const pending = snapshot.replicas(c.id).filter((x) => x.spec.pending).map((x) => x.name);
+        return [[c.id, c.name, r.size, r.replicationFactor, r.strategy === 'for' ? 'wait for' : 'wait until ready', r.onTimeout, pending.join(', '), r.startedAt, r.deadline]];
+      }),
+  },
+  mz_pending_effects: {
+    schema: 'mz_internal',
+    columns: [
+      col('effect_id'), col('object_id'), col('object_name'), col('controller'), col('kind'), col('intent'), col('generation', 'int8'),
+      col('state'), col('attempts', 'int8'), col('last_error'), col('dead_lettered', 'bool'), col('created_at', 'timestamptz'), col('updated_at', 'timestamptz'),
+    ],
+    needs: ['effects'],
+    rows: ({ effects }) =>
+      effects
+        .filter((e) => e.state === 'pending' || e.state === 'failed')
+        .map((e) => [e.effectId, e.objectId, e.objectName, e.controller, e.kind, e.intent, e.generation, e.state, e.attempts, e.lastError ?? null, Boolean((e as { deadLettered?: boolean }).deadLettered), e.createdAt, e.updatedAt]),
+  },
+};

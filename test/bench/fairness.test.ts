@@ -1,0 +1,113 @@
+// The pure part of the capacity phase (bench/lib/fairness.ts): the skewed split, the arrival
+// orders and the per-tenant figures the issue's fairness goal reads.
+import { describe, expect, it } from 'vitest';
+import { arrivalOrder, fairnessFigures, tenantShares } from '../../bench/lib/fairness';
+import { EFFECT_CAPACITY, EXECUTOR_MAPPING, executorConcurrency } from '../../shared/definitions';
+import { benchRows } from '../../bench/lib/rows';
+
+describe('tenantShares', () => {
+  it('gives the big tenant its share and splits the rest evenly', () => {
+    expect(tenantShares(10_000, 100, 0.5)).toEqual([5000, ...Array(99).fill(0).map((_, i) => (i < 50 ? 51 : 50))]);
+    expect(tenantShares(600, 20, 0.5).reduce((a, b) => a + b, 0)).toBe(600);
+  });
+
+  it('leaves every tenant at least one effect', () => {
+    expect(tenantShares(5, 4, 0.99)).toEqual([2, 1, 1, 1]);
+  });
+
+  it('refuses a workload it cannot split', () => {
+    expect(() => tenantShares(3, 4, 0.5)).toThrow('need at least 2 tenants and one effect each, got 3 effects for 4 tenants');
+    expect(() => tenantShares(100, 4, 1)).toThrow('bigShare must be in (0, 1), got 1');
+  });
+});
+
+describe('arrivalOrder', () => {
+  const lists = [['a1', 'a2', 'a3'], ['b1'], ['c1', 'c2']];
+
+  it('burst-first: the first tenant whole, then the others take turns', () => {
+    expect(arrivalOrder(lists, 'burst-first')).toEqual(['a1', 'a2', 'a3', 'b1', 'c1', 'c2']);
+  });
+
+  it('interleaved: everyone takes turns, keeping each tenant’s own order', () => {
+    expect(arrivalOrder(lists, 'interleaved')).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
+  });
+});
+
+describe('fairnessFigures', () => {
+  it('reads the worst tenant p99 against the median tenant p99, and the small tenants against the big one', () => {
+    const waits = new Map([
+      ['big', Array.from({ length: 100 }, (_, i) => i + 1)],
+      ['s1', [10, 20]],
+      ['s2', [30, 400]],
+      ['s3', [50, 60]],
+    ]);
+    const f = fairnessFigures(waits);
+    expect(f.tenants.map((t) => [t.tenant, t.p50Ms, t.p99Ms])).toEqual([
+      ['big', 50, 99],
+      ['s1', 10, 20],
+      ['s2', 30, 400],
+      ['s3', 50, 60],
+    ]);
+    // p99s sorted: 20, 60, 99, 400 → nearest-rank median 60.
+    expect(f.medianTenantP99Ms).toBe(60);
+    expect(f).toMatchObject({ worstTenant: 's2', worstTenantP99Ms: 400 });
+    expect(f.ratio).toBeCloseTo(400 / 60);
+    // Small tenants' p99s 20, 60, 400 → median 60, over the big tenant's 99.
+    expect(f.smallOverBig).toBeCloseTo(60 / 99);
+  });
+
+  it('refuses a tenant without measured effects', () => {
+    expect(() => fairnessFigures(new Map([['a', [1]], ['b', []]]))).toThrow('tenant b has no measured effect');
+  });
+});
+
+describe('executor concurrency from the data plane’s allowed rate', () => {
+  it("is rate × seconds per effect (Little's law), at least Lambda's minimum of 2", () => {
+    expect(executorConcurrency(50, 0.1)).toBe(5);
+    expect(executorConcurrency(51, 0.1)).toBe(6);
+    expect(executorConcurrency(1, 0.1)).toBe(2);
+    expect(executorConcurrency(500, 0.2)).toBe(100);
+  });
+
+  it('is what the stack deploys', () => {
+    expect(EXECUTOR_MAPPING.maxConcurrency).toBe(executorConcurrency(EFFECT_CAPACITY.dataPlaneEffectsPerSecond, EFFECT_CAPACITY.effectSeconds));
+  });
+
+  it('refuses a rate or effect time that is not positive', () => {
+    expect(() => executorConcurrency(0, 0.1)).toThrow('effect capacity needs a positive rate and effect time, got 0/s × 0.1 s');
+  });
+});
+
+describe('the capacity rows (bench/lib/rows.ts, item 7)', () => {
+  const machine = { cpuModel: 'x', cores: 2, memoryGiB: 1, os: 'linux', node: 'v20', java: '17', date: '2026-01-01', loadAverageAtStart: [1, 1, 1] };
+  const run = (o: { ratio: number; drain: number; effectMs: number }) => ({
+    order: 'burst-first' as const,
+    tenants: 100,
+    effects: 10_000,
+    bigTenantEffects: 5000,
+    drainSeconds: 10_000 / o.drain,
+    drainPerSecond: o.drain,
+    allowedPerSecond: 50,
+    effectMs: o.effectMs,
+    concurrencyAllowsPerSecond: 5 / (o.effectMs / 1000),
+    maxConcurrency: 5,
+    batchSize: 10,
+    peakInFlight: 5,
+    fairness: { tenants: [], medianTenantP99Ms: 100_000, worstTenant: 'b-7', worstTenantP99Ms: 100_000 * o.ratio, ratio: o.ratio, smallOverBig: 1.3 },
+  });
+
+  it('meets the goals when the worst tenant is within 3 × the median and the drain is near the allowed rate', () => {
+    const rows = benchRows({ machine, quick: false, capacity: { runs: [run({ ratio: 1.2, drain: 45, effectMs: 105 })] } });
+    expect(rows.map((r) => [r.item, r.met, r.cause])).toEqual([
+      [7, true, undefined],
+      [7, true, undefined],
+    ]);
+  });
+
+  it('says why it missed: the starved tenant, or the effect time against the one the setting assumes', () => {
+    const rows = benchRows({ machine, quick: false, capacity: { runs: [run({ ratio: 4, drain: 4.3, effectMs: 1114 })] } });
+    expect(rows.map((r) => r.met)).toEqual([false, false]);
+    expect(rows[0]!.cause).toMatch(/^tenant b-7 waited behind/);
+    expect(rows[1]!.cause).toMatch(/^an effect takes 1114 ms here against the 100 ms the setting assumes/);
+  });
+});

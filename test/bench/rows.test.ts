@@ -1,0 +1,97 @@
+// Issue 15's bench rows (bench/lib/rows.ts): targets applied to the right rows, a cause on every
+// miss and only on a miss, the cause read off the figures.
+import { describe, expect, it } from 'vitest';
+import { benchRows, rowsMarkdown } from '../../bench/lib/rows';
+import type { Results } from '../../bench/lib/report';
+
+const s = (p50: number, p99 = p50 * 2) => ({ n: 10, min: p50 / 2, p50, p90: p99, p99, max: p99, mean: p50 });
+const cpu = (sqlite: number) => ({ benchProcessPct: 80, dynamoLocalPct: 60, dynamoLocalSqliteThreadPct: sqlite });
+const machine = { cpuModel: 'x', cores: 2, memoryGiB: 1, os: 'linux', node: 'v20', java: '17', date: '2026-01-01', loadAverageAtStart: [1, 1, 1] };
+
+function level(fastPath: boolean, clients: number, o: { floor: number; commit: number; fromStart: number; sqlite?: number }) {
+  return {
+    fastPath,
+    clients,
+    floor: s(o.floor),
+    commits: 100,
+    errors: 0,
+    timeouts: 0,
+    commit: s(o.commit),
+    fromStart: s(o.fromStart),
+    afterAnswer: s(o.fromStart - o.commit),
+    ratio: { p50: o.fromStart / o.floor, p99: o.fromStart / o.floor },
+    commitsPerSecond: 50,
+    firstSentBy: { fastPath: 90, router: 10 },
+    cpu: cpu(o.sqlite ?? 30),
+  };
+}
+
+const settings = { name: 'deployed', stream: { batchSize: 100, pollIntervalMs: 250 }, queuePolling: { batchSize: 10, maxConcurrency: 5, waitSeconds: 1 }, authorizerCacheTtlSeconds: 0, functionTimeoutMs: 60_000 } as const;
+
+describe('benchRows', () => {
+  it('holds only the 32-client fast-path level to the deployed goal, and explains its miss by the larger part', () => {
+    const rows = benchRows({
+      machine,
+      quick: false,
+      deployed: {
+        settings,
+        levels: [level(true, 1, { floor: 5, commit: 8, fromStart: 100 }), level(true, 32, { floor: 10, commit: 20, fromStart: 90 }), level(false, 32, { floor: 10, commit: 20, fromStart: 400 })],
+        openLoop: [],
+        lostEffects: 0,
+      },
+    } as Results);
+    const deployed = rows.filter((r) => r.item === 1 && r.figure.startsWith('Deployed'));
+    expect(deployed.map((r) => r.met)).toEqual([undefined, false, undefined]);
+    expect(deployed[1]!.cause).toMatch(/after the answer is most of it: 70\.0 ms p50.*≤ 5 executors in flight, batches of 10/);
+    expect(deployed[0]!.cause).toBeUndefined();
+    expect(rows.find((r) => r.figure.startsWith('Lost effects'))).toMatchObject({ met: true, measured: '0' });
+  });
+
+  it('names the emulator as the limit when its SQLite thread is saturated', () => {
+    const rows = benchRows({ machine, quick: false, deployed: { settings, levels: [level(true, 32, { floor: 10, commit: 50, fromStart: 200, sqlite: 97 })], openLoop: [], lostEffects: 0 } } as Results);
+    expect(rows[0]).toMatchObject({ met: false });
+    expect(rows[0]!.cause).toMatch(/^emulator-bound: DynamoDB Local's SQLite thread at 97%/);
+  });
+
+  it('names the machine as the limit when neither process got a core under a load well above the cores', () => {
+    const phaseTimes = [{ phase: 'deployed', seconds: 100, loadAverage1m: { start: 30, end: 40 }, probePutP50Ms: { before: null, after: null } }];
+    const rows = benchRows({ machine, quick: false, phaseTimes, deployed: { settings, levels: [{ ...level(true, 32, { floor: 10, commit: 50, fromStart: 200 }), cpu: { benchProcessPct: 7, dynamoLocalPct: 22, dynamoLocalSqliteThreadPct: 4 } }], openLoop: [], lostEffects: 0 } } as Results);
+    expect(rows[0]!.cause).toBe('machine-bound: 1-min load average 30.0 → 40.0 on 2 cores (other work); the bench process got 7% and DynamoDB Local 22% of a core');
+  });
+
+  it('passes a catch-up within twice a hit at 10 000 objects and only reports smaller catalogs', () => {
+    const size = (objects: number, catchUp: number) => ({
+      objects,
+      seedSeconds: 1,
+      miss: { request: s(40), basis: s(35) },
+      hit: { request: s(5), basis: s(0.01) },
+      catchUp: { request: s(catchUp), basis: s(3), catchUps: 40, wholeReads: 0 },
+      catchUpOverHitP50: catchUp / 5,
+      missOverHitP50: 8,
+    });
+    const rows = benchRows({ machine, quick: false, cache: [size(1000, 20), size(10000, 9)] } as Results).filter((r) => r.figure.startsWith('Catch-up'));
+    expect(rows.map((r) => r.met)).toEqual([undefined, true]);
+    expect(rows.every((r) => r.cause === undefined)).toBe(true);
+  });
+
+  it('holds 8 API instances to 70 % of one and names the version race when the machine was not loaded', () => {
+    const row = (instances: number, cps: number, catchUps: number) => ({ instances, commits: 48, commitsPerSecond: cps, answers40001: 0, catchUps, fullLoadsAfterWarmUp: 0, ofSingle: cps / 100 });
+    const phaseTimes = [{ phase: 'instances', seconds: 10, loadAverage1m: { start: 1, end: 2 }, probePutP50Ms: { before: null, after: null } }];
+    const rows = benchRows({ machine, quick: false, phaseTimes, instances: [row(1, 100, 0), row(4, 90, 12), row(8, 40, 48)] } as Results);
+    expect(rows.map((r) => r.met)).toEqual([undefined, false]);
+    expect(rows[1]!.cause).toMatch(/^the version race: .* \(2\.00 attempts per commit\)/);
+    const loaded = benchRows({ machine, quick: false, phaseTimes: [{ ...phaseTimes[0]!, loadAverage1m: { start: 25, end: 25 } }], instances: [row(1, 100, 0), row(8, 40, 48)] } as Results);
+    expect(loaded[0]!.cause).toMatch(/^machine-bound: 1-min load average 25\.0 → 25\.0 on 2 cores/);
+    const met = benchRows({ machine, quick: false, phaseTimes, instances: [row(1, 100, 0), row(8, 144, 30)] } as Results);
+    expect(met[0]).toMatchObject({ met: true });
+    expect(met[0]!.cause).toBeUndefined();
+  });
+
+  it('puts the cause of a miss in the markdown row and leaves met rows without one', () => {
+    const md = rowsMarkdown([
+      { item: 5, figure: 'a', measured: '1', target: '≤ 1', met: false, cause: 'because' },
+      { item: 5, figure: 'b', measured: '1', target: '≤ 1', met: true },
+    ]);
+    expect(md.slice(2)).toEqual(['| 5 | a | 1 | ≤ 1 | ✗ | because |', '| 5 | b | 1 | ≤ 1 | ✓ |  |']);
+  });
+});

@@ -1,0 +1,13 @@
+/** The emulators test/setup/global.ts started, as this worker sees them. */
+import { inject } from 'vitest';
+
+/**
+ * This worker's DynamoDB Local. Each vitest worker (VITEST_POOL_ID, 1 to maxWorkers; the files
+ * running at the same moment have different ones) gets its own, so files do not queue behind
+ * each other's writes; the files one worker runs one after another share it.
+ */
+export function dynamodbEndpoint(): string {
+  const all = inject('dynamodbEndpoints');
+  const id = Number(process.env.VITEST_POOL_ID ?? '1');
+  return all[(Number.isInteger(id) && id >= 1 ? id - 1 : 0) % all.length]!;
+}

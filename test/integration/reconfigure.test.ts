@@ -1,0 +1,219 @@
+/**
+ * Graceful reconfiguration through the local pipeline (`ALTER CLUSTER ... WITH (WAIT ...)`): the
+ * pending replicas come up beside the current ones, the reconfiguration step waits for the data
+ * plane to report them hydrated (or for the deadline), then ONE commit keeps either the old or the
+ * new replica set. The crash matrix kills the router, the executor and the sweeper at each step:
+ * after a restart and a few sweeps exactly one replica set runs — never none, never both.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Pipeline } from '../../local/pipeline';
+import type { ReplicaObject } from '../../shared/catalog/model';
+import { tableStores } from '../../shared/catalog/stores';
+import { Checker, isClean } from '../../shared/checker/checker';
+import { FaultInjector } from '../../shared/dataplane/faults';
+import { SimulatedCrash } from '../../shared/errors';
+import { dataPlaneReplicas, tenantItems } from '../helpers/catalog';
+import { eventually, sqlClient, testPipeline, uniquePrefix, type SqlClient } from '../helpers/pipeline';
+
+let running: Pipeline | undefined;
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+});
+
+async function boot(prefix: string, faults: FaultInjector, o: { workers?: boolean } = {}): Promise<Pipeline> {
+  await running?.stop();
+  running = await testPipeline('reconf', { prefix, faults, visibilityTimeoutSeconds: 1, ...o });
+  return running;
+}
+
+async function ok(sql: SqlClient, query: string): Promise<any[]> {
+  const r = await sql(query);
+  if (r.status !== 200) throw new Error(`${query} → ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.results;
+}
+
+const rows = async (sql: SqlClient, query: string): Promise<any[][]> => (await ok(sql, query))[0].rows;
+
+/**
+ * Sweeps until no effect is pending. Each sweep runs further ahead than the last (a sweep's replay
+ * claim moves the effect's last activity to that sweep's time), so every replay window is open.
+ */
+let sweepAhead = 0;
+async function quiesce(p: Pipeline, tenant: string): Promise<void> {
+  await eventually(async () => {
+    sweepAhead += 1;
+    await p.sweeper.sweep(new Date(Date.now() + sweepAhead * 700_000), { fullPass: false });
+    return (await tenantItems(p, tenant)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending');
+  }, 60_000, 300);
+}
+
+/** The replicas the catalog holds for cluster `c` (live only). */
+async function catalogReplicas(p: Pipeline, tenant: string): Promise<ReplicaObject[]> {
+  const objects = await tableStores(p.clients.doc, p.config.catalogTable, { snapshotCacheObjects: 0 }).catalog.listObjects(tenant);
+  return objects.filter((o): o is ReplicaObject => o.kind === 'cluster_replica' && !o.dropped);
+}
+
+/** Exactly one replica set runs, in the catalog and on the data plane, and nothing else is out of step. */
+async function expectOneSet(p: Pipeline, tenant: string, size: string, factor: number): Promise<void> {
+  const replicas = await catalogReplicas(p, tenant);
+  expect(replicas.map((r) => [r.name, r.spec.size, Boolean(r.spec.pending)]).sort()).toEqual(
+    Array.from({ length: factor }, (_, i) => [`r${i + 1}`, size, false]),
+  );
+  const running = await dataPlaneReplicas(p, tenant);
+  expect(running.map((r) => [r.owner!.objectId, (r.spec as { size?: string }).size]).sort()).toEqual(replicas.map((r) => [r.id, size]).sort());
+  const report = await new Checker(tableStores(p.clients.doc, p.config.catalogTable, { snapshotCacheObjects: 0 }), p.dataPlane).check([tenant]);
+  expect(report.problems).toEqual([]);
+  expect(isClean(report.counts)).toBe(true);
+}
+
+/**
+ * A pipeline with cluster `c` (25cc, `factor` replicas) running, then restarted without workers
+ * nor router: the queued messages are lost and nothing moves until the test says so.
+ */
+async function clusterThenStill(faults: FaultInjector, factor: number): Promise<{ prefix: string; p: Pipeline; sql: SqlClient; tenant: string }> {
+  const prefix = uniquePrefix('reconf');
+  const first = await boot(prefix, faults);
+  const { sql, tenant } = await sqlClient(first);
+  await ok(sql, `CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = ${factor})`);
+  await eventually(async () => (await dataPlaneReplicas(first, tenant)).length === factor);
+  const p = await boot(prefix, faults, { workers: false });
+  return { prefix, p, tenant, sql: (await sqlClient(p, tenant)).sql };
+}
+
+describe('graceful reconfiguration', () => {
+  it('WAIT UNTIL READY: the pending replicas replace the current ones once hydrated; the view shows the deadline meanwhile', async () => {
+    // Nothing moves until the pollers start, so the pending state can be read as it stands.
+    const { p, sql, tenant } = await clusterThenStill(new FaultInjector(), 2);
+    const [altered] = await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT UNTIL READY (TIMEOUT = '10m', ON TIMEOUT = 'ROLLBACK'))");
+    expect(altered.ok).toBe('ALTER CLUSTER');
+    expect(JSON.stringify(altered.notices)).toContain('r1-pending, r2-pending');
+    const pending = await rows(sql, 'SELECT cluster_name, size, replication_factor, strategy, on_timeout, pending_replicas, deadline FROM mz_internal.mz_pending_cluster_reconfigurations');
+    expect(pending).toHaveLength(1);
+    expect(pending[0]!.slice(0, 6)).toEqual(['c', '50cc', 2, 'wait until ready', 'rollback', 'r1-pending, r2-pending']);
+    expect(Date.parse(pending[0]![6]) - Date.now()).toBeGreaterThan(5 * 60_000);
+    expect((await rows(sql, 'SELECT name FROM mz_cluster_replicas ORDER BY name')).flat()).toEqual(['r1', 'r1-pending', 'r2', 'r2-pending']);
+    expect(await rows(sql, 'SELECT id FROM mz_internal.mz_pending_cluster_replicas')).toHaveLength(2);
+    // Another reconfiguration is refused while this one runs, as in Materialize.
+    const again = await sql("ALTER CLUSTER c SET (SIZE = '100cc') WITH (WAIT FOR '1s')");
+    expect(again.body.results[0].error).toMatchObject({ code: '55006', message: 'cannot alter clusters with pending updates' });
+
+    for (const c of ['compute', 'storage', 'secrets'] as const) p.pollers[c].start();
+    await quiesce(p, tenant);
+    await expectOneSet(p, tenant, '50cc', 2);
+    expect(await rows(sql, 'SELECT * FROM mz_internal.mz_pending_cluster_reconfigurations')).toEqual([]);
+    expect(await rows(sql, "SELECT size, replication_factor FROM mz_clusters WHERE name = 'c'")).toEqual([['50cc', 2]]);
+  });
+
+  it('ON TIMEOUT = ROLLBACK: replicas that never hydrate are dropped at the deadline and the old ones stay', async () => {
+    const faults = new FaultInjector();
+    const p = await boot(uniquePrefix('reconf'), faults);
+    const { sql, tenant } = await sqlClient(p);
+    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc')");
+    await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 1);
+    // The pending replica's one data-plane call fails for good: it never comes up.
+    faults.failNext(1, 'terminal', 'no capacity for 50cc');
+    await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT UNTIL READY (TIMEOUT = '2s', ON TIMEOUT = 'ROLLBACK'))");
+    await quiesce(p, tenant);
+    await expectOneSet(p, tenant, '25cc', 1);
+    expect(await rows(sql, "SELECT size FROM mz_clusters WHERE name = 'c'")).toEqual([['25cc']]);
+    expect(await rows(sql, 'SELECT * FROM mz_internal.mz_pending_cluster_reconfigurations')).toEqual([]);
+  });
+
+  it("WAIT FOR '0s': cuts over at once", async () => {
+    const p = await boot(uniquePrefix('reconf'), new FaultInjector());
+    const { sql, tenant } = await sqlClient(p);
+    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc')");
+    await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc', REPLICATION FACTOR = 2) WITH (WAIT FOR '0s')");
+    await quiesce(p, tenant);
+    await expectOneSet(p, tenant, '50cc', 2);
+  });
+});
+
+/** Points in the executor and the router on the way of a graceful reconfiguration. */
+const POINTS = ['router.before-send', 'router.after-send', 'executor.before-dataplane', 'executor.after-dataplane', 'reconfigure.before-commit', 'reconfigure.after-commit', 'executor.before-ack'] as const;
+
+describe('crash matrix: graceful reconfiguration', () => {
+  it.each(POINTS)('dying at %s: after restart and sweeps, the new replica set alone runs', async (point) => {
+    const prefix = uniquePrefix('reconf');
+    const faults = new FaultInjector();
+    let p = await boot(prefix, faults);
+    const { sql, tenant } = await sqlClient(p);
+    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = 2)");
+    await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 2);
+    faults.crashAt(point, 1);
+    await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT UNTIL READY (TIMEOUT = '10m'))");
+    // Points past the first decision are reached on a replay: sweep until the process has died there.
+    await eventually(async () => {
+      if (faults.pendingCrashes() === 0) return true;
+      sweepAhead += 1;
+      await p.sweeper.sweep(new Date(Date.now() + sweepAhead * 700_000), { fullPass: false }).catch((err) => {
+        if (!(err instanceof SimulatedCrash)) throw err;
+      });
+      return faults.pendingCrashes() === 0;
+    }, 60_000, 300);
+    // Dead mid-way: the old set, the new one, or both still run — never none.
+    expect((await dataPlaneReplicas(p, tenant)).length).toBeGreaterThanOrEqual(2);
+    p = await boot(prefix, faults);
+    await quiesce(p, tenant);
+    await expectOneSet(p, tenant, '50cc', 2);
+  });
+
+  it.each(['commit', 'rollback'] as const)('the sweeper dying between claiming the step and sending it (%s): the next sweeps settle it', async (outcome) => {
+    const faults = new FaultInjector();
+    // The queued messages are lost (workers and router off), so only a sweep's replay moves it.
+    const still = await clusterThenStill(faults, 1);
+    const { prefix, sql, tenant } = still;
+    let p = still.p;
+    if (outcome === 'rollback') faults.failNext(1, 'terminal', 'no capacity for 50cc');
+    await ok(sql, `ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT UNTIL READY (TIMEOUT = '${outcome === 'commit' ? '10m' : '0s'}', ON TIMEOUT = 'ROLLBACK'))`);
+    faults.crashAt('sweeper.after-claim', 1);
+    await expect(p.sweeper.sweep(new Date(Date.now() + 700_000), { fullPass: false })).rejects.toBeInstanceOf(SimulatedCrash);
+    sweepAhead += 1;
+    p = await boot(prefix, faults, { workers: false });
+    for (const c of ['compute', 'storage', 'secrets'] as const) p.pollers[c].start();
+    await quiesce(p, tenant);
+    await expectOneSet(p, tenant, outcome === 'commit' ? '50cc' : '25cc', 1);
+  });
+});
+
+describe('managed / unmanaged conversion', () => {
+  it('a managed cluster becomes unmanaged, takes a replica by hand, and becomes managed again with no data-plane change but the new replica', async () => {
+    const p = await boot(uniquePrefix('reconf'), new FaultInjector());
+    const { sql, tenant } = await sqlClient(p);
+    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = 2)");
+    await ok(sql, 'ALTER CLUSTER c SET (MANAGED = false)');
+    expect(await rows(sql, "SELECT managed, size, replication_factor FROM mz_clusters WHERE name = 'c'")).toEqual([[false, null, null]]);
+    await ok(sql, "CREATE CLUSTER REPLICA c.r3 (SIZE = '25cc')");
+    const refused = await sql("ALTER CLUSTER c SET (MANAGED, SIZE = '50cc')");
+    expect(refused.body.results[0].error).toMatchObject({ code: '22023', message: 'Cluster replicas of size 25cc do not match expected SIZE 50cc' });
+    await ok(sql, 'ALTER CLUSTER c SET (MANAGED)');
+    expect(await rows(sql, "SELECT managed, size, replication_factor FROM mz_clusters WHERE name = 'c'")).toEqual([[true, '25cc', 3]]);
+    await quiesce(p, tenant);
+    await expectOneSet(p, tenant, '25cc', 3);
+    // Managed again: its replicas are the cluster's to change.
+    const manual = await sql("CREATE CLUSTER REPLICA c.r4 (SIZE = '25cc')");
+    expect(manual.body.results[0].error.message).toBe('cannot create more replicas in a managed cluster');
+  });
+});
+
+describe('RETAIN HISTORY', () => {
+  it("is the collection's read policy on the data plane, set at CREATE and moved by ALTER ... SET / RESET", async () => {
+    const p = await boot(uniquePrefix('reconf'), new FaultInjector());
+    const { sql, tenant } = await sqlClient(p);
+    const lag = async () => {
+      await quiesce(p, tenant);
+      const [c] = (await p.dataPlane.observe(tenant)).filter((r) => r.kind === 'collection');
+      return c?.readPolicy?.lagMs;
+    };
+    await ok(sql, "CREATE TABLE t (a int) WITH (RETAIN HISTORY FOR '2s')");
+    expect(await lag()).toBe(2_000);
+    await ok(sql, "ALTER TABLE t SET (RETAIN HISTORY = FOR '1h')");
+    expect(await lag()).toBe(3_600_000);
+    expect((await rows(sql, 'SELECT strategy, value FROM mz_internal.mz_history_retention_strategies'))).toEqual([['FOR', 3_600_000]]);
+    const low = await sql("ALTER TABLE t SET (RETAIN HISTORY FOR '10ms')");
+    expect(low.body.results[0].error).toMatchObject({ code: '22023', message: 'RETAIN HISTORY cannot be set lower than 1000ms' });
+    await ok(sql, 'ALTER TABLE t RESET (RETAIN HISTORY)');
+    expect(await lag()).toBe(1_000);
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * Golden-file tests for the planner: SQL and a catalog in, catalog operations and effects out.
+ *
+ * Every `test/planner/golden/*.txt` file holds cases in the parser goldens' format
+ * (test/helpers/golden.ts): cases separated by `====`, optional `#` comments, the input, `----`,
+ * the expected output. In the input, lines starting with `> ` build the catalog first: each is a
+ * request planned and committed as it stands (ids `u1`, `u2`, ... in order; the default database
+ * and schema are `u000000000001` and `u000000000002`). The remaining lines are the request under
+ * test, planned as one transaction the way the SQL API plans it.
+ *
+ * The expected output is, on success:
+ *   - one line per statement: `write <tag>` (then `  notice: ...`), `read <kind>`, `txn <tag>`,
+ *     or `rows <columns>` followed by one `  [...]` line per row;
+ *   - the request's catalog operations (`shared/catalog/ops.ts`), one per line: created objects
+ *     with their fields, changed objects as `field: before -> after`, names with their namespace;
+ *   - the effects the commit would record, and the secret values it would write first.
+ * On failure: `error: <SQLSTATE> <message>`, the request line holding the position, and a caret.
+ *
+ * `REWRITE_GOLDEN=1 npx vitest run test/planner/golden.test.ts` rewrites the expected outputs from
+ * what the planner does now. Review the diff line by line: the expected outputs are the assertions.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from '../../shared/catalog/model';
+import type { CatalogOp, NameSpace } from '../../shared/catalog/ops';
+import { ControlPlaneError } from '../../shared/errors';
+import { Planner, type PlanContext, type StatementPlan } from '../../shared/planner/plan';
+import { Workspace } from '../../shared/planner/workspace';
+import type { Statement } from '../../shared/sql/ast';
+import { parse } from '../../shared/sql/parser';
+import { relationsReferenced, viewShape } from '../../shared/sql/view-deps';
+import { caret, formatGoldenFile, parseGoldenFile, type GoldenCase } from '../helpers/golden';
+
+const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), 'golden');
+const REWRITE = process.env.REWRITE_GOLDEN === '1';
+const NOW = '2026-01-01T00:00:00.000Z';
+
+/** Every statement kind; the type makes a new kind a compile error here until a golden case covers it. */
+const STATEMENT_KINDS: Record<Statement['kind'], true> = {
+  create_cluster: true,
+  create_cluster_replica: true,
+  create_database: true,
+  create_schema: true,
+  create_secret: true,
+  alter_secret: true,
+  create_connection: true,
+  create_source: true,
+  create_webhook_source: true,
+  create_sink: true,
+  create_table: true,
+  create_table_from_source: true,
+  create_view: true,
+  create_materialized_view: true,
+  create_index: true,
+  drop: true,
+  alter_rename: true,
+  alter_owner: true,
+  alter_set_cluster: true,
+  alter_swap: true,
+  alter_retain_history: true,
+  comment: true,
+  alter_restart: true,
+  alter_cluster: true,
+  show_create: true,
+  show: true,
+  select: true,
+  start_transaction: true,
+  commit: true,
+  rollback: true,
+  explain_effects: true,
+};
+
+function bootstrap(): CatalogObject[] {
+  const base = { generation: 1, version: 1, dependents: 0, createdAt: NOW, updatedAt: NOW, owner: 'system' };
+  return [
+    { ...base, id: 'u000000000001', kind: 'database', name: DEFAULT_DATABASE, dependents: 1, dependsOn: [], spec: {} },
+    { ...base, id: 'u000000000002', kind: 'schema', name: DEFAULT_SCHEMA, dependsOn: ['u000000000001'], spec: { databaseId: 'u000000000001' } },
+  ] as CatalogObject[];
+}
+
+const json = (v: unknown) => JSON.stringify(v);
+
+function nameLine(n: NameSpace): string {
+  const { ns, name, ...scope } = n;
+  return `${ns}${Object.values(scope).map((s) => ` in ${s}`).join('')} ${json(name)}`;
+}
+
+/** Fields that always move with a write and say nothing about the plan. */
+const NOISE = new Set(['updatedAt', 'droppedAt', 'createdAt']);
+
+function changes(before: Record<string, unknown>, after: Record<string, unknown>, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (NOISE.has(key)) continue;
+    const [b, a] = [before[key], after[key]];
+    if (json(b) === json(a)) continue;
+    if (key === 'spec' && typeof a === 'object' && typeof b === 'object') out.push(...changes(b as Record<string, unknown>, a as Record<string, unknown>, 'spec.'));
+    else out.push(`${prefix}${key}: ${json(b) ?? '-'} -> ${json(a) ?? '-'}`);
+  }
+  return out;
+}
+
+function opLines(op: CatalogOp): string[] {
+  switch (op.op) {
+    case 'create_object': {
+      const { id, kind, name, createdAt: _c, updatedAt: _u, ...rest } = op.object;
+      return [`create_object ${kind} ${id} ${json(name)} ${json(rest)}`];
+    }
+    case 'update_object':
+    case 'drop_object': {
+      const o = op.before;
+      return [`${op.op} ${o.kind} ${o.id} ${json(o.name)}`, ...changes(o as unknown as Record<string, unknown>, op.after as unknown as Record<string, unknown>).map((c) => `  ${c}`)];
+    }
+    case 'adjust_dependents':
+      return [`adjust_dependents ${op.before.kind} ${op.id} ${json(op.before.name)} ${op.delta > 0 ? '+' : ''}${op.delta}`];
+    case 'claim_name':
+      return [`claim_name ${nameLine(op.name)} -> ${op.objectId}${op.replaces ? ` (from ${op.replaces})` : ''}`];
+    case 'release_name':
+      return [`release_name ${nameLine(op.name)} (from ${op.objectId})`];
+  }
+}
+
+function planLines(plan: StatementPlan): string[] {
+  switch (plan.kind) {
+    case 'write':
+      return [`write ${plan.tag}`, ...plan.notices.map((n) => `  notice: ${n}`)];
+    case 'read':
+      return [`read ${plan.statement.kind}`];
+    case 'txn':
+      return [`txn ${plan.tag}`];
+    case 'rows':
+      return [`rows ${plan.columns.join(', ')}`, ...plan.rows.map((r) => `  ${json(r)}`)];
+  }
+}
+
+interface Outcome {
+  readonly output: string;
+  readonly kinds: readonly Statement['kind'][];
+}
+
+function run(input: string): Outcome {
+  const lines = input.split('\n');
+  const setup = lines.filter((l) => l.startsWith('> ')).map((l) => l.slice(2));
+  const request = lines.filter((l) => !l.startsWith('> ')).join('\n');
+  let n = 0;
+  const ctx: PlanContext = { principal: 'tester', now: NOW, newId: () => `u${++n}`, relationsReferenced, viewShape };
+  let snapshot = new CatalogSnapshot('t', bootstrap());
+  for (const sql of setup) {
+    const ws = new Workspace(snapshot, NOW);
+    const planner = new Planner(ws, ctx);
+    for (const ps of parse(sql)) planner.plan(ps);
+    snapshot = new CatalogSnapshot('t', [...ws.view().byId.values()]);
+  }
+  const ws = new Workspace(snapshot, NOW);
+  const planner = new Planner(ws, ctx);
+  const out: string[] = [];
+  const kinds: Statement['kind'][] = [];
+  try {
+    for (const ps of parse(request)) {
+      kinds.push(ps.statement.kind);
+      if (ps.statement.kind === 'explain_effects') kinds.push(ps.statement.statement.kind);
+      out.push(...planLines(planner.plan(ps)));
+    }
+  } catch (e) {
+    if (!(e instanceof ControlPlaneError)) throw e;
+    const err = [`error: ${e.code} ${e.message}`];
+    if (e.position !== undefined) err.push(...caret(request, e.position));
+    return { output: err.join('\n'), kinds };
+  }
+  const diff = ws.diff();
+  for (const op of diff.ops) out.push(...opLines(op));
+  for (const e of diff.effects) {
+    const { intent, controller, kind, objectId, objectName, generation, ...rest } = e;
+    out.push(`effect ${intent} ${controller}.${kind} ${objectId} ${json(objectName)} generation ${generation}${Object.keys(rest).length ? ` ${json(rest)}` : ''}`);
+  }
+  for (const w of planner.secretWrites()) out.push(`secret ${w.secretId} generation ${w.generation} ${json(w.value)}`);
+  return { output: out.join('\n'), kinds };
+}
+
+const files = readdirSync(GOLDEN_DIR)
+  .filter((f) => f.endsWith('.txt'))
+  .sort();
+const covered = new Set<string>();
+
+describe.each(files)('planner golden %s', (file) => {
+  const path = join(GOLDEN_DIR, file);
+  const cases = parseGoldenFile(readFileSync(path, 'utf8'));
+  const rewritten: GoldenCase[] = cases.map((c) => ({ ...c }));
+
+  if (REWRITE) {
+    afterAll(() => {
+      writeFileSync(path, formatGoldenFile(rewritten));
+    });
+  }
+
+  cases.forEach((c, k) => {
+    const first = c.input.split('\n').find((l) => !l.startsWith('> ')) ?? '';
+    it(`${file}:${c.line} ${first.slice(0, 80)}`, () => {
+      const outcome = run(c.input);
+      for (const kind of outcome.kinds) covered.add(kind);
+      if (REWRITE) rewritten[k] = { ...c, expected: outcome.output };
+      else expect(outcome.output).toBe(c.expected);
+    });
+  });
+});
+
+describe('planner goldens', () => {
+  it('cover every statement kind the planner plans', () => {
+    expect(Object.keys(STATEMENT_KINDS).filter((kind) => !covered.has(kind))).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+/** The pure parts of a graceful reconfiguration: durations, the decision, and the settle. */
+import { describe, expect, it } from 'vitest';
+import { CatalogSnapshot, type CatalogObject, type ClusterObject, type Reconfiguration, type ReplicaObject } from '../../shared/catalog/model';
+import type { ObservedResource } from '../../shared/dataplane/contract';
+import { allHydrated, durationMs, reconfigurationOf, reconfigurationOutcome, settleReconfiguration } from '../../shared/planner/reconfigure';
+import { Workspace } from '../../shared/planner/workspace';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+const base = { generation: 1, version: 1, dependents: 0, dependsOn: [], owner: 'tester', createdAt: NOW, updatedAt: NOW };
+const target: Reconfiguration = { size: '50cc', replicationFactor: 1, strategy: 'until_ready', onTimeout: 'rollback', startedAt: NOW, deadline: '2026-01-01T00:10:00.000Z' };
+const cluster = { ...base, id: 'c1', kind: 'cluster', name: 'c', spec: { managed: true, size: '25cc', replicationFactor: 1, options: {}, reconfiguration: target } } as unknown as ClusterObject;
+const old = { ...base, id: 'r1', kind: 'cluster_replica', name: 'r1', spec: { size: '25cc', clusterId: 'c1', managed: true, options: {} } } as unknown as ReplicaObject;
+const fresh = { ...base, id: 'r2', kind: 'cluster_replica', name: 'r1-pending', spec: { size: '50cc', clusterId: 'c1', managed: true, options: {}, pending: true } } as unknown as ReplicaObject;
+const observed = (health: 'healthy' | 'unhealthy', generation = 1): ObservedResource =>
+  ({ tenant: 't', kind: 'replica', resourceId: 'r2', owner: { tenant: 't', objectId: 'r2', objectKind: 'cluster_replica', objectName: 'r1-pending' }, generation, health, createdAt: NOW, spec: {} }) as ObservedResource;
+
+describe('durationMs', () => {
+  it.each([
+    ['10m', 600_000],
+    ['0s', 0],
+    ['10ms', 10],
+    ['1 hour 30 minutes', 5_400_000],
+    ['1h30m', 5_400_000],
+    ['90', 90_000],
+  ])('%s is %d ms', (text, ms) => expect(durationMs(text)).toBe(ms));
+  it.each(['', 'soon', '10 parsecs', '-1s', 'm'])('%j is not a duration', (text) => expect(durationMs(text)).toBeUndefined());
+});
+
+describe('reconfigurationOf', () => {
+  it('defaults ON TIMEOUT to COMMIT and puts the deadline TIMEOUT ahead', () => {
+    expect(reconfigurationOf({ kind: 'until_ready', timeout: '10m', position: 0 }, { size: '50cc', replicationFactor: 2 }, NOW)).toEqual({
+      size: '50cc', replicationFactor: 2, strategy: 'until_ready', onTimeout: 'commit', startedAt: NOW, deadline: '2026-01-01T00:10:00.000Z',
+    });
+  });
+  it('reads ON TIMEOUT in any case', () => {
+    expect(reconfigurationOf({ kind: 'until_ready', timeout: '1s', onTimeout: 'Rollback', position: 0 }, { size: '50cc', replicationFactor: 1 }, NOW).onTimeout).toBe('rollback');
+  });
+});
+
+describe('reconfigurationOutcome', () => {
+  const before = new Date('2026-01-01T00:05:00.000Z');
+  const after = new Date('2026-01-01T00:10:00.000Z');
+  it('commits once every pending replica is present, current and healthy', () => {
+    expect(reconfigurationOutcome(target, [fresh], [observed('healthy')], before)?.outcome).toBe('commit');
+  });
+  it('waits for an unhealthy, older or absent replica until the deadline, then applies ON TIMEOUT', () => {
+    for (const seen of [[observed('unhealthy')], [observed('healthy', 0)], []]) {
+      expect(reconfigurationOutcome(target, [fresh], seen, before)).toBeUndefined();
+      expect(reconfigurationOutcome(target, [fresh], seen, after)).toMatchObject({ outcome: 'rollback', reason: expect.stringContaining('timeout lapsed') });
+    }
+  });
+  it('WAIT FOR commits at the deadline and not before, hydrated or not', () => {
+    const forWait: Reconfiguration = { ...target, strategy: 'for', onTimeout: 'commit' };
+    expect(reconfigurationOutcome(forWait, [fresh], [observed('healthy')], before)).toBeUndefined();
+    expect(reconfigurationOutcome(forWait, [fresh], [], after)?.outcome).toBe('commit');
+  });
+  it('a cluster with nothing pending (REPLICATION FACTOR 0) is ready at once', () => {
+    expect(allHydrated([], [])).toBe(true);
+  });
+});
+
+describe('settleReconfiguration', () => {
+  const ws = () => new Workspace(new CatalogSnapshot('t', [cluster, old, fresh] as CatalogObject[]), NOW);
+  it('commit: drops the current replicas, renames the pending ones, and the cluster takes the target', () => {
+    const w = ws();
+    expect(settleReconfiguration(w, 'c1', 'commit')).toBe(true);
+    const view = w.view();
+    expect(view.replicas('c1').map((r) => [r.id, r.name, r.spec.pending])).toEqual([['r2', 'r1', undefined]]);
+    expect(view.get('c1')).toMatchObject({ spec: { size: '50cc', replicationFactor: 1 } });
+    expect((view.get('c1') as ClusterObject).spec.reconfiguration).toBeUndefined();
+    // The renamed replica keeps its generation: the data plane has nothing to redo for it.
+    const effects = w.diff().effects.map((e) => `${e.intent} ${e.kind} ${e.objectId}`);
+    expect(effects).toEqual(['drop replica r1']);
+  });
+  it('rollback: drops the pending replicas and the cluster keeps its size', () => {
+    const w = ws();
+    expect(settleReconfiguration(w, 'c1', 'rollback')).toBe(true);
+    expect(w.view().replicas('c1').map((r) => r.id)).toEqual(['r1']);
+    expect(w.view().get('c1')).toMatchObject({ spec: { size: '25cc' } });
+    expect(w.diff().effects.map((e) => `${e.intent} ${e.kind} ${e.objectId}`)).toEqual(['drop replica r2']);
+  });
+  it('is a no-op once settled (a redelivery after the commit)', () => {
+    const w = ws();
+    settleReconfiguration(w, 'c1', 'commit');
+    expect(settleReconfiguration(w, 'c1', 'commit')).toBe(false);
+    expect(settleReconfiguration(ws(), 'nope', 'commit')).toBe(false);
+  });
+});

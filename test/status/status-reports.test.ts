@@ -1,0 +1,189 @@
+/**
+ * The status-ingest function against DynamoDB Local: reports from the data plane move a
+ * connector's status with conditional writes, fenced by generation and sequence; and the
+ * sweeper's only part in it, catching a data plane that went silent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { Pipeline } from '../../local/pipeline';
+import { lambdaContext } from '../../local/lambda-context';
+import { HEARTBEAT_INTERVAL_SECONDS, HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../../shared/dataplane/contract';
+import { makeLogger } from '../../shared/lambda/logger';
+import { loadReporterConfig, referenceReporterHandler } from '../../shared/lambda/reference-reporter';
+import { statusIngestHandler } from '../../shared/lambda/status-ingest';
+import type { Prober, ProbeResult } from '../../shared/probes/types';
+import { StatusStore } from '../../shared/catalog/status-store';
+import { sqsEvent } from '../helpers/events';
+import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+
+/** The upstream's answer, for the reference data plane's checks and the sweeper's diagnostic probes alike. */
+let upstream: ProbeResult = { ok: true, namespace: 'postgres' };
+const prober: Prober = { probeConnection: async () => upstream, probeSource: async () => upstream, probeSink: async () => upstream };
+
+let p: Pipeline;
+let store: StatusStore;
+let handler: ReturnType<typeof statusIngestHandler>;
+beforeAll(async () => {
+  p = await testPipeline('reports', { prober });
+  store = new StatusStore(p.clients.doc, p.config.catalogTable);
+  handler = statusIngestHandler(p.config, p.clients, makeLogger('status-ingest-test'));
+});
+afterAll(async () => {
+  await p.stop();
+});
+
+async function runningSource(sql: SqlClient, tenant: string, name: string): Promise<string> {
+  await sql(`CREATE CLUSTER c (SIZE = '25cc'); CREATE SOURCE ${name} IN CLUSTER c FROM LOAD GENERATOR COUNTER`);
+  const id = (await sql(`SELECT id FROM mz_sources WHERE name = '${name}'`)).body.results[0].rows[0][0] as string;
+  await eventually(async () => (await store.get(tenant, id))?.status === 'running', 15_000);
+  return id;
+}
+
+async function historyOf(tenant: string, id: string): Promise<string[]> {
+  return (await store.history(tenant)).filter((h) => h.objectId === id).map((h) => h.status);
+}
+
+function nextReport(prev: { generation: number; reportSequence?: number }, extra: Partial<StatusReport> & { tenant: string; objectId: string }, step = 1): StatusReport {
+  return {
+    kind: 'ingestion',
+    generation: prev.generation,
+    sequence: (prev.reportSequence ?? 0) + step,
+    reason: 'change',
+    status: 'running',
+    error: null,
+    hints: [],
+    namespaced: {},
+    observedAt: new Date().toISOString(),
+    ...extra,
+  };
+}
+
+const invoke = (reports: readonly StatusReport[]) => handler(sqsEvent(reports.map((r) => JSON.stringify(r))), lambdaContext('status-ingest'));
+
+describe('status reports', () => {
+  it('a report older than the last one applied changes nothing', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'ordered');
+    const prev = (await store.get(tenant, id))!;
+    const stalled = nextReport(prev, { tenant, objectId: id, status: 'stalled', error: 'load-generator: tick missed' }, 2);
+    const late = nextReport(prev, { tenant, objectId: id, status: 'running' }, 1);
+    expect(await invoke([stalled])).toEqual({ batchItemFailures: [] });
+    expect(await invoke([late])).toEqual({ batchItemFailures: [] });
+    expect(await store.get(tenant, id)).toMatchObject({ status: 'stalled', error: 'load-generator: tick missed', reportSequence: stalled.sequence });
+    // A report about an older generation is no better.
+    await invoke([nextReport({ generation: prev.generation - 1, reportSequence: stalled.sequence }, { tenant, objectId: id })]);
+    expect((await store.get(tenant, id))!.status).toBe('stalled');
+    expect(await historyOf(tenant, id)).toEqual(['created', 'starting', 'running', 'stalled']);
+  });
+
+  it('a report delivered three times (in one batch, in parallel, and through the queue) writes one history row', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'tripled');
+    const prev = (await store.get(tenant, id))!;
+    const r = nextReport(prev, { tenant, objectId: id, status: 'stalled', error: 'load-generator: tick missed', hints: ['wait'], namespaced: { 'load-generator': 'tick missed' } });
+    expect(await invoke([r, r, r])).toEqual({ batchItemFailures: [] });
+    await Promise.all([invoke([r]), invoke([r]), invoke([r])]);
+    const before = p.statusPoller.invocations;
+    for (let i = 0; i < 3; i++) await p.clients.sqs.send(new SendMessageCommand({ QueueUrl: p.statusQueueUrl, MessageBody: JSON.stringify(r) }));
+    await eventually(async () => {
+      const a = (await p.clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: p.statusQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }))).Attributes ?? {};
+      return p.statusPoller.invocations > before && a.ApproximateNumberOfMessages === '0' && a.ApproximateNumberOfMessagesNotVisible === '0';
+    });
+    const after = (await store.get(tenant, id))!;
+    expect(after).toMatchObject({ status: 'stalled', details: { hints: ['wait'], namespaced: { 'load-generator': 'tick missed' } }, reportSequence: r.sequence });
+    expect(after.version).toBe(prev.version + 1);
+    expect(await historyOf(tenant, id)).toEqual(['created', 'starting', 'running', 'stalled']);
+  });
+
+  it('a report for a dropped object is ignored', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'gone');
+    const prev = (await store.get(tenant, id))!;
+    await sql('DROP SOURCE gone');
+    await invoke([nextReport(prev, { tenant, objectId: id, status: 'running', generation: prev.generation + 5 })]);
+    expect((await store.get(tenant, id))!.status).toBe('dropped');
+    expect(await historyOf(tenant, id)).toEqual(['created', 'starting', 'running', 'dropped']);
+    // An object that never existed: nothing is written for it.
+    await invoke([nextReport({ generation: 1 }, { tenant, objectId: 'u-never' })]);
+    expect(await store.get(tenant, 'u-never')).toBeUndefined();
+  });
+
+  it('a malformed report fails alone, the others in its batch are applied', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'batch');
+    const prev = (await store.get(tenant, id))!;
+    const event = sqsEvent(['{"tenant": 1}', JSON.stringify(nextReport(prev, { tenant, objectId: id, status: 'paused', hints: ['no replica'] }))]);
+    const res = await handler(event, lambdaContext('status-ingest'));
+    expect(res.batchItemFailures).toEqual([{ itemIdentifier: event.Records[0]!.messageId }]);
+    expect((await store.get(tenant, id))!.status).toBe('paused');
+  });
+
+  it('a data plane that stops reporting makes the connector stalled within two sweeps, and its next report makes it running', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'quiet');
+    const last = Date.parse((await store.get(tenant, id))!.lastReportAt!);
+    // Sweeps a minute apart (the stack's schedule); no report arrives in between.
+    await p.sweeper.sweep(new Date(last + 60_000));
+    expect((await store.get(tenant, id))!.status).toBe('running');
+    await p.sweeper.sweep(new Date(last + 120_000));
+    const stalled = (await store.get(tenant, id))!;
+    expect(stalled.status).toBe('stalled');
+    expect(stalled.error).toMatch(/^no status reported by the data plane for 1[12]\d s$/);
+    // A longer silence is the same stall: no second history row.
+    await p.sweeper.sweep(new Date(last + 180_000));
+    expect(await historyOf(tenant, id)).toEqual(['created', 'starting', 'running', 'stalled']);
+    await p.reportHealth();
+    expect((await store.get(tenant, id))!.status).toBe('running');
+    expect(HEARTBEAT_TIMEOUT_SECONDS).toBeLessThan(2 * 60);
+    expect(HEARTBEAT_TIMEOUT_SECONDS).toBeGreaterThan(2 * HEARTBEAT_INTERVAL_SECONDS);
+  });
+
+  it('a sweep reads only the deadlines that passed; a silent connector gets a diagnostic probe, its secret read once per sweep', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    await sql(
+      [
+        "CREATE CLUSTER c (SIZE = '25cc')",
+        "CREATE SECRET pw AS 'pw'",
+        "CREATE CONNECTION pg TO POSTGRES (HOST 'pg.reports.test', USER 'u', PASSWORD SECRET pw, DATABASE 'd') WITH (VALIDATE = false)",
+        "CREATE SOURCE one IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz') FOR TABLES (public.a AS a)",
+        "CREATE SOURCE two IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz') FOR TABLES (public.b AS b)",
+      ].join('; '),
+    );
+    const ids = (await sql("SELECT id FROM mz_sources WHERE name IN ('one', 'two')")).body.results[0].rows.map((r: string[]) => r[0]) as string[];
+    for (const id of ids) await eventually(async () => (await store.get(tenant, id))?.status === 'running', 15_000);
+    // Reporting connectors are not read at all.
+    const quiet = await p.sweeper.sweep(new Date());
+    expect(quiet.connectors.checked).toBe(0);
+
+    upstream = { ok: false, namespace: 'postgres', error: 'error connecting to server: Connection refused (os error 111)', hint: 'Is the server running?' };
+    try {
+      const last = Math.max(...(await Promise.all(ids.map(async (id) => Date.parse((await store.get(tenant, id))!.lastReportAt!)))));
+      const sweep = await p.sweeper.sweep(new Date(last + (HEARTBEAT_TIMEOUT_SECONDS + 1) * 1000));
+      // (Other tests' load generators are overdue too, with nothing to probe.)
+      expect(sweep.connectors).toMatchObject({ probes: ids.length, secretReads: 1 });
+      expect(sweep.connectors.overdue).toBeGreaterThanOrEqual(ids.length);
+      for (const id of ids) {
+        const s = (await store.get(tenant, id))!;
+        expect(s.status).toBe('stalled');
+        expect(s.error).toMatch(/^no status reported by the data plane for \d+ s$/);
+        expect(s.details).toMatchObject({ namespaced: { postgres: upstream.error }, hints: expect.arrayContaining(['Is the server running?']) });
+        // Looked at again one timeout later, not at every sweep.
+        expect(Date.parse(s.reportDueAt!)).toBeGreaterThan(last + 2 * HEARTBEAT_TIMEOUT_SECONDS * 1000);
+      }
+    } finally {
+      upstream = { ok: true, namespace: 'postgres' };
+    }
+  });
+
+  it('the reference data plane’s reporter function (AWS) reports every live connector from a cold start to the status queue', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'reported');
+    const before = (await store.get(tenant, id))!.reportSequence!;
+    const cfg = loadReporterConfig({ AWS_REGION: 'us-east-1', DATAPLANE_TABLE: p.config.dataPlaneTable, STATUS_QUEUE_URL: p.statusQueueUrl });
+    const reporter = referenceReporterHandler(cfg, p.clients, makeLogger('reference-reporter-test'));
+    const r = (await reporter({} as never, lambdaContext('reference-reporter'))) as { reports: number };
+    expect(r.reports).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await store.get(tenant, id))!.reportSequence! > before, 15_000);
+    expect(() => loadReporterConfig({ DATAPLANE_TABLE: 't' })).toThrow('invalid configuration: STATUS_QUEUE_URL: ');
+  });
+});
