@@ -121,6 +121,8 @@ export interface Pipeline {
   /**
    * Runs one health round that reports every live connector, and waits until the status-ingest
    * function has handled each report: afterwards the statuses say what the data plane sees now.
+   * `timeoutMs` is a hang guard, not a budget (default 120 s): on a loaded 2-core machine a round
+   * over every connector of a busy test pipeline took longer than 15 s.
    */
   reportHealth(timeoutMs?: number): Promise<StatusReport[]>;
   readonly pollers: Readonly<Record<Controller, QueuePoller>>;
@@ -277,7 +279,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     statusPoller,
     statusQueueUrl: res.statusQueueUrl,
     statusDlqUrl: res.statusDlqUrl,
-    async reportHealth(timeoutMs = 15_000) {
+    async reportHealth(timeoutMs = 120_000) {
       await health.idle();
       const reports = await runAs('reference-reporter', () => health.checkAll(true));
       const deadline = Date.now() + timeoutMs;
