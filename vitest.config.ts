@@ -21,6 +21,7 @@ export const SLOW_FILES = [
   'test/local/runtime.test.ts',
   'test/catalog/snapshot-cache.test.ts',
   'test/catalog/many-instances.test.ts',
+  'test/effects/capacity.test.ts',
 ];
 
 export class SlowFilesFirst extends BaseSequencer {

@@ -1,6 +1,6 @@
 /**
  * Effect capacity and per-tenant fairness on the local pipeline with the stack's mapping (the
- * deployed profile): 600 effects of 20 tenants, one of them with half, queued in both arrival
+ * deployed profile): 400 effects of 20 tenants, one of them with half, queued in both arrival
  * orders and drained by the compute executor (bench/phases/capacity.ts; `npm run bench -- --only
  * capacity` runs 10 000 over 100 tenants). The bound is the issue's goal, loose: no tenant's p99
  * wait above 3 × the median tenant's.
@@ -25,11 +25,11 @@ describe('effect capacity', () => {
       p = await testPipeline(`cap-${order}`, { profile: 'deployed', workers: false, fastPath: false });
 
       // Act
-      const run = await queueAndDrain(p, { tag: 'fair', tenants: 20, effects: 600, bigShare: 0.5, order, timeoutMs: 300_000 });
+      const run = await queueAndDrain(p, { tag: 'fair', tenants: 20, effects: 400, bigShare: 0.5, order, timeoutMs: 1_200_000 });
 
       // Assess
       expect(run.fairness.tenants).toHaveLength(20);
-      expect(run.fairness.tenants[0]!.effects).toBe(300);
+      expect(run.fairness.tenants[0]!.effects).toBe(200);
       expect(run.peakInFlight).toBeLessThanOrEqual(EXECUTOR_MAPPING.maxConcurrency);
       expect(run.fairness.ratio).toBeLessThanOrEqual(3);
       if (order === 'burst-first') {
@@ -38,6 +38,7 @@ describe('effect capacity', () => {
         // fairness"). A per-tenant cap would turn this around.
         expect(run.fairness.smallOverBig).toBeGreaterThan(1);
       }
-    });
+      // A hang guard, not a budget: at load 40 on 2 cores one order took over 600 s.
+    }, 1_800_000);
   }
 });

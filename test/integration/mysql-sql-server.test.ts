@@ -16,7 +16,7 @@ let p: Pipeline;
 let port: number;
 beforeAll(async () => {
   port = await refusedPort();
-  p = await testPipeline('mysqlsrv', { prober: realProber({ timeoutMs: 1_000, network: LOCAL_PROBE_POLICY }) });
+  p = await testPipeline('mysqlsrv', { prober: realProber({ timeoutMs: 15_000, network: LOCAL_PROBE_POLICY }) });
 });
 afterAll(async () => {
   await p?.stop();
