@@ -174,8 +174,12 @@ export interface CapacityFigures {
   readonly runs: readonly CapacityRun[];
 }
 
-/** The bench phase: 10 000 effects over 100 tenants (5 000 of them one tenant's), once per arrival order, each on a DynamoDB Local of its own. */
-export async function capacityFigures(bench: Bench): Promise<CapacityFigures> {
+/**
+ * The bench phase: 10 000 effects over 100 tenants (5 000 of them one tenant's), once per arrival
+ * order (the burst first), each on a DynamoDB Local of its own. `onRun` gets each order's figures
+ * as soon as they are measured, so a run stopped part-way keeps the orders it finished.
+ */
+export async function capacityFigures(bench: Bench, onRun?: (run: CapacityRun) => void): Promise<CapacityFigures> {
   const runs: CapacityRun[] = [];
   for (const order of ARRIVAL_ORDERS) {
     // A DynamoDB Local of its own per run: a stream-enabled table on an emulator pays for the
@@ -192,10 +196,12 @@ export async function capacityFigures(bench: Bench): Promise<CapacityFigures> {
         effects: bench.quick ? 600 : 10_000,
         bigShare: 0.5,
         order,
-        timeoutMs: 20 * 60_000,
+        // A hang guard, not a budget: on 2 loaded cores the full size drains at ~4 effects/s (~45 min).
+        timeoutMs: 120 * 60_000,
         log: bench.log,
       });
       runs.push({ ...run, fairness: { ...run.fairness, tenants: run.fairness.tenants.map((t) => rounded(t)) } });
+      onRun?.(runs.at(-1)!);
     } finally {
       await p.stop();
       await dynamo.stop();
