@@ -1,7 +1,7 @@
 // The pure part of the capacity phase (bench/lib/fairness.ts): the skewed split, the arrival
 // orders and the per-tenant figures the fairness goal reads.
 import { describe, expect, it } from 'vitest';
-import { arrivalOrder, fairnessFigures, tenantShares } from '../../bench/lib/fairness';
+import { arrivalOrder, drainProgress, fairnessFigures, tenantShares } from '../../bench/lib/fairness';
 import { EFFECT_CAPACITY, EXECUTOR_MAPPING, executorConcurrency } from '../../shared/definitions';
 import { benchRows } from '../../bench/lib/rows';
 
@@ -109,5 +109,17 @@ describe('the capacity rows (bench/lib/rows.ts, item 7)', () => {
     expect(rows.map((r) => r.met)).toEqual([false, false]);
     expect(rows[0]!.cause).toMatch(/^tenant b-7 waited behind/);
     expect(rows[1]!.cause).toMatch(/^an effect takes 1114 ms here against the 100 ms the setting assumes/);
+  });
+});
+
+describe('drainProgress', () => {
+  it('counts the big tenant’s effects held, the others’, and how many others have had one', () => {
+    const held = new Map([
+      ['big/u1', 1],
+      ['big/u2', 2],
+      ['s1/u1', 3],
+    ]);
+    expect(drainProgress(held, ['big', 's1', 's2'], [4, 2, 2])).toBe('held 3; big tenant 2 of 4, the others 1 of 4 (1 of 2 with at least one)');
+    expect(drainProgress(new Map(), ['big', 's1'], [1, 1])).toBe('held 0; big tenant 0 of 1, the others 0 of 1 (0 of 1 with at least one)');
   });
 });
