@@ -198,7 +198,13 @@ try {
   });
   await phase('capacity', async () => {
     const { capacityFigures } = await import('./phases/capacity');
-    results.capacity = await capacityFigures(bench);
+    // Each arrival order's figures are written as soon as they are measured (one takes ~45 min here).
+    const runs: import('./phases/capacity').CapacityRun[] = [];
+    results.capacity = { runs };
+    results.capacity = await capacityFigures(bench, (r) => {
+      runs.push(r);
+      writeResults();
+    });
   });
 } catch (err) {
   failed = true;

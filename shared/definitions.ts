@@ -3,6 +3,7 @@
  * runtime (`local/`) both build their tables and queues from these plain descriptions, so the
  * emulator and AWS cannot drift apart. No SDK and no CDK types here: both sides translate.
  */
+import { HEARTBEAT_INTERVAL_SECONDS } from './dataplane/contract';
 import { RETRY_POLICIES } from './effects/retry-policies';
 
 export type KeyAttribute = { readonly name: string; readonly type: 'S' | 'N' };
@@ -44,10 +45,39 @@ export const ATTENTION_INDEX = 'attention';
  */
 export const FULL_PASS_EVENT = { pass: 'full' } as const;
 /**
- * The attention index spreads its items over this many partition keys so that no single key
- * takes every write (one partition sustains ~1000 WCU); the sweeper queries each shard.
+ * What the attention index is sized for. Its items are spread over ATTENTION_SHARDS partition
+ * keys (`ATTN#<n>`, by a hash of the item's key) because one partition key of an index takes at
+ * most `partitionWritesPerSecond` writes
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html),
+ * and its sort key (a date) only grows, so DynamoDB cannot split a hot shard by sort key.
+ * Every write that puts, moves or removes an item's index entry is an index write: a running
+ * connector moves its report deadline on every heartbeat (2: the old entry out, the new one in),
+ * an effect enters when committed and leaves when settled (2). Raising the shard count is safe
+ * on a live table (items stay on their shard until next written, and a sweep reads every shard
+ * below the count); lowering it strands the items on the shards no sweep reads any more.
  */
-export const ATTENTION_SHARDS = 4;
+export const ATTENTION_CAPACITY = {
+  /** Running connectors (sources and sinks) the deployment is sized for. */
+  connectors: 25_000,
+  /** Writes per second one partition key of an index takes (DynamoDB's per-partition 1 000 WCU, items under 1 KB). */
+  partitionWritesPerSecond: 1000,
+  /** The share of that a shard is planned to use: headroom for bursts and an uneven hash. */
+  utilisation: 0.5,
+} as const;
+
+/**
+ * Shards of the attention index for `connectors` running connectors heartbeating every
+ * `heartbeatIntervalSeconds` and `effectsPerSecond` effects committed and settled (all queues),
+ * each shard kept at `utilisation` of a partition's write limit; at least 1.
+ */
+export function attentionShards(o: { connectors: number; heartbeatIntervalSeconds: number; effectsPerSecond: number; partitionWritesPerSecond?: number; utilisation?: number }): number {
+  const { partitionWritesPerSecond = ATTENTION_CAPACITY.partitionWritesPerSecond, utilisation = ATTENTION_CAPACITY.utilisation } = o;
+  if (!(o.connectors >= 0) || !(o.effectsPerSecond >= 0) || !(o.heartbeatIntervalSeconds > 0) || !(partitionWritesPerSecond > 0) || !(utilisation > 0 && utilisation <= 1)) {
+    throw new Error(`attention index sizing needs connectors and effects ≥ 0, a positive heartbeat interval and write limit, a utilisation in (0, 1]; got ${JSON.stringify(o)}`);
+  }
+  const writesPerSecond = (2 * o.connectors) / o.heartbeatIntervalSeconds + 2 * o.effectsPerSecond;
+  return Math.max(1, Math.ceil(writesPerSecond / (partitionWritesPerSecond * utilisation) - 1e-9));
+}
 
 /** The catalog: catalog items, name guards, the outbox, transactions, statuses, app passwords. */
 export const CATALOG_TABLE: TableDefinition = {
@@ -279,6 +309,18 @@ export function executorConcurrency(effectsPerSecond: number, effectSeconds: num
   // The epsilon keeps 50 × 0.1 (5.000000000000001 in floating point) at 5.
   return Math.max(2, Math.ceil(effectsPerSecond * effectSeconds - 1e-9));
 }
+
+/**
+ * The attention index's shard count (ATTENTION_CAPACITY): 4 for 25 000 connectors heartbeating
+ * every 30 s and every queue at the data plane's allowed rate ((2 × 25 000 ÷ 30 + 2 × 3 × 50) ÷
+ * 500 = 3.9); the sweeper queries each shard. 500 000 connectors need 68. The stack and the local
+ * runtime read this one value (the catalog's keys and the sweeper are built with it).
+ */
+export const ATTENTION_SHARDS = attentionShards({
+  connectors: ATTENTION_CAPACITY.connectors,
+  heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS,
+  effectsPerSecond: CONTROLLERS.length * EFFECT_CAPACITY.dataPlaneEffectsPerSecond,
+});
 
 export const EXECUTOR_MAPPING = {
   batchSize: { referenceDataPlane: 10, externalDataPlane: 1 },

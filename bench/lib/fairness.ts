@@ -41,6 +41,22 @@ export function arrivalOrder<T>(byTenant: readonly (readonly T[])[], order: Arri
   }
 }
 
+/**
+ * A drain's progress: effects held so far (`heldAt` keyed `<tenant>/<object id>`), the big
+ * tenant's (the first) and the others', and how many of the others have had one held.
+ */
+export function drainProgress(heldAt: ReadonlyMap<string, number>, tenants: readonly string[], shares: readonly number[]): string {
+  const held = new Map<string, number>();
+  for (const key of heldAt.keys()) {
+    const tenant = key.slice(0, key.lastIndexOf('/'));
+    held.set(tenant, (held.get(tenant) ?? 0) + 1);
+  }
+  const big = held.get(tenants[0]!) ?? 0;
+  const others = tenants.slice(1).reduce((a, t) => a + (held.get(t) ?? 0), 0);
+  const served = tenants.slice(1).filter((t) => held.has(t)).length;
+  return `held ${heldAt.size}; big tenant ${big} of ${shares[0]}, the others ${others} of ${shares.slice(1).reduce((a, b) => a + b, 0)} (${served} of ${tenants.length - 1} with at least one)`;
+}
+
 export interface TenantWait {
   readonly tenant: string;
   readonly effects: number;

@@ -37,6 +37,8 @@ export interface Results {
   kinds?: KindRow[];
   /** Issue 16: effect capacity and per-tenant fairness (phases/capacity.ts). */
   capacity?: CapacityFigures;
+  /** Phases measured by a separate single-phase run and merged in (lib/merge.ts): the machine facts of that run. */
+  merged?: { phases: string[]; machine: Results['machine'] }[];
   /** Issue 15's rows (lib/rows.ts), computed from the figures above when the report is written. */
   rows?: BenchRow[];
   errors?: string[];
@@ -72,6 +74,9 @@ export function writeReport(r: Results, dir: string): string[] {
       (r.quick ? ' · **--quick run: small sizes, not for publication**' : ''),
     '',
   );
+  for (const g of r.merged ?? []) {
+    md.push(`Phase${g.phases.length > 1 ? 's' : ''} ${g.phases.join(', ')} from a run of its own (\`--only\`, merged with \`bench/render.ts --merge\`): ${g.machine.date}, 1-minute load average at start ${g.machine.loadAverageAtStart[0]}.`, '');
+  }
   if (r.phaseTimes?.length) {
     md.push(
       `Machine load (1-minute load average on ${m.cores} cores; anything above the bench's own ~2 is other work sharing the machine): at start ${m.loadAverageAtStart[0]}; per phase ${r.phaseTimes.map((p) => `${p.phase} ${p.loadAverage1m.start}→${p.loadAverage1m.end} (${p.seconds} s)`).join(', ')}. ` +

@@ -17,7 +17,7 @@ import { EFFECT_CAPACITY } from '../../shared/definitions';
 import { messageForEffect, type RoutedMessage } from '../../shared/router/routing';
 import { startPipeline, type Pipeline } from '../../local/pipeline';
 import { freshDynamo, newTenant, pendingEffectCount, sqlHttp, type Bench } from '../lib/harness';
-import { ARRIVAL_ORDERS, arrivalOrder, fairnessFigures, tenantShares, type ArrivalOrder, type FairnessFigures } from '../lib/fairness';
+import { ARRIVAL_ORDERS, arrivalOrder, drainProgress, fairnessFigures, tenantShares, type ArrivalOrder, type FairnessFigures } from '../lib/fairness';
 import { now, rounded, sleep } from '../lib/stats';
 
 export interface CapacityWorkload {
@@ -78,6 +78,9 @@ async function pool<T>(items: readonly T[], width: number, body: (item: T) => Pr
   }));
 }
 
+/** How often a drain logs its progress: a run stopped part-way still shows who was served. */
+const PROGRESS_EVERY_MS = 60_000;
+
 /**
  * Commits the workload on `p` (its workers and fast path off, an HTTP port open), queues it in
  * `w.order`, drains it with `p`'s compute poller and measures every effect's wait.
@@ -133,8 +136,13 @@ export async function queueAndDrain(p: Pipeline, w: CapacityWorkload): Promise<C
   const t0 = now();
   poller.start();
   try {
+    let nextProgress = t0 + PROGRESS_EVERY_MS;
     while (heldAt.size < w.effects) {
-      if (now() - t0 > w.timeoutMs) throw new Error(`only ${heldAt.size} of ${w.effects} effects applied within ${w.timeoutMs} ms`);
+      if (now() - t0 > w.timeoutMs) throw new Error(`only ${heldAt.size} of ${w.effects} effects applied within ${w.timeoutMs} ms (${drainProgress(heldAt, tenants, shares)})`);
+      if (now() >= nextProgress) {
+        nextProgress += PROGRESS_EVERY_MS;
+        w.log?.(`capacity ${w.order}: ${((now() - t0) / 1000).toFixed(0)} s: ${drainProgress(heldAt, tenants, shares)}`);
+      }
       await sleep(100);
     }
     const drainMs = Math.max(...heldAt.values()) - t0;
@@ -174,8 +182,12 @@ export interface CapacityFigures {
   readonly runs: readonly CapacityRun[];
 }
 
-/** The bench phase: 10 000 effects over 100 tenants (5 000 of them one tenant's), once per arrival order, each on a DynamoDB Local of its own. */
-export async function capacityFigures(bench: Bench): Promise<CapacityFigures> {
+/**
+ * The bench phase: 10 000 effects over 100 tenants (5 000 of them one tenant's), once per arrival
+ * order (the burst first), each on a DynamoDB Local of its own. `onRun` gets each order's figures
+ * as soon as they are measured, so a run stopped part-way keeps the orders it finished.
+ */
+export async function capacityFigures(bench: Bench, onRun?: (run: CapacityRun) => void): Promise<CapacityFigures> {
   const runs: CapacityRun[] = [];
   for (const order of ARRIVAL_ORDERS) {
     // A DynamoDB Local of its own per run: a stream-enabled table on an emulator pays for the
@@ -192,10 +204,12 @@ export async function capacityFigures(bench: Bench): Promise<CapacityFigures> {
         effects: bench.quick ? 600 : 10_000,
         bigShare: 0.5,
         order,
-        timeoutMs: 20 * 60_000,
+        // A hang guard, not a budget: on 2 loaded cores the full size drains at ~4 effects/s (~45 min).
+        timeoutMs: 120 * 60_000,
         log: bench.log,
       });
       runs.push({ ...run, fairness: { ...run.fairness, tenants: run.fairness.tenants.map((t) => rounded(t)) } });
+      onRun?.(runs.at(-1)!);
     } finally {
       await p.stop();
       await dynamo.stop();

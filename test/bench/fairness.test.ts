@@ -1,7 +1,7 @@
 // The pure part of the capacity phase (bench/lib/fairness.ts): the skewed split, the arrival
 // orders and the per-tenant figures the fairness goal reads.
 import { describe, expect, it } from 'vitest';
-import { arrivalOrder, fairnessFigures, tenantShares } from '../../bench/lib/fairness';
+import { arrivalOrder, drainProgress, fairnessFigures, tenantShares } from '../../bench/lib/fairness';
 import { EFFECT_CAPACITY, EXECUTOR_MAPPING, executorConcurrency } from '../../shared/definitions';
 import { benchRows } from '../../bench/lib/rows';
 
@@ -80,8 +80,8 @@ describe('executor concurrency from the data plane’s allowed rate', () => {
 
 describe('the capacity rows (bench/lib/rows.ts, item 7)', () => {
   const machine = { cpuModel: 'x', cores: 2, memoryGiB: 1, os: 'linux', node: 'v20', java: '17', date: '2026-01-01', loadAverageAtStart: [1, 1, 1] };
-  const run = (o: { ratio: number; drain: number; effectMs: number }) => ({
-    order: 'burst-first' as const,
+  const run = (o: { ratio: number; drain: number; effectMs: number; smallOverBig?: number; order?: 'burst-first' | 'interleaved' }) => ({
+    order: o.order ?? ('burst-first' as const),
     tenants: 100,
     effects: 10_000,
     bigTenantEffects: 5000,
@@ -93,21 +93,39 @@ describe('the capacity rows (bench/lib/rows.ts, item 7)', () => {
     maxConcurrency: 5,
     batchSize: 10,
     peakInFlight: 5,
-    fairness: { tenants: [], medianTenantP99Ms: 100_000, worstTenant: 'b-7', worstTenantP99Ms: 100_000 * o.ratio, ratio: o.ratio, smallOverBig: 1.3 },
+    fairness: { tenants: [], medianTenantP99Ms: 100_000, worstTenant: 'b-7', worstTenantP99Ms: 100_000 * o.ratio, ratio: o.ratio, smallOverBig: o.smallOverBig ?? 1.3 },
   });
 
   it('meets the goals when the worst tenant is within 3 × the median and the drain is near the allowed rate', () => {
-    const rows = benchRows({ machine, quick: false, capacity: { runs: [run({ ratio: 1.2, drain: 45, effectMs: 105 })] } });
+    const rows = benchRows({ machine, quick: false, capacity: { runs: [run({ ratio: 1.2, drain: 45, effectMs: 105, smallOverBig: 0.4 }), run({ ratio: 1.5, drain: 45, effectMs: 105, order: 'interleaved' })] } });
     expect(rows.map((r) => [r.item, r.met, r.cause])).toEqual([
       [7, true, undefined],
       [7, true, undefined],
+      [7, true, undefined],
+      [7, true, undefined],
+      [7, true, undefined],
     ]);
+    // The burst row is read on the burst-first order only.
+    expect(rows.filter((r) => r.figure.startsWith('A burst cannot starve the others')).map((r) => r.measured)).toEqual(['0.40×']);
   });
 
   it('says why it missed: the starved tenant, or the effect time against the one the setting assumes', () => {
     const rows = benchRows({ machine, quick: false, capacity: { runs: [run({ ratio: 4, drain: 4.3, effectMs: 1114 })] } });
-    expect(rows.map((r) => r.met)).toEqual([false, false]);
+    expect(rows.map((r) => r.met)).toEqual([false, false, false]);
     expect(rows[0]!.cause).toMatch(/^tenant b-7 waited behind/);
-    expect(rows[1]!.cause).toMatch(/^an effect takes 1114 ms here against the 100 ms the setting assumes/);
+    expect(rows[1]!.cause).toMatch(/^the small tenants waited for the big tenant's burst to drain: no per-tenant admission cap yet/);
+    expect(rows[2]!.cause).toMatch(/^an effect takes 1114 ms here against the 100 ms the setting assumes/);
+  });
+});
+
+describe('drainProgress', () => {
+  it('counts the big tenant’s effects held, the others’, and how many others have had one', () => {
+    const held = new Map([
+      ['big/u1', 1],
+      ['big/u2', 2],
+      ['s1/u1', 3],
+    ]);
+    expect(drainProgress(held, ['big', 's1', 's2'], [4, 2, 2])).toBe('held 3; big tenant 2 of 4, the others 1 of 4 (1 of 2 with at least one)');
+    expect(drainProgress(new Map(), ['big', 's1'], [1, 1])).toBe('held 0; big tenant 0 of 1, the others 0 of 1 (0 of 1 with at least one)');
   });
 });

@@ -1,6 +1,9 @@
 /** Sort keys of catalog items (shared/catalog/keys.ts). */
 import { describe, expect, it } from 'vitest';
 import { attentionKeys, attentionPk, DEADLINE_PREFIX, EFF_PREFIX, escapeKeyPart, HIST_PREFIX, nameSk, OBJ_PREFIX, REPLICA_STATUS_PREFIX, replicaStatusSk, STATUS_PREFIX, statusSk, TXN_PREFIX } from '../../shared/catalog/keys';
+import { ALL_SHARDS } from '../../shared/catalog/outbox-store';
+import { HEARTBEAT_INTERVAL_SECONDS } from '../../shared/dataplane/contract';
+import { ATTENTION_CAPACITY, ATTENTION_SHARDS, attentionShards, CONTROLLERS, EFFECT_CAPACITY } from '../../shared/definitions';
 
 describe('catalog keys', () => {
   it('escape the characters that could make two names share a key', () => {
@@ -24,5 +27,30 @@ describe('item families', () => {
     expect(effect).toEqual({ attnPk: attentionPk('t#EFF#x#0001'), attnSk: '2026-01-01T00:00:00.000Z#t#EFF#x#0001' });
     expect(deadline.attnSk > '9999-12-31T23:59:59.999Z').toBe(true);
     expect(deadline.attnPk).toMatch(/^ATTN#[0-9]+$/);
+  });
+});
+
+describe('the attention index shard count (ATTENTION_CAPACITY, attentionShards)', () => {
+  it('keeps each shard at half a partition’s write limit: 2 index writes per heartbeat and per effect', () => {
+    // (2 × 25 000 ÷ 30 + 2 × 150) ÷ 500 = 3.93 → 4.
+    expect(attentionShards({ connectors: 25_000, heartbeatIntervalSeconds: 30, effectsPerSecond: 150 })).toBe(4);
+    // The issue's scale, 500 000 connectors: 33 633 writes/s → 68.
+    expect(attentionShards({ connectors: 500_000, heartbeatIntervalSeconds: 30, effectsPerSecond: 150 })).toBe(68);
+    expect(attentionShards({ connectors: 0, heartbeatIntervalSeconds: 30, effectsPerSecond: 0 })).toBe(1);
+    expect(attentionShards({ connectors: 15_000, heartbeatIntervalSeconds: 30, effectsPerSecond: 0, utilisation: 1 })).toBe(1);
+    expect(attentionShards({ connectors: 15_001, heartbeatIntervalSeconds: 30, effectsPerSecond: 0, utilisation: 1 })).toBe(2);
+  });
+
+  it('is the count the keys and the sweeper use, sized from the shipped settings', () => {
+    expect(ATTENTION_SHARDS).toBe(attentionShards({ connectors: ATTENTION_CAPACITY.connectors, heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS, effectsPerSecond: CONTROLLERS.length * EFFECT_CAPACITY.dataPlaneEffectsPerSecond }));
+    expect(ALL_SHARDS).toEqual(Array.from({ length: ATTENTION_SHARDS }, (_, k) => k));
+    // Every shard gets items, and only those shards.
+    const used = new Set(Array.from({ length: 2000 }, (_, i) => attentionPk(`t${i % 37}#EFF#o${i}#0001`)));
+    expect([...used].sort()).toEqual(ALL_SHARDS.map((k) => `ATTN#${k}`).sort());
+  });
+
+  it('refuses a sizing it cannot compute', () => {
+    expect(() => attentionShards({ connectors: 1, heartbeatIntervalSeconds: 0, effectsPerSecond: 1 })).toThrow(/^attention index sizing needs connectors and effects ≥ 0, a positive heartbeat interval/);
+    expect(() => attentionShards({ connectors: 1, heartbeatIntervalSeconds: 30, effectsPerSecond: 1, utilisation: 1.5 })).toThrow(/utilisation in \(0, 1\]/);
   });
 });
