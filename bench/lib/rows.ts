@@ -302,7 +302,7 @@ function scaleRows(r: Results, push: (row: BenchRow) => void): void {
     measured: `measured ${f1(worstInv / 1000)} s = ${f2(worstInv / timeoutMs)}×${load} · quiet at ${pm.connectors.toLocaleString('en-US')} connectors ${f1(quietAtTarget)} ms ${aws} (model; here ${f1(here.sweeper.seconds * 1000)} ms)`,
     target: `≤ ${GOALS.sweepTimeoutShare}× the timeout`,
     met: worstInv <= GOALS.sweepTimeoutShare * timeoutMs && quietAtTarget <= GOALS.sweepTimeoutShare * timeoutMs,
-    cause: `the deadline is checked between items: the work already started when it passes (a page of the full pass, a connector's write) finishes after it${load}`,
+    cause: `the sweep checks its deadline only while it reads the attention index: the connector pass then marks every overdue connector it read, one after another, without looking at the deadline (shared/sweeper/connectors.ts; ${Math.max(...sc.sizes.flatMap((z) => z.silenceDetail.sweeps.map((w) => w.overdue)))} overdue in the longest sweep here${load}). Checking the deadline per connector there (what is left stays due) bounds it`,
   });
   const smPct = (pm.secretsManagerCalls / pm.connectors) * 100;
   push({
