@@ -24,7 +24,7 @@ process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, phase: { type: 'string' }, 'same-emulator': { type: 'boolean', default: false }, out: { type: 'string' } } });
-const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles', 'cost', 'instances', 'deployed', 'cache', 'kinds', 'capacity'] as const;
+const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles', 'cost', 'instances', 'deployed', 'cache', 'kinds', 'capacity', 'scale'] as const;
 type Phase = (typeof PHASES)[number];
 // `--phase` is another name for `--only`.
 if (values.phase !== undefined) values.only = [values.only, values.phase].filter(Boolean).join(',');
@@ -205,6 +205,15 @@ try {
       runs.push(r);
       writeResults();
     });
+  });
+  await phase('scale', async () => {
+    const { captureSourceShape, scaleFigures } = await import('./phases/scale');
+    // BENCH_SCALE_SIZES=1000,5000 tries other sizes (multiples of the tenant size).
+    const env = { live, dynamodbEndpoint: dynamo.endpoint, tag, quick: values.quick!, log, ...(process.env.BENCH_SCALE_SIZES ? { sizes: process.env.BENCH_SCALE_SIZES.split(',').map(Number) } : {}) };
+    resumeWorkers(live);
+    const shape = await captureSourceShape(env);
+    await pauseWorkers(live);
+    results.scale = await scaleFigures(env, shape);
   });
 } catch (err) {
   failed = true;

@@ -13,8 +13,10 @@ import type { DeployedResult } from '../phases/deployed';
 import type { CacheSize } from '../phases/cache';
 import type { KindRow } from '../phases/kinds';
 import type { CapacityFigures } from '../phases/capacity';
+import type { ScaleResult } from '../phases/scale';
 import { barChart, cdfChart, logLogPanels } from './svg';
 import { benchRows, rowsMarkdown, type BenchRow } from './rows';
+import { AWS_LATENCY, FIGURES, summarizeScale, type Figure } from './scale-model';
 
 export interface Results {
   machine: { cpuModel: string; cores: number; memoryGiB: number; os: string; node: string; java: string; date: string; loadAverageAtStart: number[] };
@@ -39,6 +41,8 @@ export interface Results {
   capacity?: CapacityFigures;
   /** Phases measured by a separate single-phase run and merged in (lib/merge.ts): the machine facts of that run. */
   merged?: { phases: string[]; machine: Results['machine'] }[];
+  /** Issue 16's numbers to show: the status path and the sweeper at three sizes, and the model's extrapolation (phases/scale.ts, lib/scale-model.ts). */
+  scale?: ScaleResult;
   /** Issue 15's rows (lib/rows.ts), computed from the figures above when the report is written. */
   rows?: BenchRow[];
   errors?: string[];
@@ -329,6 +333,7 @@ export function writeReport(r: Results, dir: string): string[] {
     }
     md.push('');
   }
+  if (r.scale?.sizes.length) md.push(...scaleSection(r.scale, r.phaseTimes?.find((p) => p.phase === 'scale')?.loadAverage1m));
   if (r.errors?.length) md.push('## Errors', '', ...r.errors.map((e) => `- ${e}`), '');
   writeFileSync(join(dir, 'latest.md'), md.join('\n'));
   files.push('latest.md');
@@ -409,4 +414,44 @@ export function writeReport(r: Results, dir: string): string[] {
     files.push('sweeper-cost.svg');
   }
   return files;
+}
+
+/** Section 14: the status path and the sweeper at the measured sizes, the model against them, and its figures per minute at 10 000 × 1 000. */
+function scaleSection(sc: ScaleResult, load: { start: number; end: number } | undefined): string[] {
+  const st = sc.settings;
+  const sum = summarizeScale(sc.sizes, st);
+  const pm = sum.target;
+  const here = sum.targetHere;
+  const md: string[] = ['## 14. Status path and sweeper at scale (issue 16)', ''];
+  md.push(
+    `Tenants of ${int(sc.sizes[0]!.objectsPerTenant)} objects, ${n1(sc.connectorShare * 100)} % of them load-generator sources (the rest tables), each a copy of a real CREATE SOURCE's or CREATE TABLE's items (per tenant ${sc.shape.tenantItems} items of its own; per source ${sc.shape.sourceItems} catalog and ${sc.shape.dataPlane.source} data-plane items; per table ${sc.shape.tableItems} and ${sc.shape.dataPlane.table}). ` +
+      `Real sweeper, status-ingest (batches of ${st.ingestBatchSize}, ${st.ingestMaxConcurrency} in flight) and reference data plane against DynamoDB Local, virtual clocks except for the stall latency; units are DynamoDB's ConsumedCapacity on the control plane's calls (bench/phases/scale.ts). ` +
+      `Settings assumed: due-work sweep every ${st.sweepIntervalSeconds} s with a ${st.sweepTimeoutSeconds} s timeout and ${st.sweepBudget * 100} % of it as budget, heartbeat every ${st.heartbeatIntervalSeconds} s and deadline ${st.heartbeatTimeoutSeconds} s, full pass every ${st.fullPassIntervalMinutes} min from a rule every ${st.fullPassRuleMinutes} min.` +
+      (load ? ` 1-min load average ${load.start} → ${load.end} on this 2-core machine: times are inflated; units, items and counts are not.` : ''),
+    '',
+    '| connectors (tenants) | quiet sweep: items · RU · ms | heartbeat round: reports · invocations · RU · WU · Lambda s | silence: sweeps · overdue · detected p50/max s (sweeps at +s) · RU · WU · ms | full pass: invocations · items · RU · s · Secrets Manager calls | stall → visible ms p50 / p99 (n) | load |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const z of sc.sizes) {
+    const d = z.silenceDetail;
+    md.push(
+      `| ${int(z.connectors)} (${z.tenants}) | ${z.quietSweep.itemsRead} · ${n1(z.quietSweep.readUnits)} · ${n1(z.quietSweep.ms)} | ${int(z.heartbeat.reports)} · ${z.heartbeat.invocations} · ${n1(z.heartbeat.readUnits)} · ${n1(z.heartbeat.writeUnits)} · ${n1(z.heartbeat.lambdaMs / 1000)} (${Object.entries(z.heartbeatDetail.outcomes).map(([k, v]) => `${v} ${k}`).join(', ')}) | ${d.sweeps.length} · ${int(z.silence.overdue)} · ${n1(d.detectedSeconds.p50)}/${n1(d.detectedSeconds.max)} (+${d.phaseSeconds}; ${d.offModel} off the model, ${d.undetected} undetected) · ${n1(z.silence.readUnits)} · ${n1(z.silence.writeUnits)} · ${n1(z.silence.ms)} | ${z.fullPassDetail.invocations} · ${int(z.fullPass.itemsRead)} · ${n1(z.fullPass.readUnits)} · ${n1(z.fullPass.ms / 1000)} · ${z.fullPass.secretCalls} | ${n1(z.stallLatencyMs.p50)} / ${n1(z.stallLatencyMs.p99)} (${z.stallLatencyMs.n}) | ${z.loadAverage.start}→${z.loadAverage.end} |`,
+    );
+  }
+  md.push('', 'The model (bench/lib/scale-model.ts): each figure a least-squares line in what drives it, measured against modelled at each size:', '');
+  md.push('| figure | line in | intercept | slope | measured → modelled (error) at each size |', '|---|---|---|---|---|');
+  for (const f of Object.keys(FIGURES) as Figure[]) {
+    const l = sum.fit[f];
+    const rows = sum.fitRows.filter((x) => x.figure === f);
+    md.push(`| ${f} | ${FIGURES[f].driver} | ${n2(l.intercept)} | ${l.slope.toPrecision(3)} | ${rows.map((x) => `${n1(x.measured)} → ${n1(x.modelled)} (${Number.isFinite(x.errorPct) ? `${x.errorPct >= 0 ? '+' : ''}${n1(x.errorPct)} %` : 'n/a'})`).join(' · ')} |`);
+  }
+  md.push('', `Per minute at ${int(sum.deployment.tenants)} tenants × ${int(sum.deployment.objectsPerTenant)} objects (${int(pm.connectors)} connectors), a quiet minute (no DDL, every connector heartbeating, nothing overdue), from the model. Lambda seconds from the DynamoDB calls counted, one after another (an upper bound), at ${AWS_LATENCY.kind === 'aws' ? `${AWS_LATENCY.msPerCall} ms per call and ${AWS_LATENCY.msPerReadUnit} ms per read unit (DynamoDB in-region, assumed)` : ''}, and in brackets at this machine's measured milliseconds per call (${sum.here.kind === 'measured' ? Object.entries(sum.here.msPerCall).map(([k, v]) => `${k} ${n1(v)}`).join(', ') : ''}):`, '');
+  md.push('| function | invocations | Lambda s | read units | write units | notes |', '|---|---|---|---|---|---|');
+  md.push(`| sweeper, due work | ${n1(pm.sweeper.invocations)} | ${n2(pm.sweeper.seconds)} (${n2(here.sweeper.seconds)}) | ${n1(pm.sweeper.readUnits)} | 0 | ${n1(pm.sweeper.connectorItemsRead)} connector items read; 0 probes, 0 Secrets Manager calls |`);
+  md.push(`| sweeper, full pass | ${n2(pm.fullPass.invocations)} | ${n1(pm.fullPass.seconds)} (${n1(here.fullPass.seconds)}) | ${int(Math.round(pm.fullPass.readUnits))} | ${n1(pm.fullPass.writeUnits)} | a pass is ${int(Math.round(pm.fullPass.secondsPerPass))} s of work: period ${n1(pm.fullPass.periodMinutes)} min (${n1(here.fullPass.periodMinutes)}); ${n1(pm.secretsManagerCalls)} Secrets Manager calls (secret lists) |`);
+  md.push(`| status-ingest | ${int(Math.round(pm.statusIngest.invocations))} | ${int(Math.round(pm.statusIngest.seconds))} (${int(Math.round(here.statusIngest.seconds))}) | ${int(Math.round(pm.statusIngest.readUnits))} | ${int(Math.round(pm.statusIngest.writeUnits))} | ${int(pm.statusIngest.reports)} reports = SQS messages; needs ${n1(pm.statusIngest.concurrencyNeeded)} invocations in flight (${n1(here.statusIngest.concurrencyNeeded)}), the stack's ${st.ingestMaxConcurrency} handle ${int(Math.round(pm.statusIngest.maxReportsPerMinute))} a minute |`);
+  md.push(`| executors | 0 | 0 | 0 | 0 | a quiet minute queues no effect |`);
+  md.push(`| **total** | ${int(Math.round(pm.sweeper.invocations + pm.fullPass.invocations + pm.statusIngest.invocations))} | ${int(Math.round(pm.sweeper.seconds + pm.fullPass.seconds + pm.statusIngest.seconds))} | ${int(Math.round(pm.readUnits))} | ${int(Math.round(pm.writeUnits))} | SQS ${int(pm.sqsMessages)} messages, Secrets Manager ${n1(pm.secretsManagerCalls)} calls, ${pm.probes} probes |`);
+  md.push('');
+  return md;
 }

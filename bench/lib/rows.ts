@@ -5,11 +5,12 @@
  */
 import type { Results } from './report';
 import { EFFECT_CAPACITY } from '../../shared/definitions';
+import { AWS_LATENCY, fullPassPeriodMinutes as fullPassPeriodMinutesAt, summarizeScale } from './scale-model';
 
 const EFFECT_SECONDS_MS = EFFECT_CAPACITY.effectSeconds * 1000;
 
 export interface BenchRow {
-  /** Issue 15's list: 1 deployed profile, 2 open loop, 3 cache, 4 statement kinds, 5 over HTTP, 6 cold init; 7 effect capacity (issue 16). */
+  /** Issue 15's list: 1 deployed profile, 2 open loop, 3 cache, 4 statement kinds, 5 over HTTP, 6 cold init; 7 effect capacity, 8 status path and sweeper at scale (issue 16). */
   readonly item: number;
   readonly figure: string;
   readonly measured: string;
@@ -39,6 +40,18 @@ export const GOALS = {
    * big tenant's p99 (above 1, they waited for its burst to drain).
    */
   burstSmallOverBig: 1,
+  /** Issue 16 at 10 000 tenants × 1 000 objects: a quiet minute's sweeper reads, as a share of the connectors' items (%). */
+  quietReadsPctOfConnectors: 1,
+  /** Issue 16: a stall the data plane reports is visible in mz_source_statuses within this (ms, p99, locally). */
+  stallVisibleP99Ms: 5_000,
+  /** Issue 16: a silent data plane is detected within this many sweep intervals. */
+  silenceSweepIntervals: 2,
+  /** Issue 16: no sweep invocation runs past this share of its timeout. */
+  sweepTimeoutShare: 0.5,
+  /** Issue 16: Secrets Manager calls per minute as a share of the connectors (%). */
+  secretCallsPctOfConnectors: 1,
+  /** Issue 16: the full pass goes round within (minutes). */
+  fullPassPeriodMinutes: 60,
   /** The SQLite thread of DynamoDB Local runs every read and write one at a time: above this it is the limit. */
   emulatorBoundPct: 85,
 } as const;
@@ -229,7 +242,104 @@ export function benchRows(r: Results): BenchRow[] {
           : `the executors were ${f2(c.drainPerSecond / c.concurrencyAllowsPerSecond)}× busy (peak ${c.peakInFlight} of ${c.maxConcurrency} in flight)`,
     });
   }
+  scaleRows(r, push);
   return rows;
+}
+
+/** Issue 16's goals at 10 000 tenants × 1 000 objects, from the measured sizes and the model fitted to them (lib/scale-model.ts). */
+function scaleRows(r: Results, push: (row: BenchRow) => void): void {
+  const sc = r.scale;
+  if (!sc?.sizes.length) return;
+  const st = sc.settings;
+  const { target: pm, targetHere: here, detection, massSilence, massSilenceHere, fit, deployment } = summarizeScale(sc.sizes, st);
+  const tenantsAt = deployment.tenants;
+  const aws = `at ${AWS_LATENCY.kind === 'aws' ? `${AWS_LATENCY.msPerCall} ms per DynamoDB call and ${AWS_LATENCY.msPerReadUnit} ms per read unit` : ''}`;
+  const at = `${pm.objects.toLocaleString('en-US')} objects, ${pm.connectors.toLocaleString('en-US')} connectors (model)`;
+  const measuredAt = sc.sizes.map((z) => z.connectors.toLocaleString('en-US')).join(' / ');
+  const largest = sc.sizes[sc.sizes.length - 1]!;
+  const load = loadNote(r, 'scale');
+  const quietPct = (pm.sweeper.connectorItemsRead / pm.connectors) * 100;
+  push({
+    item: 8,
+    figure: `Quiet minute, ${at}: connector items the sweeper reads to find what is due`,
+    measured: `${f1(pm.sweeper.connectorItemsRead)} items = ${f2(quietPct)}% of the connectors' items, ${f1(pm.sweeper.readUnits)} read units (measured at ${measuredAt} connectors: ${sc.sizes.map((z) => z.quietSweep.itemsRead).join(' / ')} items, ${sc.sizes.map((z) => f1(z.quietSweep.readUnits)).join(' / ')} RU)`,
+    target: `≤ ${GOALS.quietReadsPctOfConnectors}%`,
+    met: quietPct <= GOALS.quietReadsPctOfConnectors,
+    cause: `the attention index holds connectors whose deadline has not passed: every sweep reads ${f1(fit.quietItemsRead.slope * 1000)} items per 1 000 connectors`,
+  });
+  push({
+    item: 8,
+    figure: `Quiet minute, ${at}: status items status-ingest reads and writes (a heartbeat every ${st.heartbeatIntervalSeconds} s)`,
+    measured: `${pm.statusIngest.reports.toLocaleString('en-US')} reports = ${f1((pm.statusIngest.readUnits / pm.connectors) * 100)}% of the connectors' items read, ${Math.round(pm.statusIngest.readUnits).toLocaleString('en-US')} RU and ${Math.round(pm.statusIngest.writeUnits).toLocaleString('en-US')} WU a minute`,
+    target: 'reported (push: each heartbeat reads its status and moves its deadline)',
+  });
+  push({
+    item: 8,
+    figure: `status-ingest keeps up with the heartbeats, ${at}`,
+    measured: `${f1(fit.heartbeatCalls.slope)} DynamoDB calls per report: ${pm.statusIngest.reports.toLocaleString('en-US')} reports a minute need ${f1(pm.statusIngest.concurrencyNeeded)} invocations in flight ${aws} (here ${f1(here.statusIngest.concurrencyNeeded)}); the stack's ${st.ingestMaxConcurrency} handle ${Math.round(pm.statusIngest.maxReportsPerMinute).toLocaleString('en-US')} a minute`,
+    target: `≤ the mapping's maxConcurrency (${st.ingestMaxConcurrency})`,
+    met: pm.statusIngest.concurrencyNeeded <= st.ingestMaxConcurrency,
+    cause: `every heartbeat is a read and a conditional write of its status; at ${st.ingestMaxConcurrency} in flight the queue grows once the deployment has more than ${Math.floor((st.ingestMaxConcurrency * 60_000) / Math.max(1e-9, (pm.statusIngest.seconds * 1000) / pm.statusIngest.reports) / (60 / st.heartbeatIntervalSeconds)).toLocaleString('en-US')} connectors. StatusIngest's maxConcurrency (2–1 000) must be sized to connectors × ${60 / st.heartbeatIntervalSeconds} / 60 × seconds per report, or heartbeats batched per data-plane replica`,
+  });
+  const stall = largest.stallLatencyMs;
+  push({
+    item: 8,
+    figure: `Stall reported by the data plane → visible in mz_source_statuses, locally (${largest.connectors.toLocaleString('en-US')} connectors, ${stall.n} stalls)`,
+    measured: `p50 ${f1(stall.p50)} ms · p99 ${f1(stall.p99)} ms · max ${f1(stall.max)} ms (smaller sizes p99: ${sc.sizes.slice(0, -1).map((z) => `${f1(z.stallLatencyMs.p99)} ms`).join(', ')})${load}`,
+    target: `p99 ≤ ${GOALS.stallVisibleP99Ms / 1000} s`,
+    met: stall.p99 <= GOALS.stallVisibleP99Ms,
+    cause: `the report waits in the status queue for status-ingest's next receive (${st.ingestMaxConcurrency} in flight, batches of ${st.ingestBatchSize}), then a read and a conditional transaction on DynamoDB Local${load}`,
+  });
+  const limit = GOALS.silenceSweepIntervals * st.sweepIntervalSeconds;
+  const worstMeasured = Math.max(...sc.sizes.map((z) => z.silenceDetail.detectedSeconds.max));
+  push({
+    item: 8,
+    figure: `Silent data plane (some connectors) → \`stalled\`: from the stop, sweeps every ${st.sweepIntervalSeconds} s`,
+    measured: `measured ${sc.sizes.map((z) => `${f1(z.silenceDetail.detectedSeconds.p50)}–${f1(z.silenceDetail.detectedSeconds.max)} s (sweeps at +${z.silenceDetail.phaseSeconds} s, ${z.silenceDetail.offModel} off the model)`).join('; ')} · model over every sweep phase: ${f1(detection.bestSeconds)}–${f1(detection.worstSeconds)} s, p99 ${f1(detection.p99Seconds)} s, ${f2(detection.shareLaterThan * 100)}% later than ${limit} s`,
+    target: `≤ ${GOALS.silenceSweepIntervals} sweep intervals (${limit} s)`,
+    met: worstMeasured <= limit && detection.worstSeconds <= limit,
+    cause: `the report deadline is ${st.heartbeatTimeoutSeconds} s after the last heartbeat (two ${st.heartbeatIntervalSeconds} s heartbeats and 15 s of slack), and a deadline that passes just after a sweep waits up to one more interval: up to ${st.heartbeatTimeoutSeconds} + ${st.sweepIntervalSeconds} s after the last report. Within ${limit} s for every phase needs a deadline ≤ ${limit - st.sweepIntervalSeconds} s (e.g. heartbeats every 20 s and a 55 s timeout: 1.5× the reports)`,
+  });
+  push({
+    item: 8,
+    figure: `Whole data plane silent, ${at}: every connector overdue within one heartbeat interval`,
+    measured: `${f2(fit.silenceCalls.slope)} DynamoDB calls per overdue connector (its status read on the index, a conditional transaction: status and history row), one after another: ${aws} ${f1(massSilence.msPerOverdue)} ms → ${massSilence.perSweep.toLocaleString('en-US')} per sweep in its ${f1(st.sweepTimeoutSeconds * st.sweepBudget)} s, ${Number.isFinite(massSilence.sweeps) ? massSilence.sweeps.toLocaleString('en-US') : '∞'} sweeps to mark all (here ${f1(massSilenceHere.msPerOverdue)} ms each: ${massSilenceHere.sweeps.toLocaleString('en-US')} sweeps)`,
+    target: `all within ${GOALS.silenceSweepIntervals} sweeps of their deadlines`,
+    met: massSilence.sweeps <= GOALS.silenceSweepIntervals,
+    cause: `one sweeper invocation marks the overdue connectors one after another (${f1(massSilence.msPerOverdue)} ms each ${aws}); the rest stay due and the next sweep goes on. Marking ${pm.connectors.toLocaleString('en-US')} in 2 sweeps needs ${Math.ceil(pm.connectors / 2 / Math.max(1, massSilence.perSweep))}× the throughput: the shards swept by parallel invocations, and the writes in parallel within each`,
+  });
+  const invocations = sc.sizes.flatMap((z) => [z.quietSweep.ms, ...z.silenceDetail.sweeps.map((w) => w.ms), z.fullPassDetail.maxInvocationMs]);
+  const worstInv = Math.max(...invocations);
+  const timeoutMs = st.sweepTimeoutSeconds * 1000;
+  const quietAtTarget = pm.sweeper.seconds * 1000;
+  push({
+    item: 8,
+    figure: `Longest sweeper invocation against its ${st.sweepTimeoutSeconds} s timeout (quiet, silence and full-pass invocations at every size; quiet at the model's size)`,
+    measured: `measured ${f1(worstInv / 1000)} s = ${f2(worstInv / timeoutMs)}×${load} · quiet at ${pm.connectors.toLocaleString('en-US')} connectors ${f1(quietAtTarget)} ms ${aws} (model; here ${f1(here.sweeper.seconds * 1000)} ms)`,
+    target: `≤ ${GOALS.sweepTimeoutShare}× the timeout`,
+    met: worstInv <= GOALS.sweepTimeoutShare * timeoutMs && quietAtTarget <= GOALS.sweepTimeoutShare * timeoutMs,
+    cause: `the sweep checks its deadline only while it reads the attention index: the connector pass then marks every overdue connector it read, one after another, without looking at the deadline (shared/sweeper/connectors.ts; ${Math.max(...sc.sizes.flatMap((z) => z.silenceDetail.sweeps.map((w) => w.overdue)))} overdue in the longest sweep here${load}). Checking the deadline per connector there (what is left stays due) bounds it`,
+  });
+  const smPct = (pm.secretsManagerCalls / pm.connectors) * 100;
+  push({
+    item: 8,
+    figure: `Secrets Manager calls per minute, ${at}`,
+    measured: `${f1(pm.secretsManagerCalls)} a minute = ${f2(smPct)}% of the connectors (the full pass lists each tenant's secrets once a pass: ${f2(fit.fullPassSecretCalls.slope)} per tenant; quiet sweeps and status-ingest read none; diagnostic probes read ${sc.sizes.map((z) => z.silence.secretReads).join(' / ')} in the silences)`,
+    target: `≤ ${GOALS.secretCallsPctOfConnectors}% of connectors`,
+    met: smPct <= GOALS.secretCallsPctOfConnectors,
+    cause: 'the full pass lists every tenant\'s secrets once per pass',
+  });
+  const spt = pm.fullPass.secondsPerPass / tenantsAt;
+  const sptHere = here.fullPass.secondsPerPass / tenantsAt;
+  const oneMinute = fullPassPeriodMinutesAt(pm.fullPass.secondsPerPass, { ...st, fullPassRuleMinutes: 1 });
+  push({
+    item: 8,
+    figure: `Full-pass period, ${at}`,
+    measured: `${f1(pm.fullPass.periodMinutes)} min ${aws}: ${f1(fit.fullPassCalls.slope)} calls = ${f2(spt)} s per tenant × ${tenantsAt.toLocaleString('en-US')} tenants = ${Math.round(pm.fullPass.secondsPerPass).toLocaleString('en-US')} s of work, ${f1(st.sweepTimeoutSeconds * st.sweepBudget)} s per invocation, one every ${st.fullPassRuleMinutes} min · here ${f2(sptHere)} s per tenant: ${f1(here.fullPass.periodMinutes)} min (measured passes: ${sc.sizes.map((z) => `${z.fullPass.tenants} tenants ${f1(z.fullPass.ms / 1000)} s`).join(', ')})`,
+    target: `≤ ${GOALS.fullPassPeriodMinutes} min`,
+    met: pm.fullPass.periodMinutes <= GOALS.fullPassPeriodMinutes,
+    cause: `each tenant's pass reads its whole catalog and data plane (${f1(fit.fullPassItems.slope)} items per tenant) in ${f1(fit.fullPassCalls.slope)} calls, ${f2(spt)} s per tenant ${aws}; with the full-pass rule every minute it would be ${f1(oneMinute)} min, and within the hour at ≤ ${f2((GOALS.fullPassPeriodMinutes * st.sweepTimeoutSeconds * st.sweepBudget) / tenantsAt)} s per tenant (rule every minute)`,
+  });
 }
 
 export function rowsMarkdown(rows: readonly BenchRow[]): string[] {

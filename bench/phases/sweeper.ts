@@ -142,7 +142,7 @@ class Cloner {
   }
 }
 
-async function batchWrite(doc: Pipeline['clients']['doc'], table: string, items: Item[], concurrency = 8, del = false): Promise<void> {
+export async function batchWrite(doc: Pipeline['clients']['doc'], table: string, items: Item[], concurrency = 8, del = false): Promise<void> {
   const chunks: Item[][] = [];
   for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
   let next = 0;
