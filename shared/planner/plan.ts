@@ -970,13 +970,16 @@ export class Planner {
       seen.add(o.id);
       const parts = owned(o);
       const dependents = [...view.dependentsOf(o.id), ...parts.flatMap((p) => view.dependentsOf(p.id))].filter((d) => !parts.some((p) => p.id === d.id));
-      if (dependents.length && !cascade) {
+      // As in Materialize, an item's indexes go with it without CASCADE (its
+      // dependency_prevents_drop); a cluster, schema or database keeps them as contents.
+      const blocking = CONTAINER_KINDS.has(o.kind) ? dependents : dependents.filter((d) => d.kind !== 'index');
+      if (blocking.length && !cascade) {
         // Materialize's wording: names minimally qualified and quoted; a cluster, schema or
         // database does not list what depends on it.
         const minimal = (x: CatalogObject) => `"${minimalName(view.qualifiedName(x))}"`;
         const reason = CONTAINER_KINDS.has(o.kind)
           ? ' because other objects depend on it'
-          : `: still depended upon by ${dependents.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`;
+          : `: still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`;
         throw new PlanError(`cannot drop ${KIND_LABEL[o.kind]} ${isRoot ? '' : 'dependency '}${minimal(o)}${reason}`, {
           code: SQLSTATE.dependentObjectsStillExist,
           position: at,
