@@ -43,7 +43,7 @@ import {
   wrongType,
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
-import { checkSinkOptions, checkSourceOptions } from './source-sink-checks';
+import { checkSinkOptions, checkSourceEncoding, checkSourceOptions } from './source-sink-checks';
 import { resolveColumnType } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
@@ -562,6 +562,7 @@ export class Planner {
   private createSource(s: S<'create_source'>, at: number): StatementPlan {
     const notices: string[] = [];
     checkSourceOptions(s, at);
+    checkSourceEncoding(s, s.connection.kind === 'load generator' && s.connection.generator === 'key value', at);
     const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SOURCE', notices);
     const cluster = this.cluster(s.inCluster, at);
@@ -703,6 +704,7 @@ export class Planner {
     const notices: string[] = [];
     const source = resolveItem(this.view(), s.source, ['source'], 'source', at);
     const { fromSource, columns } = planTableExport(s, source, at);
+    checkSourceEncoding(s, source.spec.sourceType === 'load-generator' && source.spec.options.GENERATOR === 'KEY VALUE', at);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
     this.ws.create(this.base('table', t.name, [t.schemaId, source.id], { schemaId: t.schemaId, createSql: print(s), columns, fromSource }));
