@@ -20,7 +20,7 @@ import {
   type Reconfiguration,
 } from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
-import type { ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
+import type { FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { objectName as printName, print, sourceClauses } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
@@ -55,7 +55,7 @@ const DEFAULT_RETAIN_HISTORY_MS = DEFAULT_READ_POLICY.lagMs;
 import { evaluateSecretExpr } from '../sql/secret-expr';
 import { LOAD_GENERATOR_TABLES, planTableExport } from './table-from-source';
 import type { Workspace } from './workspace';
-import { nameOffset } from '../sql/lexer';
+import { nameOffset, offsetAfterWords } from '../sql/lexer';
 import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
 export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
@@ -155,7 +155,7 @@ export class Planner {
       case 'create_connection':
         return this.createConnection(s, at);
       case 'create_source':
-        return this.createSource(s, at);
+        return this.createSource(s, at, parsed);
       case 'create_webhook_source':
         return this.createWebhookSource(s, at);
       case 'create_sink':
@@ -163,7 +163,7 @@ export class Planner {
       case 'create_table':
         return this.createTable(s, at);
       case 'create_table_from_source':
-        return this.createTableFromSource(s, at);
+        return this.createTableFromSource(s, at, parsed);
       case 'create_view':
         return this.createView(s, at);
       case 'create_materialized_view':
@@ -559,7 +559,7 @@ export class Planner {
 
   // ---- sources and sinks -----------------------------------------------------------------------
 
-  private createSource(s: S<'create_source'>, at: number): StatementPlan {
+  private createSource(s: S<'create_source'>, at: number, parsed: ParsedStatement): StatementPlan {
     const notices: string[] = [];
     checkSourceOptions(s, at);
     checkSourceEncoding(s, s.connection.kind === 'load generator' && s.connection.generator === 'key value', at);
@@ -582,7 +582,8 @@ export class Planner {
       }
       connectionId = c.id;
     }
-    const source = this.base('source', t.name, [t.schemaId, cluster.id, ...(connectionId ? [connectionId] : [])], {
+    const registries = this.registryConnections(s.format, parsed);
+    const source = this.base('source', t.name, [t.schemaId, cluster.id, ...(connectionId ? [connectionId] : []), ...registries], {
       schemaId: t.schemaId,
       createSql: print(s),
       clusterId: cluster.id,
@@ -700,15 +701,32 @@ export class Planner {
    * needs CASCADE; DROP TABLE alone stops its export), with a collection and an ingestion export
    * of its own, so it has a connector status like a source.
    */
-  private createTableFromSource(s: S<'create_table_from_source'>, at: number): StatementPlan {
+  private createTableFromSource(s: S<'create_table_from_source'>, at: number, parsed: ParsedStatement): StatementPlan {
     const notices: string[] = [];
     const source = resolveItem(this.view(), s.source, ['source'], 'source', at);
+    const registries = this.registryConnections(s.format, parsed);
     const { fromSource, columns } = planTableExport(s, source, at);
     checkSourceEncoding(s, source.spec.sourceType === 'load-generator' && source.spec.options.GENERATOR === 'KEY VALUE', at);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
-    this.ws.create(this.base('table', t.name, [t.schemaId, source.id], { schemaId: t.schemaId, createSql: print(s), columns, fromSource }));
+    this.ws.create(this.base('table', t.name, [t.schemaId, source.id, ...registries], { schemaId: t.schemaId, createSql: print(s), columns, fromSource }));
     return this.write('CREATE TABLE', notices);
+  }
+
+  /**
+   * The schema registry connections a FORMAT reads through (`USING CONFLUENT SCHEMA REGISTRY
+   * CONNECTION c`), resolved like every other name (an unknown one points at itself): the object
+   * depends on them, so they cannot be dropped from under it.
+   */
+  private registryConnections(format: FormatSpecifier | undefined, parsed: ParsedStatement): string[] {
+    if (!format) return [];
+    const ids: string[] = [];
+    for (const f of format.kind === 'bare' ? [format.format] : [format.key, format.value]) {
+      if ((f.kind !== 'avro' && f.kind !== 'protobuf') || !f.csrConnection) continue;
+      const position = parsed.start + offsetAfterWords(parsed.text, ['registry', 'connection'], f.csrConnection[0]!);
+      ids.push(resolveItem(this.view(), f.csrConnection, ['connection'], 'connection', position).id);
+    }
+    return ids;
   }
 
   /** The catalog items a query reads (found by a real SQL parser), resolved; system relations skipped. */
