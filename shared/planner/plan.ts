@@ -44,7 +44,7 @@ import {
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
 import { checkSinkOptions, checkSourceEncoding, checkSourceOptions } from './source-sink-checks';
-import { resolveColumnType } from './types';
+import { checkPartitionBy, resolveColumnType } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
@@ -689,6 +689,7 @@ export class Planner {
       if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
       seen.add(c.name);
     }
+    checkPartitionBy(s.columns, s.withOptions);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
     const columns = s.columns.map((c) => ({ name: c.name, type: [c.type.name.join('.'), c.type.typmod.length ? `(${c.type.typmod.join(',')})` : '', '[]'.repeat(c.type.arrayDimensions)].join(''), notNull: c.notNull }));

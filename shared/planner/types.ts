@@ -5,7 +5,7 @@
  * it does not exist (42704). Pure.
  */
 import { PlanError, SQLSTATE } from '../errors';
-import type { DataType } from '../sql/ast';
+import type { DataType, SqlOption } from '../sql/ast';
 
 /** Materialize's built-in type names (pg_catalog and mz_catalog), without the array forms `_x`. */
 const BUILTIN = new Set([
@@ -24,13 +24,50 @@ const ALIASES: Readonly<Record<string, string>> = {
 
 const SYSTEM_TYPE_SCHEMAS = new Set(['pg_catalog', 'mz_catalog']);
 
+/** The built-in name a type's spelling stands for (`int` → `int4`), qualifier dropped. */
+function baseName(type: DataType): string {
+  const last = type.name[type.name.length - 1]!;
+  return type.name.length === 1 ? (ALIASES[last] ?? last) : last;
+}
+
 /** Throws Materialize's error when `type` names no type; `at` is where the error points. */
 export function resolveColumnType(type: DataType, at: number): void {
   const name = type.name;
-  const last = name[name.length - 1]!;
   const qualifierOk = name.length === 1 || (name.length === 2 && SYSTEM_TYPE_SCHEMAS.has(name[0]!));
-  const base = name.length === 1 ? (ALIASES[last] ?? last) : last;
+  const base = baseName(type);
   const known = BUILTIN.has(base) || (base.startsWith('_') && BUILTIN.has(base.slice(1)));
   if (qualifierOk && known) return;
   throw new PlanError(`type "${name.join('.')}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
+}
+
+/**
+ * Types whose storage encoding sorts like their values (Materialize's `preserves_order`): the only
+ * ones a PARTITION BY may name. Floats, numeric, char/varchar, jsonb, arrays, ... do not.
+ */
+const ORDER_PRESERVING = new Set([
+  'bool', 'int2', 'int4', 'int8', 'uint2', 'uint4', 'uint8', 'date', 'time', 'timestamp', 'timestamptz', 'interval', 'bytea', 'text', 'uuid',
+  'mz_timestamp', 'mz_aclitem', 'aclitem',
+]);
+
+/**
+ * Materialize's check of `WITH (PARTITION BY (...))`: the columns must be a prefix of the
+ * relation's, each of a type whose encoding preserves order. Errors point at the option.
+ */
+export function checkPartitionBy(columns: readonly { readonly name: string; readonly type: DataType }[], options: readonly SqlOption[]): void {
+  const option = options.find((o) => o.name === 'PARTITION BY');
+  if (!option) return;
+  const v = option.value;
+  const names = (v.kind === 'list' ? v.items : [v]).flatMap((x) => (x.kind === 'ident' || x.kind === 'string' ? [x.value] : x.kind === 'object' ? [x.name.join('.')] : []));
+  names.slice(0, columns.length).forEach((name, idx) => {
+    const column = columns[idx]!;
+    if (column.name !== name) {
+      throw new PlanError(`PARTITION BY columns should be a prefix of the relation's columns (expected ${column.name} at index ${idx}, got ${name})`, {
+        code: SQLSTATE.internalError,
+        position: option.position,
+      });
+    }
+    if (column.type.arrayDimensions > 0 || !ORDER_PRESERVING.has(baseName(column.type))) {
+      throw new PlanError(`PARTITION BY column ${name} has unsupported type`, { code: SQLSTATE.internalError, position: option.position });
+    }
+  });
 }
