@@ -44,7 +44,7 @@ import {
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
 import { checkSinkOptions, checkSourceEncoding, checkSourceOptions } from './source-sink-checks';
-import { checkPartitionBy, resolveColumnType } from './types';
+import { checkColumnDefault, checkPartitionBy, resolveColumnType } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
@@ -689,6 +689,8 @@ export class Planner {
       if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
       seen.add(c.name);
     }
+    const columnNames = new Set(s.columns.map((c) => c.name));
+    for (const c of s.columns) checkColumnDefault(c, columnNames);
     checkPartitionBy(s.columns, s.withOptions);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);

@@ -5,7 +5,8 @@
  * it does not exist (42704). Pure.
  */
 import { PlanError, SQLSTATE } from '../errors';
-import type { DataType, SqlOption } from '../sql/ast';
+import type { ColumnDef, DataType, SqlOption } from '../sql/ast';
+import { byteOffset, lex } from '../sql/lexer';
 
 /** Materialize's built-in type names (pg_catalog and mz_catalog), without the array forms `_x`. */
 const BUILTIN = new Set([
@@ -70,4 +71,45 @@ export function checkPartitionBy(columns: readonly { readonly name: string; read
       throw new PlanError(`PARTITION BY column ${name} has unsupported type`, { code: SQLSTATE.internalError, position: option.position });
     }
   });
+}
+
+const LITERAL_WORDS = new Set(['true', 'false', 'null', 'default', 'current_timestamp', 'current_date', 'current_time', 'localtimestamp', 'localtime', 'current_user', 'current_role', 'session_user', 'user', 'current_schema', 'current_catalog']);
+
+/** Types an integer has no assignment cast to, by the name Materialize's messages give them. */
+const NO_CAST_FROM_INTEGER: Readonly<Record<string, string>> = {
+  bool: 'boolean', date: 'date', time: 'time', timestamp: 'timestamp without time zone', timestamptz: 'timestamp with time zone',
+  interval: 'interval', bytea: 'bytea', uuid: 'uuid', jsonb: 'jsonb',
+};
+
+/**
+ * Materialize's checks of a column's DEFAULT that need no expression engine: it is planned with no
+ * columns in scope (a name of the table's own columns does not exist there), and then cast by
+ * assignment to the column's type (an integer does not become a date). Errors point at the
+ * offending token.
+ */
+export function checkColumnDefault(column: ColumnDef, columnNames: ReadonlySet<string>): void {
+  const d = column.default;
+  if (!d) return;
+  let tokens;
+  try {
+    tokens = lex(d.text);
+  } catch {
+    return; // the parser read the statement; a default it kept whole is the data plane's to read
+  }
+  tokens.forEach((t, i) => {
+    if (t.kind !== 'word' && t.kind !== 'quoted') return;
+    const prev = tokens[i - 1];
+    const next = tokens[i + 1];
+    const qualifiedOrCalled = (prev?.kind === 'op' && (prev.value === '.' || prev.value === '::')) || (next?.kind === 'op' && (next.value === '(' || next.value === '.'));
+    // `date '2020-01-01'` is a typed literal; `true`, `null`, ... are literals, whatever the columns are called.
+    const literal = next?.kind === 'string' || (t.kind === 'word' && LITERAL_WORDS.has(t.value)) || (prev?.kind === 'word' && prev.value === 'as');
+    if (!qualifiedOrCalled && !literal && columnNames.has(t.value)) {
+      throw new PlanError(`column "${t.value}" does not exist`, { code: SQLSTATE.undefinedColumn, position: d.position + byteOffset(d.text, t.start) });
+    }
+  });
+  const only = tokens.filter((t) => t.kind !== 'eof');
+  const target = column.type.arrayDimensions === 0 ? NO_CAST_FROM_INTEGER[baseName(column.type)] : undefined;
+  if (target && only.length === 1 && only[0]!.kind === 'number' && /^\d+$/.test(only[0]!.value) && Number(only[0]!.value) <= 2 ** 31 - 1) {
+    throw new PlanError(`DEFAULT expression does not support casting from integer to ${target}`, { code: SQLSTATE.internalError, position: d.position });
+  }
 }
