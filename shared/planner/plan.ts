@@ -43,7 +43,7 @@ import {
   wrongType,
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
-import { checkSinkOptions, checkSourceEncoding, checkSourceOptions } from './source-sink-checks';
+import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions } from './source-sink-checks';
 import { checkColumnDefault, checkPartitionBy, resolveColumnType } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
@@ -661,6 +661,7 @@ export class Planner {
     const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
     if (conn.spec.connector.type !== 'kafka') throw new PlanError(`${conn.name} is not a KAFKA CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
     checkSinkOptions(s, at);
+    if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns.map((c) => c.name), at);
     const options: Record<string, string> = {};
     for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
     this.ws.create(

@@ -262,3 +262,26 @@ function outputColumnNames(format: FormatSpecifier, e: SourceEncoding, includeKe
   const errors = envelope?.kind === 'upsert' && envelope.valueDecodingErrors ? [envelope.valueDecodingErrors.alias ?? 'error'] : [];
   return [...key, ...value, ...metadata, ...errors];
 }
+
+/**
+ * Materialize's checks of a sink's KEY and HEADERS against the columns of what it exports, for a
+ * relation whose columns the catalog knows (a table): the key's columns must exist, and since a
+ * table has no known unique key, ENVELOPE UPSERT needs `NOT ENFORCED`; the HEADERS column must
+ * exist and be a map (which a table of ours cannot have).
+ */
+export function checkSinkColumns(s: CreateSink, columns: readonly string[], at: number): void {
+  const key = s.connection.key;
+  if (key) {
+    const missing = key.columns.find((c) => !columns.includes(c));
+    if (missing !== undefined) throw planError(`column referenced in KEY does not exist: ${missing}`, at);
+    if (s.envelope === 'upsert' && !key.notEnforced) {
+      throw new PlanError('upsert key could not be validated as unique', { code: SQLSTATE.internalError, position: at, hint: 'See: https://materialize.com/s/sink-key-selection' });
+    }
+  }
+  const headers = s.connection.headers;
+  if (headers !== undefined) {
+    if (s.envelope === 'debezium') throw planError('HEADERS option is not supported with ENVELOPE DEBEZIUM', at);
+    if (!columns.includes(headers)) throw planError(`HEADERS column (${headers}) is unknown`, at);
+    throw planError('HEADERS column must have type map[text => text] or map[text => bytea]', at);
+  }
+}
