@@ -20,7 +20,7 @@ import {
   type Reconfiguration,
 } from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
-import type { ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
+import type { FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { objectName as printName, print, sourceClauses } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
@@ -43,8 +43,8 @@ import {
   wrongType,
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
-import { checkSinkOptions, checkSourceOptions } from './source-sink-checks';
-import { resolveColumnType } from './types';
+import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions } from './source-sink-checks';
+import { checkColumnDefault, checkPartitionBy, resolveColumnType } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
@@ -55,7 +55,7 @@ const DEFAULT_RETAIN_HISTORY_MS = DEFAULT_READ_POLICY.lagMs;
 import { evaluateSecretExpr } from '../sql/secret-expr';
 import { LOAD_GENERATOR_TABLES, planTableExport } from './table-from-source';
 import type { Workspace } from './workspace';
-import { nameOffset } from '../sql/lexer';
+import { nameOffset, offsetAfterWords } from '../sql/lexer';
 import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
 export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
@@ -155,7 +155,7 @@ export class Planner {
       case 'create_connection':
         return this.createConnection(s, at);
       case 'create_source':
-        return this.createSource(s, at);
+        return this.createSource(s, at, parsed);
       case 'create_webhook_source':
         return this.createWebhookSource(s, at);
       case 'create_sink':
@@ -163,7 +163,7 @@ export class Planner {
       case 'create_table':
         return this.createTable(s, at);
       case 'create_table_from_source':
-        return this.createTableFromSource(s, at);
+        return this.createTableFromSource(s, at, parsed);
       case 'create_view':
         return this.createView(s, at);
       case 'create_materialized_view':
@@ -559,9 +559,10 @@ export class Planner {
 
   // ---- sources and sinks -----------------------------------------------------------------------
 
-  private createSource(s: S<'create_source'>, at: number): StatementPlan {
+  private createSource(s: S<'create_source'>, at: number, parsed: ParsedStatement): StatementPlan {
     const notices: string[] = [];
     checkSourceOptions(s, at);
+    checkSourceEncoding(s, s.connection.kind === 'load generator' && s.connection.generator === 'key value', at);
     const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SOURCE', notices);
     const cluster = this.cluster(s.inCluster, at);
@@ -581,7 +582,8 @@ export class Planner {
       }
       connectionId = c.id;
     }
-    const source = this.base('source', t.name, [t.schemaId, cluster.id, ...(connectionId ? [connectionId] : [])], {
+    const registries = this.registryConnections(s.format, parsed);
+    const source = this.base('source', t.name, [t.schemaId, cluster.id, ...(connectionId ? [connectionId] : []), ...registries], {
       schemaId: t.schemaId,
       createSql: print(s),
       clusterId: cluster.id,
@@ -659,6 +661,7 @@ export class Planner {
     const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
     if (conn.spec.connector.type !== 'kafka') throw new PlanError(`${conn.name} is not a KAFKA CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
     checkSinkOptions(s, at);
+    if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns.map((c) => c.name), at);
     const options: Record<string, string> = {};
     for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
     this.ws.create(
@@ -687,6 +690,9 @@ export class Planner {
       if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
       seen.add(c.name);
     }
+    const columnNames = new Set(s.columns.map((c) => c.name));
+    for (const c of s.columns) checkColumnDefault(c, columnNames);
+    checkPartitionBy(s.columns, s.withOptions);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
     const columns = s.columns.map((c) => ({ name: c.name, type: [c.type.name.join('.'), c.type.typmod.length ? `(${c.type.typmod.join(',')})` : '', '[]'.repeat(c.type.arrayDimensions)].join(''), notNull: c.notNull }));
@@ -699,14 +705,32 @@ export class Planner {
    * needs CASCADE; DROP TABLE alone stops its export), with a collection and an ingestion export
    * of its own, so it has a connector status like a source.
    */
-  private createTableFromSource(s: S<'create_table_from_source'>, at: number): StatementPlan {
+  private createTableFromSource(s: S<'create_table_from_source'>, at: number, parsed: ParsedStatement): StatementPlan {
     const notices: string[] = [];
     const source = resolveItem(this.view(), s.source, ['source'], 'source', at);
+    const registries = this.registryConnections(s.format, parsed);
     const { fromSource, columns } = planTableExport(s, source, at);
+    checkSourceEncoding(s, source.spec.sourceType === 'load-generator' && source.spec.options.GENERATOR === 'KEY VALUE', at);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
-    this.ws.create(this.base('table', t.name, [t.schemaId, source.id], { schemaId: t.schemaId, createSql: print(s), columns, fromSource }));
+    this.ws.create(this.base('table', t.name, [t.schemaId, source.id, ...registries], { schemaId: t.schemaId, createSql: print(s), columns, fromSource }));
     return this.write('CREATE TABLE', notices);
+  }
+
+  /**
+   * The schema registry connections a FORMAT reads through (`USING CONFLUENT SCHEMA REGISTRY
+   * CONNECTION c`), resolved like every other name (an unknown one points at itself): the object
+   * depends on them, so they cannot be dropped from under it.
+   */
+  private registryConnections(format: FormatSpecifier | undefined, parsed: ParsedStatement): string[] {
+    if (!format) return [];
+    const ids: string[] = [];
+    for (const f of format.kind === 'bare' ? [format.format] : [format.key, format.value]) {
+      if ((f.kind !== 'avro' && f.kind !== 'protobuf') || !f.csrConnection) continue;
+      const position = parsed.start + offsetAfterWords(parsed.text, ['registry', 'connection'], f.csrConnection[0]!);
+      ids.push(resolveItem(this.view(), f.csrConnection, ['connection'], 'connection', position).id);
+    }
+    return ids;
   }
 
   /** The catalog items a query reads (found by a real SQL parser), resolved; system relations skipped. */
@@ -970,13 +994,16 @@ export class Planner {
       seen.add(o.id);
       const parts = owned(o);
       const dependents = [...view.dependentsOf(o.id), ...parts.flatMap((p) => view.dependentsOf(p.id))].filter((d) => !parts.some((p) => p.id === d.id));
-      if (dependents.length && !cascade) {
+      // As in Materialize, an item's indexes go with it without CASCADE (its
+      // dependency_prevents_drop); a cluster, schema or database keeps them as contents.
+      const blocking = CONTAINER_KINDS.has(o.kind) ? dependents : dependents.filter((d) => d.kind !== 'index');
+      if (blocking.length && !cascade) {
         // Materialize's wording: names minimally qualified and quoted; a cluster, schema or
         // database does not list what depends on it.
         const minimal = (x: CatalogObject) => `"${minimalName(view.qualifiedName(x))}"`;
         const reason = CONTAINER_KINDS.has(o.kind)
           ? ' because other objects depend on it'
-          : `: still depended upon by ${dependents.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`;
+          : `: still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`;
         throw new PlanError(`cannot drop ${KIND_LABEL[o.kind]} ${isRoot ? '' : 'dependency '}${minimal(o)}${reason}`, {
           code: SQLSTATE.dependentObjectsStillExist,
           position: at,

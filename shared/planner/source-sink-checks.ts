@@ -6,7 +6,7 @@
  * (XX000), its "not yet supported" ones with 0A000. Pure.
  */
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
-import type { LoadGenerator, OptionValue, SqlOption, Statement } from '../sql/ast';
+import type { Format, FormatSpecifier, IncludeMetadata, LoadGenerator, OptionValue, SourceEnvelope, SqlOption, Statement } from '../sql/ast';
 import { optionString } from './options';
 
 type CreateSource = Extract<Statement, { kind: 'create_source' }>;
@@ -178,5 +178,110 @@ function avroNames(csrOptions: readonly SqlOption[], hasKey: boolean, at: number
     // A full name is a dotted namespace and a name; each part must be an Avro name.
     const bad = (optionString(o.value) ?? '').split('.').find((part) => !AVRO_NAME.test(part));
     if (bad !== undefined) throw planError(`Invalid name. Must start with [A-Za-z_] and subsequently only contain [A-Za-z0-9_]. Found: ${bad}`, o.position);
+  }
+}
+
+/** The clauses of a source, or of a table fed by one, that say how its messages are decoded. */
+export interface SourceEncoding {
+  readonly format?: FormatSpecifier;
+  readonly includeMetadata: readonly IncludeMetadata[];
+  readonly envelope?: SourceEnvelope;
+}
+
+/** A format whose key schema only the schema registry knows (purification may add a key). */
+function fromRegistry(f: Format): boolean {
+  return (f.kind === 'avro' || f.kind === 'protobuf') && f.csrConnection !== undefined;
+}
+
+/**
+ * Throws Materialize's error for the first problem with a source's FORMAT, INCLUDE KEY and
+ * ENVELOPE that needs no upstream (its get_encoding, get_key_envelope and envelope planning, in
+ * that order). `keyValueGenerator`: the KEY VALUE load generator, which has keys without a format.
+ * A bare format read through a schema registry is left alone: the registry may hold a key schema.
+ */
+export function checkSourceEncoding(e: SourceEncoding, keyValueGenerator: boolean, at: number): void {
+  const format = e.format;
+  if (!format) return;
+  const formats = format.kind === 'bare' ? [format.format] : [format.key, format.value];
+  if (formats.some((f) => f.kind === 'json' && f.array)) throw new NotSupportedError('JSON ARRAY format in sources not yet supported', { position: at });
+  if (format.kind === 'bare' && fromRegistry(format.format)) return;
+  const hasKey = format.kind === 'key_value';
+  const envelope = e.envelope?.kind;
+  if ((envelope === 'debezium' || envelope === 'upsert') && !hasKey) throw planError('ENVELOPE [DEBEZIUM] UPSERT requires that KEY FORMAT be specified', at);
+  const includeKey = e.includeMetadata.find((m) => m.kind === 'key');
+  if (includeKey && !hasKey && !keyValueGenerator) throw planError('INCLUDE KEY requires specifying KEY FORMAT .. VALUE FORMAT, got bare FORMAT', at);
+  if (envelope === 'debezium' && includeKey) throw planError('Cannot use INCLUDE KEY with ENVELOPE DEBEZIUM: Debezium values include all keys.', at);
+  const value = format.kind === 'bare' ? format.format : format.value;
+  if (envelope === 'debezium' && value.kind !== 'avro') throw planError('ENVELOPE DEBEZIUM requires that VALUE FORMAT is set to AVRO', at);
+  const names = outputColumnNames(format, e, includeKey);
+  const duplicate = names?.find((n, i) => names.indexOf(n) !== i);
+  if (duplicate !== undefined) throw new PlanError(`column "${duplicate}" specified more than once`, { code: SQLSTATE.internalError, position: at });
+}
+
+/** The columns a format decodes to, when the statement alone tells (undefined when only upstream does). */
+function formatColumns(f: Format): string[] | undefined {
+  switch (f.kind) {
+    case 'json':
+    case 'bytes':
+      return ['data'];
+    case 'text':
+      return ['text'];
+    case 'csv':
+      return f.columns.kind === 'header' ? [...f.columns.names] : Array.from({ length: f.columns.count }, (_, i) => `column${i + 1}`);
+    case 'avro': {
+      if (f.csrConnection || f.schema === undefined) return undefined;
+      try {
+        const schema = JSON.parse(f.schema) as { type?: unknown; fields?: { name?: unknown }[] };
+        if (schema.type !== 'record' || !Array.isArray(schema.fields) || schema.fields.some((x) => typeof x?.name !== 'string')) return undefined;
+        return schema.fields.map((x) => x.name as string);
+      } catch {
+        return undefined;
+      }
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Key, value, metadata and inline-error columns in Materialize's order, or undefined when upstream decides. */
+function outputColumnNames(format: FormatSpecifier, e: SourceEncoding, includeKey: IncludeMetadata | undefined): string[] | undefined {
+  const value = formatColumns(format.kind === 'bare' ? format.format : format.value);
+  if (!value) return undefined;
+  let key: string[] = [];
+  if (format.kind === 'key_value' && (includeKey || e.envelope?.kind === 'upsert')) {
+    if (includeKey && 'alias' in includeKey && includeKey.alias !== undefined) key = [includeKey.alias];
+    else if (['json', 'bytes', 'text'].includes(format.key.kind)) key = ['key'];
+    else {
+      const composite = formatColumns(format.key);
+      if (!composite) return undefined;
+      key = composite;
+    }
+  }
+  const metadata = e.includeMetadata.filter((m) => m.kind !== 'key').map((m) => m.alias ?? m.kind);
+  const envelope = e.envelope;
+  const errors = envelope?.kind === 'upsert' && envelope.valueDecodingErrors ? [envelope.valueDecodingErrors.alias ?? 'error'] : [];
+  return [...key, ...value, ...metadata, ...errors];
+}
+
+/**
+ * Materialize's checks of a sink's KEY and HEADERS against the columns of what it exports, for a
+ * relation whose columns the catalog knows (a table): the key's columns must exist, and since a
+ * table has no known unique key, ENVELOPE UPSERT needs `NOT ENFORCED`; the HEADERS column must
+ * exist and be a map (which a table of ours cannot have).
+ */
+export function checkSinkColumns(s: CreateSink, columns: readonly string[], at: number): void {
+  const key = s.connection.key;
+  if (key) {
+    const missing = key.columns.find((c) => !columns.includes(c));
+    if (missing !== undefined) throw planError(`column referenced in KEY does not exist: ${missing}`, at);
+    if (s.envelope === 'upsert' && !key.notEnforced) {
+      throw new PlanError('upsert key could not be validated as unique', { code: SQLSTATE.internalError, position: at, hint: 'See: https://materialize.com/s/sink-key-selection' });
+    }
+  }
+  const headers = s.connection.headers;
+  if (headers !== undefined) {
+    if (s.envelope === 'debezium') throw planError('HEADERS option is not supported with ENVELOPE DEBEZIUM', at);
+    if (!columns.includes(headers)) throw planError(`HEADERS column (${headers}) is unknown`, at);
+    throw planError('HEADERS column must have type map[text => text] or map[text => bytea]', at);
   }
 }

@@ -366,3 +366,21 @@ export function nameOffset(text: string, name: string): number {
     return 0;
   }
 }
+
+/**
+ * Byte offset in `text` of the name that follows the words `after` (`['registry', 'connection']`)
+ * and starts with `first`; 0 when there is none.
+ */
+export function offsetAfterWords(text: string, after: readonly string[], first: string): number {
+  try {
+    const tokens = lex(text);
+    for (let i = 0; i + after.length < tokens.length; i++) {
+      if (!after.every((w, k) => tokens[i + k]!.kind === 'word' && tokens[i + k]!.value === w)) continue;
+      const t = tokens[i + after.length]!;
+      if ((t.kind === 'word' || t.kind === 'quoted') && t.value === first) return byteOffset(text, t.start);
+    }
+    return 0;
+  } catch {
+    return 0;
+  }
+}

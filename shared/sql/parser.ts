@@ -1022,7 +1022,8 @@ export class Parser {
 
   /** `SET ([RETAIN HISTORY [=] FOR '<interval>'])` or `RESET (RETAIN HISTORY)` of a table, source, index or materialized view. */
   private parseAlterRetainHistory(objectType: ObjectType, ifExists: boolean, name: ObjectName, what: string): Statement {
-    const spec = { what, names: ['RETAIN HISTORY'] };
+    // What Materialize's parser lists for an unknown option name (its source options' first words).
+    const spec = { what, names: ['RETAIN HISTORY'], ...(objectType === 'source' ? { unsupported: ['TIMESTAMP INTERVAL'], expected: ['TIMESTAMP', 'RETAIN'] } : {}) };
     if (this.eatKeyword('set')) {
       const [option] = this.parseOptions(spec);
       return { kind: 'alter_retain_history', objectType, ifExists, name, ...(option ? { option } : {}) };

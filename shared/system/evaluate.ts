@@ -5,6 +5,7 @@
  */
 import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
+import { findItem, isSystemRelation, unknownItem } from '../planner/names';
 import type { Expr, ObjectName, Statement } from '../sql/ast';
 import { col, failingUpstream, OBJECT_TYPE, RELATIONS, type Input, type Relation, type RelationDef, type SystemInputs, type Value } from './relations';
 
@@ -311,7 +312,9 @@ function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSna
   const clusterName = (id: string | undefined) => (id ? (snapshot.get(id)?.name ?? null) : null);
   let items = snapshot.items().filter((i) => wanted.includes(i.kind) && i.spec.schemaId === schema.id);
   if (s.on) {
-    const on = snapshot.items().find((i) => i.name === s.on![s.on!.length - 1]);
+    // Resolved like any name (Materialize: `unknown catalog item 't'`); a system relation has no user indexes.
+    const on = isSystemRelation(s.on) ? undefined : findItem(snapshot, s.on, 0);
+    if (!on && !isSystemRelation(s.on)) throw unknownItem(s.on, 0);
     items = items.filter((i) => i.kind === 'index' && i.spec.onId === on?.id);
   }
   if (s.inCluster !== undefined) items = items.filter((i) => clusterName((i.spec as { clusterId?: string }).clusterId) === s.inCluster);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { intervalMicros } from '../../shared/planner/source-sink-checks';
+import { checkSourceEncoding, intervalMicros } from '../../shared/planner/source-sink-checks';
+import { parse } from '../../shared/sql/parser';
 import { checkMaterializable } from '../../shared/planner/unmaterializable';
 
 describe('intervalMicros', () => {
@@ -30,5 +31,30 @@ describe('checkMaterializable', () => {
     expect(() => checkMaterializable('mz_now()', { ...mv, allowMzNow: false })).toThrow('cannot materialize call to mz_now');
     expect(() => checkMaterializable('SELECT mz_version()', { ...mv, materialized: false })).not.toThrow();
     expect(() => checkMaterializable('SELECT mz_logical_timestamp()', { ...mv, materialized: false })).toThrow('has been renamed to mz_now()');
+  });
+});
+
+describe('checkSourceEncoding', () => {
+  const check = (clauses: string, keyValueGenerator = false) => () => {
+    const s = parse(`CREATE TABLE t FROM SOURCE s (REFERENCE x) ${clauses}`)[0]!.statement as Parameters<typeof checkSourceEncoding>[0];
+    checkSourceEncoding(s, keyValueGenerator, 7);
+  };
+  const schema = (...fields: string[]) => `'{"type":"record","name":"r","fields":[${fields.map((f) => `{"name":"${f}","type":"string"}`).join(',')}]}'`;
+  it("answers Materialize's key and envelope errors, in its order", () => {
+    expect(check(`FORMAT AVRO USING SCHEMA ${schema('a')} ENVELOPE UPSERT`)).toThrow('ENVELOPE [DEBEZIUM] UPSERT requires that KEY FORMAT be specified');
+    expect(check(`FORMAT AVRO USING SCHEMA ${schema('a')} INCLUDE KEY`)).toThrow('INCLUDE KEY requires specifying KEY FORMAT .. VALUE FORMAT, got bare FORMAT');
+    expect(check(`KEY FORMAT TEXT VALUE FORMAT AVRO USING SCHEMA ${schema('a')} INCLUDE KEY ENVELOPE DEBEZIUM`)).toThrow('Cannot use INCLUDE KEY with ENVELOPE DEBEZIUM: Debezium values include all keys.');
+    expect(check('KEY FORMAT JSON VALUE FORMAT JSON ENVELOPE DEBEZIUM')).toThrow(expect.objectContaining({ message: 'ENVELOPE DEBEZIUM requires that VALUE FORMAT is set to AVRO', code: 'XX000', position: 7 }));
+    expect(check('FORMAT JSON ARRAY')).toThrow(expect.objectContaining({ message: 'JSON ARRAY format in sources not yet supported', code: '0A000' }));
+  });
+  it('finds a column named twice among key, value, metadata and inline errors', () => {
+    expect(check('KEY FORMAT TEXT VALUE FORMAT JSON INCLUDE KEY AS error ENVELOPE UPSERT (VALUE DECODING ERRORS = (INLINE))')).toThrow('column "error" specified more than once');
+    expect(check(`KEY FORMAT TEXT VALUE FORMAT AVRO USING SCHEMA ${schema('headers')} INCLUDE HEADERS ENVELOPE UPSERT`)).toThrow('column "headers" specified more than once');
+  });
+  it('leaves to the registry what only it knows, and accepts the valid forms', () => {
+    expect(check('FORMAT AVRO USING CONFLUENT SCHEMA REGISTRY CONNECTION csr ENVELOPE UPSERT')).not.toThrow();
+    expect(check('FORMAT AVRO USING CONFLUENT SCHEMA REGISTRY CONNECTION csr INCLUDE KEY')).not.toThrow();
+    expect(check('KEY FORMAT TEXT VALUE FORMAT JSON INCLUDE KEY, PARTITION ENVELOPE UPSERT (VALUE DECODING ERRORS = (INLINE))')).not.toThrow();
+    expect(check('INCLUDE KEY ENVELOPE UPSERT', true)).not.toThrow();
   });
 });
