@@ -48,6 +48,8 @@ import { resolveColumnType } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
+import { clusterSchedule, planRefresh, REPLICATION_FACTOR_OF_SCHEDULED, SCHEDULE_WITH_REPLICATION_FACTOR } from './refresh';
+import type { ReplicaSchedule } from '../dataplane/contract';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
 
 /** Materialize's default and lowest history window (its DEFAULT_LOGICAL_COMPACTION_WINDOW): the default read policy's lag. */
@@ -266,11 +268,17 @@ export class Planner {
     const managed = s.replicas === undefined && !(managedOpt?.value.kind === 'boolean' && !managedOpt.value.value);
     if (managed) {
       const size = parseSize(opts.get('SIZE'), at);
-      const replicationFactor = parseReplicationFactor(opts.get('REPLICATION FACTOR'), at);
-      const cluster = this.base('cluster', s.name, [], { managed: true, size, replicationFactor, options: otherOptions(s.options, ['SIZE', 'REPLICATION FACTOR']) });
+      const schedule = clusterSchedule(opts.get('SCHEDULE'));
+      const rfOpt = opts.get('REPLICATION FACTOR');
+      if (schedule && rfOpt) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
+      // SCHEDULE = ON REFRESH: one replica, which the data plane runs only around refreshes.
+      const replicationFactor = schedule ? 1 : parseReplicationFactor(rfOpt, at);
+      const cluster = this.base('cluster', s.name, [], { managed: true, size, replicationFactor, options: otherOptions(s.options, ['SIZE', 'REPLICATION FACTOR']), ...(schedule ? { schedule } : {}) });
       this.ws.create(cluster);
-      for (let i = 1; i <= replicationFactor; i++) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}));
+      for (let i = 1; i <= replicationFactor; i++) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}, schedule ?? undefined));
     } else {
+      const sched = opts.get('SCHEDULE');
+      if (sched && clusterSchedule(sched)) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: sched.position });
       for (const name of ['SIZE', 'REPLICATION FACTOR']) {
         const o = opts.get(name);
         if (o) {
@@ -299,9 +307,9 @@ export class Planner {
     return this.replica(clusterId, r.name, parseSize(opts.get('SIZE'), at), false, otherOptions(r.options, ['SIZE']));
   }
 
-  private replica(clusterId: string, name: string, size: string, managed: boolean, options: Record<string, string>): ReplicaObject {
+  private replica(clusterId: string, name: string, size: string, managed: boolean, options: Record<string, string>, schedule?: ReplicaSchedule): ReplicaObject {
     // Replicas belong to their cluster (dropped with it), so they are not counted as its dependents.
-    return this.base('cluster_replica', name, [], { size, clusterId, managed, options });
+    return this.base('cluster_replica', name, [], { size, clusterId, managed, options, ...(schedule ? { schedule } : {}) });
   }
 
   private createReplica(s: S<'create_cluster_replica'>, at: number): StatementPlan {
@@ -354,27 +362,46 @@ export class Planner {
       });
     }
     const size = opts.has('SIZE') ? parseSize(opts.get('SIZE'), at) : cluster.spec.size!;
-    const replicationFactor = opts.has('REPLICATION FACTOR')
-      ? parseReplicationFactor(opts.get('REPLICATION FACTOR'), at)
-      : reset.includes('REPLICATION FACTOR')
-        ? 1
-        : (cluster.spec.replicationFactor ?? 1);
+    // SCHEDULE: null is MANUAL (given or reset), undefined unchanged.
+    const given = reset.includes('SCHEDULE') ? null : clusterSchedule(opts.get('SCHEDULE'));
+    const schedule = given === undefined ? cluster.spec.schedule : (given ?? undefined);
+    const rfOpt = opts.get('REPLICATION FACTOR');
+    if (rfOpt && given) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
+    if (rfOpt && given === undefined && cluster.spec.schedule) throw new PlanError(REPLICATION_FACTOR_OF_SCHEDULED, { code: SQLSTATE.internalError, position: rfOpt.position });
+    if (given && !cluster.spec.managed) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: opts.get('SCHEDULE')?.position ?? at });
+    const replicationFactor = schedule
+      ? 1
+      : rfOpt
+        ? parseReplicationFactor(rfOpt, at)
+        : reset.includes('REPLICATION FACTOR')
+          ? 1
+          : (cluster.spec.replicationFactor ?? 1);
     const other = { ...cluster.spec.options, ...otherOptions(s.action.kind === 'set' ? s.action.options : [], ['SIZE', 'REPLICATION FACTOR', 'MANAGED']) };
     for (const r of reset) delete other[r];
     const wait = s.action.kind === 'set' ? s.action.wait : undefined;
     // Validated whenever given; graceful only when the size changes (otherwise nothing restarts), as in Materialize.
     const reconfiguration = wait && cluster.spec.managed ? reconfigurationOf(wait, { size, replicationFactor }, this.ctx.now) : undefined;
     if (reconfiguration && size !== cluster.spec.size) return this.startReconfiguration(cluster, other, reconfiguration);
-    this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec: { ...cluster.spec, ...(cluster.spec.managed ? { size, replicationFactor } : {}), options: other } }), false);
+    this.ws.update(cluster.id, (o) => {
+      const { schedule: _old, ...spec } = cluster.spec;
+      return { ...(o as ClusterObject), spec: { ...spec, ...(cluster.spec.managed ? { size, replicationFactor } : {}), options: other, ...(schedule ? { schedule } : {}) } };
+    }, false);
     if (cluster.spec.managed) {
       const replicas = this.view().replicas(cluster.id);
+      const sameSchedule = (r: ReplicaObject) => JSON.stringify(r.spec.schedule ?? null) === JSON.stringify(schedule ?? null);
       for (const r of replicas) {
         const index = Number(/^r(\d+)$/.exec(r.name)?.[1] ?? Number.NaN);
         if (!(index <= replicationFactor)) this.ws.drop(r.id);
-        else if (r.spec.size !== size) this.ws.update(r.id, (o) => ({ ...(o as ReplicaObject), spec: { ...(o as ReplicaObject).spec, size } }), true);
+        else if (r.spec.size !== size || !sameSchedule(r)) {
+          // A new size or schedule is a new generation: the data plane gets the replica again.
+          this.ws.update(r.id, (o) => {
+            const { schedule: _old, ...spec } = (o as ReplicaObject).spec;
+            return { ...(o as ReplicaObject), spec: { ...spec, size, ...(schedule ? { schedule } : {}) } };
+          }, true);
+        }
       }
       const names = new Set(this.view().replicas(cluster.id).map((r) => r.name));
-      for (let i = 1; i <= replicationFactor; i++) if (!names.has(`r${i}`)) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}));
+      for (let i = 1; i <= replicationFactor; i++) if (!names.has(`r${i}`)) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}, schedule));
     }
     return this.write('ALTER CLUSTER');
   }
@@ -391,10 +418,13 @@ export class Planner {
     const options = { ...cluster.spec.options, ...otherOptions([...opts.values()], ['SIZE', 'REPLICATION FACTOR', 'MANAGED']) };
     for (const r of reset) delete options[r];
     let spec: ClusterObject['spec'];
+    const given = reset.includes('SCHEDULE') ? null : clusterSchedule(opts.get('SCHEDULE'));
+    const schedule = given === undefined ? cluster.spec.schedule : (given ?? undefined);
     if (!managed) {
       for (const name of ['SIZE', 'REPLICATION FACTOR']) {
         if (opts.has(name) || reset.includes(name)) throw invalid(`Cannot change ${name} of unmanaged clusters`, opts.get(name)?.position ?? at);
       }
+      if (schedule) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: opts.get('SCHEDULE')?.position ?? at });
       spec = { managed: false, options };
     } else {
       const rfOpt = opts.get('REPLICATION FACTOR');
@@ -410,10 +440,19 @@ export class Planner {
       const names = new Set(Array.from({ length: replicationFactor }, (_, i) => `r${i + 1}`));
       const invalidNames = replicas.map((r) => r.name).filter((n) => !names.has(n)).sort();
       if (invalidNames.length) throw invalid(`Cannot convert unmanaged cluster to managed, invalid replica names: ${invalidNames.join(', ')}`);
-      spec = { managed: true, size: sizes[0] ?? wanted!, replicationFactor, options };
+      if (schedule && rfOpt) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
+      if (schedule && replicas.length > 1) throw invalid(`REPLICATION FACTOR 1 does not match number of replicas (${replicas.length})`);
+      spec = { managed: true, size: sizes[0] ?? wanted!, replicationFactor, options, ...(schedule ? { schedule } : {}) };
     }
     this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec }), false);
-    for (const r of replicas) this.ws.update(r.id, (o) => ({ ...(o as ReplicaObject), spec: { ...(o as ReplicaObject).spec, managed } }), false);
+    for (const r of replicas) {
+      // A replica whose schedule changes is a new generation; the handover alone changes nothing on the data plane.
+      const scheduleChanged = JSON.stringify(r.spec.schedule ?? null) !== JSON.stringify(schedule ?? null);
+      this.ws.update(r.id, (o) => {
+        const { schedule: _old, ...rest } = (o as ReplicaObject).spec;
+        return { ...(o as ReplicaObject), spec: { ...rest, managed, ...(schedule ? { schedule } : {}) } };
+      }, scheduleChanged);
+    }
     return this.write('ALTER CLUSTER');
   }
 
@@ -749,6 +788,10 @@ export class Planner {
     checkMaterializable(s.query, { materialized: kind === 'materialized_view', allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, kind, system.reads);
     const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
+    // REFRESH options, purified as Materialize does (SHOW CREATE shows the times they resolved to).
+    const refresh = s.kind === 'create_materialized_view' ? planRefresh(s.withOptions, Date.parse(this.ctx.now)) : undefined;
+    const createSql = print(s.kind === 'create_materialized_view' ? { ...s, withOptions: refresh!.options } : s);
+    const refreshSpec = refresh?.schedule ? { refresh: refresh.schedule } : {};
     if (existing && s.orReplace) {
       if (existing.kind !== kind) throw wrongType(existing, KIND_LABEL[kind], at);
       const full = this.view().qualifiedName(existing).join('.');
@@ -770,7 +813,10 @@ export class Planner {
       for (const d of dependents) this.ws.drop(d.id);
       this.ws.update(
         existing.id,
-        (o) => ({ ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...(o.spec as object), query: s.query, createSql: print(s), ...(cluster ? { clusterId: cluster.id } : {}) } }) as unknown as CatalogObject,
+        (o) => {
+          const { refresh: _old, ...spec } = o.spec as { refresh?: unknown };
+          return { ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...spec, query: s.query, createSql, ...(cluster ? { clusterId: cluster.id } : {}), ...refreshSpec } } as unknown as CatalogObject;
+        },
         true,
       );
       return this.write(tag);
@@ -780,7 +826,7 @@ export class Planner {
     if (kind === 'view') {
       this.ws.create(this.base('view', t.name, [t.schemaId, ...refs], { schemaId: t.schemaId, createSql: print(s), query: s.query }));
     } else {
-      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql: print(s), clusterId: cluster!.id, query: s.query, ...(s.kind === 'create_materialized_view' ? retention(s.withOptions, at) : {}) }));
+      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql, clusterId: cluster!.id, query: s.query, ...(s.kind === 'create_materialized_view' ? retention(s.withOptions, at) : {}), ...refreshSpec }));
     }
     return this.write(tag, notices);
   }

@@ -19,7 +19,16 @@ export type OptionValue =
    * A cluster's `SCHEDULE = ON REFRESH [(HYDRATION TIME ESTIMATE = '<interval>')]` (`SCHEDULE = MANUAL`
    * is the ident `manual`): the cluster runs only while a REFRESH materialized view needs it.
    */
-  | { readonly kind: 'refresh_schedule'; readonly hydrationTimeEstimate?: string };
+  | { readonly kind: 'refresh_schedule'; readonly hydrationTimeEstimate?: string }
+  /** A materialized view's `REFRESH [=] ON COMMIT | AT CREATION | AT <expr> | EVERY '<interval>' [ALIGNED TO <expr>]`. */
+  | { readonly kind: 'refresh'; readonly refresh: RefreshOptionValue };
+
+/** One `REFRESH` option of a materialized view; the expressions are kept as typed (the planner evaluates them). */
+export type RefreshOptionValue =
+  | { readonly kind: 'on_commit' }
+  | { readonly kind: 'at_creation' }
+  | { readonly kind: 'at'; readonly time: RawExpr }
+  | { readonly kind: 'every'; readonly interval: string; readonly alignedTo?: RawExpr };
 
 export interface SqlOption {
   /** Canonical upper-case name, words separated by one space: `REPLICATION FACTOR`. */

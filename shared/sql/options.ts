@@ -160,8 +160,8 @@ export const OPTION_LISTS = {
   indexWith: { what: 'CREATE INDEX', names: ['RETAIN HISTORY'] },
   materializedViewWith: {
     what: 'CREATE MATERIALIZED VIEW',
-    names: ['ASSERT NOT NULL', 'RETAIN HISTORY'],
-    unsupported: ['PARTITION BY', 'REFRESH'],
+    names: ['ASSERT NOT NULL', 'REFRESH', 'RETAIN HISTORY'],
+    unsupported: ['PARTITION BY'],
   },
 } as const satisfies Record<string, OptionListSpec>;
 

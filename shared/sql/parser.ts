@@ -25,6 +25,7 @@ import type {
   OrderBy,
   ParsedStatement,
   RawExpr,
+  RefreshOptionValue,
   ReplicaDefinition,
   SchemaStrategy,
   SecretValue,
@@ -1357,12 +1358,15 @@ export class Parser {
         onReplicas(startTok);
         continue;
       }
-      if (seen.has(name)) throw new SqlSyntaxError(`${name} specified more than once`, this.byte(startTok.start));
+      // A materialized view takes several REFRESH options (`REFRESH AT ..., REFRESH EVERY ...`), as in Materialize.
+      if (seen.has(name) && !MULTIPLE_OPTIONS.has(name)) throw new SqlSyntaxError(`${name} specified more than once`, this.byte(startTok.start));
       seen.add(name);
       const hasEquals = this.eatOp('=');
       const prefix = VALUE_PREFIX[name];
       let value: OptionValue;
-      if (prefix !== undefined) {
+      if (name === 'REFRESH' && spec === OPTION_LISTS.materializedViewWith) {
+        value = { kind: 'refresh', refresh: this.parseRefreshOption() };
+      } else if (prefix !== undefined) {
         this.expectKeyword(prefix.toLowerCase());
         value = this.parseOptionValue();
       } else if (name === 'SCHEDULE' && this.peekKeywords('on', 'refresh')) {
@@ -1407,6 +1411,44 @@ export class Parser {
     }
     this.expectOp(')');
     return wait;
+  }
+
+  /** `ON COMMIT | AT CREATION | AT <expr> | EVERY '<interval>' [ALIGNED TO <expr>]`, after `REFRESH [=]` (Materialize's grammar). */
+  private parseRefreshOption(): RefreshOptionValue {
+    if (this.eatKeyword('on')) {
+      this.expectKeyword('commit');
+      return { kind: 'on_commit' };
+    }
+    if (this.eatKeyword('at')) {
+      if (this.eatKeyword('creation')) return { kind: 'at_creation' };
+      return { kind: 'at', time: this.rawOptionExpr('an expression') };
+    }
+    if (this.eatKeyword('every')) {
+      const t = this.peek();
+      if (t.kind !== 'string') return this.fail('literal string');
+      this.next();
+      if (this.eatKeywords('aligned', 'to')) return { kind: 'every', interval: t.value, alignedTo: this.rawOptionExpr('an expression') };
+      return { kind: 'every', interval: t.value };
+    }
+    return this.fail('one of ON or AT or EVERY');
+  }
+
+  /** An expression inside an option list: every token up to `,` or `)` at depth 0, as typed. */
+  private rawOptionExpr(what: string): RawExpr {
+    const first = this.i;
+    let depth = 0;
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'eof' || (t.kind === 'op' && t.value === ';')) break;
+      if (t.kind === 'op') {
+        if (depth === 0 && (t.value === ',' || t.value === ')')) break;
+        if (t.value === '(' || t.value === '[') depth++;
+        else if (t.value === ')' || t.value === ']') depth--;
+      }
+      this.next();
+    }
+    if (this.i === first) return this.fail(what);
+    return this.rawSpan(first, this.i);
   }
 
   /** `ON REFRESH [(HYDRATION TIME ESTIMATE [=] [INTERVAL] '<interval>')]`, after `SCHEDULE [=]`. */
@@ -1727,6 +1769,9 @@ export class Parser {
     throw new SqlSyntaxError(`Expected ${expected}, found ${found}`, this.byte(t.start));
   }
 }
+
+/** Option names a list may give more than once. */
+const MULTIPLE_OPTIONS: ReadonlySet<string> = new Set(['REFRESH']);
 
 /** The kinds Materialize's ALTER ... SET/RESET (RETAIN HISTORY) takes. */
 const RETAIN_HISTORY_TYPES: ReadonlySet<string> = new Set(['table', 'source', 'index', 'materialized view']);

@@ -14,6 +14,7 @@ import type {
   IncludeMetadata,
   ObjectName,
   OptionValue,
+  RefreshOptionValue,
   SchemaStrategy,
   SecretValue,
   SourceConnection,
@@ -66,8 +67,23 @@ function optionValue(v: OptionValue): string {
       return `(${v.items.map(optionValue).join(', ')})`;
     case 'none':
       return '';
+    case 'refresh':
+      return refreshValue(v.refresh);
     case 'refresh_schedule':
       return `ON REFRESH${v.hydrationTimeEstimate !== undefined ? ` (HYDRATION TIME ESTIMATE = ${stringLiteral(v.hydrationTimeEstimate)})` : ''}`;
+  }
+}
+
+function refreshValue(r: RefreshOptionValue): string {
+  switch (r.kind) {
+    case 'on_commit':
+      return 'ON COMMIT';
+    case 'at_creation':
+      return 'AT CREATION';
+    case 'at':
+      return `AT ${r.time.text}`;
+    case 'every':
+      return `EVERY ${stringLiteral(r.interval)}${r.alignedTo ? ` ALIGNED TO ${r.alignedTo.text}` : ''}`;
   }
 }
 
