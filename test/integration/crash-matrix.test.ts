@@ -118,3 +118,25 @@ describe.each(['create', 'drop'] as const)('crash during a %s of a table fed by 
     expect(tableResources).toEqual(phase === 'create' ? ['collection', 'ingestion'] : []);
   });
 });
+
+describe('crash while a cluster is scheduled ON REFRESH and a REFRESH EVERY view is created', () => {
+  it.each(POINTS)('dying at %s: the replica carries its schedule and the dataflow its refresh schedule', async (point) => {
+    const prefix = uniquePrefix('crash');
+    const faults = new FaultInjector();
+    let p = await boot(prefix, faults);
+    const { sql, tenant } = await sqlClient(p);
+    await sql("CREATE CLUSTER c (SIZE = '25cc')");
+    await eventually(async () => (await p.dataPlane.observe(tenant)).length === 1);
+    p = await crashRestartCheck(
+      prefix,
+      faults,
+      point,
+      sql,
+      "ALTER CLUSTER c SET (SCHEDULE = ON REFRESH (HYDRATION TIME ESTIMATE = '5 minutes')); CREATE MATERIALIZED VIEW mv IN CLUSTER c WITH (REFRESH EVERY '1 day' ALIGNED TO '2026-01-01') AS SELECT 1",
+      tenant,
+    );
+    const resources = await p.dataPlane.observe(tenant);
+    expect(resources.find((r) => r.kind === 'replica')?.spec.schedule).toEqual({ kind: 'on_refresh', hydrationTimeEstimateMs: 300_000 });
+    expect(resources.find((r) => r.kind === 'dataflow')?.spec.refresh).toEqual({ ats: [], everies: [{ intervalMs: 86_400_000, alignedToMs: Date.parse('2026-01-01T00:00:00Z') }] });
+  });
+});
