@@ -43,7 +43,7 @@ import {
   wrongType,
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
-import { checkSinkOptions, checkSourceOptions } from './source-sink-checks';
+import { checkSinkOptions, checkSourceOptions, intervalMicros } from './source-sink-checks';
 import { resolveColumnType } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
@@ -186,6 +186,8 @@ export class Planner {
         return this.alterRestart(s, at);
       case 'alter_retain_history':
         return this.alterRetainHistory(s, at);
+      case 'alter_source':
+        return this.alterSource(s, at);
       case 'alter_cluster':
         return this.alterCluster(s, at);
       case 'show_create':
@@ -1134,6 +1136,80 @@ export class Planner {
   }
 
   /**
+   * `ALTER SOURCE ... ADD SUBSOURCE` / `REFRESH REFERENCES` / `SET | RESET (TIMESTAMP INTERVAL)`,
+   * with Materialize's messages. A new subsource is a new export of the source's ingestion: the
+   * subsource's collection is ensured and the source is a new generation (its ingestion ensured
+   * again with the new exports' TEXT / EXCLUDE COLUMNS). We keep no list of upstream references
+   * (`mz_source_references`), so REFRESH REFERENCES has nothing to refresh and changes nothing.
+   */
+  private alterSource(s: S<'alter_source'>, at: number): StatementPlan {
+    const tag = 'ALTER SOURCE';
+    const o = this.findForAlter('source', s.name, s.ifExists, at);
+    if (!o) return this.write(tag, [`source "${s.name.join('.')}" does not exist, skipping`]);
+    const full = this.view().qualifiedName(o).join('.');
+    if (o.kind !== 'source') throw new PlanError(`"${full}" is a ${KIND_LABEL[o.kind]} not a source`, { code: SQLSTATE.internalError, position: at });
+    const source = o as ObjectOf<'source'>;
+    const a = s.action;
+    if (a.kind === 'refresh_references') return this.write(tag);
+    if (a.kind === 'set_options' || a.kind === 'reset_options') {
+      const names = a.kind === 'set_options' ? a.options.map((x) => x.name) : a.names;
+      for (const only of ['RETAIN HISTORY', 'TIMESTAMP INTERVAL']) {
+        if (names.includes(only) && names.length > 1) throw new PlanError(`${only} must be only option`, { code: SQLSTATE.internalError, position: at });
+      }
+      const given = a.kind === 'set_options' ? a.options[0] : undefined;
+      let value: string | undefined;
+      if (given) {
+        const micros = given.value.kind === 'string' || given.value.kind === 'number' ? intervalMicros(given.value) : undefined;
+        if (micros === undefined) throw new PlanError('TIMESTAMP INTERVAL requires an interval value', { code: SQLSTATE.internalError, position: given.position });
+        const ms = Math.round(micros / 1000);
+        if (ms !== TIMESTAMP_INTERVAL_MS) {
+          throw new PlanError(`invalid timestamp interval of ${ms}ms, must be in the range [${TIMESTAMP_INTERVAL_MS}ms, ${TIMESTAMP_INTERVAL_MS}ms]`, { code: SQLSTATE.internalError, position: given.position });
+        }
+        value = optionString(given.value);
+      }
+      if (value === source.spec.options['TIMESTAMP INTERVAL']) return this.write(tag);
+      this.ws.update(o.id, (x) => {
+        const spec = (x as ObjectOf<'source'>).spec;
+        const options = { ...spec.options };
+        if (value === undefined) delete options['TIMESTAMP INTERVAL'];
+        else options['TIMESTAMP INTERVAL'] = value;
+        return { ...x, spec: { ...spec, options } } as CatalogObject;
+      }, true);
+      return this.write(tag);
+    }
+    if (!['postgres', 'mysql', 'sql-server'].includes(source.spec.sourceType)) {
+      throw new PlanError(`source ${minimalName(this.view().qualifiedName(o))} does not support ALTER SOURCE.`, { code: SQLSTATE.internalError, position: at });
+    }
+    const existing = this.view().ofKind('subsource').filter((x) => x.spec.sourceId === o.id);
+    const exported = new Set(existing.map((x) => x.spec.reference));
+    const qualifier = s.name.slice(0, -1);
+    for (const r of a.references) {
+      const reference = r.reference.join('.');
+      if (exported.has(reference)) {
+        throw new PlanError(`another subsource of source ${minimalName(this.view().qualifiedName(o))} already refers to ${reference}`, { code: SQLSTATE.duplicateObject, position: at });
+      }
+      exported.add(reference);
+      const target = itemTarget(this.view(), r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], at);
+      validateName(target.name, at, 'subsource');
+      if (this.view().item(target.schema.id, target.name)) {
+        throw new PlanError(`catalog item '${target.name}' already exists`, { code: SQLSTATE.duplicateObject, position: at, hint: 'Name the subsource with AS.' });
+      }
+      this.ws.create(this.base('subsource', target.name, [target.schema.id], { schemaId: target.schema.id, createSql: '', sourceId: o.id, reference }));
+    }
+    // The new exports' TEXT COLUMNS / EXCLUDE COLUMNS join the source's; the ingestion runs again with them.
+    this.ws.update(o.id, (x) => {
+      const spec = (x as ObjectOf<'source'>).spec;
+      const options = { ...spec.options };
+      for (const opt of a.options) {
+        const v = optionString(opt.value) ?? '';
+        options[opt.name] = options[opt.name] ? `${options[opt.name]}, ${v}` : v;
+      }
+      return { ...x, spec: { ...spec, options } } as CatalogObject;
+    }, true);
+    return this.write(tag);
+  }
+
+  /**
    * `ALTER ... SET (RETAIN HISTORY FOR '<interval>')` / `RESET (RETAIN HISTORY)`: the object's
    * history window, which is its read policy's lag on the data plane, so the object's resources
    * are ensured again at a new generation with it.
@@ -1342,6 +1418,9 @@ export function planStatement(ws: Workspace, parsed: ParsedStatement, ctx: PlanC
 }
 
 export type { ItemKind };
+
+/** Materialize's `min_timestamp_interval` and `max_timestamp_interval` (both 1 s by default). */
+const TIMESTAMP_INTERVAL_MS = 1000;
 
 /** Materialize's limit on a comment's length, in bytes. */
 const MAX_COMMENT_BYTES = 1024;

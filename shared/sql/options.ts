@@ -129,6 +129,7 @@ export const OPTION_LISTS = {
     ],
   },
   sourceWith: { what: 'CREATE SOURCE', names: ['RETAIN HISTORY', 'TIMESTAMP INTERVAL'] },
+  alterSourceAddSubsource: { what: 'ALTER SOURCE ... ADD SUBSOURCE', names: ['EXCLUDE COLUMNS', 'TEXT COLUMNS'], unsupported: ['DETAILS'] },
   kafkaSink: {
     what: 'Kafka sink',
     names: [

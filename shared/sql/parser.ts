@@ -26,6 +26,7 @@ import type {
   ParsedStatement,
   RawExpr,
   RefreshOptionValue,
+  AlterSourceAction,
   ReplicaDefinition,
   SchemaStrategy,
   SecretValue,
@@ -1008,6 +1009,10 @@ export class Parser {
       this.expectOp(')');
       return { kind: 'alter_cluster', name: name[0]!, ifExists, action: { kind: 'reset', names } };
     }
+    if (objectType === 'source') {
+      const action = this.parseAlterSourceAction();
+      if (action) return { kind: 'alter_source', ifExists, name, action };
+    }
     if (RETAIN_HISTORY_TYPES.has(objectType) && ((this.peekKeyword('set') && this.peekOp('(', 1)) || (this.peekKeyword('reset') && this.peekOp('(', 1)))) {
       return this.parseAlterRetainHistory(objectType, ifExists, name, what);
     }
@@ -1019,6 +1024,44 @@ export class Parser {
     if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
     if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
     return this.fail(oneOf(actions));
+  }
+
+  /**
+   * `ADD SUBSOURCE|TABLE ...`, `REFRESH REFERENCES`, and `SET (...)` / `RESET (...)` naming more
+   * than RETAIN HISTORY, after `ALTER SOURCE name`; undefined for anything else (left to the callers after).
+   */
+  private parseAlterSourceAction(): AlterSourceAction | undefined {
+    const next = this.peek(1);
+    if (this.peekKeyword('add') && next.kind === 'word' && (next.value === 'subsource' || next.value === 'table')) {
+      this.i += 2;
+      const references: { reference: ObjectName; alias?: ObjectName }[] = [];
+      do {
+        const reference = this.parseObjectName();
+        const alias = this.eatKeyword('as') ? this.parseObjectName() : undefined;
+        references.push(alias ? { reference, alias } : { reference });
+      } while (this.eatOp(','));
+      const options = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.alterSourceAddSubsource) : [];
+      return { kind: 'add_subsources', references, options };
+    }
+    if (this.eatKeywords('refresh', 'references')) return { kind: 'refresh_references' };
+    const set = this.peekKeyword('set') && this.peekOp('(', 1);
+    const reset = this.peekKeyword('reset') && this.peekOp('(', 1);
+    if (!set && !reset) return undefined;
+    // SET / RESET of RETAIN HISTORY alone stays `alter_retain_history`.
+    const start = this.i;
+    this.next();
+    if (set) {
+      const options = this.parseOptions(OPTION_LISTS.sourceWith);
+      if (options.length === 1 && options[0]!.name === 'RETAIN HISTORY') return (this.i = start), undefined;
+      return { kind: 'set_options', options };
+    }
+    this.expectOp('(');
+    const names: string[] = [];
+    do names.push(this.parseOptionName(OPTION_LISTS.sourceWith));
+    while (this.eatOp(','));
+    this.expectOp(')');
+    if (names.length === 1 && names[0] === 'RETAIN HISTORY') return (this.i = start), undefined;
+    return { kind: 'reset_options', names };
   }
 
   /** `SET ([RETAIN HISTORY [=] FOR '<interval>'])` or `RESET (RETAIN HISTORY)` of a table, source, index or materialized view. */

@@ -393,6 +393,20 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     }
     case 'alter_restart':
       return `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)} RESTART`;
+    case 'alter_source': {
+      const head = `ALTER SOURCE ${ifExists(s.ifExists)}${objectName(s.name)}`;
+      const a = s.action;
+      switch (a.kind) {
+        case 'add_subsources':
+          return `${head} ADD SUBSOURCE ${a.references.map((r) => `${objectName(r.reference)}${r.alias ? ` AS ${objectName(r.alias)}` : ''}`).join(', ')}${withOptions(a.options)}`;
+        case 'refresh_references':
+          return `${head} REFRESH REFERENCES`;
+        case 'set_options':
+          return `${head} SET ${optionList(a.options)}`;
+        case 'reset_options':
+          return `${head} RESET (${a.names.join(', ')})`;
+      }
+    }
     case 'alter_cluster': {
       const head = `ALTER CLUSTER ${ifExists(s.ifExists)}${ident(s.name)}`;
       if (s.action.kind === 'reset') return `${head} RESET (${s.action.names.join(', ')})`;

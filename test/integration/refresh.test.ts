@@ -54,7 +54,7 @@ describe('REFRESH options and SCHEDULE = ON REFRESH', () => {
     expect(byName('dataflow', 'plain').spec.refresh).toBeUndefined();
     expect(byName('replica', 'r1').spec.schedule).toEqual({ kind: 'on_refresh', hydrationTimeEstimateMs: 600_000 });
 
-    const [[createSql]] = (await rows(sql, 'SHOW CREATE MATERIALIZED VIEW mv')).map((r) => [r[1]]);
+    const createSql = (await rows(sql, 'SHOW CREATE MATERIALIZED VIEW mv'))[0]![1];
     expect(createSql).toContain(`REFRESH = EVERY '1 day' ALIGNED TO '${refresh.everies[0]!.alignedToMs}'::mz_timestamp`);
     const strategies = await rows(sql, 'SELECT type, interval, aligned_to, at FROM mz_internal.mz_materialized_view_refresh_strategies ORDER BY type');
     expect(strategies).toEqual([
