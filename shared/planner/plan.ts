@@ -635,15 +635,18 @@ export class Planner {
       ...(s.envelope ? { envelope: s.envelope.kind } : {}),
     });
     this.ws.create(source);
-    for (const sub of this.subsources(s, at)) {
-      const target = itemTarget(this.view(), sub.name, at);
-      validateName(target.name, at, 'subsource');
-      if (this.view().item(target.schema.id, target.name)) {
-        throw new PlanError(`catalog item '${sub.name.join('.')}' already exists`, { code: SQLSTATE.duplicateObject, position: at, hint: 'Name the subsource with AS in FOR TABLES (...).' });
-      }
-      this.ws.create(this.base('subsource', target.name, [target.schema.id], { schemaId: target.schema.id, createSql: '', sourceId: source.id, reference: sub.reference }));
-    }
+    for (const sub of this.subsources(s, at)) this.createSubsource(sub.name, source.id, sub.reference, at, 'Name the subsource with AS in FOR TABLES (...).');
     return this.write('CREATE SOURCE', notices);
+  }
+
+  /** A subsource of `sourceId` exporting the upstream `reference`, named `name`. */
+  private createSubsource(name: ObjectName, sourceId: string, reference: string, at: number, hint: string): void {
+    const target = itemTarget(this.view(), name, at);
+    validateName(target.name, at, 'subsource');
+    if (this.view().item(target.schema.id, target.name)) {
+      throw new PlanError(`catalog item '${name.join('.')}' already exists`, { code: SQLSTATE.duplicateObject, position: at, hint });
+    }
+    this.ws.create(this.base('subsource', target.name, [target.schema.id], { schemaId: target.schema.id, createSql: '', sourceId, reference }));
   }
 
   /** The subsources a source makes: one per referenced upstream table. */
@@ -1189,12 +1192,7 @@ export class Planner {
         throw new PlanError(`another subsource of source ${minimalName(this.view().qualifiedName(o))} already refers to ${reference}`, { code: SQLSTATE.duplicateObject, position: at });
       }
       exported.add(reference);
-      const target = itemTarget(this.view(), r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], at);
-      validateName(target.name, at, 'subsource');
-      if (this.view().item(target.schema.id, target.name)) {
-        throw new PlanError(`catalog item '${target.name}' already exists`, { code: SQLSTATE.duplicateObject, position: at, hint: 'Name the subsource with AS.' });
-      }
-      this.ws.create(this.base('subsource', target.name, [target.schema.id], { schemaId: target.schema.id, createSql: '', sourceId: o.id, reference }));
+      this.createSubsource(r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], o.id, reference, at, 'Name the subsource with AS.');
     }
     // The new exports' TEXT COLUMNS / EXCLUDE COLUMNS join the source's; the ingestion runs again with them.
     this.ws.update(o.id, (x) => {
