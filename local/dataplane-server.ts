@@ -54,12 +54,22 @@ const connector = z.strictObject({
 });
 /** Per kind, the spec `ensure` accepts; the OpenAPI document's `x-spec-by-kind` schemas must agree (test/dataplane/openapi.test.ts). */
 export const SPEC_SCHEMAS = {
-  replica: z.strictObject({ clusterId: nonEmpty, size: nonEmpty }),
+  replica: z.strictObject({
+    clusterId: nonEmpty,
+    size: nonEmpty,
+    schedule: z.strictObject({ kind: z.literal('on_refresh'), hydrationTimeEstimateMs: z.int().nonnegative() }).optional(),
+  }),
   dataflow: z.strictObject({
     clusterId: nonEmpty,
     objectKind: z.enum(['materialized_view', 'index']),
     inputs: z.array(z.string()).readonly(),
     readPolicy: readPolicy.optional(),
+    refresh: z
+      .strictObject({
+        ats: z.array(z.int().nonnegative()).readonly(),
+        everies: z.array(z.strictObject({ intervalMs: z.int().positive(), alignedToMs: z.int().nonnegative() })).readonly(),
+      })
+      .optional(),
   }),
   collection: z.strictObject({ objectKind: nonEmpty, readPolicy }),
   ingestion: z.strictObject({ clusterId: z.nullable(nonEmpty), connector }),

@@ -1,4 +1,5 @@
 /** Catalog items as stored, and the snapshot the planner reads. */
+import type { ReplicaSchedule } from '../dataplane/contract';
 
 export const OBJECT_KINDS = [
   'database',
@@ -47,6 +48,8 @@ export interface ClusterSpec {
   readonly options: Readonly<Record<string, string>>;
   /** A graceful reconfiguration under way (`ALTER CLUSTER ... WITH (WAIT ...)`): its pending replicas run beside the current ones. */
   readonly reconfiguration?: Reconfiguration;
+  /** `SCHEDULE = ON REFRESH`: its replicas run only around its materialized views' refreshes (absent: `MANUAL`). */
+  readonly schedule?: ReplicaSchedule;
 }
 
 /**
@@ -65,6 +68,16 @@ export interface Reconfiguration {
   readonly startedAt: string;
 }
 
+/**
+ * A materialized view's refresh schedule (Materialize's `RefreshSchedule`): it is recomputed at
+ * each `ats` time and at every `intervalMs` from `alignedToMs`, and not in between. Times are
+ * `mz_timestamp`s, milliseconds since the epoch.
+ */
+export interface RefreshSchedule {
+  readonly ats: readonly number[];
+  readonly everies: readonly { readonly intervalMs: number; readonly alignedToMs: number }[];
+}
+
 export interface ReplicaSpec {
   readonly size: string;
   readonly clusterId: string;
@@ -73,6 +86,8 @@ export interface ReplicaSpec {
   readonly options: Readonly<Record<string, string>>;
   /** Created by a graceful reconfiguration that has not settled yet (Materialize's `-pending` replicas). */
   readonly pending?: boolean;
+  /** Its cluster's `SCHEDULE = ON REFRESH`, as the data plane gets it with the replica. */
+  readonly schedule?: ReplicaSchedule;
 }
 
 export interface ItemSpecBase {
@@ -131,7 +146,12 @@ export type ObjectSpec = {
     readonly fromSource?: TableSource;
   };
   view: ItemSpecBase & { readonly query: string };
-  materialized_view: ItemSpecBase & { readonly clusterId: string; readonly query: string };
+  materialized_view: ItemSpecBase & {
+    readonly clusterId: string;
+    readonly query: string;
+    /** `REFRESH AT / EVERY ...`: when the data plane refreshes it; absent for `REFRESH ON COMMIT` (the default). */
+    readonly refresh?: RefreshSchedule;
+  };
   index: ItemSpecBase & { readonly clusterId: string; readonly onId: string; readonly keyParts: readonly string[] };
 };
 

@@ -34,9 +34,28 @@ export interface ConnectorSpec {
   readonly secretRefs: Readonly<Record<string, string>>;
 }
 
+/**
+ * A materialized view's `REFRESH AT / EVERY` schedule (absent: refreshed on every commit of its
+ * inputs): recompute at each `ats` time and at every `intervalMs` from `alignedToMs` (ms since the epoch).
+ */
+export interface RefreshSpec {
+  readonly ats: readonly number[];
+  readonly everies: readonly { readonly intervalMs: number; readonly alignedToMs: number }[];
+}
+
+/**
+ * A replica of a cluster with `SCHEDULE = ON REFRESH`: the data plane runs it only from
+ * `hydrationTimeEstimateMs` before a refresh of a materialized view on its cluster until that
+ * refresh is done, and keeps it off otherwise (Materialize's cluster scheduling).
+ */
+export interface ReplicaSchedule {
+  readonly kind: 'on_refresh';
+  readonly hydrationTimeEstimateMs: number;
+}
+
 export interface ResourceSpecs {
   /** Compute: a replica of a cluster. */
-  readonly replica: { readonly clusterId: string; readonly size: string };
+  readonly replica: { readonly clusterId: string; readonly size: string; readonly schedule?: ReplicaSchedule };
   /** Compute: the dataflow maintaining a materialized view or an index, on a cluster. */
   readonly dataflow: {
     readonly clusterId: string;
@@ -44,6 +63,8 @@ export interface ResourceSpecs {
     readonly inputs: readonly string[];
     /** An index is an arrangement with its own compaction window. */
     readonly readPolicy?: ReadPolicy;
+    /** A materialized view's `REFRESH AT / EVERY` schedule. */
+    readonly refresh?: RefreshSpec;
   };
   /** Storage: a durable collection with its read policy. */
   readonly collection: { readonly objectKind: string; readonly readPolicy: ReadPolicy };

@@ -31,7 +31,7 @@ export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: 
   switch (kind) {
     case 'replica': {
       const r = o as ObjectOf<'cluster_replica'>;
-      return { clusterId: r.spec.clusterId, size: r.spec.size };
+      return { clusterId: r.spec.clusterId, size: r.spec.size, ...(r.spec.schedule ? { schedule: r.spec.schedule } : {}) };
     }
     case 'collection':
       return { objectKind: o.kind, readPolicy: readPolicyOf(o) };
@@ -42,6 +42,7 @@ export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: 
         objectKind: d.kind,
         inputs: inputsOf(d, d.spec.clusterId),
         ...(d.kind === 'index' ? { readPolicy: readPolicyOf(d) } : {}),
+        ...(d.kind === 'materialized_view' && d.spec.refresh ? { refresh: d.spec.refresh } : {}),
       };
     }
     case 'ingestion': {

@@ -65,6 +65,8 @@ export function optionString(v: OptionValue | undefined): string | undefined {
       return v.name.join('.');
     case 'list':
       return v.items.map(optionString).join(', ');
+    case 'refresh':
+      return undefined;
     case 'refresh_schedule':
       return v.hydrationTimeEstimate === undefined ? 'ON REFRESH' : `ON REFRESH (HYDRATION TIME ESTIMATE = '${v.hydrationTimeEstimate}')`;
   }

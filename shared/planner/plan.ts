@@ -43,11 +43,13 @@ import {
   wrongType,
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
-import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions } from './source-sink-checks';
+import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros } from './source-sink-checks';
 import { checkColumnDefault, checkPartitionBy, resolveColumnType } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
+import { clusterSchedule, planRefresh, REPLICATION_FACTOR_OF_SCHEDULED, SCHEDULE_WITH_REPLICATION_FACTOR } from './refresh';
+import type { ReplicaSchedule } from '../dataplane/contract';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
 
 /** Materialize's default and lowest history window (its DEFAULT_LOGICAL_COMPACTION_WINDOW): the default read policy's lag. */
@@ -184,6 +186,8 @@ export class Planner {
         return this.alterRestart(s, at);
       case 'alter_retain_history':
         return this.alterRetainHistory(s, at);
+      case 'alter_source':
+        return this.alterSource(s, at);
       case 'alter_cluster':
         return this.alterCluster(s, at);
       case 'show_create':
@@ -266,11 +270,17 @@ export class Planner {
     const managed = s.replicas === undefined && !(managedOpt?.value.kind === 'boolean' && !managedOpt.value.value);
     if (managed) {
       const size = parseSize(opts.get('SIZE'), at);
-      const replicationFactor = parseReplicationFactor(opts.get('REPLICATION FACTOR'), at);
-      const cluster = this.base('cluster', s.name, [], { managed: true, size, replicationFactor, options: otherOptions(s.options, ['SIZE', 'REPLICATION FACTOR']) });
+      const schedule = clusterSchedule(opts.get('SCHEDULE'));
+      const rfOpt = opts.get('REPLICATION FACTOR');
+      if (schedule && rfOpt) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
+      // SCHEDULE = ON REFRESH: one replica, which the data plane runs only around refreshes.
+      const replicationFactor = schedule ? 1 : parseReplicationFactor(rfOpt, at);
+      const cluster = this.base('cluster', s.name, [], { managed: true, size, replicationFactor, options: otherOptions(s.options, ['SIZE', 'REPLICATION FACTOR']), ...(schedule ? { schedule } : {}) });
       this.ws.create(cluster);
-      for (let i = 1; i <= replicationFactor; i++) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}));
+      for (let i = 1; i <= replicationFactor; i++) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}, schedule ?? undefined));
     } else {
+      const sched = opts.get('SCHEDULE');
+      if (sched && clusterSchedule(sched)) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: sched.position });
       for (const name of ['SIZE', 'REPLICATION FACTOR']) {
         const o = opts.get(name);
         if (o) {
@@ -299,9 +309,9 @@ export class Planner {
     return this.replica(clusterId, r.name, parseSize(opts.get('SIZE'), at), false, otherOptions(r.options, ['SIZE']));
   }
 
-  private replica(clusterId: string, name: string, size: string, managed: boolean, options: Record<string, string>): ReplicaObject {
+  private replica(clusterId: string, name: string, size: string, managed: boolean, options: Record<string, string>, schedule?: ReplicaSchedule): ReplicaObject {
     // Replicas belong to their cluster (dropped with it), so they are not counted as its dependents.
-    return this.base('cluster_replica', name, [], { size, clusterId, managed, options });
+    return this.base('cluster_replica', name, [], { size, clusterId, managed, options, ...(schedule ? { schedule } : {}) });
   }
 
   private createReplica(s: S<'create_cluster_replica'>, at: number): StatementPlan {
@@ -354,27 +364,46 @@ export class Planner {
       });
     }
     const size = opts.has('SIZE') ? parseSize(opts.get('SIZE'), at) : cluster.spec.size!;
-    const replicationFactor = opts.has('REPLICATION FACTOR')
-      ? parseReplicationFactor(opts.get('REPLICATION FACTOR'), at)
-      : reset.includes('REPLICATION FACTOR')
-        ? 1
-        : (cluster.spec.replicationFactor ?? 1);
+    // SCHEDULE: null is MANUAL (given or reset), undefined unchanged.
+    const given = reset.includes('SCHEDULE') ? null : clusterSchedule(opts.get('SCHEDULE'));
+    const schedule = given === undefined ? cluster.spec.schedule : (given ?? undefined);
+    const rfOpt = opts.get('REPLICATION FACTOR');
+    if (rfOpt && given) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
+    if (rfOpt && given === undefined && cluster.spec.schedule) throw new PlanError(REPLICATION_FACTOR_OF_SCHEDULED, { code: SQLSTATE.internalError, position: rfOpt.position });
+    if (given && !cluster.spec.managed) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: opts.get('SCHEDULE')?.position ?? at });
+    const replicationFactor = schedule
+      ? 1
+      : rfOpt
+        ? parseReplicationFactor(rfOpt, at)
+        : reset.includes('REPLICATION FACTOR')
+          ? 1
+          : (cluster.spec.replicationFactor ?? 1);
     const other = { ...cluster.spec.options, ...otherOptions(s.action.kind === 'set' ? s.action.options : [], ['SIZE', 'REPLICATION FACTOR', 'MANAGED']) };
     for (const r of reset) delete other[r];
     const wait = s.action.kind === 'set' ? s.action.wait : undefined;
     // Validated whenever given; graceful only when the size changes (otherwise nothing restarts), as in Materialize.
     const reconfiguration = wait && cluster.spec.managed ? reconfigurationOf(wait, { size, replicationFactor }, this.ctx.now) : undefined;
     if (reconfiguration && size !== cluster.spec.size) return this.startReconfiguration(cluster, other, reconfiguration);
-    this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec: { ...cluster.spec, ...(cluster.spec.managed ? { size, replicationFactor } : {}), options: other } }), false);
+    this.ws.update(cluster.id, (o) => {
+      const { schedule: _old, ...spec } = cluster.spec;
+      return { ...(o as ClusterObject), spec: { ...spec, ...(cluster.spec.managed ? { size, replicationFactor } : {}), options: other, ...(schedule ? { schedule } : {}) } };
+    }, false);
     if (cluster.spec.managed) {
       const replicas = this.view().replicas(cluster.id);
+      const sameSchedule = (r: ReplicaObject) => JSON.stringify(r.spec.schedule ?? null) === JSON.stringify(schedule ?? null);
       for (const r of replicas) {
         const index = Number(/^r(\d+)$/.exec(r.name)?.[1] ?? Number.NaN);
         if (!(index <= replicationFactor)) this.ws.drop(r.id);
-        else if (r.spec.size !== size) this.ws.update(r.id, (o) => ({ ...(o as ReplicaObject), spec: { ...(o as ReplicaObject).spec, size } }), true);
+        else if (r.spec.size !== size || !sameSchedule(r)) {
+          // A new size or schedule is a new generation: the data plane gets the replica again.
+          this.ws.update(r.id, (o) => {
+            const { schedule: _old, ...spec } = (o as ReplicaObject).spec;
+            return { ...(o as ReplicaObject), spec: { ...spec, size, ...(schedule ? { schedule } : {}) } };
+          }, true);
+        }
       }
       const names = new Set(this.view().replicas(cluster.id).map((r) => r.name));
-      for (let i = 1; i <= replicationFactor; i++) if (!names.has(`r${i}`)) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}));
+      for (let i = 1; i <= replicationFactor; i++) if (!names.has(`r${i}`)) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}, schedule));
     }
     return this.write('ALTER CLUSTER');
   }
@@ -391,10 +420,13 @@ export class Planner {
     const options = { ...cluster.spec.options, ...otherOptions([...opts.values()], ['SIZE', 'REPLICATION FACTOR', 'MANAGED']) };
     for (const r of reset) delete options[r];
     let spec: ClusterObject['spec'];
+    const given = reset.includes('SCHEDULE') ? null : clusterSchedule(opts.get('SCHEDULE'));
+    const schedule = given === undefined ? cluster.spec.schedule : (given ?? undefined);
     if (!managed) {
       for (const name of ['SIZE', 'REPLICATION FACTOR']) {
         if (opts.has(name) || reset.includes(name)) throw invalid(`Cannot change ${name} of unmanaged clusters`, opts.get(name)?.position ?? at);
       }
+      if (schedule) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: opts.get('SCHEDULE')?.position ?? at });
       spec = { managed: false, options };
     } else {
       const rfOpt = opts.get('REPLICATION FACTOR');
@@ -410,10 +442,19 @@ export class Planner {
       const names = new Set(Array.from({ length: replicationFactor }, (_, i) => `r${i + 1}`));
       const invalidNames = replicas.map((r) => r.name).filter((n) => !names.has(n)).sort();
       if (invalidNames.length) throw invalid(`Cannot convert unmanaged cluster to managed, invalid replica names: ${invalidNames.join(', ')}`);
-      spec = { managed: true, size: sizes[0] ?? wanted!, replicationFactor, options };
+      if (schedule && rfOpt) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
+      if (schedule && replicas.length > 1) throw invalid(`REPLICATION FACTOR 1 does not match number of replicas (${replicas.length})`);
+      spec = { managed: true, size: sizes[0] ?? wanted!, replicationFactor, options, ...(schedule ? { schedule } : {}) };
     }
     this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec }), false);
-    for (const r of replicas) this.ws.update(r.id, (o) => ({ ...(o as ReplicaObject), spec: { ...(o as ReplicaObject).spec, managed } }), false);
+    for (const r of replicas) {
+      // A replica whose schedule changes is a new generation; the handover alone changes nothing on the data plane.
+      const scheduleChanged = JSON.stringify(r.spec.schedule ?? null) !== JSON.stringify(schedule ?? null);
+      this.ws.update(r.id, (o) => {
+        const { schedule: _old, ...rest } = (o as ReplicaObject).spec;
+        return { ...(o as ReplicaObject), spec: { ...rest, managed, ...(schedule ? { schedule } : {}) } };
+      }, scheduleChanged);
+    }
     return this.write('ALTER CLUSTER');
   }
 
@@ -596,15 +637,18 @@ export class Planner {
       ...(s.envelope ? { envelope: s.envelope.kind } : {}),
     });
     this.ws.create(source);
-    for (const sub of this.subsources(s, at)) {
-      const target = itemTarget(this.view(), sub.name, at);
-      validateName(target.name, at, 'subsource');
-      if (this.view().item(target.schema.id, target.name)) {
-        throw new PlanError(`catalog item '${sub.name.join('.')}' already exists`, { code: SQLSTATE.duplicateObject, position: at, hint: 'Name the subsource with AS in FOR TABLES (...).' });
-      }
-      this.ws.create(this.base('subsource', target.name, [target.schema.id], { schemaId: target.schema.id, createSql: '', sourceId: source.id, reference: sub.reference }));
-    }
+    for (const sub of this.subsources(s, at)) this.createSubsource(sub.name, source.id, sub.reference, at, 'Name the subsource with AS in FOR TABLES (...).');
     return this.write('CREATE SOURCE', notices);
+  }
+
+  /** A subsource of `sourceId` exporting the upstream `reference`, named `name`. */
+  private createSubsource(name: ObjectName, sourceId: string, reference: string, at: number, hint: string): void {
+    const target = itemTarget(this.view(), name, at);
+    validateName(target.name, at, 'subsource');
+    if (this.view().item(target.schema.id, target.name)) {
+      throw new PlanError(`catalog item '${name.join('.')}' already exists`, { code: SQLSTATE.duplicateObject, position: at, hint });
+    }
+    this.ws.create(this.base('subsource', target.name, [target.schema.id], { schemaId: target.schema.id, createSql: '', sourceId, reference }));
   }
 
   /** The subsources a source makes: one per referenced upstream table. */
@@ -773,6 +817,10 @@ export class Planner {
     checkMaterializable(s.query, { materialized: kind === 'materialized_view', allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, kind, system.reads);
     const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
+    // REFRESH options, purified as Materialize does (SHOW CREATE shows the times they resolved to).
+    const refresh = s.kind === 'create_materialized_view' ? planRefresh(s.withOptions, Date.parse(this.ctx.now)) : undefined;
+    const createSql = print(s.kind === 'create_materialized_view' ? { ...s, withOptions: refresh!.options } : s);
+    const refreshSpec = refresh?.schedule ? { refresh: refresh.schedule } : {};
     if (existing && s.orReplace) {
       if (existing.kind !== kind) throw wrongType(existing, KIND_LABEL[kind], at);
       const full = this.view().qualifiedName(existing).join('.');
@@ -794,7 +842,10 @@ export class Planner {
       for (const d of dependents) this.ws.drop(d.id);
       this.ws.update(
         existing.id,
-        (o) => ({ ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...(o.spec as object), query: s.query, createSql: print(s), ...(cluster ? { clusterId: cluster.id } : {}) } }) as unknown as CatalogObject,
+        (o) => {
+          const { refresh: _old, ...spec } = o.spec as { refresh?: unknown };
+          return { ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...spec, query: s.query, createSql, ...(cluster ? { clusterId: cluster.id } : {}), ...refreshSpec } } as unknown as CatalogObject;
+        },
         true,
       );
       return this.write(tag);
@@ -804,7 +855,7 @@ export class Planner {
     if (kind === 'view') {
       this.ws.create(this.base('view', t.name, [t.schemaId, ...refs], { schemaId: t.schemaId, createSql: print(s), query: s.query }));
     } else {
-      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql: print(s), clusterId: cluster!.id, query: s.query, ...(s.kind === 'create_materialized_view' ? retention(s.withOptions, at) : {}) }));
+      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql, clusterId: cluster!.id, query: s.query, ...(s.kind === 'create_materialized_view' ? retention(s.withOptions, at) : {}), ...refreshSpec }));
     }
     return this.write(tag, notices);
   }
@@ -1115,6 +1166,75 @@ export class Planner {
   }
 
   /**
+   * `ALTER SOURCE ... ADD SUBSOURCE` / `REFRESH REFERENCES` / `SET | RESET (TIMESTAMP INTERVAL)`,
+   * with Materialize's messages. A new subsource is a new export of the source's ingestion: the
+   * subsource's collection is ensured and the source is a new generation (its ingestion ensured
+   * again with the new exports' TEXT / EXCLUDE COLUMNS). We keep no list of upstream references
+   * (`mz_source_references`), so REFRESH REFERENCES has nothing to refresh and changes nothing.
+   */
+  private alterSource(s: S<'alter_source'>, at: number): StatementPlan {
+    const tag = 'ALTER SOURCE';
+    const o = this.findForAlter('source', s.name, s.ifExists, at);
+    if (!o) return this.write(tag, [`source "${s.name.join('.')}" does not exist, skipping`]);
+    const full = this.view().qualifiedName(o).join('.');
+    if (o.kind !== 'source') throw new PlanError(`"${full}" is a ${KIND_LABEL[o.kind]} not a source`, { code: SQLSTATE.internalError, position: at });
+    const source = o as ObjectOf<'source'>;
+    const a = s.action;
+    if (a.kind === 'refresh_references') return this.write(tag);
+    if (a.kind === 'set_options' || a.kind === 'reset_options') {
+      const names = a.kind === 'set_options' ? a.options.map((x) => x.name) : a.names;
+      for (const only of ['RETAIN HISTORY', 'TIMESTAMP INTERVAL']) {
+        if (names.includes(only) && names.length > 1) throw new PlanError(`${only} must be only option`, { code: SQLSTATE.internalError, position: at });
+      }
+      const given = a.kind === 'set_options' ? a.options[0] : undefined;
+      let value: string | undefined;
+      if (given) {
+        const micros = given.value.kind === 'string' || given.value.kind === 'number' ? intervalMicros(given.value) : undefined;
+        if (micros === undefined) throw new PlanError('TIMESTAMP INTERVAL requires an interval value', { code: SQLSTATE.internalError, position: given.position });
+        const ms = Math.round(micros / 1000);
+        if (ms !== TIMESTAMP_INTERVAL_MS) {
+          throw new PlanError(`invalid timestamp interval of ${ms}ms, must be in the range [${TIMESTAMP_INTERVAL_MS}ms, ${TIMESTAMP_INTERVAL_MS}ms]`, { code: SQLSTATE.internalError, position: given.position });
+        }
+        value = optionString(given.value);
+      }
+      if (value === source.spec.options['TIMESTAMP INTERVAL']) return this.write(tag);
+      this.ws.update(o.id, (x) => {
+        const spec = (x as ObjectOf<'source'>).spec;
+        const options = { ...spec.options };
+        if (value === undefined) delete options['TIMESTAMP INTERVAL'];
+        else options['TIMESTAMP INTERVAL'] = value;
+        return { ...x, spec: { ...spec, options } } as CatalogObject;
+      }, true);
+      return this.write(tag);
+    }
+    if (!['postgres', 'mysql', 'sql-server'].includes(source.spec.sourceType)) {
+      throw new PlanError(`source ${minimalName(this.view().qualifiedName(o))} does not support ALTER SOURCE.`, { code: SQLSTATE.internalError, position: at });
+    }
+    const existing = this.view().ofKind('subsource').filter((x) => x.spec.sourceId === o.id);
+    const exported = new Set(existing.map((x) => x.spec.reference));
+    const qualifier = s.name.slice(0, -1);
+    for (const r of a.references) {
+      const reference = r.reference.join('.');
+      if (exported.has(reference)) {
+        throw new PlanError(`another subsource of source ${minimalName(this.view().qualifiedName(o))} already refers to ${reference}`, { code: SQLSTATE.duplicateObject, position: at });
+      }
+      exported.add(reference);
+      this.createSubsource(r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], o.id, reference, at, 'Name the subsource with AS.');
+    }
+    // The new exports' TEXT COLUMNS / EXCLUDE COLUMNS join the source's; the ingestion runs again with them.
+    this.ws.update(o.id, (x) => {
+      const spec = (x as ObjectOf<'source'>).spec;
+      const options = { ...spec.options };
+      for (const opt of a.options) {
+        const v = optionString(opt.value) ?? '';
+        options[opt.name] = options[opt.name] ? `${options[opt.name]}, ${v}` : v;
+      }
+      return { ...x, spec: { ...spec, options } } as CatalogObject;
+    }, true);
+    return this.write(tag);
+  }
+
+  /**
    * `ALTER ... SET (RETAIN HISTORY FOR '<interval>')` / `RESET (RETAIN HISTORY)`: the object's
    * history window, which is its read policy's lag on the data plane, so the object's resources
    * are ensured again at a new generation with it.
@@ -1323,6 +1443,9 @@ export function planStatement(ws: Workspace, parsed: ParsedStatement, ctx: PlanC
 }
 
 export type { ItemKind };
+
+/** Materialize's `min_timestamp_interval` and `max_timestamp_interval` (both 1 s by default). */
+const TIMESTAMP_INTERVAL_MS = 1000;
 
 /** Materialize's limit on a comment's length, in bytes. */
 const MAX_COMMENT_BYTES = 1024;

@@ -19,7 +19,16 @@ export type OptionValue =
    * A cluster's `SCHEDULE = ON REFRESH [(HYDRATION TIME ESTIMATE = '<interval>')]` (`SCHEDULE = MANUAL`
    * is the ident `manual`): the cluster runs only while a REFRESH materialized view needs it.
    */
-  | { readonly kind: 'refresh_schedule'; readonly hydrationTimeEstimate?: string };
+  | { readonly kind: 'refresh_schedule'; readonly hydrationTimeEstimate?: string }
+  /** A materialized view's `REFRESH [=] ON COMMIT | AT CREATION | AT <expr> | EVERY '<interval>' [ALIGNED TO <expr>]`. */
+  | { readonly kind: 'refresh'; readonly refresh: RefreshOptionValue };
+
+/** One `REFRESH` option of a materialized view; the expressions are kept as typed (the planner evaluates them). */
+export type RefreshOptionValue =
+  | { readonly kind: 'on_commit' }
+  | { readonly kind: 'at_creation' }
+  | { readonly kind: 'at'; readonly time: RawExpr }
+  | { readonly kind: 'every'; readonly interval: string; readonly alignedTo?: RawExpr };
 
 export interface SqlOption {
   /** Canonical upper-case name, words separated by one space: `REPLICATION FACTOR`. */
@@ -187,6 +196,16 @@ export type ClusterAlterWait =
 export type AlterClusterAction =
   | { readonly kind: 'set'; readonly options: readonly SqlOption[]; readonly wait?: ClusterAlterWait }
   | { readonly kind: 'reset'; readonly names: readonly string[] };
+
+export type AlterSourceAction =
+  | {
+      readonly kind: 'add_subsources';
+      readonly references: readonly { readonly reference: ObjectName; readonly alias?: ObjectName }[];
+      readonly options: readonly SqlOption[];
+    }
+  | { readonly kind: 'refresh_references' }
+  | { readonly kind: 'set_options'; readonly options: readonly SqlOption[] }
+  | { readonly kind: 'reset_options'; readonly names: readonly string[] };
 
 export type SecretValue = { readonly kind: 'string'; readonly value: string } | { readonly kind: 'raw'; readonly expr: RawExpr };
 
@@ -359,6 +378,12 @@ export type Statement =
   | { readonly kind: 'alter_swap'; readonly objectType: ObjectType; readonly name: ObjectName; readonly other: string }
   /** `ALTER TABLE | SOURCE | INDEX | MATERIALIZED VIEW ... SET (RETAIN HISTORY [=] FOR '<interval>')`; no option: `RESET (RETAIN HISTORY)`. */
   | { readonly kind: 'alter_retain_history'; readonly objectType: ObjectType; readonly ifExists: boolean; readonly name: ObjectName; readonly option?: SqlOption }
+  /**
+   * `ALTER SOURCE s ADD SUBSOURCE|TABLE upstream [AS name], ... [WITH (TEXT COLUMNS (...), EXCLUDE COLUMNS (...))]`,
+   * `ALTER SOURCE s REFRESH REFERENCES`, `ALTER SOURCE s SET (TIMESTAMP INTERVAL ...)` / `RESET (TIMESTAMP INTERVAL)`
+   * (`SET / RESET (RETAIN HISTORY)` alone is `alter_retain_history`).
+   */
+  | { readonly kind: 'alter_source'; readonly ifExists: boolean; readonly name: ObjectName; readonly action: AlterSourceAction }
   /** Our extension: a new generation of a source or sink, so the data plane starts it again (the way out of `failed`). */
   | { readonly kind: 'alter_restart'; readonly objectType: 'source' | 'sink'; readonly ifExists: boolean; readonly name: ObjectName }
   | { readonly kind: 'alter_cluster'; readonly name: string; readonly ifExists: boolean; readonly action: AlterClusterAction }

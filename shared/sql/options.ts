@@ -129,6 +129,7 @@ export const OPTION_LISTS = {
     ],
   },
   sourceWith: { what: 'CREATE SOURCE', names: ['RETAIN HISTORY', 'TIMESTAMP INTERVAL'] },
+  alterSourceAddSubsource: { what: 'ALTER SOURCE ... ADD SUBSOURCE', names: ['EXCLUDE COLUMNS', 'TEXT COLUMNS'], unsupported: ['DETAILS'] },
   kafkaSink: {
     what: 'Kafka sink',
     names: [
@@ -160,8 +161,8 @@ export const OPTION_LISTS = {
   indexWith: { what: 'CREATE INDEX', names: ['RETAIN HISTORY'] },
   materializedViewWith: {
     what: 'CREATE MATERIALIZED VIEW',
-    names: ['ASSERT NOT NULL', 'RETAIN HISTORY'],
-    unsupported: ['PARTITION BY', 'REFRESH'],
+    names: ['ASSERT NOT NULL', 'REFRESH', 'RETAIN HISTORY'],
+    unsupported: ['PARTITION BY'],
   },
 } as const satisfies Record<string, OptionListSpec>;
 

@@ -25,6 +25,8 @@ import type {
   OrderBy,
   ParsedStatement,
   RawExpr,
+  RefreshOptionValue,
+  AlterSourceAction,
   ReplicaDefinition,
   SchemaStrategy,
   SecretValue,
@@ -1007,6 +1009,10 @@ export class Parser {
       this.expectOp(')');
       return { kind: 'alter_cluster', name: name[0]!, ifExists, action: { kind: 'reset', names } };
     }
+    if (objectType === 'source') {
+      const action = this.parseAlterSourceAction();
+      if (action) return { kind: 'alter_source', ifExists, name, action };
+    }
     if (RETAIN_HISTORY_TYPES.has(objectType) && ((this.peekKeyword('set') && this.peekOp('(', 1)) || (this.peekKeyword('reset') && this.peekOp('(', 1)))) {
       return this.parseAlterRetainHistory(objectType, ifExists, name, what);
     }
@@ -1018,6 +1024,44 @@ export class Parser {
     if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
     if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
     return this.fail(oneOf(actions));
+  }
+
+  /**
+   * `ADD SUBSOURCE|TABLE ...`, `REFRESH REFERENCES`, and `SET (...)` / `RESET (...)` naming more
+   * than RETAIN HISTORY, after `ALTER SOURCE name`; undefined for anything else (left to the callers after).
+   */
+  private parseAlterSourceAction(): AlterSourceAction | undefined {
+    const next = this.peek(1);
+    if (this.peekKeyword('add') && next.kind === 'word' && (next.value === 'subsource' || next.value === 'table')) {
+      this.i += 2;
+      const references: { reference: ObjectName; alias?: ObjectName }[] = [];
+      do {
+        const reference = this.parseObjectName();
+        const alias = this.eatKeyword('as') ? this.parseObjectName() : undefined;
+        references.push(alias ? { reference, alias } : { reference });
+      } while (this.eatOp(','));
+      const options = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.alterSourceAddSubsource) : [];
+      return { kind: 'add_subsources', references, options };
+    }
+    if (this.eatKeywords('refresh', 'references')) return { kind: 'refresh_references' };
+    const set = this.peekKeyword('set') && this.peekOp('(', 1);
+    const reset = this.peekKeyword('reset') && this.peekOp('(', 1);
+    if (!set && !reset) return undefined;
+    // SET / RESET of RETAIN HISTORY alone stays `alter_retain_history`.
+    const start = this.i;
+    this.next();
+    if (set) {
+      const options = this.parseOptions(OPTION_LISTS.sourceWith);
+      if (options.length === 1 && options[0]!.name === 'RETAIN HISTORY') return (this.i = start), undefined;
+      return { kind: 'set_options', options };
+    }
+    this.expectOp('(');
+    const names: string[] = [];
+    do names.push(this.parseOptionName(OPTION_LISTS.sourceWith));
+    while (this.eatOp(','));
+    this.expectOp(')');
+    if (names.length === 1 && names[0] === 'RETAIN HISTORY') return (this.i = start), undefined;
+    return { kind: 'reset_options', names };
   }
 
   /** `SET ([RETAIN HISTORY [=] FOR '<interval>'])` or `RESET (RETAIN HISTORY)` of a table, source, index or materialized view. */
@@ -1358,12 +1402,15 @@ export class Parser {
         onReplicas(startTok);
         continue;
       }
-      if (seen.has(name)) throw new SqlSyntaxError(`${name} specified more than once`, this.byte(startTok.start));
+      // A materialized view takes several REFRESH options (`REFRESH AT ..., REFRESH EVERY ...`), as in Materialize.
+      if (seen.has(name) && !MULTIPLE_OPTIONS.has(name)) throw new SqlSyntaxError(`${name} specified more than once`, this.byte(startTok.start));
       seen.add(name);
       const hasEquals = this.eatOp('=');
       const prefix = VALUE_PREFIX[name];
       let value: OptionValue;
-      if (prefix !== undefined) {
+      if (name === 'REFRESH' && spec === OPTION_LISTS.materializedViewWith) {
+        value = { kind: 'refresh', refresh: this.parseRefreshOption() };
+      } else if (prefix !== undefined) {
         this.expectKeyword(prefix.toLowerCase());
         value = this.parseOptionValue();
       } else if (name === 'SCHEDULE' && this.peekKeywords('on', 'refresh')) {
@@ -1408,6 +1455,44 @@ export class Parser {
     }
     this.expectOp(')');
     return wait;
+  }
+
+  /** `ON COMMIT | AT CREATION | AT <expr> | EVERY '<interval>' [ALIGNED TO <expr>]`, after `REFRESH [=]` (Materialize's grammar). */
+  private parseRefreshOption(): RefreshOptionValue {
+    if (this.eatKeyword('on')) {
+      this.expectKeyword('commit');
+      return { kind: 'on_commit' };
+    }
+    if (this.eatKeyword('at')) {
+      if (this.eatKeyword('creation')) return { kind: 'at_creation' };
+      return { kind: 'at', time: this.rawOptionExpr('an expression') };
+    }
+    if (this.eatKeyword('every')) {
+      const t = this.peek();
+      if (t.kind !== 'string') return this.fail('literal string');
+      this.next();
+      if (this.eatKeywords('aligned', 'to')) return { kind: 'every', interval: t.value, alignedTo: this.rawOptionExpr('an expression') };
+      return { kind: 'every', interval: t.value };
+    }
+    return this.fail('one of ON or AT or EVERY');
+  }
+
+  /** An expression inside an option list: every token up to `,` or `)` at depth 0, as typed. */
+  private rawOptionExpr(what: string): RawExpr {
+    const first = this.i;
+    let depth = 0;
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'eof' || (t.kind === 'op' && t.value === ';')) break;
+      if (t.kind === 'op') {
+        if (depth === 0 && (t.value === ',' || t.value === ')')) break;
+        if (t.value === '(' || t.value === '[') depth++;
+        else if (t.value === ')' || t.value === ']') depth--;
+      }
+      this.next();
+    }
+    if (this.i === first) return this.fail(what);
+    return this.rawSpan(first, this.i);
   }
 
   /** `ON REFRESH [(HYDRATION TIME ESTIMATE [=] [INTERVAL] '<interval>')]`, after `SCHEDULE [=]`. */
@@ -1728,6 +1813,9 @@ export class Parser {
     throw new SqlSyntaxError(`Expected ${expected}, found ${found}`, this.byte(t.start));
   }
 }
+
+/** Option names a list may give more than once. */
+const MULTIPLE_OPTIONS: ReadonlySet<string> = new Set(['REFRESH']);
 
 /** The kinds Materialize's ALTER ... SET/RESET (RETAIN HISTORY) takes. */
 const RETAIN_HISTORY_TYPES: ReadonlySet<string> = new Set(['table', 'source', 'index', 'materialized view']);

@@ -14,6 +14,7 @@ import type {
   IncludeMetadata,
   ObjectName,
   OptionValue,
+  RefreshOptionValue,
   SchemaStrategy,
   SecretValue,
   SourceConnection,
@@ -66,8 +67,23 @@ function optionValue(v: OptionValue): string {
       return `(${v.items.map(optionValue).join(', ')})`;
     case 'none':
       return '';
+    case 'refresh':
+      return refreshValue(v.refresh);
     case 'refresh_schedule':
       return `ON REFRESH${v.hydrationTimeEstimate !== undefined ? ` (HYDRATION TIME ESTIMATE = ${stringLiteral(v.hydrationTimeEstimate)})` : ''}`;
+  }
+}
+
+function refreshValue(r: RefreshOptionValue): string {
+  switch (r.kind) {
+    case 'on_commit':
+      return 'ON COMMIT';
+    case 'at_creation':
+      return 'AT CREATION';
+    case 'at':
+      return `AT ${r.time.text}`;
+    case 'every':
+      return `EVERY ${stringLiteral(r.interval)}${r.alignedTo ? ` ALIGNED TO ${r.alignedTo.text}` : ''}`;
   }
 }
 
@@ -377,6 +393,20 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     }
     case 'alter_restart':
       return `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)} RESTART`;
+    case 'alter_source': {
+      const head = `ALTER SOURCE ${ifExists(s.ifExists)}${objectName(s.name)}`;
+      const a = s.action;
+      switch (a.kind) {
+        case 'add_subsources':
+          return `${head} ADD SUBSOURCE ${a.references.map((r) => `${objectName(r.reference)}${r.alias ? ` AS ${objectName(r.alias)}` : ''}`).join(', ')}${withOptions(a.options)}`;
+        case 'refresh_references':
+          return `${head} REFRESH REFERENCES`;
+        case 'set_options':
+          return `${head} SET ${optionList(a.options)}`;
+        case 'reset_options':
+          return `${head} RESET (${a.names.join(', ')})`;
+      }
+    }
     case 'alter_cluster': {
       const head = `ALTER CLUSTER ${ifExists(s.ifExists)}${ident(s.name)}`;
       if (s.action.kind === 'reset') return `${head} RESET (${s.action.names.join(', ')})`;

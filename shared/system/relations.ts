@@ -7,6 +7,7 @@ import type { CatalogSnapshot } from '../catalog/model';
 import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/status-store';
 import type { EffectRecord } from '../effects/model';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
+import { formatInterval } from '../sql/interval';
 
 export type Value = string | number | boolean | null;
 export type ColumnType = 'text' | 'int8' | 'bool' | 'timestamptz';
@@ -287,6 +288,32 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
         .items()
         .filter((x) => x.kind === 'table' || x.kind === 'source' || x.kind === 'index' || x.kind === 'materialized_view')
         .map((x) => [x.id, 'FOR', x.spec.retainHistoryMs ?? DEFAULT_READ_POLICY.lagMs]),
+  },
+  /** Materialize's: each managed cluster's SCHEDULE (`manual` or `on-refresh`, with its hydration time estimate). */
+  mz_cluster_schedules: {
+    schema: 'mz_internal',
+    columns: [col('cluster_id'), col('type'), col('refresh_hydration_time_estimate')],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot
+        .clusters()
+        .filter((c) => c.spec.managed)
+        .map((c) => [c.id, c.spec.schedule ? 'on-refresh' : 'manual', c.spec.schedule ? formatInterval(c.spec.schedule.hydrationTimeEstimateMs * 1000) : null]),
+  },
+  /** Materialize's: each materialized view's REFRESH strategies (`on-commit`, or one row per `at` and `every`; times in ms). */
+  mz_materialized_view_refresh_strategies: {
+    schema: 'mz_internal',
+    columns: [col('materialized_view_id'), col('type'), col('interval'), col('aligned_to', 'int8'), col('at', 'int8')],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot.ofKind('materialized_view').flatMap((mv): Value[][] => {
+        const r = mv.spec.refresh;
+        if (!r) return [[mv.id, 'on-commit', null, null, null]];
+        return [
+          ...r.ats.map((at): Value[] => [mv.id, 'at', null, null, at]),
+          ...r.everies.map((e): Value[] => [mv.id, 'every', formatInterval(e.intervalMs * 1000), e.alignedToMs, null]),
+        ];
+      }),
   },
   /** Materialize's: the replicas of reconfigurations not yet settled (`r1-pending`, ...). */
   mz_pending_cluster_replicas: {

@@ -118,3 +118,43 @@ describe.each(['create', 'drop'] as const)('crash during a %s of a table fed by 
     expect(tableResources).toEqual(phase === 'create' ? ['collection', 'ingestion'] : []);
   });
 });
+
+describe('crash while a cluster is scheduled ON REFRESH and a REFRESH EVERY view is created', () => {
+  it.each(POINTS)('dying at %s: the replica carries its schedule and the dataflow its refresh schedule', async (point) => {
+    const prefix = uniquePrefix('crash');
+    const faults = new FaultInjector();
+    let p = await boot(prefix, faults);
+    const { sql, tenant } = await sqlClient(p);
+    await sql("CREATE CLUSTER c (SIZE = '25cc')");
+    await eventually(async () => (await p.dataPlane.observe(tenant)).length === 1);
+    p = await crashRestartCheck(
+      prefix,
+      faults,
+      point,
+      sql,
+      "ALTER CLUSTER c SET (SCHEDULE = ON REFRESH (HYDRATION TIME ESTIMATE = '5 minutes')); CREATE MATERIALIZED VIEW mv IN CLUSTER c WITH (REFRESH EVERY '1 day' ALIGNED TO '2026-01-01') AS SELECT 1",
+      tenant,
+    );
+    const resources = await p.dataPlane.observe(tenant);
+    expect(resources.find((r) => r.kind === 'replica')?.spec.schedule).toEqual({ kind: 'on_refresh', hydrationTimeEstimateMs: 300_000 });
+    expect(resources.find((r) => r.kind === 'dataflow')?.spec.refresh).toEqual({ ats: [], everies: [{ intervalMs: 86_400_000, alignedToMs: Date.parse('2026-01-01T00:00:00Z') }] });
+  });
+});
+
+describe('crash during ALTER SOURCE ... ADD SUBSOURCE', () => {
+  it.each(POINTS)('dying at %s: the new subsource\'s collection and the source\'s new ingestion generation end up as the catalog says', async (point) => {
+    const prefix = uniquePrefix('crash');
+    const faults = new FaultInjector();
+    let p = await boot(prefix, faults);
+    const { sql, tenant } = await sqlClient(p);
+    await sql(
+      "CREATE CLUSTER c (SIZE = '25cc'); CREATE CONNECTION pg TO POSTGRES (HOST 'db.internal', USER 'u') WITH (VALIDATE = false); CREATE SOURCE pg_src IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz') FOR TABLES (public.orders AS orders)",
+    );
+    // The replica, the source's collection and ingestion, and the subsource's collection.
+    await eventually(async () => (await p.dataPlane.observe(tenant)).length === 4);
+    p = await crashRestartCheck(prefix, faults, point, sql, 'ALTER SOURCE pg_src ADD SUBSOURCE public.items AS items', tenant);
+    const resources = await p.dataPlane.observe(tenant);
+    expect(resources.filter((x) => x.owner?.objectName === 'items').map((x) => x.kind)).toEqual(['collection']);
+    expect(resources.find((x) => x.kind === 'ingestion')?.generation).toBe(2);
+  });
+});

@@ -45,6 +45,7 @@ const STATEMENT_KINDS: Record<Statement['kind'], true> = {
   create_schema: true,
   create_secret: true,
   alter_secret: true,
+  alter_source: true,
   create_connection: true,
   create_source: true,
   create_webhook_source: true,

@@ -203,13 +203,31 @@ const optionValue: fc.Arbitrary<OptionValue> = fc.letrec<{ value: OptionValue; i
 /** A cluster's `SCHEDULE = ON REFRESH [(HYDRATION TIME ESTIMATE = '...')]`. */
 const refreshSchedule: fc.Arbitrary<OptionValue> = fc.option(str, { nil: undefined }).map((h) => (h === undefined ? { kind: 'refresh_schedule' } : { kind: 'refresh_schedule', hydrationTimeEstimate: h }));
 
+/** A materialized view's `REFRESH ON COMMIT | AT CREATION | AT <expr> | EVERY '...' [ALIGNED TO <expr>]`. */
+const refreshTime = fc.constantFrom('mz_now()', "'2023-12-11 11:00'", 'mz_now()::text::int8 + 3000', "greatest(mz_now(), '1')", '(mz_now())').map((text) => ({ text, position: 0 }));
+const refreshOption: fc.Arbitrary<OptionValue> = fc
+  .oneof(
+    fc.constant({ kind: 'on_commit' as const }),
+    fc.constant({ kind: 'at_creation' as const }),
+    refreshTime.map((time) => ({ kind: 'at' as const, time })),
+    fc.tuple(str, fc.option(refreshTime, { nil: undefined })).map(([interval, alignedTo]) => (alignedTo ? { kind: 'every' as const, interval, alignedTo } : { kind: 'every' as const, interval })),
+  )
+  .map((refresh) => ({ kind: 'refresh' as const, refresh }));
+
 function options(spec: OptionListSpec, min = 0): fc.Arbitrary<SqlOption[]> {
   return fc
     .uniqueArray(fc.constantFrom(...spec.names.filter((n) => n !== 'REPLICAS')), { minLength: min, maxLength: 4 })
     .chain((names) =>
       fc.tuple(
         ...names.map((n) =>
-          (VALUE_PREFIX[n] !== undefined ? optionValue.filter((v) => v.kind !== 'none') : n === 'SCHEDULE' ? fc.oneof(optionValue, refreshSchedule) : optionValue).map(
+          (VALUE_PREFIX[n] !== undefined
+            ? optionValue.filter((v) => v.kind !== 'none')
+            : n === 'SCHEDULE'
+              ? fc.oneof(optionValue, refreshSchedule)
+              : n === 'REFRESH' && spec === OPTION_LISTS.materializedViewWith
+                ? refreshOption
+                : optionValue
+          ).map(
             (value): SqlOption => ({ name: n, value, position: 0 }),
           ),
         ),

@@ -131,7 +131,7 @@ describe('errors', () => {
       ['INSERT INTO t VALUES (1)', 0],
       ['CREATE ROLE r', 7],
       ['CREATE SOURCE s FROM YUGABYTE CONNECTION m', 21],
-      ['ALTER SOURCE s ADD SUBSOURCE t', 15],
+      ['ALTER SOURCE s DROP SUBSOURCE t', 15],
     ] as const) {
       const e = errorOf(sql);
       expect(e, sql).toBeInstanceOf(NotSupportedError);
