@@ -129,6 +129,8 @@ export const OPTION_LISTS = {
     ],
   },
   sourceWith: { what: 'CREATE SOURCE', names: ['RETAIN HISTORY', 'TIMESTAMP INTERVAL'] },
+  /** `ALTER SOURCE ... SET / RESET (...)`: an unknown name lists what Materialize's parser lists (its options' first words). */
+  alterSourceSet: { what: 'ALTER SOURCE', names: ['RETAIN HISTORY', 'TIMESTAMP INTERVAL'], expected: ['TIMESTAMP', 'RETAIN'] },
   alterSourceAddSubsource: { what: 'ALTER SOURCE ... ADD SUBSOURCE', names: ['EXCLUDE COLUMNS', 'TEXT COLUMNS'], unsupported: ['DETAILS'] },
   kafkaSink: {
     what: 'Kafka sink',

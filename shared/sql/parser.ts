@@ -1051,13 +1051,13 @@ export class Parser {
     const start = this.i;
     this.next();
     if (set) {
-      const options = this.parseOptions(OPTION_LISTS.sourceWith);
+      const options = this.parseOptions(OPTION_LISTS.alterSourceSet);
       if (options.length === 1 && options[0]!.name === 'RETAIN HISTORY') return (this.i = start), undefined;
       return { kind: 'set_options', options };
     }
     this.expectOp('(');
     const names: string[] = [];
-    do names.push(this.parseOptionName(OPTION_LISTS.sourceWith));
+    do names.push(this.parseOptionName(OPTION_LISTS.alterSourceSet));
     while (this.eatOp(','));
     this.expectOp(')');
     if (names.length === 1 && names[0] === 'RETAIN HISTORY') return (this.i = start), undefined;
