@@ -359,6 +359,20 @@ export type Statement =
   | { readonly kind: 'alter_swap'; readonly objectType: ObjectType; readonly name: ObjectName; readonly other: string }
   /** `ALTER TABLE | SOURCE | INDEX | MATERIALIZED VIEW ... SET (RETAIN HISTORY [=] FOR '<interval>')`; no option: `RESET (RETAIN HISTORY)`. */
   | { readonly kind: 'alter_retain_history'; readonly objectType: ObjectType; readonly ifExists: boolean; readonly name: ObjectName; readonly option?: SqlOption }
+  /**
+   * `ALTER TABLE [IF EXISTS] t ADD COLUMN [IF NOT EXISTS] c type`: Materialize adds nullable
+   * columns only, without a default, so the grammar takes a name and a type and nothing more.
+   */
+  | {
+      readonly kind: 'alter_table_add_column';
+      readonly ifExists: boolean;
+      readonly name: ObjectName;
+      readonly ifColumnNotExists: boolean;
+      readonly column: string;
+      readonly type: DataType;
+      /** Byte offset of the column's name, for errors that point at it. */
+      readonly columnPosition: number;
+    }
   /** Our extension: a new generation of a source or sink, so the data plane starts it again (the way out of `failed`). */
   | { readonly kind: 'alter_restart'; readonly objectType: 'source' | 'sink'; readonly ifExists: boolean; readonly name: ObjectName }
   | { readonly kind: 'alter_cluster'; readonly name: string; readonly ifExists: boolean; readonly action: AlterClusterAction }

@@ -66,7 +66,8 @@ const STATEMENT_STARTS = ['ALTER', 'BEGIN', 'COMMENT', 'COMMIT', 'CREATE', 'DROP
 export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'create_cluster', 'create_cluster_replica', 'create_database', 'create_schema', 'create_secret', 'create_connection', 'create_source',
   'create_webhook_source', 'create_sink', 'create_table', 'create_table_from_source', 'create_view', 'create_materialized_view', 'create_index', 'drop',
-  'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'comment',
+  'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'alter_table_add_column',
+  'comment',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
@@ -1010,6 +1011,14 @@ export class Parser {
     if (RETAIN_HISTORY_TYPES.has(objectType) && ((this.peekKeyword('set') && this.peekOp('(', 1)) || (this.peekKeyword('reset') && this.peekOp('(', 1)))) {
       return this.parseAlterRetainHistory(objectType, ifExists, name, what);
     }
+    if (objectType === 'table' && this.eatKeyword('add')) {
+      // Materialize's grammar: COLUMN is required; no constraints, no default (nullable only).
+      this.expectKeyword('column');
+      const ifColumnNotExists = this.eatIfNotExists();
+      const columnTok = this.peek();
+      const column = this.parseIdent();
+      return { kind: 'alter_table_add_column', ifExists, name, ifColumnNotExists, column, type: this.parseDataType(), columnPosition: this.byte(columnTok.start) };
+    }
     if (a.kind === 'word' && ['set', 'reset', 'add', 'drop', 'rotate', 'alter', 'apply'].includes(a.value)) {
       throw this.unsupported(a, `${what} ... ${a.raw.toUpperCase()}`);
     }
@@ -1017,6 +1026,7 @@ export class Parser {
     if (objectType === 'secret') actions.push('AS');
     if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
     if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
+    if (objectType === 'table') actions.push('ADD COLUMN');
     return this.fail(oneOf(actions));
   }
 
