@@ -218,9 +218,12 @@ export type Statement =
       readonly kind: 'show';
       /** `clusters`, `cluster replicas`, ... (the plural the user typed, lowercased). */
       readonly what: string;
-      /** `SHOW INDEXES ON <obj>`. */
+      /** `SHOW INDEXES ON <obj>`, `SHOW SUBSOURCES ON <source>`. */
       readonly on?: ObjectName;
+      /** The schema of `SHOW <plural> FROM`; the relation of `SHOW COLUMNS FROM`. */
       readonly from?: ObjectName;
+      /** Byte offset of `from` (`SHOW COLUMNS`), for errors that point at it. */
+      readonly fromPosition?: number;
       readonly inCluster?: string;
       readonly filter?: ShowFilter;
     }

@@ -73,9 +73,9 @@ export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
 /** `SHOW <plural>` forms we serve, as one or two words. */
 const SHOW_PLURALS: readonly (readonly string[])[] = [
   ['cluster', 'replicas'], ['materialized', 'views'], ['clusters'], ['connections'], ['databases'], ['indexes'], ['objects'],
-  ['schemas'], ['secrets'], ['sinks'], ['sources'], ['tables'], ['views'],
+  ['schemas'], ['secrets'], ['sinks'], ['sources'], ['subsources'], ['tables'], ['views'],
 ];
-const SHOW_UNSUPPORTED = ['columns', 'roles', 'types', 'subsources', 'privileges', 'default', 'role', 'all', 'extended', 'full', 'network', 'continual'];
+const SHOW_UNSUPPORTED = ['roles', 'types', 'privileges', 'default', 'role', 'all', 'extended', 'full', 'network', 'continual'];
 
 /** Object types Materialize has and we do not serve (answered 0A000 where an object type is read). */
 const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['type', 'role', 'user', 'network', 'continual', 'owned'];
@@ -1079,6 +1079,14 @@ export class Parser {
       const objectType = this.parseObjectType();
       return { kind: 'show_create', objectType, name: this.parseNameFor(objectType) };
     }
+    if (this.eatKeyword('columns')) {
+      // `SHOW COLUMNS FROM | IN <relation> [LIKE | WHERE]`, Materialize's grammar.
+      if (!this.eatKeyword('from') && !this.eatKeyword('in')) return this.fail('one of FROM or IN');
+      const fromPosition = this.byte(this.peek().start);
+      const from = this.parseObjectName();
+      const filter = this.parseShowFilter();
+      return { kind: 'show', what: 'columns', from, fromPosition, ...(filter ? { filter } : {}) };
+    }
     const t = this.peek();
     let what: string | undefined;
     for (const words of SHOW_PLURALS) {
@@ -1092,16 +1100,18 @@ export class Parser {
       if (t.kind === 'word' || t.kind === 'quoted') {
         throw this.outside(t, `SHOW ${t.raw} (a session variable)`);
       }
-      return this.fail(`CREATE or what to show (one of ${oneOf(SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()).sort())})`);
+      return this.fail(`CREATE or what to show (one of ${oneOf([...SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()), 'COLUMNS'].sort())})`);
     }
-    const on = what === 'indexes' && this.eatKeyword('on') ? this.parseObjectName() : undefined;
+    const on = (what === 'indexes' || what === 'subsources') && this.eatKeyword('on') ? this.parseObjectName() : undefined;
     let from: ObjectName | undefined;
     let inCluster: string | undefined;
-    if (this.eatKeyword('from')) from = this.parseObjectName();
-    if (this.eatKeywords('in', 'cluster')) inCluster = this.parseIdent();
-    let filter: ShowFilter | undefined;
-    if (this.eatKeyword('like')) filter = { kind: 'like', pattern: this.parseStringLiteral() };
-    else if (this.eatKeyword('where')) filter = { kind: 'where', expr: this.parseExpr() };
+    const fromTok = this.peek();
+    if (this.eatKeyword('from')) {
+      if (what === 'subsources' && on) throw new SqlSyntaxError('Cannot specify both FROM and ON', this.byte(fromTok.start));
+      from = this.parseObjectName();
+    }
+    if (what !== 'subsources' && this.eatKeywords('in', 'cluster')) inCluster = this.parseIdent();
+    const filter = this.parseShowFilter();
     return {
       kind: 'show',
       what,
@@ -1110,6 +1120,13 @@ export class Parser {
       ...(inCluster !== undefined ? { inCluster } : {}),
       ...(filter ? { filter } : {}),
     };
+  }
+
+  /** `LIKE '<pattern>'` or `WHERE <expr>` after a SHOW, if present. */
+  private parseShowFilter(): ShowFilter | undefined {
+    if (this.eatKeyword('like')) return { kind: 'like', pattern: this.parseStringLiteral() };
+    if (this.eatKeyword('where')) return { kind: 'where', expr: this.parseExpr() };
+    return undefined;
   }
 
   // ---- transactions and EXPLAIN ------------------------------------------------------------

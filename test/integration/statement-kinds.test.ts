@@ -1,6 +1,6 @@
 /**
  * Statement kinds of issue 18 (part A) through the local pipeline (SQL API, planner, DynamoDB
- * Local): ALTER TABLE ... ADD COLUMN. Each: what it answers, what the catalog then shows, which
+ * Local): ALTER TABLE ... ADD COLUMN, SHOW COLUMNS, SHOW SUBSOURCES. Each: what it answers, what the catalog then shows, which
  * effects it records, and that a failing statement leaves nothing of its request behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,5 +66,34 @@ describe('ALTER TABLE ... ADD COLUMN', () => {
     expect(r.status).not.toBe(200);
     const [show] = await ok(sql, 'SHOW CREATE TABLE t');
     expect(show!.rows![0]![1]).toBe('CREATE TABLE t (a int)');
+  });
+});
+
+describe('SHOW COLUMNS and SHOW SUBSOURCES', () => {
+  it("show a table's columns (added ones included) and a source's subsources, with Materialize's messages", async () => {
+    const { sql } = await sqlClient(p);
+    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc'); CREATE TABLE t (a int NOT NULL); COMMENT ON COLUMN t.a IS 'key'; CREATE SOURCE auction IN CLUSTER c FROM LOAD GENERATOR AUCTION FOR ALL TABLES");
+    await ok(sql, 'ALTER TABLE t ADD COLUMN b timestamp');
+    const [columns] = await ok(sql, 'SHOW COLUMNS FROM t');
+    expect(columns!.rows).toEqual([
+      ['a', false, 'integer', 'key'],
+      ['b', true, 'timestamp without time zone', ''],
+    ]);
+    const [subsources] = await ok(sql, "SHOW SUBSOURCES ON auction WHERE name <> 'users'");
+    expect(subsources!.rows).toEqual([
+      ['accounts', 'subsource'],
+      ['auctions', 'subsource'],
+      ['bids', 'subsource'],
+      ['organizations', 'subsource'],
+    ]);
+    const cases: [string, string, string][] = [
+      ['SHOW COLUMNS FROM nope', '42P01', "unknown catalog item 'nope'"],
+      ['SHOW COLUMNS FROM c', '42P01', "unknown catalog item 'c'"],
+      ['SHOW SUBSOURCES ON t', 'XX000', 'cannot show subsources on materialize.public.t because it is a table'],
+    ];
+    for (const [q, code, message] of cases) {
+      const r = await sql(q);
+      expect(r.body.results[0].error, q).toMatchObject({ code, message });
+    }
   });
 });
