@@ -151,7 +151,10 @@ function showColumns(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogS
   const at = position !== undefined ? { position } : {};
   const o = userRelation(snapshot, name);
   if (!o) {
-    if (systemRelationName(name)) throw new PlanError(`SHOW COLUMNS of system relation ${systemRelationName(name)} is not supported by this control plane`, { code: SQLSTATE.featureNotSupported, ...at });
+    // A system relation (ours or one of Materialize's we do not serve): its columns are not kept here.
+    if (systemRelationName(name) || name.some((part) => /^(?:mz_|pg_|information_schema$)/.test(part))) {
+      throw new PlanError(`SHOW COLUMNS of system relation ${systemRelationName(name) ?? name.join('.')} is not supported by this control plane`, { code: SQLSTATE.featureNotSupported, ...at });
+    }
     throw new PlanError(`unknown catalog item '${name.join('.')}'`, { code: SQLSTATE.undefinedTable, ...at });
   }
   const full = snapshot.qualifiedName(o).join('.');

@@ -85,6 +85,7 @@ describe('SHOW COLUMNS', () => {
     expect(error(snapshot, 'SHOW COLUMNS FROM s')).toMatchObject({ code: 'XX000', message: 'materialize.public.s is a secret and so does not have columns' });
     expect(error(snapshot, 'SHOW COLUMNS FROM v')).toMatchObject({ code: '0A000', message: expect.stringContaining('SHOW COLUMNS of a view is not supported') });
     expect(error(snapshot, 'SHOW COLUMNS FROM mz_tables')).toMatchObject({ code: '0A000', message: expect.stringContaining('mz_catalog.mz_tables') });
+    expect(error(snapshot, 'SHOW COLUMNS FROM pg_class')).toMatchObject({ code: '0A000', message: expect.stringContaining('pg_class') });
   });
 });
 
