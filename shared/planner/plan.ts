@@ -20,8 +20,9 @@ import {
   type Reconfiguration,
 } from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
-import type { FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
+import type { DataType, FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
+import { parse } from '../sql/parser';
 import { objectName as printName, print, sourceClauses } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
@@ -188,6 +189,8 @@ export class Planner {
         return this.alterRetainHistory(s, at);
       case 'alter_source':
         return this.alterSource(s, at);
+      case 'alter_table_add_column':
+        return this.alterTableAddColumn(s, at);
       case 'alter_cluster':
         return this.alterCluster(s, at);
       case 'show_create':
@@ -739,7 +742,7 @@ export class Planner {
     checkPartitionBy(s.columns, s.withOptions);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
-    const columns = s.columns.map((c) => ({ name: c.name, type: [c.type.name.join('.'), c.type.typmod.length ? `(${c.type.typmod.join(',')})` : '', '[]'.repeat(c.type.arrayDimensions)].join(''), notNull: c.notNull }));
+    const columns = s.columns.map((c) => ({ name: c.name, type: columnTypeText(c.type), notNull: c.notNull }));
     this.ws.create(this.base('table', t.name, [t.schemaId], { schemaId: t.schemaId, createSql: print(s), columns, ...retention(s.withOptions, at) }));
     return this.write('CREATE TABLE', notices);
   }
@@ -1251,6 +1254,34 @@ export class Planner {
     return this.write(tag);
   }
 
+  /**
+   * `ALTER TABLE ... ADD COLUMN`: Materialize's rules (nullable, no default; a table fed by a
+   * source takes its columns from upstream). A catalog change only: the data-plane contract's
+   * collection carries no relation description, so the collection is not ensured again (the
+   * generation stays); views built on the table keep the columns they were planned with.
+   */
+  private alterTableAddColumn(s: S<'alter_table_add_column'>, at: number): StatementPlan {
+    const o = this.findForAlter('table', s.name, s.ifExists, at);
+    if (!o) return this.write('ALTER TABLE', [`table "${s.name.join('.')}" does not exist, skipping`]);
+    if (o.kind !== 'table') throw wrongType(o, 'table', at);
+    if (o.spec.fromSource) {
+      throw new NotSupportedError(`adding columns to a table fed by a source is not supported: ${o.name} takes its columns from upstream`, { position: at });
+    }
+    if (o.spec.columns.some((c) => c.name === s.column)) {
+      const message = `column "${s.column}" of relation "${o.name}" already exists`;
+      if (s.ifColumnNotExists) return this.write('ALTER TABLE', [`${message}, skipping`]);
+      throw new PlanError(message, { code: SQLSTATE.duplicateColumn, position: s.columnPosition });
+    }
+    validateName(s.column, s.columnPosition, 'column');
+    resolveColumnType(s.type, s.columnPosition);
+    const created = parse(o.spec.createSql)[0]?.statement;
+    if (created?.kind !== 'create_table') throw new Error(`table ${o.id} has no CREATE TABLE definition`);
+    const createSql = print({ ...created, columns: [...created.columns, { name: s.column, type: s.type, notNull: false }] });
+    const column = { name: s.column, type: columnTypeText(s.type), notNull: false };
+    this.ws.update(o.id, (x) => ({ ...x, spec: { ...(x.spec as ObjectSpec['table']), createSql, columns: [...(x.spec as ObjectSpec['table']).columns, column] } }) as CatalogObject, false);
+    return this.write('ALTER TABLE');
+  }
+
   // ---- COMMENT ON ------------------------------------------------------------------------------
 
   /**
@@ -1435,6 +1466,11 @@ function otherOptions(options: readonly SqlOption[], skip: readonly string[]): R
   const out: Record<string, string> = {};
   for (const o of options) if (!skip.includes(o.name)) out[o.name] = optionString(o.value) ?? '';
   return out;
+}
+
+/** A column's type as the table's spec keeps it: `numeric(10,2)`, `text[]`. */
+function columnTypeText(t: DataType): string {
+  return [t.name.join('.'), t.typmod.length ? `(${t.typmod.join(',')})` : '', '[]'.repeat(t.arrayDimensions)].join('');
 }
 
 /** Kept for callers that plan one statement at a time. */

@@ -113,3 +113,21 @@ export function checkColumnDefault(column: ColumnDef, columnNames: ReadonlySet<s
     throw new PlanError(`DEFAULT expression does not support casting from integer to ${target}`, { code: SQLSTATE.internalError, position: d.position });
   }
 }
+
+/** How Materialize names its built-in types in `SHOW COLUMNS` (PostgreSQL's names; the rest as they are). */
+const DISPLAY_NAMES: Readonly<Record<string, string>> = {
+  bool: 'boolean', int2: 'smallint', int4: 'integer', int8: 'bigint', float4: 'real', float8: 'double precision', varchar: 'character varying',
+  bpchar: 'character', timestamp: 'timestamp without time zone', timestamptz: 'timestamp with time zone',
+};
+
+/**
+ * A column's type as a table's spec keeps it (`int`, `numeric(10,2)[]`, `pg_catalog.int4`) in
+ * Materialize's display form (`integer`, `numeric[]`, `integer`): no modifiers, as `mz_columns` shows.
+ */
+export function typeDisplayName(text: string): string {
+  const arrays = /(\[\])*$/.exec(text)![0];
+  const base = text.slice(0, text.length - arrays.length).replace(/\([^)]*\)/, '');
+  const unqualified = base.replace(/^(?:pg_catalog|mz_catalog)\./, '');
+  const builtin = ALIASES[unqualified] ?? unqualified;
+  return `${DISPLAY_NAMES[builtin] ?? builtin}${arrays}`;
+}

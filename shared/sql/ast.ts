@@ -237,9 +237,12 @@ export type Statement =
       readonly kind: 'show';
       /** `clusters`, `cluster replicas`, ... (the plural the user typed, lowercased). */
       readonly what: string;
-      /** `SHOW INDEXES ON <obj>`. */
+      /** `SHOW INDEXES ON <obj>`, `SHOW SUBSOURCES ON <source>`. */
       readonly on?: ObjectName;
+      /** The schema of `SHOW <plural> FROM`; the relation of `SHOW COLUMNS FROM`. */
       readonly from?: ObjectName;
+      /** Byte offset of `from` (`SHOW COLUMNS`), for errors that point at it. */
+      readonly fromPosition?: number;
       readonly inCluster?: string;
       readonly filter?: ShowFilter;
     }
@@ -384,6 +387,20 @@ export type Statement =
    * (`SET / RESET (RETAIN HISTORY)` alone is `alter_retain_history`).
    */
   | { readonly kind: 'alter_source'; readonly ifExists: boolean; readonly name: ObjectName; readonly action: AlterSourceAction }
+  /**
+   * `ALTER TABLE [IF EXISTS] t ADD COLUMN [IF NOT EXISTS] c type`: Materialize adds nullable
+   * columns only, without a default, so the grammar takes a name and a type and nothing more.
+   */
+  | {
+      readonly kind: 'alter_table_add_column';
+      readonly ifExists: boolean;
+      readonly name: ObjectName;
+      readonly ifColumnNotExists: boolean;
+      readonly column: string;
+      readonly type: DataType;
+      /** Byte offset of the column's name, for errors that point at it. */
+      readonly columnPosition: number;
+    }
   /** Our extension: a new generation of a source or sink, so the data plane starts it again (the way out of `failed`). */
   | { readonly kind: 'alter_restart'; readonly objectType: 'source' | 'sink'; readonly ifExists: boolean; readonly name: ObjectName }
   | { readonly kind: 'alter_cluster'; readonly name: string; readonly ifExists: boolean; readonly action: AlterClusterAction }

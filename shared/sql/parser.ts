@@ -68,15 +68,16 @@ const STATEMENT_STARTS = ['ALTER', 'BEGIN', 'COMMENT', 'COMMIT', 'CREATE', 'DROP
 export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'create_cluster', 'create_cluster_replica', 'create_database', 'create_schema', 'create_secret', 'create_connection', 'create_source',
   'create_webhook_source', 'create_sink', 'create_table', 'create_table_from_source', 'create_view', 'create_materialized_view', 'create_index', 'drop',
-  'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'comment',
+  'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'alter_table_add_column',
+  'comment',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
 const SHOW_PLURALS: readonly (readonly string[])[] = [
   ['cluster', 'replicas'], ['materialized', 'views'], ['clusters'], ['connections'], ['databases'], ['indexes'], ['objects'],
-  ['schemas'], ['secrets'], ['sinks'], ['sources'], ['tables'], ['views'],
+  ['schemas'], ['secrets'], ['sinks'], ['sources'], ['subsources'], ['tables'], ['views'],
 ];
-const SHOW_UNSUPPORTED = ['columns', 'roles', 'types', 'subsources', 'privileges', 'default', 'role', 'all', 'extended', 'full', 'network', 'continual'];
+const SHOW_UNSUPPORTED = ['roles', 'types', 'privileges', 'default', 'role', 'all', 'extended', 'full', 'network', 'continual'];
 
 /** Object types Materialize has and we do not serve (answered 0A000 where an object type is read). */
 const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['type', 'role', 'user', 'network', 'continual', 'owned'];
@@ -1016,6 +1017,14 @@ export class Parser {
     if (RETAIN_HISTORY_TYPES.has(objectType) && ((this.peekKeyword('set') && this.peekOp('(', 1)) || (this.peekKeyword('reset') && this.peekOp('(', 1)))) {
       return this.parseAlterRetainHistory(objectType, ifExists, name, what);
     }
+    if (objectType === 'table' && this.eatKeyword('add')) {
+      // Materialize's grammar: COLUMN is required; no constraints, no default (nullable only).
+      this.expectKeyword('column');
+      const ifColumnNotExists = this.eatIfNotExists();
+      const columnTok = this.peek();
+      const column = this.parseIdent();
+      return { kind: 'alter_table_add_column', ifExists, name, ifColumnNotExists, column, type: this.parseDataType(), columnPosition: this.byte(columnTok.start) };
+    }
     if (a.kind === 'word' && ['set', 'reset', 'add', 'drop', 'rotate', 'alter', 'apply'].includes(a.value)) {
       throw this.unsupported(a, `${what} ... ${a.raw.toUpperCase()}`);
     }
@@ -1023,6 +1032,7 @@ export class Parser {
     if (objectType === 'secret') actions.push('AS');
     if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
     if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
+    if (objectType === 'table') actions.push('ADD COLUMN');
     return this.fail(oneOf(actions));
   }
 
@@ -1114,6 +1124,14 @@ export class Parser {
       const objectType = this.parseObjectType();
       return { kind: 'show_create', objectType, name: this.parseNameFor(objectType) };
     }
+    if (this.eatKeyword('columns')) {
+      // `SHOW COLUMNS FROM | IN <relation> [LIKE | WHERE]`, Materialize's grammar.
+      if (!this.eatKeyword('from') && !this.eatKeyword('in')) return this.fail('one of FROM or IN');
+      const fromPosition = this.byte(this.peek().start);
+      const from = this.parseObjectName();
+      const filter = this.parseShowFilter();
+      return { kind: 'show', what: 'columns', from, fromPosition, ...(filter ? { filter } : {}) };
+    }
     const t = this.peek();
     let what: string | undefined;
     for (const words of SHOW_PLURALS) {
@@ -1127,16 +1145,18 @@ export class Parser {
       if (t.kind === 'word' || t.kind === 'quoted') {
         throw this.outside(t, `SHOW ${t.raw} (a session variable)`);
       }
-      return this.fail(`CREATE or what to show (one of ${oneOf(SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()).sort())})`);
+      return this.fail(`CREATE or what to show (one of ${oneOf([...SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()), 'COLUMNS'].sort())})`);
     }
-    const on = what === 'indexes' && this.eatKeyword('on') ? this.parseObjectName() : undefined;
+    const on = (what === 'indexes' || what === 'subsources') && this.eatKeyword('on') ? this.parseObjectName() : undefined;
     let from: ObjectName | undefined;
     let inCluster: string | undefined;
-    if (this.eatKeyword('from')) from = this.parseObjectName();
-    if (this.eatKeywords('in', 'cluster')) inCluster = this.parseIdent();
-    let filter: ShowFilter | undefined;
-    if (this.eatKeyword('like')) filter = { kind: 'like', pattern: this.parseStringLiteral() };
-    else if (this.eatKeyword('where')) filter = { kind: 'where', expr: this.parseExpr() };
+    const fromTok = this.peek();
+    if (this.eatKeyword('from')) {
+      if (what === 'subsources' && on) throw new SqlSyntaxError('Cannot specify both FROM and ON', this.byte(fromTok.start));
+      from = this.parseObjectName();
+    }
+    if (what !== 'subsources' && this.eatKeywords('in', 'cluster')) inCluster = this.parseIdent();
+    const filter = this.parseShowFilter();
     return {
       kind: 'show',
       what,
@@ -1145,6 +1165,13 @@ export class Parser {
       ...(inCluster !== undefined ? { inCluster } : {}),
       ...(filter ? { filter } : {}),
     };
+  }
+
+  /** `LIKE '<pattern>'` or `WHERE <expr>` after a SHOW, if present. */
+  private parseShowFilter(): ShowFilter | undefined {
+    if (this.eatKeyword('like')) return { kind: 'like', pattern: this.parseStringLiteral() };
+    if (this.eatKeyword('where')) return { kind: 'where', expr: this.parseExpr() };
+    return undefined;
   }
 
   // ---- transactions and EXPLAIN ------------------------------------------------------------

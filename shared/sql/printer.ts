@@ -391,6 +391,8 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       const head = `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)}`;
       return s.option ? `${head} SET ${optionList([s.option])}` : `${head} RESET (RETAIN HISTORY)`;
     }
+    case 'alter_table_add_column':
+      return `ALTER TABLE ${ifExists(s.ifExists)}${objectName(s.name)} ADD COLUMN ${ifNotExists(s.ifColumnNotExists)}${ident(s.column)} ${dataType(s.type)}`;
     case 'alter_restart':
       return `ALTER ${s.objectType.toUpperCase()} ${ifExists(s.ifExists)}${objectName(s.name)} RESTART`;
     case 'alter_source': {

@@ -7,6 +7,7 @@ import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot } from '../catal
 import { PlanError, SQLSTATE } from '../errors';
 import { findItem, isSystemRelation, unknownItem } from '../planner/names';
 import type { Expr, ObjectName, Statement } from '../sql/ast';
+import { typeDisplayName } from '../planner/types';
 import { col, failingUpstream, OBJECT_TYPE, RELATIONS, type Input, type Relation, type RelationDef, type SystemInputs, type Value } from './relations';
 
 /** SHOW's comment column: the object's comment, or an empty string, as in Materialize. */
@@ -121,6 +122,12 @@ export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: Sy
       rel = { columns: [col('name'), col('comment')], rows: inputs.snapshot.ofKind('schema').filter((x) => x.spec.databaseId === db.id).map((x) => [x.name, commentOf(x)]) };
       break;
     }
+    case 'columns':
+      rel = showColumns(s, inputs.snapshot);
+      break;
+    case 'subsources':
+      rel = showSubsources(s, inputs.snapshot);
+      break;
     default:
       rel = systemItems && systemSchemaOf(s.from) ? showSystemItems(s, systemSchemaOf(s.from)!, systemItems) : showItems(s, inputs.snapshot);
   }
@@ -132,6 +139,67 @@ export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: Sy
     rel = filterSortLimit(rel, s.filter.expr, [], undefined, undefined);
   }
   return rel;
+}
+
+/**
+ * `SHOW COLUMNS FROM <relation>`: name, nullable, type and comment, in column order, as
+ * Materialize shows them. The catalog knows the columns of tables only (a view's or a source's
+ * come from its query or upstream), so other relations answer 0A000.
+ */
+function showColumns(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSnapshot): Relation {
+  const name = s.from!;
+  const position = s.fromPosition;
+  const at = position !== undefined ? { position } : {};
+  const o = userRelation(snapshot, name);
+  if (!o) {
+    // A system relation (ours or one of Materialize's we do not serve): its columns are not kept here.
+    if (systemRelationName(name) || name.some((part) => /^(?:mz_|pg_|information_schema$)/.test(part))) {
+      throw new PlanError(`SHOW COLUMNS of system relation ${systemRelationName(name) ?? name.join('.')} is not supported by this control plane`, { code: SQLSTATE.featureNotSupported, ...at });
+    }
+    throw new PlanError(`unknown catalog item '${name.join('.')}'`, { code: SQLSTATE.undefinedTable, ...at });
+  }
+  const full = snapshot.qualifiedName(o).join('.');
+  if (o.kind !== 'table') {
+    if (['source', 'subsource', 'view', 'materialized_view'].includes(o.kind)) {
+      throw new PlanError(`SHOW COLUMNS of a ${OBJECT_TYPE[o.kind] ?? o.kind} is not supported by this control plane: the catalog knows the columns of tables only`, { code: SQLSTATE.featureNotSupported, ...at });
+    }
+    // Materialize's wording (an unstructured plan error there).
+    throw new PlanError(`${full} is a ${OBJECT_TYPE[o.kind] ?? o.kind} and so does not have columns`, { code: SQLSTATE.internalError, ...at });
+  }
+  return {
+    columns: [col('name'), col('nullable', 'bool'), col('type'), col('comment')],
+    rows: o.spec.columns.map((c) => [c.name, !c.notNull, typeDisplayName(c.type), o.columnComments?.[c.name] ?? '']),
+  };
+}
+
+/**
+ * `SHOW SUBSOURCES [ON <source> | FROM <schema>]`: the subsources of a source, or of a schema
+ * (public by default), as Materialize shows them (name and type; we make no progress subsources).
+ */
+function showSubsources(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSnapshot): Relation {
+  let items = snapshot.items().filter((i) => i.kind === 'subsource');
+  if (s.on) {
+    const source = userRelation(snapshot, s.on);
+    if (!source) throw new PlanError(`unknown catalog item '${s.on.join('.')}'`, { code: SQLSTATE.undefinedTable });
+    if (source.kind !== 'source') {
+      throw new PlanError(`cannot show subsources on ${snapshot.qualifiedName(source).join('.')} because it is a ${OBJECT_TYPE[source.kind] ?? source.kind}`, { code: SQLSTATE.internalError });
+    }
+    items = items.filter((i) => i.kind === 'subsource' && i.spec.sourceId === source.id);
+  } else {
+    const schema = schemaOf(snapshot, s.from);
+    items = items.filter((i) => i.spec.schemaId === schema.id);
+  }
+  return { columns: [col('name'), col('type')], rows: items.map((i) => [i.name, 'subsource']) };
+}
+
+/** The schema `SHOW ... FROM` names (`public` of `materialize` by default). */
+function schemaOf(snapshot: CatalogSnapshot, from: ObjectName | undefined) {
+  const [dbName, schemaName] = !from ? [DEFAULT_DATABASE, DEFAULT_SCHEMA] : from.length === 2 ? [from[0]!, from[1]!] : [DEFAULT_DATABASE, from[0]!];
+  const db = snapshot.database(dbName);
+  if (!db) throw new PlanError(`unknown database '${dbName}'`, { code: SQLSTATE.undefinedObject });
+  const schema = snapshot.schema(db.id, schemaName);
+  if (!schema) throw new PlanError(`unknown schema '${schemaName}'`, { code: SQLSTATE.undefinedObject });
+  return schema;
 }
 
 function columnIndex(rel: Relation, name: string, position?: number): number {
@@ -303,12 +371,7 @@ function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSna
   };
   const wanted = kinds[s.what];
   if (!wanted) throw new PlanError(`SHOW ${s.what.toUpperCase()} is not supported`, { code: SQLSTATE.featureNotSupported });
-  const from = s.from ?? [DEFAULT_SCHEMA];
-  const [dbName, schemaName] = from.length === 2 ? [from[0]!, from[1]!] : [DEFAULT_DATABASE, from[0]!];
-  const db = snapshot.database(dbName);
-  if (!db) throw new PlanError(`unknown database '${dbName}'`, { code: SQLSTATE.undefinedObject });
-  const schema = snapshot.schema(db.id, schemaName);
-  if (!schema) throw new PlanError(`unknown schema '${schemaName}'`, { code: SQLSTATE.undefinedObject });
+  const schema = schemaOf(snapshot, s.from);
   const clusterName = (id: string | undefined) => (id ? (snapshot.get(id)?.name ?? null) : null);
   let items = snapshot.items().filter((i) => wanted.includes(i.kind) && i.spec.schemaId === schema.id);
   if (s.on) {

@@ -61,6 +61,7 @@ const STATEMENT_KINDS: Record<Statement['kind'], true> = {
   alter_set_cluster: true,
   alter_swap: true,
   alter_retain_history: true,
+  alter_table_add_column: true,
   comment: true,
   alter_restart: true,
   alter_cluster: true,

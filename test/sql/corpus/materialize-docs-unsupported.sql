@@ -1020,15 +1020,6 @@ SET a = 0, b = 'aloha';
 -- source: docs transform-data/patterns/index.md
 UPDATE birds SET colors = '["Black","White","Blue"]' WHERE name = 'Penguin';
 
--- source: docs sql/create-source/index.md
-SHOW SUBSOURCES ON mz_source;
-
--- source: docs sql/index.md
-SHOW SUBSOURCES ON pg;
-
--- source: docs sql/index.md
-SHOW SUBSOURCES ON kafka;
-
 -- source: docs sql/create-type/index.md
 CREATE TYPE int4_list AS LIST (ELEMENT TYPE = int4);
 
@@ -1277,9 +1268,6 @@ SHOW search_path;
 
 -- source: docs sql/index.md
 SHOW transaction_isolation;
-
--- source: docs sql/index.md
-SHOW COLUMNS FROM my_source;
 
 -- source: docs sql/index.md
 SHOW CREATE TYPE point;

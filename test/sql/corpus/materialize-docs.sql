@@ -3744,3 +3744,15 @@ CREATE CONNECTION mysql_connection TO MYSQL (
   HOST '<host>',
   SSH TUNNEL ssh_connection,
 );
+
+-- source: docs sql/create-source/index.md
+SHOW SUBSOURCES ON mz_source;
+
+-- source: docs sql/index.md
+SHOW SUBSOURCES ON pg;
+
+-- source: docs sql/index.md
+SHOW SUBSOURCES ON kafka;
+
+-- source: docs sql/index.md
+SHOW COLUMNS FROM my_source;
