@@ -35,6 +35,8 @@ export interface ConnectorPassReport {
   readonly probes: number;
   /** Secret store reads for those probes (one per secret generation per sweep). */
   readonly secretReads: number;
+  /** Overdue connectors left for the next sweep because the sweep's deadline passed (they stay on the index). */
+  readonly deferred: number;
 }
 
 /** Statuses the data plane is expected to keep reporting on. */
@@ -81,15 +83,24 @@ export class ConnectorPass {
     this.secrets = cachedSecrets(deps.secrets);
   }
 
-  /** `statuses`: the status items read from the attention index, any tenants. */
-  async run(statuses: readonly (StoredStatus & { tenant: string })[], now: Date): Promise<ConnectorPassReport> {
+  /**
+   * `statuses`: the status items read from the attention index, any tenants. `deadline` (epoch ms,
+   * the sweep's): past it no connector is checked; those left keep their passed deadline on the
+   * index, so the next sweep reads them first.
+   */
+  async run(statuses: readonly (StoredStatus & { tenant: string })[], now: Date, deadline?: number): Promise<ConnectorPassReport> {
     let transitions = 0;
     let failed = 0;
     let overdue = 0;
+    let deferred = 0;
     for (const prev of statuses) {
       if (prev.status === 'failed') failed++;
       if (!WATCHED.has(prev.status) || deadlineOf(prev) > now.getTime()) continue;
       overdue++;
+      if (deadline !== undefined && Date.now() >= deadline) {
+        deferred++;
+        continue;
+      }
       try {
         const since = Date.parse(prev.lastReportAt ?? prev.lastStatusChangeAt);
         const probe = await this.diagnose(prev.tenant, prev.objectId);
@@ -109,7 +120,7 @@ export class ConnectorPass {
         this.deps.logger.error('connector check failed', { tenant: prev.tenant, objectId: prev.objectId, error: err as Error });
       }
     }
-    return { checked: statuses.length, transitions, failed, overdue, probes: this.probes, secretReads: this.secrets.reads() };
+    return { checked: statuses.length, transitions, failed, overdue, probes: this.probes, secretReads: this.secrets.reads(), deferred };
   }
 
   /** Probes the upstream through the object's connection, with secret values from the store: a diagnostic for a silent connector. */

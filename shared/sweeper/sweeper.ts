@@ -125,7 +125,8 @@ export class Sweeper {
       if (await this.replay(item, replays, now)) replayed++;
     };
     await Promise.all(ALL_SHARDS.map(sweepShard));
-    const connectors = await new ConnectorPass(this.deps).run(connectorStatuses, now);
+    const connectors = await new ConnectorPass(this.deps).run(connectorStatuses, now, o.deadline);
+    if (connectors.deferred) truncated = true;
     const full = o.fullPass !== false ? await this.fullPass(now, o.deadline) : undefined;
     const report = {
       itemsRead,
