@@ -1,6 +1,7 @@
 /** Direct reads of the tables, for assertions that must not go through the code under test. */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Pipeline } from '../../local/pipeline';
+import { eventually } from './pipeline';
 
 export async function partitionItems(p: Pipeline, pk: string): Promise<Record<string, any>[]> {
   const out: Record<string, any>[] = [];
@@ -23,6 +24,12 @@ export async function tenantItems(p: Pipeline, tenant: string) {
   return (await partitionItems(p, `T#${tenant}`)).filter(
     (i) => !(i.type === 'catalog_version' && i.v === 1) && !(i.bootstrap && (i.type === 'name' || (i.version === 1 && !i.dropped && i.dependents === (i.kind === 'database' ? 1 : 0)))),
   );
+}
+
+/** Waits until every effect of the tenant settled; returns the data plane's resources for the tenant. */
+export async function settledDataPlane(p: Pipeline, tenant: string) {
+  await eventually(async () => (await tenantItems(p, tenant)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending'), 15_000);
+  return p.dataPlane.observe(tenant);
 }
 
 /** Present replicas in the reference data plane, by owner object id. */

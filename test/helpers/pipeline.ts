@@ -84,3 +84,10 @@ export async function sqlClient(p: Pipeline, tenant = `t${randomBytes(4).toStrin
   };
   return { sql, tenant, password };
 }
+
+/** The last result's rows of a request that must succeed (its status and body in the error otherwise). */
+export async function rows(sql: SqlClient, query: string): Promise<any[][]> {
+  const r = await sql(query);
+  if (r.status !== 200) throw new Error(`${query} → ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.results.at(-1).rows;
+}

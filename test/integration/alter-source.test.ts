@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
-import { tenantItems } from '../helpers/catalog';
-import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { settledDataPlane } from '../helpers/catalog';
+import { rows, sqlClient, testPipeline } from '../helpers/pipeline';
 
 let p: Pipeline;
 beforeAll(async () => {
@@ -17,16 +17,7 @@ afterAll(async () => {
   await p?.stop();
 });
 
-async function rows(sql: SqlClient, query: string): Promise<any[][]> {
-  const r = await sql(query);
-  if (r.status !== 200) throw new Error(`${query} → ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.results.at(-1).rows;
-}
-
-async function settled(tenant: string) {
-  await eventually(async () => (await tenantItems(p, tenant)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending'), 15_000);
-  return p.dataPlane.observe(tenant);
-}
+const settled = (tenant: string) => settledDataPlane(p, tenant);
 
 describe('ALTER SOURCE', () => {
   it('adds subsources as new exports of the ingestion, refreshes references without a change, and refuses what Materialize refuses', async () => {
