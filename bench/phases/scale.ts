@@ -18,7 +18,7 @@
  * ConsumedCapacity figures (bench/lib/capacity-meter.ts) on the control plane's calls only: the
  * reference data plane's reads (its health checks) are the data plane's cost, not counted.
  */
-import { QueryCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { PurgeQueueCommand, type SQSClient, type SendMessageCommand } from '@aws-sdk/client-sqs';
 import { SqlApi } from '../../shared/api/sql-api';
@@ -42,7 +42,7 @@ import { QueuePoller } from '../../local/queue-poller';
 import { CapacityMeter, type Units } from '../lib/capacity-meter';
 import type { ScalePoint, ScaleSettings } from '../lib/scale-model';
 import { now, summarize, until, type Summary } from '../lib/stats';
-import { batchWrite } from './sweeper';
+import { batchWrite, partition } from './sweeper';
 import { createTable } from './commit';
 
 type Item = Record<string, unknown>;
@@ -130,17 +130,6 @@ const CONNECTOR_EVERY = 20;
 const hex = (n: number, w: number) => n.toString(16).padStart(w, '0');
 const sourceId = (t: number, k: number) => `uc${hex(t * 1_000_000 + k, 11)}`;
 const tableId = (t: number, k: number) => `ud${hex(t * 1_000_000 + k, 11)}`;
-
-async function partition(doc: DynamoDBDocumentClient, table: string, pk: string): Promise<Item[]> {
-  const out: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const r = await doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true, ExclusiveStartKey: start }));
-    out.push(...((r.Items ?? []) as Item[]));
-    start = r.LastEvaluatedKey as Item | undefined;
-  } while (start);
-  return out;
-}
 
 /** The items of one tenant with one cluster, one running load-generator source and one table, as the live pipeline left them. */
 export interface SourceShape {

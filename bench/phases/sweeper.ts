@@ -53,7 +53,8 @@ export interface TableShape {
   readonly collection: Item;
 }
 
-async function partition(doc: Pipeline['clients']['doc'], table: string, pk: string): Promise<Item[]> {
+/** Every item of one partition, read consistently, page after page. */
+export async function partition(doc: Pipeline['clients']['doc'], table: string, pk: string): Promise<Item[]> {
   const out: Item[] = [];
   let start: Item | undefined;
   do {
