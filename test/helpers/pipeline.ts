@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import { startPipeline, type Pipeline, type PipelineOptions } from '../../local/pipeline';
 import { loadAdjustedClock } from './budget';
 import { dynamodbEndpoint } from './endpoints';
+import { livePipelines } from './live-pipelines';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
@@ -12,8 +13,7 @@ export function uniquePrefix(label: string): string {
   return `t-${label}-${randomBytes(3).toString('hex')}-`;
 }
 
-/** Pipelines this worker started and has not stopped (the suite-wide invariant checks walk them). */
-export const livePipelines = new Set<Pipeline>();
+export { livePipelines };
 
 export async function testPipeline(label: string, o: Partial<PipelineOptions> = {}): Promise<Pipeline> {
   const p = await startPipeline({

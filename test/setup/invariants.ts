@@ -1,49 +1,20 @@
 /**
  * Suite-wide invariant, checked after every test (DESIGN.md invariant 3): every collection-bearing
- * object (source, subsource, table, materialized view, index) whose effects have settled has its
- * collection — or its index arrangement — in the data plane WITH a read policy. Objects whose
- * effects are still pending are skipped here (the test may have stopped the workers on purpose).
+ * object whose effects have settled has its collection — or its index arrangement — in the data
+ * plane WITH a read policy (test/helpers/read-policies.ts). Every test file loads this file, so it
+ * imports nothing heavy up front: the check and its AWS SDK commands load on the first test that
+ * has a live pipeline, and pure unit test files never load them.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
 import { afterEach, expect } from 'vitest';
-import type { Pipeline } from '../../local/pipeline';
-import { livePipelines } from '../helpers/pipeline';
-
-const BEARING: Record<string, string> = { source: 'collection', subsource: 'collection', table: 'collection', materialized_view: 'collection', index: 'dataflow' };
-
-async function scanAll(p: Pipeline): Promise<Record<string, any>[]> {
-  const out: Record<string, any>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const r = await p.clients.doc.send(new ScanCommand({ TableName: p.config.catalogTable, ExclusiveStartKey: start, ConsistentRead: true }));
-    out.push(...(r.Items ?? []));
-    start = r.LastEvaluatedKey;
-  } while (start);
-  return out;
-}
-
-export async function missingReadPolicies(p: Pipeline): Promise<string[]> {
-  const items = await scanAll(p);
-  const effectsByObject = new Map<string, any[]>();
-  for (const e of items.filter((i) => i.type === 'effect')) effectsByObject.set(`${e.tenant}/${e.objectId}`, [...(effectsByObject.get(`${e.tenant}/${e.objectId}`) ?? []), e]);
-  const problems: string[] = [];
-  const observed = new Map<string, Awaited<ReturnType<Pipeline['dataPlane']['observe']>>>();
-  for (const o of items.filter((i) => i.type === 'object' && !i.dropped && BEARING[i.kind])) {
-    const tenant = (o.pk as string).slice(2);
-    const effects = effectsByObject.get(`${tenant}/${o.id}`) ?? [];
-    if (effects.length === 0 || effects.some((e) => e.state === 'pending' || e.state === 'failed')) continue;
-    if (!observed.has(tenant)) observed.set(tenant, await p.dataPlane.observe(tenant));
-    const resource = observed.get(tenant)!.find((r) => r.resourceId === o.id && r.kind === BEARING[o.kind]);
-    if (!resource?.readPolicy) problems.push(`${tenant}: ${o.kind} ${o.name} (${o.id}) has no ${BEARING[o.kind]} with a read policy`);
-  }
-  return problems;
-}
+import { livePipelines } from '../helpers/live-pipelines';
 
 afterEach(async () => {
+  if (livePipelines.size === 0) return;
+  const { missingReadPolicies } = await import('../helpers/read-policies');
   for (const p of livePipelines) expect(await missingReadPolicies(p)).toEqual([]);
 });
 
 // Property tests explore new inputs on every local run; CI replays one fixed seed so a landing
 // never depends on luck (`npm run fuzz` is the place for long random runs).
-import fc from 'fast-check';
 if (process.env.CI || process.env.FAST_CHECK_SEED) fc.configureGlobal({ seed: Number(process.env.FAST_CHECK_SEED ?? 20261130) });
