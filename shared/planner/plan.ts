@@ -18,12 +18,13 @@ import {
   type ObjectSpec,
   type ReplicaObject,
   type Reconfiguration,
+  type TypeSpec,
 } from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { DataType, FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { parse } from '../sql/parser';
-import { objectName as printName, print, sourceClauses } from '../sql/printer';
+import { dataType, objectName as printName, print, sourceClauses } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
   findItem,
@@ -45,7 +46,7 @@ import {
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
 import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros } from './source-sink-checks';
-import { checkColumnDefault, checkPartitionBy, resolveColumnType } from './types';
+import { checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
@@ -167,6 +168,8 @@ export class Planner {
         return this.createTable(s, at);
       case 'create_table_from_source':
         return this.createTableFromSource(s, at, parsed);
+      case 'create_type':
+        return this.createType(s, at);
       case 'create_view':
         return this.createView(s, at);
       case 'create_materialized_view':
@@ -731,9 +734,10 @@ export class Planner {
     const notices: string[] = [];
     if (s.temporary) throw new NotSupportedError('temporary tables are session objects; the HTTP API has no session', { position: at });
     const seen = new Set<string>();
+    const typeIds: string[] = [];
     for (const c of s.columns) {
       validateName(c.name, at, 'column');
-      resolveColumnType(c.type, at);
+      typeIds.push(...resolveColumnType(this.view(), c.type, at));
       if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
       seen.add(c.name);
     }
@@ -743,8 +747,58 @@ export class Planner {
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
     const columns = s.columns.map((c) => ({ name: c.name, type: columnTypeText(c.type), notNull: c.notNull }));
-    this.ws.create(this.base('table', t.name, [t.schemaId], { schemaId: t.schemaId, createSql: print(s), columns, ...retention(s.withOptions, at) }));
+    this.ws.create(this.base('table', t.name, [t.schemaId, ...typeIds], { schemaId: t.schemaId, createSql: print(s), columns, ...retention(s.withOptions, at) }));
     return this.write('CREATE TABLE', notices);
+  }
+
+  /**
+   * `CREATE TYPE ... AS LIST | MAP | (fields)`: a catalog item alone (no effect), in its schema's
+   * namespace (a relation of the same name is 42710, both ways). The types it names must be named
+   * types (Materialize's rule); the user-defined ones become its dependencies.
+   */
+  private createType(s: S<'create_type'>, at: number): StatementPlan {
+    const view = this.view();
+    const ids: string[] = [];
+    const component = (type: DataType, asType: string, key: string, position: number) => {
+      const id = resolveTypeComponent(view, type, asType, key, position);
+      if (id) ids.push(id);
+      return { type: dataType(type), ...(id ? { id } : {}) };
+    };
+    let spec: TypeSpec;
+    if (s.as.kind === 'record') {
+      const seen = new Set<string>();
+      const fields = s.as.fields.map((f) => {
+        validateName(f.name, at, 'column');
+        if (seen.has(f.name)) throw new PlanError(`column "${f.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
+        seen.add(f.name);
+        return { name: f.name, ...component(f.type, '', f.name, at) };
+      });
+      spec = { category: 'record', fields };
+    } else {
+      const options = new Map<string, { type: DataType; position: number }>();
+      for (const o of s.as.options) {
+        if (options.has(o.name)) throw new PlanError(`${o.name} specified more than once`, { code: SQLSTATE.internalError, position: o.position });
+        options.set(o.name, o);
+      }
+      const required = (name: string) => {
+        const o = options.get(name);
+        if (!o) throw new PlanError(`${name} option is required`, { code: SQLSTATE.internalError, position: at });
+        return o;
+      };
+      if (s.as.kind === 'list') {
+        const e = required('ELEMENT TYPE');
+        spec = { category: 'list', element: component(e.type, 'LIST ', 'ELEMENT TYPE', e.position) };
+      } else {
+        const k = required('KEY TYPE');
+        const v = required('VALUE TYPE');
+        const key = component(k.type, 'MAP ', 'KEY TYPE', k.position);
+        spec = { category: 'map', key, value: component(v.type, 'MAP ', 'VALUE TYPE', v.position) };
+      }
+    }
+    const t = this.newItem(s.name, 'type', false, at, []);
+    if (!t) return this.write('CREATE TYPE');
+    this.ws.create(this.base('type', t.name, [t.schemaId, ...ids], { schemaId: t.schemaId, createSql: print(s), ...spec }));
+    return this.write('CREATE TYPE');
   }
 
   /**
@@ -1273,12 +1327,16 @@ export class Planner {
       throw new PlanError(message, { code: SQLSTATE.duplicateColumn, position: s.columnPosition });
     }
     validateName(s.column, s.columnPosition, 'column');
-    resolveColumnType(s.type, s.columnPosition);
+    const typeIds = resolveColumnType(this.view(), s.type, s.columnPosition);
     const created = parse(o.spec.createSql)[0]?.statement;
     if (created?.kind !== 'create_table') throw new Error(`table ${o.id} has no CREATE TABLE definition`);
     const createSql = print({ ...created, columns: [...created.columns, { name: s.column, type: s.type, notNull: false }] });
     const column = { name: s.column, type: columnTypeText(s.type), notNull: false };
-    this.ws.update(o.id, (x) => ({ ...x, spec: { ...(x.spec as ObjectSpec['table']), createSql, columns: [...(x.spec as ObjectSpec['table']).columns, column] } }) as CatalogObject, false);
+    this.ws.update(
+      o.id,
+      (x) => ({ ...x, dependsOn: [...new Set([...x.dependsOn, ...typeIds])], spec: { ...(x.spec as ObjectSpec['table']), createSql, columns: [...(x.spec as ObjectSpec['table']).columns, column] } }) as CatalogObject,
+      false,
+    );
     return this.write('ALTER TABLE');
   }
 
@@ -1470,6 +1528,8 @@ function otherOptions(options: readonly SqlOption[], skip: readonly string[]): R
 
 /** A column's type as the table's spec keeps it: `numeric(10,2)`, `text[]`. */
 function columnTypeText(t: DataType): string {
+  if (t.list) return `${columnTypeText(t.list)} list${'[]'.repeat(t.arrayDimensions)}`;
+  if (t.map) return `map[${columnTypeText(t.map.key)}=>${columnTypeText(t.map.value)}]${'[]'.repeat(t.arrayDimensions)}`;
   return [t.name.join('.'), t.typmod.length ? `(${t.typmod.join(',')})` : '', '[]'.repeat(t.arrayDimensions)].join('');
 }
 
