@@ -46,7 +46,7 @@ import {
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
 import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros } from './source-sink-checks';
-import { checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent } from './types';
+import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
@@ -737,7 +737,7 @@ export class Planner {
     const typeIds: string[] = [];
     for (const c of s.columns) {
       validateName(c.name, at, 'column');
-      typeIds.push(...resolveColumnType(this.view(), c.type, at));
+      typeIds.push(...resolveColumnType(this.view(), c.type, at), ...(c.default ? typesNamedIn(this.view(), c.default.text) : []));
       if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
       seen.add(c.name);
     }
@@ -863,6 +863,7 @@ export class Planner {
     const existing = this.view().item(target.schema.id, target.name);
     const system = { reads: false, unstable: [] as string[] };
     const refs = this.queryDependencies(s.query, s.queryPosition, system);
+    refs.push(...typesNamedIn(this.view(), s.query));
     if (system.unstable.length > 0) {
       // Materialize's catalog error: these relations may change between versions, so nothing durable may be built on them.
       throw new PlanError(`cannot create ${KIND_LABEL[kind]} with unstable dependencies`, {
@@ -988,7 +989,8 @@ export class Planner {
       throw alreadyExists(existing, this.view().qualifiedName(existing), at);
     }
     const cluster = this.cluster(s.inCluster, at);
-    this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts, ...retention(s.withOptions, at) }));
+    const typeIds = (s.keyParts ?? []).flatMap((k) => typesNamedIn(this.view(), k.text));
+    this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id, ...typeIds], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts, ...retention(s.withOptions, at) }));
     return this.write('CREATE INDEX', notices);
   }
 
@@ -1011,6 +1013,10 @@ export class Planner {
       }
       if (name.length >= 2 && SYSTEM_SCHEMAS.includes(name[name.length - 2]!)) {
         throw new PlanError(`cannot drop ${s.objectType} ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+      }
+      if (s.objectType === 'type' && builtinTypeName(name)) {
+        // Built-in types come first on the search path: `bool` is pg_catalog's even when public.bool exists.
+        throw new PlanError(`cannot drop type ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
       }
       const target = this.findForDrop(s.objectType, name, at);
       if (!target) {
@@ -1104,11 +1110,15 @@ export class Planner {
       const dependents = [...view.dependentsOf(o.id), ...parts.flatMap((p) => view.dependentsOf(p.id))].filter((d) => !parts.some((p) => p.id === d.id));
       // As in Materialize, an item's indexes go with it without CASCADE (its
       // dependency_prevents_drop); a cluster, schema or database keeps them as contents.
-      const blocking = CONTAINER_KINDS.has(o.kind) ? dependents : dependents.filter((d) => d.kind !== 'index');
+      const blocking = CONTAINER_KINDS.has(o.kind) ? dependents : dependents.filter((d) => d.kind !== 'index' || d.spec.onId !== o.id);
       if (blocking.length && !cascade) {
         // Materialize's wording: names minimally qualified and quoted; a cluster, schema or
         // database does not list what depends on it.
-        const minimal = (x: CatalogObject) => `"${minimalName(view.qualifiedName(x))}"`;
+        // A type named like a built-in one keeps its schema (`public.bool`): unqualified, the name means the built-in.
+        const minimal = (x: CatalogObject) => {
+          const q = view.qualifiedName(x);
+          return `"${x.kind === 'type' && builtinTypeName([x.name]) ? q.slice(q[0] === DEFAULT_DATABASE ? 1 : 0).join('.') : minimalName(q)}"`;
+        };
         const reason = CONTAINER_KINDS.has(o.kind)
           ? ' because other objects depend on it'
           : `: still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`;
@@ -1390,6 +1400,12 @@ export class Planner {
   // ---- SHOW CREATE and EXPLAIN EFFECTS ---------------------------------------------------------
 
   private showCreate(s: S<'show_create'>, at: number): StatementPlan {
+    if (s.objectType === 'type') {
+      const builtin = builtinTypeName(s.name);
+      if (builtin) throw new PlanError(`cannot show create for system type ${builtin}`, { code: SQLSTATE.internalError, position: at });
+      const t = findItem(this.view(), s.name, at);
+      if (!t || t.kind !== 'type') throw new PlanError(`type "${s.name.join('.')}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
+    }
     const o = this.findForAlter(s.objectType, s.name, false, at)!;
     const view = this.view();
     let sql: string;

@@ -43,6 +43,22 @@ const MZ_CATALOG_TYPES = new Set(['uint2', 'uint4', 'uint8', 'mz_timestamp', 'mz
 /** What a named type resolves to: a built-in (by its canonical name) or a user-defined type. */
 export type NamedType = { readonly builtin: string } | { readonly user: ObjectOf<'type'> };
 
+/** The built-in type a name stands for (`int4`, `pg_catalog.text`), qualified by its schema (`pg_catalog.int4`), if it names one. */
+export function builtinTypeName(name: readonly string[]): string | undefined {
+  const base = baseName({ name, typmod: [], arrayDimensions: 0 });
+  const qualifierOk = name.length === 1 || (name.length === 2 && SYSTEM_TYPE_SCHEMAS.has(name[0]!));
+  if (!qualifierOk || !(BUILTIN.has(base) || (base.startsWith('_') && BUILTIN.has(base.slice(1))))) return undefined;
+  return `${MZ_CATALOG_TYPES.has(base) ? 'mz_catalog' : 'pg_catalog'}.${base}`;
+}
+
+/** A type as Materialize's parser leaves it, for "does not exist" messages (`int4 list[]`, `bigint_list[]`). */
+function astName(type: DataType): string {
+  const arrays = '[]'.repeat(type.arrayDimensions);
+  if (type.list) return `${astName(type.list)} list${arrays}`;
+  if (type.map) return `map[${astName(type.map.key)}=>${astName(type.map.value)}]${arrays}`;
+  return `${type.name.length === 1 ? baseName(type) : type.name.join('.')}${arrays}`;
+}
+
 /** The named (not anonymous) type `type` stands for, arrays aside; throws 42704 when there is none. */
 function resolveNamed(view: CatalogSnapshot, type: DataType, at: number): NamedType {
   const name = type.name;
@@ -92,7 +108,22 @@ function humanName(view: CatalogSnapshot, type: DataType): string {
  * relation depends on them). `at` is where errors point.
  */
 export function resolveColumnType(view: CatalogSnapshot, type: DataType, at: number): string[] {
-  if (type.list) return resolveColumnType(view, type.list, at);
+  const ids = resolveElementType(view, type, at);
+  // Materialize has arrays of built-in types only (`_int4`): not of lists, maps or user-defined types.
+  if (type.arrayDimensions > 0 && (type.list || type.map || ids.length > 0)) {
+    throw new PlanError(`type "${astName(type)}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
+  }
+  return ids;
+}
+
+function resolveElementType(view: CatalogSnapshot, type: DataType, at: number): string[] {
+  if (type.list) {
+    const element = type.list;
+    const ids = resolveColumnType(view, element, at);
+    const named = element.list || element.map || element.arrayDimensions > 0 ? undefined : resolveNamed(view, element, at);
+    if (named && 'builtin' in named && (named.builtin === 'char' || named.builtin === 'bpchar')) throw new NotSupportedError('char list not yet supported', { position: at });
+    return ids;
+  }
   if (type.map) {
     const key = type.map.key;
     const keyIds = resolveColumnType(view, key, at);
@@ -104,6 +135,44 @@ export function resolveColumnType(view: CatalogSnapshot, type: DataType, at: num
   }
   const n = resolveNamed(view, type, at);
   return 'user' in n ? [n.user.id] : [];
+}
+
+/**
+ * The user-defined types a piece of SQL kept as typed (a view's body, an index key, a column
+ * default) casts to — `CAST(x AS t)` and `x::t` — so that what uses a type depends on it, as in
+ * Materialize. Names that are no user-defined type (built-ins, unknown names) are skipped: the
+ * data plane reads the body. Pure: a token walk, no SQL parser.
+ */
+export function typesNamedIn(view: CatalogSnapshot, text: string): string[] {
+  let tokens;
+  try {
+    tokens = lex(text);
+  } catch {
+    return [];
+  }
+  const ids: string[] = [];
+  const parens: boolean[] = []; // true: the parenthesis of a CAST(
+  const nameAt = (i: number) => {
+    const name: string[] = [];
+    while ((tokens[i]?.kind === 'word' || tokens[i]?.kind === 'quoted') && (name.length === 0 || tokens[i - 1]?.value === '.')) {
+      name.push(tokens[i]!.value);
+      i += tokens[i + 1]?.kind === 'op' && tokens[i + 1]!.value === '.' ? 2 : 1;
+    }
+    if (name.length === 0 || name.length > 3) return;
+    try {
+      const n = resolveNamed(view, { name, typmod: [], arrayDimensions: 0 }, 0);
+      if ('user' in n) ids.push(n.user.id);
+    } catch {
+      // Not a type we keep.
+    }
+  };
+  tokens.forEach((t, i) => {
+    if (t.kind === 'op' && t.value === '(') parens.push(tokens[i - 1]?.kind === 'word' && tokens[i - 1]!.value === 'cast');
+    else if (t.kind === 'op' && t.value === ')') parens.pop();
+    else if (t.kind === 'op' && t.value === '::') nameAt(i + 1);
+    else if (t.kind === 'word' && t.value === 'as' && parens[parens.length - 1] === true) nameAt(i + 1);
+  });
+  return [...new Set(ids)];
 }
 
 /**

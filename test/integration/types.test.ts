@@ -122,4 +122,16 @@ describe('DROP TYPE', () => {
     const [types] = await ok(sql, 'SHOW TYPES');
     expect(types!.rows).toEqual([]);
   });
+
+  it('sees the types a view casts to (CAST(... AS t), ::t), as Materialize does, and not a column alias of the same name', async () => {
+    const { sql } = await sqlClient(p);
+    await ok(sql, "CREATE TYPE int4_list AS LIST (ELEMENT TYPE = int4); CREATE VIEW v1 AS SELECT * FROM (SELECT CAST('{2}' AS int4_list) AS a) AS s");
+    let r = await sql('DROP TYPE int4_list');
+    expect(r.body.results[0].error).toMatchObject({ code: '2BP01', message: 'cannot drop type "int4_list": still depended upon by view "v1"' });
+    await ok(sql, "DROP VIEW v1; CREATE VIEW v2 AS SELECT '{2}'::public.int4_list AS b");
+    r = await sql('DROP TYPE int4_list');
+    expect(r.body.results[0].error).toMatchObject({ code: '2BP01', message: 'cannot drop type "int4_list": still depended upon by view "v2"' });
+    await ok(sql, 'DROP VIEW v2; CREATE VIEW v3 AS SELECT 1 AS int4_list');
+    await ok(sql, 'DROP TYPE int4_list');
+  });
 });
