@@ -1225,9 +1225,6 @@ SHOW search_path;
 SHOW transaction_isolation;
 
 -- source: docs sql/index.md
-SHOW CREATE TYPE point;
-
--- source: docs sql/index.md
 SHOW NETWORK POLICIES;
 
 -- source: docs sql/index.md

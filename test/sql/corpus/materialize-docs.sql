@@ -3807,3 +3807,6 @@ DROP TYPE int4_list RESTRICT;
 
 -- source: docs sql/drop-type/index.md
 DROP TYPE IF EXISTS int4_list;
+
+-- source: docs sql/index.md
+SHOW CREATE TYPE point;
