@@ -31,6 +31,7 @@ export const SQLSTATE = {
   duplicateDatabase: '42P04',
   duplicateSchema: '42P06',
   undefinedObject: '42704',
+  invalidSchemaName: '3F000',
   undefinedTable: '42P01',
   undefinedColumn: '42703',
   wrongObjectType: '42809',

@@ -15,11 +15,12 @@ export const OBJECT_KINDS = [
   'view',
   'materialized_view',
   'index',
+  'type',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
 /** Kinds that live in a schema and share its namespace (Materialize's "items"). */
-export const ITEM_KINDS = ['secret', 'connection', 'source', 'subsource', 'sink', 'table', 'view', 'materialized_view', 'index'] as const;
+export const ITEM_KINDS = ['secret', 'connection', 'source', 'subsource', 'sink', 'table', 'view', 'materialized_view', 'index', 'type'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 export const isItemKind = (k: ObjectKind): k is ItemKind => (ITEM_KINDS as readonly string[]).includes(k);
 
@@ -153,7 +154,24 @@ export type ObjectSpec = {
     readonly refresh?: RefreshSchedule;
   };
   index: ItemSpecBase & { readonly clusterId: string; readonly onId: string; readonly keyParts: readonly string[] };
+  type: ItemSpecBase & TypeSpec;
 };
+
+/**
+ * A user-defined type (`CREATE TYPE`): catalog only, nothing on the data plane. Type names are kept
+ * as written and resolved (`int4`, `pg_catalog.text`, `materialize.public.int_list`); `dependsOn`
+ * holds the user-defined ones, so they cannot be dropped from under it.
+ */
+export type TypeSpec =
+  | { readonly category: 'list'; readonly element: TypeRef }
+  | { readonly category: 'map'; readonly key: TypeRef; readonly value: TypeRef }
+  | { readonly category: 'record'; readonly fields: readonly (TypeRef & { readonly name: string })[] };
+
+/** A type a user-defined type names: as written (`int4`, `numeric(5,2)`), and the id of a user-defined one. */
+export interface TypeRef {
+  readonly type: string;
+  readonly id?: string;
+}
 
 interface ObjectBase {
   readonly id: string;

@@ -30,6 +30,8 @@ export const RESOURCES_OF: Readonly<Record<ObjectKind, readonly Resource[]>> = {
     { controller: 'compute', kind: 'dataflow' },
   ],
   index: [{ controller: 'compute', kind: 'dataflow' }],
+  // A user-defined type lives in the catalog alone.
+  type: [],
 };
 
 /** The resources one object owns: its kind's, plus the ingestion export of a table fed by a source. */

@@ -18,6 +18,7 @@ export const KINDS_OF_TYPE: Readonly<Record<ObjectType, readonly ObjectKind[]>> 
   view: ['view'],
   'materialized view': ['materialized_view'],
   index: ['index'],
+  type: ['type'],
 };
 
 export const KIND_LABEL: Readonly<Record<ObjectKind, string>> = {
@@ -34,6 +35,7 @@ export const KIND_LABEL: Readonly<Record<ObjectKind, string>> = {
   view: 'view',
   materialized_view: 'materialized view',
   index: 'index',
+  type: 'type',
 };
 
 /** Kinds a query can read from. */

@@ -18,12 +18,13 @@ import {
   type ObjectSpec,
   type ReplicaObject,
   type Reconfiguration,
+  type TypeSpec,
 } from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { DataType, FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { parse } from '../sql/parser';
-import { objectName as printName, print, sourceClauses } from '../sql/printer';
+import { dataType, objectName as printName, print, sourceClauses } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
   findItem,
@@ -45,7 +46,7 @@ import {
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
 import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros } from './source-sink-checks';
-import { checkColumnDefault, checkPartitionBy, resolveColumnType } from './types';
+import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
@@ -167,6 +168,8 @@ export class Planner {
         return this.createTable(s, at);
       case 'create_table_from_source':
         return this.createTableFromSource(s, at, parsed);
+      case 'create_type':
+        return this.createType(s, at);
       case 'create_view':
         return this.createView(s, at);
       case 'create_materialized_view':
@@ -731,9 +734,10 @@ export class Planner {
     const notices: string[] = [];
     if (s.temporary) throw new NotSupportedError('temporary tables are session objects; the HTTP API has no session', { position: at });
     const seen = new Set<string>();
+    const typeIds: string[] = [];
     for (const c of s.columns) {
       validateName(c.name, at, 'column');
-      resolveColumnType(c.type, at);
+      typeIds.push(...resolveColumnType(this.view(), c.type, at), ...(c.default ? typesNamedIn(this.view(), c.default.text) : []));
       if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
       seen.add(c.name);
     }
@@ -743,8 +747,58 @@ export class Planner {
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
     const columns = s.columns.map((c) => ({ name: c.name, type: columnTypeText(c.type), notNull: c.notNull }));
-    this.ws.create(this.base('table', t.name, [t.schemaId], { schemaId: t.schemaId, createSql: print(s), columns, ...retention(s.withOptions, at) }));
+    this.ws.create(this.base('table', t.name, [t.schemaId, ...typeIds], { schemaId: t.schemaId, createSql: print(s), columns, ...retention(s.withOptions, at) }));
     return this.write('CREATE TABLE', notices);
+  }
+
+  /**
+   * `CREATE TYPE ... AS LIST | MAP | (fields)`: a catalog item alone (no effect), in its schema's
+   * namespace (a relation of the same name is 42710, both ways). The types it names must be named
+   * types (Materialize's rule); the user-defined ones become its dependencies.
+   */
+  private createType(s: S<'create_type'>, at: number): StatementPlan {
+    const view = this.view();
+    const ids: string[] = [];
+    const component = (type: DataType, asType: string, key: string, position: number) => {
+      const id = resolveTypeComponent(view, type, asType, key, position);
+      if (id) ids.push(id);
+      return { type: dataType(type), ...(id ? { id } : {}) };
+    };
+    let spec: TypeSpec;
+    if (s.as.kind === 'record') {
+      const seen = new Set<string>();
+      const fields = s.as.fields.map((f) => {
+        validateName(f.name, at, 'column');
+        if (seen.has(f.name)) throw new PlanError(`column "${f.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
+        seen.add(f.name);
+        return { name: f.name, ...component(f.type, '', f.name, at) };
+      });
+      spec = { category: 'record', fields };
+    } else {
+      const options = new Map<string, { type: DataType; position: number }>();
+      for (const o of s.as.options) {
+        if (options.has(o.name)) throw new PlanError(`${o.name} specified more than once`, { code: SQLSTATE.internalError, position: o.position });
+        options.set(o.name, o);
+      }
+      const required = (name: string) => {
+        const o = options.get(name);
+        if (!o) throw new PlanError(`${name} option is required`, { code: SQLSTATE.internalError, position: at });
+        return o;
+      };
+      if (s.as.kind === 'list') {
+        const e = required('ELEMENT TYPE');
+        spec = { category: 'list', element: component(e.type, 'LIST ', 'ELEMENT TYPE', e.position) };
+      } else {
+        const k = required('KEY TYPE');
+        const v = required('VALUE TYPE');
+        const key = component(k.type, 'MAP ', 'KEY TYPE', k.position);
+        spec = { category: 'map', key, value: component(v.type, 'MAP ', 'VALUE TYPE', v.position) };
+      }
+    }
+    const t = this.newItem(s.name, 'type', false, at, []);
+    if (!t) return this.write('CREATE TYPE');
+    this.ws.create(this.base('type', t.name, [t.schemaId, ...ids], { schemaId: t.schemaId, createSql: print(s), ...spec }));
+    return this.write('CREATE TYPE');
   }
 
   /**
@@ -809,6 +863,7 @@ export class Planner {
     const existing = this.view().item(target.schema.id, target.name);
     const system = { reads: false, unstable: [] as string[] };
     const refs = this.queryDependencies(s.query, s.queryPosition, system);
+    refs.push(...typesNamedIn(this.view(), s.query));
     if (system.unstable.length > 0) {
       // Materialize's catalog error: these relations may change between versions, so nothing durable may be built on them.
       throw new PlanError(`cannot create ${KIND_LABEL[kind]} with unstable dependencies`, {
@@ -934,7 +989,8 @@ export class Planner {
       throw alreadyExists(existing, this.view().qualifiedName(existing), at);
     }
     const cluster = this.cluster(s.inCluster, at);
-    this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts, ...retention(s.withOptions, at) }));
+    const typeIds = (s.keyParts ?? []).flatMap((k) => typesNamedIn(this.view(), k.text));
+    this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id, ...typeIds], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts, ...retention(s.withOptions, at) }));
     return this.write('CREATE INDEX', notices);
   }
 
@@ -957,6 +1013,10 @@ export class Planner {
       }
       if (name.length >= 2 && SYSTEM_SCHEMAS.includes(name[name.length - 2]!)) {
         throw new PlanError(`cannot drop ${s.objectType} ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+      }
+      if (s.objectType === 'type' && builtinTypeName(name)) {
+        // Built-in types come first on the search path: `bool` is pg_catalog's even when public.bool exists.
+        throw new PlanError(`cannot drop type ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
       }
       const target = this.findForDrop(s.objectType, name, at);
       if (!target) {
@@ -1050,11 +1110,15 @@ export class Planner {
       const dependents = [...view.dependentsOf(o.id), ...parts.flatMap((p) => view.dependentsOf(p.id))].filter((d) => !parts.some((p) => p.id === d.id));
       // As in Materialize, an item's indexes go with it without CASCADE (its
       // dependency_prevents_drop); a cluster, schema or database keeps them as contents.
-      const blocking = CONTAINER_KINDS.has(o.kind) ? dependents : dependents.filter((d) => d.kind !== 'index');
+      const blocking = CONTAINER_KINDS.has(o.kind) ? dependents : dependents.filter((d) => d.kind !== 'index' || d.spec.onId !== o.id);
       if (blocking.length && !cascade) {
         // Materialize's wording: names minimally qualified and quoted; a cluster, schema or
         // database does not list what depends on it.
-        const minimal = (x: CatalogObject) => `"${minimalName(view.qualifiedName(x))}"`;
+        // A type named like a built-in one keeps its schema (`public.bool`): unqualified, the name means the built-in.
+        const minimal = (x: CatalogObject) => {
+          const q = view.qualifiedName(x);
+          return `"${x.kind === 'type' && builtinTypeName([x.name]) ? q.slice(q[0] === DEFAULT_DATABASE ? 1 : 0).join('.') : minimalName(q)}"`;
+        };
         const reason = CONTAINER_KINDS.has(o.kind)
           ? ' because other objects depend on it'
           : `: still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`;
@@ -1273,12 +1337,16 @@ export class Planner {
       throw new PlanError(message, { code: SQLSTATE.duplicateColumn, position: s.columnPosition });
     }
     validateName(s.column, s.columnPosition, 'column');
-    resolveColumnType(s.type, s.columnPosition);
+    const typeIds = resolveColumnType(this.view(), s.type, s.columnPosition);
     const created = parse(o.spec.createSql)[0]?.statement;
     if (created?.kind !== 'create_table') throw new Error(`table ${o.id} has no CREATE TABLE definition`);
     const createSql = print({ ...created, columns: [...created.columns, { name: s.column, type: s.type, notNull: false }] });
     const column = { name: s.column, type: columnTypeText(s.type), notNull: false };
-    this.ws.update(o.id, (x) => ({ ...x, spec: { ...(x.spec as ObjectSpec['table']), createSql, columns: [...(x.spec as ObjectSpec['table']).columns, column] } }) as CatalogObject, false);
+    this.ws.update(
+      o.id,
+      (x) => ({ ...x, dependsOn: [...new Set([...x.dependsOn, ...typeIds])], spec: { ...(x.spec as ObjectSpec['table']), createSql, columns: [...(x.spec as ObjectSpec['table']).columns, column] } }) as CatalogObject,
+      false,
+    );
     return this.write('ALTER TABLE');
   }
 
@@ -1332,6 +1400,12 @@ export class Planner {
   // ---- SHOW CREATE and EXPLAIN EFFECTS ---------------------------------------------------------
 
   private showCreate(s: S<'show_create'>, at: number): StatementPlan {
+    if (s.objectType === 'type') {
+      const builtin = builtinTypeName(s.name);
+      if (builtin) throw new PlanError(`cannot show create for system type ${builtin}`, { code: SQLSTATE.internalError, position: at });
+      const t = findItem(this.view(), s.name, at);
+      if (!t || t.kind !== 'type') throw new PlanError(`type "${s.name.join('.')}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
+    }
     const o = this.findForAlter(s.objectType, s.name, false, at)!;
     const view = this.view();
     let sql: string;
@@ -1470,6 +1544,8 @@ function otherOptions(options: readonly SqlOption[], skip: readonly string[]): R
 
 /** A column's type as the table's spec keeps it: `numeric(10,2)`, `text[]`. */
 function columnTypeText(t: DataType): string {
+  if (t.list) return `${columnTypeText(t.list)} list${'[]'.repeat(t.arrayDimensions)}`;
+  if (t.map) return `map[${columnTypeText(t.map.key)}=>${columnTypeText(t.map.value)}]${'[]'.repeat(t.arrayDimensions)}`;
   return [t.name.join('.'), t.typmod.length ? `(${t.typmod.join(',')})` : '', '[]'.repeat(t.arrayDimensions)].join('');
 }
 

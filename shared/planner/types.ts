@@ -1,10 +1,11 @@
 /**
  * Column types resolved as Materialize resolves them: its parser maps SQL's spellings (`int`,
  * `double precision`, `string`, ...) to the names of its built-in types, and a name that is
- * neither is looked up in the catalog, where we keep no types (CREATE TYPE is not supported), so
- * it does not exist (42704). Pure.
+ * neither is looked up in the catalog among the user-defined types (`CREATE TYPE`); else it does
+ * not exist (42704). `int list` and `map[text => int]` are Materialize's anonymous containers. Pure.
  */
-import { PlanError, SQLSTATE } from '../errors';
+import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot, type ObjectOf } from '../catalog/model';
+import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { ColumnDef, DataType, SqlOption } from '../sql/ast';
 import { byteOffset, lex } from '../sql/lexer';
 
@@ -31,14 +32,166 @@ function baseName(type: DataType): string {
   return type.name.length === 1 ? (ALIASES[last] ?? last) : last;
 }
 
-/** Throws Materialize's error when `type` names no type; `at` is where the error points. */
-export function resolveColumnType(type: DataType, at: number): void {
-  const name = type.name;
+/** Materialize's pseudo types: they stand for any type in function signatures and name no column's type. */
+const PSEUDO = new Set([
+  'list', 'map', 'any', 'anyelement', 'anyarray', 'anynonarray', 'anyrange', 'anylist', 'anymap', 'anycompatible', 'anycompatiblearray',
+  'anycompatiblenonarray', 'anycompatiblelist', 'anycompatiblemap', 'anycompatiblerange',
+]);
+/** Built-in types that live in mz_catalog rather than pg_catalog. */
+const MZ_CATALOG_TYPES = new Set(['uint2', 'uint4', 'uint8', 'mz_timestamp', 'mz_aclitem']);
+
+/** What a named type resolves to: a built-in (by its canonical name) or a user-defined type. */
+export type NamedType = { readonly builtin: string } | { readonly user: ObjectOf<'type'> };
+
+/** The built-in type a name stands for (`int4`, `pg_catalog.text`), qualified by its schema (`pg_catalog.int4`), if it names one. */
+export function builtinTypeName(name: readonly string[]): string | undefined {
+  const base = baseName({ name, typmod: [], arrayDimensions: 0 });
   const qualifierOk = name.length === 1 || (name.length === 2 && SYSTEM_TYPE_SCHEMAS.has(name[0]!));
+  if (!qualifierOk || !(BUILTIN.has(base) || (base.startsWith('_') && BUILTIN.has(base.slice(1))))) return undefined;
+  return `${MZ_CATALOG_TYPES.has(base) ? 'mz_catalog' : 'pg_catalog'}.${base}`;
+}
+
+/** A type as Materialize's parser leaves it, for "does not exist" messages (`int4 list[]`, `bigint_list[]`). */
+function astName(type: DataType): string {
+  const arrays = '[]'.repeat(type.arrayDimensions);
+  if (type.list) return `${astName(type.list)} list${arrays}`;
+  if (type.map) return `map[${astName(type.map.key)}=>${astName(type.map.value)}]${arrays}`;
+  return `${type.name.length === 1 ? baseName(type) : type.name.join('.')}${arrays}`;
+}
+
+/** The named (not anonymous) type `type` stands for, arrays aside; throws 42704 when there is none. */
+function resolveNamed(view: CatalogSnapshot, type: DataType, at: number): NamedType {
+  const name = type.name;
   const base = baseName(type);
-  const known = BUILTIN.has(base) || (base.startsWith('_') && BUILTIN.has(base.slice(1)));
-  if (qualifierOk && known) return;
+  const qualifierOk = name.length === 1 || (name.length === 2 && SYSTEM_TYPE_SCHEMAS.has(name[0]!));
+  if (qualifierOk && (BUILTIN.has(base) || (base.startsWith('_') && BUILTIN.has(base.slice(1))))) return { builtin: base };
+  if (qualifierOk && PSEUDO.has(base)) {
+    throw new PlanError(`cannot reference pseudo type ${base.endsWith('list') || base.endsWith('map') ? 'mz_catalog' : 'pg_catalog'}.${base}`, {
+      code: SQLSTATE.internalError,
+      position: at,
+    });
+  }
+  // The search path after the system schemas: the default database's `public`.
+  const [dbName, schemaName] = name.length === 3 ? [name[0]!, name[1]!] : name.length === 2 ? [DEFAULT_DATABASE, name[0]!] : [DEFAULT_DATABASE, DEFAULT_SCHEMA];
+  const db = view.database(dbName);
+  const schema = db && name.length <= 3 ? view.schema(db.id, schemaName) : undefined;
+  const item = schema ? view.item(schema.id, name[name.length - 1]!) : undefined;
+  if (item?.kind === 'type') return { user: item };
   throw new PlanError(`type "${name.join('.')}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
+}
+
+/** How Materialize names a type in its messages (`pg_catalog.int4 list`, `materialize.public.t`). */
+function fullName(view: CatalogSnapshot, type: DataType, named?: NamedType): string {
+  const arrays = '[]'.repeat(type.arrayDimensions);
+  if (type.list) return `${fullName(view, type.list)} list${arrays}`;
+  if (type.map) return `map[${fullName(view, type.map.key)}=>${fullName(view, type.map.value)}]${arrays}`;
+  let n: NamedType;
+  try {
+    n = named ?? resolveNamed(view, type, 0);
+  } catch {
+    return `${type.name.join('.')}${arrays}`;
+  }
+  if ('user' in n) return `${view.qualifiedName(n.user).join('.')}${arrays}`;
+  return `${MZ_CATALOG_TYPES.has(n.builtin) ? 'mz_catalog' : 'pg_catalog'}.${n.builtin}${arrays}`;
+}
+
+/** A type as Materialize's messages show it to a user (`integer`, `text`, `materialize.public.t`). */
+function humanName(view: CatalogSnapshot, type: DataType): string {
+  if (type.list || type.map || type.arrayDimensions > 0) return fullName(view, type);
+  const n = resolveNamed(view, type, 0);
+  return 'user' in n ? view.qualifiedName(n.user).join('.') : (DISPLAY_NAMES[n.builtin] ?? n.builtin);
+}
+
+/**
+ * Resolves a column's type (`int`, `text[]`, `int list`, `map[text => int]`, a user-defined type)
+ * with Materialize's errors; returns the ids of the user-defined types it names (the column's
+ * relation depends on them). `at` is where errors point.
+ */
+export function resolveColumnType(view: CatalogSnapshot, type: DataType, at: number): string[] {
+  const ids = resolveElementType(view, type, at);
+  // Materialize has arrays of built-in types only (`_int4`): not of lists, maps or user-defined types.
+  if (type.arrayDimensions > 0 && (type.list || type.map || ids.length > 0)) {
+    throw new PlanError(`type "${astName(type)}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
+  }
+  return ids;
+}
+
+function resolveElementType(view: CatalogSnapshot, type: DataType, at: number): string[] {
+  if (type.list) {
+    const element = type.list;
+    const ids = resolveColumnType(view, element, at);
+    const named = element.list || element.map || element.arrayDimensions > 0 ? undefined : resolveNamed(view, element, at);
+    if (named && 'builtin' in named && (named.builtin === 'char' || named.builtin === 'bpchar')) throw new NotSupportedError('char list not yet supported', { position: at });
+    return ids;
+  }
+  if (type.map) {
+    const key = type.map.key;
+    const keyIds = resolveColumnType(view, key, at);
+    const keyNamed = key.list || key.map || key.arrayDimensions > 0 ? undefined : resolveNamed(view, key, at);
+    if (!keyNamed || !('builtin' in keyNamed) || keyNamed.builtin !== 'text') {
+      throw new PlanError(`map key type must be text, got ${humanName(view, key)}`, { code: SQLSTATE.internalError, position: at });
+    }
+    return [...keyIds, ...resolveColumnType(view, type.map.value, at)];
+  }
+  const n = resolveNamed(view, type, at);
+  return 'user' in n ? [n.user.id] : [];
+}
+
+/**
+ * The user-defined types a piece of SQL kept as typed (a view's body, an index key, a column
+ * default) casts to — `CAST(x AS t)` and `x::t` — so that what uses a type depends on it, as in
+ * Materialize. Names that are no user-defined type (built-ins, unknown names) are skipped: the
+ * data plane reads the body. Pure: a token walk, no SQL parser.
+ */
+export function typesNamedIn(view: CatalogSnapshot, text: string): string[] {
+  let tokens;
+  try {
+    tokens = lex(text);
+  } catch {
+    return [];
+  }
+  const ids: string[] = [];
+  const parens: boolean[] = []; // true: the parenthesis of a CAST(
+  const nameAt = (i: number) => {
+    const name: string[] = [];
+    while ((tokens[i]?.kind === 'word' || tokens[i]?.kind === 'quoted') && (name.length === 0 || tokens[i - 1]?.value === '.')) {
+      name.push(tokens[i]!.value);
+      i += tokens[i + 1]?.kind === 'op' && tokens[i + 1]!.value === '.' ? 2 : 1;
+    }
+    if (name.length === 0 || name.length > 3) return;
+    try {
+      const n = resolveNamed(view, { name, typmod: [], arrayDimensions: 0 }, 0);
+      if ('user' in n) ids.push(n.user.id);
+    } catch {
+      // Not a type we keep.
+    }
+  };
+  tokens.forEach((t, i) => {
+    if (t.kind === 'op' && t.value === '(') parens.push(tokens[i - 1]?.kind === 'word' && tokens[i - 1]!.value === 'cast');
+    else if (t.kind === 'op' && t.value === ')') parens.pop();
+    else if (t.kind === 'op' && t.value === '::') nameAt(i + 1);
+    else if (t.kind === 'word' && t.value === 'as' && parens[parens.length - 1] === true) nameAt(i + 1);
+  });
+  return [...new Set(ids)];
+}
+
+/**
+ * An option or field type of `CREATE TYPE` (Materialize's validate_data_type): it must be a named
+ * type, not an anonymous list, map or array, and not `char`. Returns the user-defined type it names, if any.
+ * `asType` is `LIST `, `MAP ` or `` (a record), `key` the option or field name.
+ */
+export function resolveTypeComponent(view: CatalogSnapshot, type: DataType, asType: string, key: string, at: number): string | undefined {
+  if (type.list || type.map || type.arrayDimensions > 0) {
+    // The element must exist before its anonymity is the problem.
+    resolveColumnType(view, type, at);
+    throw new PlanError(
+      `CREATE TYPE ... AS ${asType}option ${key} can only use named data types, but found unnamed data type ${fullName(view, type)}. Use CREATE TYPE to create a named type first`,
+      { code: SQLSTATE.internalError, position: at },
+    );
+  }
+  const n = resolveNamed(view, type, at);
+  if ('builtin' in n && (n.builtin === 'char' || n.builtin === 'bpchar')) throw new NotSupportedError('embedding char type in a list or map', { position: at });
+  return 'user' in n ? n.user.id : undefined;
 }
 
 /**
@@ -127,6 +280,7 @@ const DISPLAY_NAMES: Readonly<Record<string, string>> = {
 export function typeDisplayName(text: string): string {
   const arrays = /(\[\])*$/.exec(text)![0];
   const base = text.slice(0, text.length - arrays.length).replace(/\([^)]*\)/, '');
+  if (base.endsWith(' list')) return `${typeDisplayName(base.slice(0, -' list'.length))} list${arrays}`;
   const unqualified = base.replace(/^(?:pg_catalog|mz_catalog)\./, '');
   const builtin = ALIASES[unqualified] ?? unqualified;
   return `${DISPLAY_NAMES[builtin] ?? builtin}${arrays}`;

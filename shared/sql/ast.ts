@@ -56,7 +56,8 @@ export type ObjectType =
   | 'table'
   | 'view'
   | 'materialized view'
-  | 'index';
+  | 'index'
+  | 'type';
 
 export type Expr =
   | { readonly kind: 'column'; readonly name: string; readonly position: number }
@@ -93,6 +94,29 @@ export interface DataType {
   readonly typmod: readonly number[];
   /** `text[]` is 1, `int[][]` is 2 (sizes written inside the brackets are ignored, as in PostgreSQL). */
   readonly arrayDimensions: number;
+  /**
+   * Materialize's anonymous container types: `int list` has `name` `['list']` and `list` the
+   * element type; `map[text => int]` has `name` `['map']` and `map` its key and value types.
+   */
+  readonly list?: DataType;
+  readonly map?: { readonly key: DataType; readonly value: DataType };
+}
+
+/**
+ * What `CREATE TYPE name AS ...` defines: `LIST (ELEMENT TYPE = t)`, `MAP (KEY TYPE = k, VALUE TYPE = v)`
+ * (options as typed, in order; the planner checks which are there) or a record `(a int, b text)`.
+ */
+export type CreateTypeAs =
+  | { readonly kind: 'list'; readonly options: readonly TypeOption[] }
+  | { readonly kind: 'map'; readonly options: readonly TypeOption[] }
+  | { readonly kind: 'record'; readonly fields: readonly { readonly name: string; readonly type: DataType }[] };
+
+export interface TypeOption {
+  /** `ELEMENT TYPE`, `KEY TYPE` or `VALUE TYPE`. */
+  readonly name: string;
+  readonly type: DataType;
+  /** Byte offset of the option's type, for errors that point at it. */
+  readonly position: number;
 }
 
 export interface ColumnDef {
@@ -341,6 +365,7 @@ export type Statement =
       readonly envelope?: SourceEnvelope;
       readonly withOptions: readonly SqlOption[];
     }
+  | { readonly kind: 'create_type'; readonly name: ObjectName; readonly as: CreateTypeAs }
   | {
       readonly kind: 'create_view';
       readonly name: ObjectName;

@@ -69,18 +69,18 @@ export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'create_cluster', 'create_cluster_replica', 'create_database', 'create_schema', 'create_secret', 'create_connection', 'create_source',
   'create_webhook_source', 'create_sink', 'create_table', 'create_table_from_source', 'create_view', 'create_materialized_view', 'create_index', 'drop',
   'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'alter_table_add_column',
-  'comment',
+  'comment', 'create_type',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
 const SHOW_PLURALS: readonly (readonly string[])[] = [
   ['cluster', 'replicas'], ['materialized', 'views'], ['clusters'], ['connections'], ['databases'], ['indexes'], ['objects'],
-  ['schemas'], ['secrets'], ['sinks'], ['sources'], ['subsources'], ['tables'], ['views'],
+  ['schemas'], ['secrets'], ['sinks'], ['sources'], ['subsources'], ['tables'], ['types'], ['views'],
 ];
-const SHOW_UNSUPPORTED = ['roles', 'types', 'privileges', 'default', 'role', 'all', 'extended', 'full', 'network', 'continual'];
+const SHOW_UNSUPPORTED = ['roles', 'privileges', 'default', 'role', 'all', 'extended', 'full', 'network', 'continual'];
 
 /** Object types Materialize has and we do not serve (answered 0A000 where an object type is read). */
-const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['type', 'role', 'user', 'network', 'continual', 'owned'];
+const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['role', 'user', 'network', 'continual', 'owned'];
 
 const LOAD_GENERATORS: readonly (readonly [LoadGenerator, readonly string[]])[] = [
   ['auction', ['auction']], ['clock', ['clock']], ['counter', ['counter']], ['datums', ['datums']], ['key value', ['key', 'value']],
@@ -312,8 +312,10 @@ export class Parser {
             return this.parseCreateIndex(true);
           }
           break;
-        case 'role':
         case 'type':
+          this.next();
+          return this.parseCreateType();
+        case 'role':
         case 'user':
         case 'subsource':
         case 'continual':
@@ -324,7 +326,7 @@ export class Parser {
       }
     }
     return this.fail(
-      `an object type after CREATE (one of ${oneOf(['CLUSTER', 'CLUSTER REPLICA', 'CONNECTION', 'DATABASE', 'DEFAULT INDEX', 'INDEX', 'MATERIALIZED VIEW', 'SCHEMA', 'SECRET', 'SINK', 'SOURCE', 'TABLE', 'VIEW'])})`,
+      `an object type after CREATE (one of ${oneOf(['CLUSTER', 'CLUSTER REPLICA', 'CONNECTION', 'DATABASE', 'DEFAULT INDEX', 'INDEX', 'MATERIALIZED VIEW', 'SCHEMA', 'SECRET', 'SINK', 'SOURCE', 'TABLE', 'TYPE', 'VIEW'])})`,
     );
   }
 
@@ -791,7 +793,20 @@ export class Parser {
   }
 
   parseDataType(): DataType {
+    return this.nested(() => this.parseDataTypeInner());
+  }
+
+  private parseDataTypeInner(): DataType {
     const t = this.peek();
+    if (t.kind === 'word' && t.value === 'map' && this.peekOp('[', 1)) {
+      // Materialize's anonymous map type: `map[text => int]`.
+      this.i += 2;
+      const key = this.parseDataType();
+      this.expectOp('=>');
+      const value = this.parseDataType();
+      this.expectOp(']');
+      return this.typeSuffixes({ name: ['map'], typmod: [], arrayDimensions: 0, map: { key, value } });
+    }
     let name: ObjectName;
     let typmod: number[] = [];
     let typmodRead = false;
@@ -817,16 +832,53 @@ export class Parser {
       name = this.parseObjectName();
     }
     if (!typmodRead && this.peekOp('(')) typmod = this.parseTypmod();
-    // Materialize's own container types: `int list`, `map[text => int]`.
-    if (this.peekKeyword('list')) throw this.unsupported(this.peek(), 'The list type');
-    if (name.length === 1 && name[0] === 'map' && t.kind === 'word' && this.peekOp('[')) throw this.unsupported(t, 'The map type');
-    let arrayDimensions = 0;
-    while (this.eatOp('[')) {
-      if (this.peek().kind === 'number') this.parseUnsigned();
-      this.expectOp(']');
-      arrayDimensions++;
+    return this.typeSuffixes({ name, typmod, arrayDimensions: 0 });
+  }
+
+  /** `list` and `[]` after a type, left to right: `int list` is a list of int, `int[] list` a list of int arrays. */
+  private typeSuffixes(type: DataType): DataType {
+    for (;;) {
+      if (this.eatKeyword('list')) type = { name: ['list'], typmod: [], arrayDimensions: 0, list: type };
+      else if (this.eatOp('[')) {
+        if (this.peek().kind === 'number') this.parseUnsigned();
+        this.expectOp(']');
+        type = { ...type, arrayDimensions: type.arrayDimensions + 1 };
+      } else return type;
     }
-    return { name, typmod, arrayDimensions };
+  }
+
+  /**
+   * `CREATE TYPE name AS LIST (ELEMENT TYPE [=] t)`, `... AS MAP (KEY TYPE [=] k, VALUE TYPE [=] v)`
+   * or `... AS (field type, ...)`, Materialize's grammar: which options a kind needs is the planner's check.
+   */
+  private parseCreateType(): Statement {
+    const name = this.parseNameFor('type');
+    this.expectKeyword('as');
+    const kind = this.eatKeyword('list') ? 'list' : this.eatKeyword('map') ? 'map' : undefined;
+    this.expectOp('(');
+    if (kind === undefined) {
+      const fields: { name: string; type: DataType }[] = [];
+      do fields.push({ name: this.parseIdent(), type: this.parseDataType() });
+      while (this.eatOp(','));
+      this.expectOp(')');
+      return { kind: 'create_type', name, as: { kind: 'record', fields } };
+    }
+    const options: { name: string; type: DataType; position: number }[] = [];
+    do {
+      let option: string;
+      if (kind === 'list') {
+        this.expectKeyword('element');
+        option = 'ELEMENT TYPE';
+      } else if (this.eatKeyword('key')) option = 'KEY TYPE';
+      else if (this.eatKeyword('value')) option = 'VALUE TYPE';
+      else return this.fail('one of KEY or VALUE');
+      this.expectKeyword('type');
+      this.eatOp('=');
+      const position = this.byte(this.peek().start);
+      options.push({ name: option, type: this.parseDataType(), position });
+    } while (this.eatOp(','));
+    this.expectOp(')');
+    return { kind: 'create_type', name, as: { kind, options } };
   }
 
   private parseTypmod(): number[] {
@@ -940,7 +992,7 @@ export class Parser {
   private parseObjectType(): ObjectType {
     if (this.eatKeyword('cluster')) return this.eatKeyword('replica') ? 'cluster replica' : 'cluster';
     if (this.eatKeywords('materialized', 'view')) return 'materialized view';
-    const simple: ObjectType[] = ['database', 'schema', 'secret', 'connection', 'source', 'sink', 'table', 'view', 'index'];
+    const simple: ObjectType[] = ['database', 'schema', 'secret', 'connection', 'source', 'sink', 'table', 'view', 'index', 'type'];
     for (const s of simple) if (this.eatKeyword(s)) return s;
     return this.fail('an object type (CLUSTER, CLUSTER REPLICA, SOURCE, ...)');
   }
@@ -972,7 +1024,7 @@ export class Parser {
 
   private parseAlter(): Statement {
     const t = this.peek();
-    if (t.kind === 'word' && [...UNSUPPORTED_OBJECT_TYPES, 'system', 'default'].includes(t.value)) {
+    if (t.kind === 'word' && [...UNSUPPORTED_OBJECT_TYPES, 'type', 'system', 'default'].includes(t.value)) {
       throw this.unsupported(t, `ALTER ${t.raw.toUpperCase()}`);
     }
     const objectType = this.parseObjectType();
@@ -1095,7 +1147,7 @@ export class Parser {
   private parseComment(): Statement {
     this.expectKeyword('on');
     const t = this.peek();
-    if (t.kind === 'word' && ['type', 'role', 'function', 'network'].includes(t.value)) {
+    if (t.kind === 'word' && ['role', 'function', 'network'].includes(t.value)) {
       throw this.unsupported(t, `COMMENT ON ${t.raw.toUpperCase()}${t.value === 'network' ? ' POLICY' : ''}`);
     }
     const objectType: ObjectType | 'column' = this.eatKeyword('column') ? 'column' : this.parseObjectType();

@@ -142,6 +142,8 @@ const MULTIWORD_TYPES = new Set([
 export function dataType(t: DataType): string {
   const typmod = t.typmod.length > 0 ? `(${t.typmod.join(',')})` : '';
   const arrays = '[]'.repeat(t.arrayDimensions);
+  if (t.list) return `${dataType(t.list)} list${arrays}`;
+  if (t.map) return `map[${dataType(t.map.key)} => ${dataType(t.map.value)}]${arrays}`;
   const only = t.name.length === 1 ? t.name[0]! : undefined;
   if (only !== undefined && MULTIWORD_TYPES.has(only)) {
     // `timestamp(3) with time zone`: the precision goes after the first word.
@@ -151,7 +153,7 @@ export function dataType(t: DataType): string {
     return first === 'timestamp' || first === 'time' ? `${first}${typmod}${rest}${arrays}` : `${only}${typmod}${arrays}`;
   }
   // In type position any word is a type name, so plain words need no quotes even if keywords —
-  // except `map` and `list`, which open Materialize's (unsupported) container type syntax.
+  // except `map` and `list`, which open Materialize's container type syntax (`int list`, `map[...]`).
   const container = only === 'map' || only === 'list';
   const name = container ? `"${only}"` : only !== undefined && PLAIN_WORD.test(only) ? only : objectName(t.name);
   return `${name}${typmod}${arrays}`;
@@ -365,6 +367,11 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       if (s.includeMetadata.length) parts.push(`INCLUDE ${s.includeMetadata.map(includeItem).join(', ')}`);
       if (s.envelope) parts.push(`ENVELOPE ${envelope(s.envelope)}`);
       return parts.join(' ') + withOptions(s.withOptions);
+    }
+    case 'create_type': {
+      const head = `CREATE TYPE ${objectName(s.name)} AS`;
+      if (s.as.kind === 'record') return `${head} (${s.as.fields.map((f) => `${ident(f.name)} ${dataType(f.type)}`).join(', ')})`;
+      return `${head} ${s.as.kind.toUpperCase()} (${s.as.options.map((o) => `${o.name} = ${dataType(o.type)}`).join(', ')})`;
     }
     case 'create_view':
       return `CREATE ${s.orReplace ? 'OR REPLACE ' : ''}${s.temporary ? 'TEMPORARY ' : ''}VIEW ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''} AS ${s.query}`;

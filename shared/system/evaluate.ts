@@ -198,7 +198,8 @@ function schemaOf(snapshot: CatalogSnapshot, from: ObjectName | undefined) {
   const db = snapshot.database(dbName);
   if (!db) throw new PlanError(`unknown database '${dbName}'`, { code: SQLSTATE.undefinedObject });
   const schema = snapshot.schema(db.id, schemaName);
-  if (!schema) throw new PlanError(`unknown schema '${schemaName}'`, { code: SQLSTATE.undefinedObject });
+  // 3F000, PostgreSQL's invalid_schema_name, for a SHOW whose FROM names no schema.
+  if (!schema) throw new PlanError(`unknown schema '${schemaName}'`, { code: SQLSTATE.invalidSchemaName });
   return schema;
 }
 
@@ -367,7 +368,8 @@ function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSna
     views: ['view'],
     'materialized views': ['materialized_view'],
     indexes: ['index'],
-    objects: ['secret', 'connection', 'source', 'subsource', 'sink', 'table', 'view', 'materialized_view', 'index'],
+    types: ['type'],
+    objects: ['secret', 'connection', 'source', 'subsource', 'sink', 'table', 'view', 'materialized_view', 'index', 'type'],
   };
   const wanted = kinds[s.what];
   if (!wanted) throw new PlanError(`SHOW ${s.what.toUpperCase()} is not supported`, { code: SQLSTATE.featureNotSupported });

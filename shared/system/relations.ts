@@ -94,6 +94,7 @@ export const OBJECT_TYPE: Readonly<Record<string, string>> = {
   view: 'view',
   materialized_view: 'materialized-view',
   index: 'index',
+  type: 'type',
 };
 
 /** mz_comments.object_type: the audit log's spellings, as Materialize writes them (items as in mz_objects). */
@@ -183,6 +184,28 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
     columns: [col('id'), col('name'), col('on_id'), col('cluster_id'), col('owner_id')],
     needs: [],
     rows: ({ snapshot }) => snapshot.ofKind('index').map((x) => [x.id, x.name, x.spec.onId, x.spec.clusterId, x.owner]),
+  },
+  /** User-defined types (CREATE TYPE); Materialize's built-in types are not listed. `oid` is null: we assign none. */
+  mz_types: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('oid', 'int8'), col('schema_id'), col('name'), col('category'), col('owner_id'), col('create_sql')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('type').map((x) => [x.id, null, x.spec.schemaId, x.name, x.spec.category, x.owner, x.spec.createSql]),
+  },
+  /** A list type's element: the id of a user-defined type, else the built-in type's name as written (Materialize gives built-ins ids of their own). */
+  mz_list_types: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('element_id')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('type').flatMap((x) => (x.spec.category === 'list' ? [[x.id, x.spec.element.id ?? x.spec.element.type]] : [])),
+  },
+  /** A map type's key and value, as in mz_list_types. */
+  mz_map_types: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('key_id'), col('value_id')],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot.ofKind('type').flatMap((x) => (x.spec.category === 'map' ? [[x.id, x.spec.key.id ?? x.spec.key.type, x.spec.value.id ?? x.spec.value.type]] : [])),
   },
   mz_objects: {
     schema: 'mz_catalog',

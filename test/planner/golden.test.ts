@@ -52,6 +52,7 @@ const STATEMENT_KINDS: Record<Statement['kind'], true> = {
   create_sink: true,
   create_table: true,
   create_table_from_source: true,
+  create_type: true,
   create_view: true,
   create_materialized_view: true,
   create_index: true,

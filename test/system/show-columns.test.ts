@@ -107,7 +107,7 @@ describe('SHOW SUBSOURCES', () => {
   it("answers Materialize's messages", () => {
     expect(error(snapshot, 'SHOW SUBSOURCES ON t')).toMatchObject({ code: 'XX000', message: 'cannot show subsources on materialize.public.t because it is a table' });
     expect(error(snapshot, 'SHOW SUBSOURCES ON nope')).toMatchObject({ code: '42P01', message: "unknown catalog item 'nope'" });
-    expect(error(snapshot, 'SHOW SUBSOURCES FROM nope')).toMatchObject({ code: '42704', message: "unknown schema 'nope'" });
+    expect(error(snapshot, 'SHOW SUBSOURCES FROM nope')).toMatchObject({ code: '3F000', message: "unknown schema 'nope'" });
   });
 });
 

@@ -1020,33 +1020,6 @@ SET a = 0, b = 'aloha';
 -- source: docs transform-data/patterns/index.md
 UPDATE birds SET colors = '["Black","White","Blue"]' WHERE name = 'Penguin';
 
--- source: docs sql/create-type/index.md
-CREATE TYPE int4_list AS LIST (ELEMENT TYPE = int4);
-
--- source: docs sql/create-type/index.md
-CREATE TYPE int4_list_list AS LIST (ELEMENT TYPE = int4_list);
-
--- source: docs sql/create-type/index.md
-CREATE TYPE int4_map AS MAP (KEY TYPE = text, VALUE TYPE = int4);
-
--- source: docs sql/create-type/index.md
-CREATE TYPE int4_map_map AS MAP (KEY TYPE = text, VALUE TYPE = int4_map);
-
--- source: docs sql/create-type/index.md
-CREATE TYPE row_type AS (a int, b text);
-
--- source: docs sql/create-type/index.md
-CREATE TYPE nested_row_type AS (a row_type, b float8);
-
--- source: docs sql/index.md
-CREATE TYPE custom_list AS LIST (ELEMENT TYPE int4);
-
--- source: docs sql/index.md
-CREATE TYPE custom_nested_list AS LIST (element_type=custom_list);
-
--- source: docs sql/index.md
-CREATE TYPE second_custom_list AS LIST (element_type=int4);
-
 -- source: docs sql/deallocate/index.md
 DEALLOCATE a;
 
@@ -1078,24 +1051,6 @@ DROP OWNED BY joe;
 
 -- source: docs sql/drop-owned/index.md
 DROP OWNED BY joe, george CASCADE;
-
--- source: docs sql/drop-type/index.md
-SHOW TYPES;
-
--- source: docs sql/drop-type/index.md
-DROP TYPE int4_map;
-
--- source: docs sql/drop-type/index.md
-DROP TYPE int4_list CASCADE;
-
--- source: docs sql/drop-type/index.md
-DROP TYPE int4_list;
-
--- source: docs sql/drop-type/index.md
-DROP TYPE int4_list RESTRICT;
-
--- source: docs sql/drop-type/index.md
-DROP TYPE IF EXISTS int4_list;
 
 -- source: docs sql/execute/index.md
 PREPARE a AS SELECT 1 + $1;
@@ -1268,9 +1223,6 @@ SHOW search_path;
 
 -- source: docs sql/index.md
 SHOW transaction_isolation;
-
--- source: docs sql/index.md
-SHOW CREATE TYPE point;
 
 -- source: docs sql/index.md
 SHOW NETWORK POLICIES;

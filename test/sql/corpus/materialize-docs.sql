@@ -3756,3 +3756,57 @@ SHOW SUBSOURCES ON kafka;
 
 -- source: docs sql/index.md
 SHOW COLUMNS FROM my_source;
+
+-- ============================================================================================
+-- User-defined types (CREATE TYPE, DROP TYPE, SHOW TYPES), from the documentation's create-type, drop-type and
+-- sql pages.
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE int4_list AS LIST (ELEMENT TYPE = int4);
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE int4_list_list AS LIST (ELEMENT TYPE = int4_list);
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE int4_map AS MAP (KEY TYPE = text, VALUE TYPE = int4);
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE int4_map_map AS MAP (KEY TYPE = text, VALUE TYPE = int4_map);
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE row_type AS (a int, b text);
+
+-- source: docs sql/create-type/index.md
+CREATE TYPE nested_row_type AS (a row_type, b float8);
+
+-- source: docs sql/index.md
+CREATE TYPE custom_list AS LIST (ELEMENT TYPE int4);
+
+-- source: docs sql/index.md
+-- errata: ELEMENT TYPE is two words; Materialize reads element_type as one identifier and rejects it
+CREATE TYPE custom_nested_list AS LIST (element_type=custom_list);
+
+-- source: docs sql/index.md
+-- errata: ELEMENT TYPE is two words; Materialize reads element_type as one identifier and rejects it
+CREATE TYPE second_custom_list AS LIST (element_type=int4);
+
+-- source: docs sql/drop-type/index.md
+SHOW TYPES;
+
+-- source: docs sql/drop-type/index.md
+DROP TYPE int4_map;
+
+-- source: docs sql/drop-type/index.md
+DROP TYPE int4_list CASCADE;
+
+-- source: docs sql/drop-type/index.md
+DROP TYPE int4_list;
+
+-- source: docs sql/drop-type/index.md
+DROP TYPE int4_list RESTRICT;
+
+-- source: docs sql/drop-type/index.md
+DROP TYPE IF EXISTS int4_list;
+
+-- source: docs sql/index.md
+SHOW CREATE TYPE point;
