@@ -69,7 +69,7 @@ export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'create_cluster', 'create_cluster_replica', 'create_database', 'create_schema', 'create_secret', 'create_connection', 'create_source',
   'create_webhook_source', 'create_sink', 'create_table', 'create_table_from_source', 'create_view', 'create_materialized_view', 'create_index', 'drop',
   'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'alter_table_add_column',
-  'comment',
+  'alter_retain_history', 'alter_source', 'comment',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
