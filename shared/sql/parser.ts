@@ -31,6 +31,7 @@ import type {
   SchemaStrategy,
   SecretValue,
   ShowFilter,
+  ShowStatement,
   SinkConnection,
   SourceConnection,
   SourceEnvelope,
@@ -1263,7 +1264,8 @@ export class Parser {
     }
     this.expectKeyword('from');
     const fromPosition = this.byte(this.peek().start);
-    const from = this.parseObjectName();
+    const fromShow = this.parseShowSubquery();
+    const from = fromShow ? [] : this.parseObjectName();
     const where = this.eatKeyword('where') ? this.parseExpr() : undefined;
     const orderBy: OrderBy[] = [];
     if (this.eatKeywords('order', 'by')) {
@@ -1284,11 +1286,32 @@ export class Parser {
       ...(columns ? { columns } : {}),
       from,
       fromPosition,
+      ...(fromShow ? { fromShow } : {}),
       ...(where ? { where } : {}),
       orderBy,
       ...(limit !== undefined ? { limit } : {}),
       ...(offset !== undefined ? { offset } : {}),
     };
+  }
+
+  /**
+   * `FROM (SHOW ...)`: Materialize takes a SHOW where a query goes. We serve the SHOW forms that
+   * list (`SHOW SOURCES`, `SHOW COLUMNS FROM t`, ...); `SHOW CREATE` there is answered 0A000.
+   */
+  private parseShowSubquery(): ShowStatement | undefined {
+    const next = this.tokens[this.i + 1];
+    if (!this.peekOp('(') || next?.kind !== 'word' || next.value !== 'show') return undefined;
+    this.next();
+    const showTok = this.next();
+    if (this.peekKeyword('create')) {
+      throw new NotSupportedError('SHOW CREATE in a subquery is not supported by this control plane', {
+        position: this.byte(showTok.start),
+        hint: 'Run SHOW CREATE on its own: its create_sql column is the statement.',
+      });
+    }
+    const show = this.nested(() => this.parseShow());
+    this.expectOp(')');
+    return show as ShowStatement;
   }
 
   parseExpr(): Expr {
