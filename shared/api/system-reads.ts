@@ -22,13 +22,14 @@ export interface SystemReadStores {
 export async function readSystemTables(store: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, statement: SystemRead): Promise<StatementResult> {
   try {
     const inputs = await readInputs(store, tenant, snapshot, statement);
-    if (statement.kind === 'select') return selectResult(evaluateSelect(statement, inputs));
+    const show = statement.kind === 'select' ? statement.fromShow : statement;
     // Materialize's list of its system relations is loaded only for a SHOW that lists them.
-    const systemItems = systemSchemaOf(statement.from) ? (await import('../system/materialize-only')).materializeSchemaItems : undefined;
+    const systemItems = show && systemSchemaOf(show.from) ? (await import('../system/materialize-only')).materializeSchemaItems : undefined;
+    if (statement.kind === 'select') return selectResult(evaluateSelect(statement, inputs, systemItems));
     return selectResult(evaluateShow(statement, inputs, systemItems));
   } catch (e) {
     // A relation or column Materialize has and we do not: 0A000, not "unknown" (loaded only here).
-    if (statement.kind === 'select' && e instanceof ControlPlaneError && (e.code === SQLSTATE.undefinedTable || e.code === SQLSTATE.undefinedColumn)) {
+    if (statement.kind === 'select' && !statement.fromShow && e instanceof ControlPlaneError && (e.code === SQLSTATE.undefinedTable || e.code === SQLSTATE.undefinedColumn)) {
       throw (await import('../system/materialize-only')).materializeOnlyError(e, statement.from, systemRelationName(statement.from)) ?? e;
     }
     throw e;

@@ -9,6 +9,8 @@ export type FaultKind = 'transient' | 'terminal' | 'apply-then-fail';
 export class FaultInjector {
   private readonly queued: { kind: FaultKind; remaining: number; message: string; skip: number }[] = [];
   private readonly crashPoints = new Map<string, number>();
+  /** Passes of a crash point to let through before its armed crashes fire. */
+  private readonly crashSkips = new Map<string, number>();
   private readonly pauses = new Map<string, { reached: () => void; resumed: Promise<void> }[]>();
   latencyMs = 0;
   /** Data-plane calls seen (tests compare it with the real changes in the action log). */
@@ -24,9 +26,13 @@ export class FaultInjector {
     this.queued.push({ kind, remaining: n, message, skip });
   }
 
-  /** The next `n` times the code passes `point`, it "dies" there (throws SimulatedCrash). */
-  crashAt(point: string, n = 1): void {
+  /**
+   * The next `n` times the code passes `point`, it "dies" there (throws SimulatedCrash); with
+   * `skip`, the first `skip` passes go through before that (the crash matrix's "at the k-th step").
+   */
+  crashAt(point: string, n = 1, skip = 0): void {
     this.crashPoints.set(point, (this.crashPoints.get(point) ?? 0) + n);
+    if (skip > 0) this.crashSkips.set(point, (this.crashSkips.get(point) ?? 0) + skip);
   }
 
   /** Crashes armed but not yet reached. */
@@ -59,6 +65,7 @@ export class FaultInjector {
   clear(): void {
     this.queued.length = 0;
     this.crashPoints.clear();
+    this.crashSkips.clear();
     this.pauses.clear();
     this.latencyMs = 0;
   }
@@ -66,6 +73,11 @@ export class FaultInjector {
   /** Called where a crash may be injected. */
   point(name: string): void {
     const n = this.crashPoints.get(name) ?? 0;
+    const skip = this.crashSkips.get(name) ?? 0;
+    if (n > 0 && skip > 0) {
+      this.crashSkips.set(name, skip - 1);
+      return;
+    }
     if (n > 0) {
       this.crashPoints.set(name, n - 1);
       throw new SimulatedCrash(name);

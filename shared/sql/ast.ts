@@ -274,8 +274,11 @@ export type Statement =
       readonly kind: 'select';
       /** `undefined` for `*`. */
       readonly columns?: readonly string[];
+      /** The relation read; empty when `fromShow` is the relation. */
       readonly from: ObjectName;
       readonly fromPosition: number;
+      /** `SELECT ... FROM (SHOW ...)`: the SHOW's output is the relation read, as in Materialize. */
+      readonly fromShow?: ShowStatement;
       readonly where?: Expr;
       readonly orderBy: readonly OrderBy[];
       readonly limit?: number;
@@ -457,6 +460,9 @@ export type Statement =
     };
 
 export type StatementKind = Statement['kind'];
+
+/** `SHOW <plural> ...` and `SHOW COLUMNS ...` (not `SHOW CREATE`). */
+export type ShowStatement = Extract<Statement, { kind: 'show' }>;
 
 /** A statement with its place in the request text (byte offsets, end exclusive). */
 export interface ParsedStatement {

@@ -31,6 +31,7 @@ import type {
   SchemaStrategy,
   SecretValue,
   ShowFilter,
+  ShowStatement,
   SinkConnection,
   SourceConnection,
   SourceEnvelope,
@@ -69,7 +70,7 @@ export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'create_cluster', 'create_cluster_replica', 'create_database', 'create_schema', 'create_secret', 'create_connection', 'create_source',
   'create_webhook_source', 'create_sink', 'create_table', 'create_table_from_source', 'create_view', 'create_materialized_view', 'create_index', 'drop',
   'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'alter_table_add_column',
-  'comment', 'create_type',
+  'alter_retain_history', 'alter_source', 'comment', 'create_type',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
@@ -1315,7 +1316,8 @@ export class Parser {
     }
     this.expectKeyword('from');
     const fromPosition = this.byte(this.peek().start);
-    const from = this.parseObjectName();
+    const fromShow = this.parseShowSubquery();
+    const from = fromShow ? [] : this.parseObjectName();
     const where = this.eatKeyword('where') ? this.parseExpr() : undefined;
     const orderBy: OrderBy[] = [];
     if (this.eatKeywords('order', 'by')) {
@@ -1336,11 +1338,32 @@ export class Parser {
       ...(columns ? { columns } : {}),
       from,
       fromPosition,
+      ...(fromShow ? { fromShow } : {}),
       ...(where ? { where } : {}),
       orderBy,
       ...(limit !== undefined ? { limit } : {}),
       ...(offset !== undefined ? { offset } : {}),
     };
+  }
+
+  /**
+   * `FROM (SHOW ...)`: Materialize takes a SHOW where a query goes. We serve the SHOW forms that
+   * list (`SHOW SOURCES`, `SHOW COLUMNS FROM t`, ...); `SHOW CREATE` there is answered 0A000.
+   */
+  private parseShowSubquery(): ShowStatement | undefined {
+    const next = this.tokens[this.i + 1];
+    if (!this.peekOp('(') || next?.kind !== 'word' || next.value !== 'show') return undefined;
+    this.next();
+    const showTok = this.next();
+    if (this.peekKeyword('create')) {
+      throw new NotSupportedError('SHOW CREATE in a subquery is not supported by this control plane', {
+        position: this.byte(showTok.start),
+        hint: 'Run SHOW CREATE on its own: its create_sql column is the statement.',
+      });
+    }
+    const show = this.nested(() => this.parseShow());
+    this.expectOp(')');
+    return show as ShowStatement;
   }
 
   parseExpr(): Expr {

@@ -316,7 +316,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       return parts.join(' ');
     }
     case 'select': {
-      const parts = [`SELECT ${s.columns ? s.columns.map(ident).join(', ') : '*'} FROM ${objectName(s.from)}`];
+      const parts = [`SELECT ${s.columns ? s.columns.map(ident).join(', ') : '*'} FROM ${s.fromShow ? `(${print(s.fromShow)})` : objectName(s.from)}`];
       if (s.where) parts.push(`WHERE ${expr(s.where)}`);
       if (s.orderBy.length) parts.push(`ORDER BY ${s.orderBy.map((o) => `${ident(o.column)}${o.desc ? ' DESC' : ''}`).join(', ')}`);
       if (s.limit !== undefined) parts.push(`LIMIT ${s.limit}`);

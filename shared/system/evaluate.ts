@@ -53,6 +53,7 @@ export type SystemSchemaItems = (schema: string) => readonly { readonly name: st
 /** Which inputs a read statement needs beyond the snapshot. */
 export function inputsNeeded(s: Extract<Statement, { kind: 'show' | 'select' }>, snapshot?: CatalogSnapshot): Set<Input> {
   if (s.kind === 'select') {
+    if (s.fromShow) return inputsNeeded(s.fromShow, snapshot);
     if (snapshot && userRelation(snapshot, s.from)) return new Set<Input>(['connectorStatuses']);
     return new Set(resolveRelation(s.from, s.fromPosition).def.needs);
   }
@@ -67,7 +68,9 @@ function userRelation(snapshot: CatalogSnapshot, name: ObjectName) {
   return sc ? snapshot.item(sc.id, rel!) : undefined;
 }
 
-export function evaluateSelect(s: Extract<Statement, { kind: 'select' }>, inputs: SystemInputs): Relation {
+export function evaluateSelect(s: Extract<Statement, { kind: 'select' }>, inputs: SystemInputs, systemItems?: SystemSchemaItems): Relation {
+  // `FROM (SHOW ...)`: the SHOW's output, then the same WHERE, ORDER BY, LIMIT and columns.
+  if (s.fromShow) return project(filterSortLimit(evaluateShow(s.fromShow, inputs, systemItems), s.where, s.orderBy, s.limit, s.offset), s.columns);
   const user = userRelation(inputs.snapshot, s.from);
   if (user) {
     // Reading a stalled or failed source (or anything built on one) is an error, never stale rows.

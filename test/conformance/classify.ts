@@ -25,6 +25,9 @@ export function classify(sql: string): CaseClass {
       ? 'catalog_read'
       : 'outside';
   }
+  // `SELECT ... FROM (SHOW ...)`: Materialize serves a SHOW where a relation goes; it reads what the SHOW reads.
+  const showSubquery = /\bfrom\s*\(\s*(show\b[^)]*)\)/i.exec(text);
+  if (first === 'select' && showSubquery) return classify(showSubquery[1]!);
   if (first === 'select') return SYSTEM_RELATION.test(text) ? 'catalog_read' : 'outside';
   if (OUTSIDE_FIRST_WORDS.has(first)) return 'outside';
   return 'ddl';

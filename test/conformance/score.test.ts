@@ -39,3 +39,12 @@ describe('conformance scoring', () => {
     });
   });
 });
+
+describe('classify', () => {
+  it('reads SELECT ... FROM (SHOW ...) as what the SHOW reads', async () => {
+    const { classify } = await import('./classify');
+    expect(classify('SELECT name FROM (SHOW CLUSTERS)')).toBe('catalog_read');
+    expect(classify('SELECT * FROM (SHOW search_path)')).toBe('outside');
+    expect(classify('SELECT * FROM (SELECT 1)')).toBe('outside');
+  });
+});

@@ -4,63 +4,17 @@
  * ack, and in the sweeper between claiming a replay and sending it. After a restart and at most
  * two sweeps, the invariant checker finds catalog and data plane in agreement.
  */
-import { tableStores } from '../../shared/catalog/stores';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Pipeline } from '../../local/pipeline';
-import { Checker, isClean } from '../../shared/checker/checker';
 import { FaultInjector } from '../../shared/dataplane/faults';
-import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
 import { SimulatedCrash } from '../../shared/errors';
-import { tenantItems } from '../helpers/catalog';
-import { eventually, sqlClient, testPipeline, uniquePrefix } from '../helpers/pipeline';
+import { CRASH_POINTS as POINTS, CrashHarness } from '../helpers/crash-matrix';
+import { eventually, sqlClient, uniquePrefix } from '../helpers/pipeline';
 
-let running: Pipeline | undefined;
-afterEach(async () => {
-  await running?.stop();
-  running = undefined;
-});
-
-/** Starts (or restarts, on the same tables and queues) the pipeline. */
-async function boot(prefix: string, faults: FaultInjector): Promise<Pipeline> {
-  await running?.stop();
-  running = await testPipeline('crash', { prefix, faults, visibilityTimeoutSeconds: 1 });
-  return running;
-}
-
-async function quietThenCheck(p: Pipeline, tenant: string) {
-  const replay = RETRY_POLICIES['sweeper.replay'];
-  // At most two sweeps, far enough ahead that every replay window is open.
-  for (let sweeps = 1; sweeps <= 2; sweeps++) {
-    await p.sweeper.sweep(new Date(Date.now() + sweeps * replay.capMs));
-    const settled = async () => (await tenantItems(p, tenant)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending');
-    try {
-      await eventually(settled, 8_000);
-      break;
-    } catch (err) {
-      if (sweeps === 2) throw err;
-    }
-  }
-  return new Checker(tableStores(p.clients.doc, p.config.catalogTable, { snapshotCacheObjects: 0 }), p.dataPlane).check([tenant]);
-}
-
-/**
- * Runs `statement` with a crash armed at `point`, lets the crash happen, restarts the process on
- * the same state and checks that, once quiet, catalog and data plane agree. Returns the new pipeline.
- */
-async function crashRestartCheck(prefix: string, faults: FaultInjector, point: string, sql: (q: string) => Promise<{ status: number }>, statement: string, tenant: string): Promise<Pipeline> {
-  faults.crashAt(point, 1);
-  const r = await sql(statement);
-  expect(r.status).toBe(200);
-  // Let the crash happen, then restart the process on the same state.
-  await eventually(async () => faults.pendingCrashes() === 0, 10_000);
-  const p = await boot(prefix, faults);
-  const report = await quietThenCheck(p, tenant);
-  expect(report.problems).toEqual([]);
-  expect(isClean(report.counts)).toBe(true);
-  return p;
-}
-
-const POINTS = ['router.before-send', 'router.after-send', 'executor.before-dataplane', 'executor.after-dataplane', 'executor.before-ack'] as const;
+const h = new CrashHarness('crash');
+afterEach(() => h.stop());
+const boot = h.boot.bind(h);
+const quietThenCheck = h.quietThenCheck.bind(h);
+const crashRestartCheck = h.crashRestartCheck.bind(h);
 
 describe.each(['create', 'drop'] as const)('crash during %s', (phase) => {
   it.each(POINTS)('dying at %s: after restart and ≤ 2 sweeps, catalog and data plane agree', async (point) => {
@@ -81,20 +35,15 @@ describe('crash mid-sweep', () => {
   it('between claiming a replay and sending it: the next sweeps still replay', async () => {
     const prefix = uniquePrefix('crash');
     const faults = new FaultInjector();
-    let p = await boot(prefix, faults);
     // The effects' messages are lost (router off, as after an SQS emulator restart).
-    await p.stop();
-    running = await testPipeline('crash', { prefix, faults, workers: false, visibilityTimeoutSeconds: 1 });
-    p = running;
+    let p = await boot(prefix, faults, { workers: false });
     const { sql, tenant } = await sqlClient(p);
     await sql("CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = 2)");
     faults.crashAt('sweeper.after-claim', 1);
     await expect(p.sweeper.sweep(new Date(Date.now() + 60_000))).rejects.toBeInstanceOf(SimulatedCrash);
 
     // Restart with workers, but still without the router (the stream records stay unread).
-    await p.stop();
-    running = await testPipeline('crash', { prefix, faults, workers: false, visibilityTimeoutSeconds: 1 });
-    p = running;
+    p = await boot(prefix, faults, { workers: false });
     for (const c of ['compute', 'storage', 'secrets'] as const) p.pollers[c].start();
     const report = await quietThenCheck(p, tenant);
     expect(report.problems).toEqual([]);

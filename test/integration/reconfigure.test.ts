@@ -133,47 +133,102 @@ describe('graceful reconfiguration', () => {
 /** Points in the executor and the router on the way of a graceful reconfiguration. */
 const POINTS = ['router.before-send', 'router.after-send', 'executor.before-dataplane', 'executor.after-dataplane', 'reconfigure.before-commit', 'reconfigure.after-commit', 'executor.before-ack'] as const;
 
-describe('crash matrix: graceful reconfiguration', () => {
-  it.each(POINTS)('dying at %s: after restart and sweeps, the new replica set alone runs', async (point) => {
-    const prefix = uniquePrefix('reconf');
-    const faults = new FaultInjector();
-    let p = await boot(prefix, faults);
-    const { sql, tenant } = await sqlClient(p);
-    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = 2)");
-    await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 2);
-    faults.crashAt(point, 1);
-    await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT UNTIL READY (TIMEOUT = '10m'))");
-    // Points past the first decision are reached on a replay: sweep until the process has died there.
+/**
+ * Replays the data plane's action log from `from` on (the entries after the ALTER), starting with
+ * the `old` replicas running, and returns every replica set that ran along the way.
+ */
+async function replicaHistory(p: Pipeline, tenant: string, from: number, old: readonly string[]): Promise<string[][]> {
+  const running = new Set(old);
+  const history = [[...running].sort()];
+  for (const e of (await p.dataPlane.actionLog(tenant)).slice(from)) {
+    if (e.kind !== 'replica' || (e.action !== 'create' && e.action !== 'drop')) continue;
+    if (e.action === 'create') running.add(e.resourceId);
+    else running.delete(e.resourceId);
+    history.push([...running].sort());
+  }
+  return history;
+}
+
+/** At every moment the old replica set, or a whole new one, was running: never none, never half. */
+function expectAlwaysServing(history: readonly string[][], old: readonly string[], factor: number): void {
+  for (const running of history) {
+    const oldUp = old.every((id) => running.includes(id));
+    const newUp = running.filter((id) => !old.includes(id)).length >= factor;
+    expect(oldUp || newUp, `replicas running: ${JSON.stringify(running)} (old: ${JSON.stringify(old)})`).toBe(true);
+  }
+}
+
+/**
+ * One crash-matrix run per step: the n-th pass of `point` dies, for n = 1, 2, ... until a
+ * reconfiguration passes `point` fewer than n times (every step it passes has then died once).
+ * Each run alters cluster `c` to the other size, drives it until the process died, restarts the
+ * process, lets it settle, and checks the history of running replicas and the end state.
+ * `o.stillRouter`: the router stays off, so every message after the ALTER is a sweep's replay.
+ */
+async function everyStep(
+  point: string,
+  factor: number,
+  o: { stillRouter?: boolean; outcome?: 'commit' | 'rollback' } = {},
+): Promise<number> {
+  const faults = new FaultInjector();
+  const start = async (prefix: string) => {
+    const p = await boot(prefix, faults, o.stillRouter ? { workers: false } : {});
+    if (o.stillRouter) for (const c of ['compute', 'storage', 'secrets'] as const) p.pollers[c].start();
+    return p;
+  };
+  const still = await clusterThenStill(faults, factor);
+  const { prefix, tenant } = still;
+  let p = await start(prefix);
+  let size = '25cc';
+  let died = 0;
+  for (let n = 1; ; n++) {
+    const { sql } = await sqlClient(p, tenant);
+    const old = (await dataPlaneReplicas(p, tenant)).map((r) => r.owner!.objectId).sort();
+    expect(old).toHaveLength(factor);
+    const logged = (await p.dataPlane.actionLog(tenant)).length;
+    const next = o.outcome === 'rollback' ? size : size === '25cc' ? '50cc' : '25cc';
+    if (o.outcome === 'rollback') faults.failNext(1, 'terminal', 'no capacity for 100cc');
+    faults.crashAt(point, 1, n - 1);
+    const to = o.outcome === 'rollback' ? '100cc' : next;
+    await ok(sql, `ALTER CLUSTER c SET (SIZE = '${to}') WITH (WAIT UNTIL READY (TIMEOUT = '${o.outcome === 'rollback' ? '0s' : '10m'}', ON TIMEOUT = 'ROLLBACK'))`);
+    // Drive it (the points past the first decision are reached on a replay) until it died or settled.
+    let settled = false;
     await eventually(async () => {
       if (faults.pendingCrashes() === 0) return true;
       sweepAhead += 1;
       await p.sweeper.sweep(new Date(Date.now() + sweepAhead * 700_000), { fullPass: false }).catch((err) => {
         if (!(err instanceof SimulatedCrash)) throw err;
       });
-      return faults.pendingCrashes() === 0;
+      settled = faults.pendingCrashes() > 0 && (await tenantItems(p, tenant)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending');
+      return faults.pendingCrashes() === 0 || settled;
     }, 60_000, 300);
-    // Dead mid-way: the old set, the new one, or both still run — never none.
-    expect((await dataPlaneReplicas(p, tenant)).length).toBeGreaterThanOrEqual(2);
-    p = await boot(prefix, faults);
+    if (faults.pendingCrashes() > 0) {
+      // This reconfiguration passed `point` fewer than n times: every step has died once.
+      faults.clear();
+      await expectOneSet(p, tenant, next, factor);
+      expectAlwaysServing(await replicaHistory(p, tenant, logged, old), old, factor);
+      return died;
+    }
+    died++;
+    p = await start(prefix);
     await quiesce(p, tenant);
-    await expectOneSet(p, tenant, '50cc', 2);
+    await expectOneSet(p, tenant, next, factor);
+    expectAlwaysServing(await replicaHistory(p, tenant, logged, old), old, factor);
+    size = next;
+  }
+}
+
+describe('crash matrix: graceful reconfiguration', () => {
+  it.each(POINTS)('dying at every pass of %s: never none serving, and after restart and sweeps one replica set alone runs', async (point) => {
+    const died = await everyStep(point, 2);
+    expect(died).toBeGreaterThanOrEqual(1);
   });
 
-  it.each(['commit', 'rollback'] as const)('the sweeper dying between claiming the step and sending it (%s): the next sweeps settle it', async (outcome) => {
-    const faults = new FaultInjector();
-    // The queued messages are lost (workers and router off), so only a sweep's replay moves it.
-    const still = await clusterThenStill(faults, 1);
-    const { prefix, sql, tenant } = still;
-    let p = still.p;
-    if (outcome === 'rollback') faults.failNext(1, 'terminal', 'no capacity for 50cc');
-    await ok(sql, `ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT UNTIL READY (TIMEOUT = '${outcome === 'commit' ? '10m' : '0s'}', ON TIMEOUT = 'ROLLBACK'))`);
-    faults.crashAt('sweeper.after-claim', 1);
-    await expect(p.sweeper.sweep(new Date(Date.now() + 700_000), { fullPass: false })).rejects.toBeInstanceOf(SimulatedCrash);
-    sweepAhead += 1;
-    p = await boot(prefix, faults, { workers: false });
-    for (const c of ['compute', 'storage', 'secrets'] as const) p.pollers[c].start();
-    await quiesce(p, tenant);
-    await expectOneSet(p, tenant, outcome === 'commit' ? '50cc' : '25cc', 1);
+  it.each(['commit', 'rollback'] as const)('the sweeper dying at every claim between claiming a step and sending it (%s): never none serving; the next sweeps settle it', async (outcome) => {
+    // The router stays off: every step of the reconfiguration after the ALTER is a sweep's replay.
+    const died = await everyStep('sweeper.after-claim', 1, { stillRouter: true, outcome });
+    // The pending replica, the reconfiguration step and the dropped replica's effect at least.
+    expect(died).toBeGreaterThanOrEqual(3);
   });
 });
 

@@ -97,3 +97,19 @@ describe('SHOW COLUMNS and SHOW SUBSOURCES', () => {
     }
   });
 });
+
+describe('SELECT ... FROM (SHOW ...)', () => {
+  it("serves the SHOW's output as the relation read, with the SELECT subset's columns, WHERE, ORDER BY and LIMIT", async () => {
+    const { sql } = await sqlClient(p);
+    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc'); CREATE TABLE t (a int NOT NULL, b text); CREATE SOURCE counter IN CLUSTER c FROM LOAD GENERATOR COUNTER");
+    const show = (await ok(sql, 'SHOW SOURCES'))[0]!.rows!;
+    expect((await ok(sql, 'SELECT * FROM (SHOW SOURCES)'))[0]!.rows).toEqual(show);
+    expect((await ok(sql, 'SELECT name FROM (SHOW SOURCES)'))[0]!.rows).toEqual(show.map((r) => [r[0]]));
+    expect((await ok(sql, "SELECT name FROM (SHOW CLUSTERS) WHERE name = 'c'"))[0]!.rows).toEqual([['c']]);
+    expect((await ok(sql, 'SELECT name, nullable FROM (SHOW COLUMNS FROM t) ORDER BY name DESC LIMIT 1'))[0]!.rows).toEqual([['b', true]]);
+    const [unknown] = (await sql('SELECT nope FROM (SHOW TABLES)')).body.results;
+    expect(unknown.error).toMatchObject({ code: '42703' });
+    const [create] = (await sql('SELECT create_sql FROM (SHOW CREATE TABLE t)')).body.results;
+    expect(create.error).toMatchObject({ code: '0A000', message: 'SHOW CREATE in a subquery is not supported by this control plane', position: 24 });
+  });
+});
