@@ -57,7 +57,7 @@ export const FULL_PASS_EVENT = { pass: 'full' } as const;
  * below the count); lowering it strands the items on the shards no sweep reads any more.
  */
 export const ATTENTION_CAPACITY = {
-  /** Running connectors (sources and sinks) the deployment is sized for. */
+  /** Running connectors (sources and sinks) the deployment is sized for: the attention index's shards and status-ingest's concurrency follow it. */
   connectors: 25_000,
   /** Writes per second one partition key of an index takes (DynamoDB's per-partition 1 000 WCU, items under 1 KB). */
   partitionWritesPerSecond: 1000,
@@ -311,9 +311,9 @@ export function executorConcurrency(effectsPerSecond: number, effectSeconds: num
 }
 
 /**
- * The attention index's shard count (ATTENTION_CAPACITY): 4 for 25 000 connectors heartbeating
- * every 30 s and every queue at the data plane's allowed rate ((2 × 25 000 ÷ 30 + 2 × 3 × 50) ÷
- * 500 = 3.9); the sweeper queries each shard. 500 000 connectors need 68. The stack and the local
+ * The attention index's shard count (ATTENTION_CAPACITY): 6 for 25 000 connectors heartbeating
+ * every 20 s and every queue at the data plane's allowed rate ((2 × 25 000 ÷ 20 + 2 × 3 × 50) ÷
+ * 500 = 5.6); the sweeper queries each shard. 500 000 connectors need 101. The stack and the local
  * runtime read this one value (the catalog's keys and the sweeper are built with it).
  */
 export const ATTENTION_SHARDS = attentionShards({
@@ -321,6 +321,48 @@ export const ATTENTION_SHARDS = attentionShards({
   heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS,
   effectsPerSecond: CONTROLLERS.length * EFFECT_CAPACITY.dataPlaneEffectsPerSecond,
 });
+
+/**
+ * status-ingest's capacity: every running connector heartbeats every HEARTBEAT_INTERVAL_SECONDS,
+ * one SQS message each, and status-ingest must take them as fast as they come or the queue grows
+ * (and deadlines pass on connectors that did report). An invocation handles its batch's reports
+ * side by side (Powertools' BatchProcessor runs them in parallel), so it takes about one report's
+ * time: a GetItem of the status and a conditional write (2 DynamoDB calls, about 10 ms each
+ * in-region) plus the invocation's own overhead.
+ */
+export const STATUS_INGEST_CAPACITY = {
+  /** Reports per invocation: the event source mapping's batch size (SQS's most for a standard queue without a batching window). */
+  batchSize: 10,
+  /** Seconds one invocation takes for its batch (its reports side by side). */
+  invocationSeconds: 0.05,
+  /** The share of the invocations in flight planned to be busy: headroom for a burst of changes (a data plane restarting reports every connector at once). */
+  utilisation: 0.5,
+} as const;
+
+/**
+ * Invocations in flight status-ingest needs for `connectors` running connectors heartbeating every
+ * `heartbeatIntervalSeconds` (Little's law: invocations a second × seconds each, over the planned
+ * utilisation), within what an SQS event source accepts (2 to 1 000).
+ * https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html#events-sqs-max-concurrency
+ */
+export function statusIngestConcurrency(o: { connectors: number; heartbeatIntervalSeconds: number; batchSize?: number; invocationSeconds?: number; utilisation?: number }): number {
+  const { batchSize = STATUS_INGEST_CAPACITY.batchSize, invocationSeconds = STATUS_INGEST_CAPACITY.invocationSeconds, utilisation = STATUS_INGEST_CAPACITY.utilisation } = o;
+  if (!(o.connectors >= 0) || !(o.heartbeatIntervalSeconds > 0) || !(batchSize >= 1) || !(invocationSeconds > 0) || !(utilisation > 0 && utilisation <= 1)) {
+    throw new Error(`status-ingest sizing needs connectors ≥ 0, a positive heartbeat interval and invocation time, a batch of at least 1, a utilisation in (0, 1]; got ${JSON.stringify(o)}`);
+  }
+  const needed = (o.connectors / o.heartbeatIntervalSeconds / batchSize) * (invocationSeconds / utilisation);
+  return Math.min(1000, Math.max(2, Math.ceil(needed - 1e-9)));
+}
+
+/**
+ * The status queue's event source mapping (cdk/constructs/status-ingest.ts): sized, like the
+ * attention index, for ATTENTION_CAPACITY.connectors (25 000 connectors → 13 in flight;
+ * 500 000 → 250).
+ */
+export const STATUS_INGEST_MAPPING = {
+  batchSize: STATUS_INGEST_CAPACITY.batchSize,
+  maxConcurrency: statusIngestConcurrency({ connectors: ATTENTION_CAPACITY.connectors, heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS }),
+} as const;
 
 export const EXECUTOR_MAPPING = {
   batchSize: { referenceDataPlane: 10, externalDataPlane: 1 },

@@ -279,7 +279,7 @@ function scaleRows(r: Results, push: (row: BenchRow) => void): void {
     measured: `${f1(fit.heartbeatCalls.slope)} DynamoDB calls per report: ${pm.statusIngest.reports.toLocaleString('en-US')} reports a minute need ${f1(pm.statusIngest.concurrencyNeeded)} invocations in flight ${aws} (here ${f1(here.statusIngest.concurrencyNeeded)}); the stack's ${st.ingestMaxConcurrency} handle ${Math.round(pm.statusIngest.maxReportsPerMinute).toLocaleString('en-US')} a minute`,
     target: `≤ the mapping's maxConcurrency (${st.ingestMaxConcurrency})`,
     met: pm.statusIngest.concurrencyNeeded <= st.ingestMaxConcurrency,
-    cause: `every heartbeat is a read and a conditional write of its status; at ${st.ingestMaxConcurrency} in flight the queue grows once the deployment has more than ${Math.floor((st.ingestMaxConcurrency * 60_000) / Math.max(1e-9, (pm.statusIngest.seconds * 1000) / pm.statusIngest.reports) / (60 / st.heartbeatIntervalSeconds)).toLocaleString('en-US')} connectors. StatusIngest's maxConcurrency (2–1 000) must be sized to connectors × ${60 / st.heartbeatIntervalSeconds} / 60 × seconds per report, or heartbeats batched per data-plane replica`,
+    cause: `every heartbeat is a read and a conditional write of its status, a batch's ${st.ingestBatchSize} side by side; ${st.ingestMaxConcurrency} in flight (statusIngestConcurrency for ${pm.connectors.toLocaleString('en-US')} connectors: set ATTENTION_CAPACITY.connectors) keep up with ${Math.floor((st.ingestMaxConcurrency * 60_000) / Math.max(1e-9, (pm.statusIngest.seconds * 1000) / pm.statusIngest.reports) / (60 / st.heartbeatIntervalSeconds)).toLocaleString('en-US')} connectors`,
   });
   const stall = largest.stallLatencyMs;
   push({
@@ -303,10 +303,10 @@ function scaleRows(r: Results, push: (row: BenchRow) => void): void {
   push({
     item: 8,
     figure: `Whole data plane silent, ${at}: every connector overdue within one heartbeat interval`,
-    measured: `${f2(fit.silenceCalls.slope)} DynamoDB calls per overdue connector (its status read on the index, a conditional transaction: status and history row), one after another: ${aws} ${f1(massSilence.msPerOverdue)} ms → ${massSilence.perSweep.toLocaleString('en-US')} per sweep in its ${f1(st.sweepTimeoutSeconds * st.sweepBudget)} s, ${Number.isFinite(massSilence.sweeps) ? massSilence.sweeps.toLocaleString('en-US') : '∞'} sweeps to mark all (here ${f1(massSilenceHere.msPerOverdue)} ms each: ${massSilenceHere.sweeps.toLocaleString('en-US')} sweeps)`,
+    measured: `${f2(fit.silenceCalls.slope)} DynamoDB calls per overdue connector (its object read for the probe, a conditional transaction: status and history row), ${st.connectorPassConcurrency ?? 1} at once: ${aws} ${f1(massSilence.msPerOverdue)} ms each in effect → ${massSilence.perSweep.toLocaleString('en-US')} per sweep in its ${f1(st.sweepTimeoutSeconds * st.sweepBudget)} s, ${Number.isFinite(massSilence.sweeps) ? massSilence.sweeps.toLocaleString('en-US') : '∞'} sweeps to mark all (here ${f1(massSilenceHere.msPerOverdue)} ms each: ${massSilenceHere.sweeps.toLocaleString('en-US')} sweeps)`,
     target: `all within ${GOALS.silenceSweepIntervals} sweeps of their deadlines`,
     met: massSilence.sweeps <= GOALS.silenceSweepIntervals,
-    cause: `one sweeper invocation marks the overdue connectors one after another (${f1(massSilence.msPerOverdue)} ms each ${aws}); the rest stay due and the next sweep goes on. Marking ${pm.connectors.toLocaleString('en-US')} in 2 sweeps needs ${Math.ceil(pm.connectors / 2 / Math.max(1, massSilence.perSweep))}× the throughput: the shards swept by parallel invocations, and the writes in parallel within each`,
+    cause: `one sweeper invocation marks ${st.connectorPassConcurrency ?? 1} overdue connectors at once until its deadline; the rest stay due and the next sweep goes on. Marking ${pm.connectors.toLocaleString('en-US')} in 2 sweeps needs ${Math.ceil(pm.connectors / 2 / Math.max(1, massSilence.perSweep))}× that: about ${Math.round(pm.connectors / 2 / (st.sweepTimeoutSeconds * st.sweepBudget)).toLocaleString('en-US')} status transactions a second, over DynamoDB's default 40 000 write units a second per table; a data-plane-wide silence would be better shown once (the data plane's own status) than per connector`,
   });
   const invocations = sc.sizes.flatMap((z) => [z.quietSweep.ms, ...z.silenceDetail.sweeps.map((w) => w.ms), z.fullPassDetail.maxInvocationMs]);
   const worstInv = Math.max(...invocations);
@@ -318,7 +318,7 @@ function scaleRows(r: Results, push: (row: BenchRow) => void): void {
     measured: `measured ${f1(worstInv / 1000)} s = ${f2(worstInv / timeoutMs)}×${load} · quiet at ${pm.connectors.toLocaleString('en-US')} connectors ${f1(quietAtTarget)} ms ${aws} (model; here ${f1(here.sweeper.seconds * 1000)} ms)`,
     target: `≤ ${GOALS.sweepTimeoutShare}× the timeout`,
     met: worstInv <= GOALS.sweepTimeoutShare * timeoutMs && quietAtTarget <= GOALS.sweepTimeoutShare * timeoutMs,
-    cause: `the sweep checks its deadline only while it reads the attention index: the connector pass then marks every overdue connector it read, one after another, without looking at the deadline (shared/sweeper/connectors.ts; ${Math.max(...sc.sizes.flatMap((z) => z.silenceDetail.sweeps.map((w) => w.overdue)))} overdue in the longest sweep here${load}). Checking the deadline per connector there (what is left stays due) bounds it`,
+    cause: `the sweep stops reading the attention index at its deadline, the connector pass starts no connector past it (what is left stays due) and the full pass no tenant (${Math.max(...sc.sizes.flatMap((z) => z.silenceDetail.sweeps.map((w) => w.overdue)))} overdue in the largest silence sweep here${load}); what overruns is the work in flight at the deadline`,
   });
   const smPct = (pm.secretsManagerCalls / pm.connectors) * 100;
   push({

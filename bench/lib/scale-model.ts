@@ -42,6 +42,8 @@ export interface ScaleSettings {
   readonly fullPassIntervalMinutes: number;
   /** How often the full-pass rule invokes the sweeper (the Sweeper construct's fullPassInterval). */
   readonly fullPassRuleMinutes: number;
+  /** Overdue connectors the connector pass marks at once (CONNECTOR_PASS_CONCURRENCY); absent: one at a time. */
+  readonly connectorPassConcurrency?: number;
 }
 
 export interface Line {
@@ -216,8 +218,12 @@ export function perMinute(fitted: ScaleFit, s: ScaleSettings, d: Deployment, lat
   // A heartbeat per connector per interval; one report per message, batches of ingestBatchSize.
   const reports = (connectors * 60) / s.heartbeatIntervalSeconds;
   const perReport = (l: Line) => Math.max(0, at(l, connectors)) / Math.max(1, connectors);
-  const ingestSeconds = (reports * perReport(fit.heartbeatLambdaMs)) / 1000;
-  const msPerReport = perReport(fit.heartbeatLambdaMs);
+  // An invocation handles its batch's reports side by side (BatchProcessor): at a latency per call
+  // its time is about one report's calls, not the batch's. A measured time is the invocations'
+  // own (wall clock), which already includes that.
+  const sideBySide = latency.kind === 'aws' ? s.ingestBatchSize : 1;
+  const msPerReport = perReport(fit.heartbeatLambdaMs) / sideBySide;
+  const ingestSeconds = (reports * msPerReport) / 1000;
   const statusIngest = {
     reports,
     invocations: reports / s.ingestBatchSize,
@@ -286,7 +292,10 @@ export function detectingSweep(deadlineSeconds: number, phaseSeconds: number, in
  * due for the next one. Sweeps until the last connector shows `stalled`.
  */
 export function massSilenceSweeps(fit: ScaleFit, s: ScaleSettings, connectors: number, latency: Latency): { msPerOverdue: number; perSweep: number; sweeps: number; lastDetectedSeconds: number } {
-  const msPerOverdue = Math.max(1e-6, timeLines(fit, latency).silence.slope);
+  // At a latency per call the calls of `connectorPassConcurrency` connectors overlap; a measured
+  // time is the sweeps' wall clock, which already includes that.
+  const width = latency.kind === 'aws' ? Math.max(1, s.connectorPassConcurrency ?? 1) : 1;
+  const msPerOverdue = Math.max(1e-6, timeLines(fit, latency).silence.slope / width);
   const perSweep = Math.floor((s.sweepTimeoutSeconds * s.sweepBudget * 1000) / msPerOverdue);
   const sweeps = perSweep > 0 ? Math.ceil(connectors / perSweep) : Infinity;
   return { msPerOverdue, perSweep, sweeps, lastDetectedSeconds: s.heartbeatTimeoutSeconds + sweeps * s.sweepIntervalSeconds };

@@ -29,7 +29,8 @@ import { tableStores } from '../../shared/catalog/stores';
 import { ReferenceDataPlane } from '../../shared/dataplane/reference';
 import { HealthMonitor } from '../../shared/dataplane/health-monitor';
 import { HEARTBEAT_INTERVAL_SECONDS, HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../../shared/dataplane/contract';
-import { CATALOG_TABLE } from '../../shared/definitions';
+import { CATALOG_TABLE, STATUS_INGEST_MAPPING, statusIngestConcurrency } from '../../shared/definitions';
+import { CONNECTOR_PASS_CONCURRENCY } from '../../shared/sweeper/connectors';
 import { makeLogger } from '../../shared/lambda/logger';
 import { statusIngestHandler } from '../../shared/lambda/status-ingest';
 import { SWEEP_TIME_BUDGET } from '../../shared/lambda/sweeper';
@@ -40,7 +41,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
 import { QueuePoller } from '../../local/queue-poller';
 import { CapacityMeter, type Units } from '../lib/capacity-meter';
-import type { ScalePoint, ScaleSettings } from '../lib/scale-model';
+import { TARGET_DEPLOYMENT, type ScalePoint, type ScaleSettings } from '../lib/scale-model';
 import { now, summarize, until, type Summary } from '../lib/stats';
 import { batchWrite, partition } from './sweeper';
 import { createTable } from './commit';
@@ -70,11 +71,16 @@ export const STACK_SETTINGS: ScaleSettings = {
   sweepBudget: SWEEP_TIME_BUDGET,
   heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS,
   heartbeatTimeoutSeconds: HEARTBEAT_TIMEOUT_SECONDS,
-  ingestBatchSize: 10,
-  ingestMaxConcurrency: 5,
+  ingestBatchSize: STATUS_INGEST_MAPPING.batchSize,
+  // What a deployment sized for the model's connectors gets (ATTENTION_CAPACITY.connectors = 500 000).
+  ingestMaxConcurrency: statusIngestConcurrency({ connectors: TARGET_DEPLOYMENT.tenants * TARGET_DEPLOYMENT.objectsPerTenant * TARGET_DEPLOYMENT.connectorShare, heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS }),
   fullPassIntervalMinutes: 60,
-  fullPassRuleMinutes: 5,
+  fullPassRuleMinutes: 1,
+  connectorPassConcurrency: CONNECTOR_PASS_CONCURRENCY,
 };
+
+/** Invocations of status-ingest in flight while this machine measures a heartbeat round (its 2 cores: the shipped 13 would only queue on them). */
+const MEASURE_INGEST_CONCURRENCY = 5;
 
 /** One due-work sweep of the silence. */
 export interface SilenceSweep {
@@ -359,7 +365,7 @@ export async function scaleFigures(env: ScaleEnv, shape: SourceShape): Promise<S
       functionName: 'status-ingest',
       logger,
       batchSize: STACK_SETTINGS.ingestBatchSize,
-      maxConcurrency: STACK_SETTINGS.ingestMaxConcurrency,
+      maxConcurrency: MEASURE_INGEST_CONCURRENCY,
       handler: async (event, context) => {
         const s0 = now();
         try {

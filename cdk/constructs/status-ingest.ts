@@ -5,8 +5,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { deploymentNames, ENV, minVisibilityTimeoutSeconds, STATUS_QUEUE } from '../../shared/definitions';
-import { STATUS_QUEUE_URL_ENV } from '../../shared/lambda/reference-reporter';
+import { deploymentNames, ENV, minVisibilityTimeoutSeconds, STATUS_INGEST_MAPPING, STATUS_QUEUE } from '../../shared/definitions';
+import { REPORTER_TIMEOUT_SECONDS, STATUS_QUEUE_URL_ENV } from '../../shared/lambda/reference-reporter';
 import type { CatalogTable } from './catalog-table';
 
 /** The status-ingest function's timeout: a batch of 10 reports is 10 conditional writes and their history rows. */
@@ -45,8 +45,9 @@ export interface StatusIngestProps {
   readonly dataPlanePrincipalArn?: string;
   /**
    * The reference data plane's table. When given, nothing else runs its ingestions, so a
-   * scheduled reporter function runs their checks every minute and sends the reports (and
-   * heartbeats), as the only principal allowed to: a minute is within the 75 s report timeout.
+   * scheduled reporter function, invoked every minute, runs their checks every
+   * HEARTBEAT_INTERVAL_SECONDS (20 s: three rounds an invocation) and sends the reports (and
+   * heartbeats), as the only principal allowed to: well within the 55 s report timeout.
    * Exclusive with `dataPlanePrincipalArn`.
    * @default - none: an external data plane reports
    */
@@ -67,9 +68,11 @@ export interface StatusIngestProps {
    */
   readonly environment?: DdlFunctionProps['environment'];
   /**
-   * Most concurrent invocations the queue's event source starts. Each report is one or two small
-   * catalog writes; at the default, 10-report batches of ~50 ms give ~1 000 reports/s.
-   * @default 5
+   * Most concurrent invocations the queue's event source starts: enough for every running
+   * connector's heartbeat (`statusIngestConcurrency` in shared/definitions.ts: connectors ÷ 20 s ÷
+   * 10 reports a batch × 0.05 s a batch, at half load). Size it for your connectors with
+   * `ATTENTION_CAPACITY.connectors`, or set it here.
+   * @default STATUS_INGEST_MAPPING.maxConcurrency (13, for 25 000 connectors)
    */
   readonly maxConcurrency?: number;
 }
@@ -153,7 +156,7 @@ export class StatusIngest extends Construct {
       environment: props.environment,
     });
     const fn = this.handler.function;
-    fn.addEventSource(new sources.SqsEventSource(this.queue, { batchSize: 10, maxConcurrency: props.maxConcurrency ?? 5, reportBatchItemFailures: true }));
+    fn.addEventSource(new sources.SqsEventSource(this.queue, { batchSize: STATUS_INGEST_MAPPING.batchSize, maxConcurrency: props.maxConcurrency ?? STATUS_INGEST_MAPPING.maxConcurrency, reportBatchItemFailures: true }));
     props.catalog.grantTableActions(fn, STATUS_INGEST_TABLE_ACTIONS, true);
   }
 
@@ -161,8 +164,9 @@ export class StatusIngest extends Construct {
     const reporter = new DdlFunction(this, 'Reporter', {
       entry: entry ?? functionEntry('reference-reporter'),
       description: "Runs the reference data plane's connector checks and reports their health",
-      // Probes are bounded (5 s each, in parallel); the next round must not overlap this one.
-      timeout: Duration.seconds(50),
+      // A round every heartbeat interval, each started with REPORTER_ROUND_ALLOWANCE_MS left (probes
+      // are bounded: 5 s each, in parallel): rounds at 0, 20 and 40 s, done before the next minute's invocation.
+      timeout: Duration.seconds(REPORTER_TIMEOUT_SECONDS),
       environment: { ...environment, [ENV.dataPlaneTable]: table.tableName, [STATUS_QUEUE_URL_ENV]: this.queue.queueUrl },
       // The probes' clients (pg, kafkajs) load on first use, as in the sweeper.
       splitChunks: true,

@@ -148,10 +148,15 @@ export interface StatusReport {
   readonly observedAt: string;
 }
 
-/** How often a running ingestion or export repeats its health. */
-export const HEARTBEAT_INTERVAL_SECONDS = 30;
+/**
+ * How often a running ingestion or export repeats its health. 20 s, so that the deadline below
+ * plus one sweep interval (60 s) stays within two sweep intervals of the data plane going silent.
+ */
+export const HEARTBEAT_INTERVAL_SECONDS = 20;
 /**
  * How long the control plane waits for the next report before it calls the connector stalled:
- * two missed heartbeats plus delivery slack, so one lost or late message is not an alarm.
+ * two missed heartbeats plus delivery slack, so one lost or late message is not an alarm (55 s).
+ * With the due-work sweep every 60 s, a silent connector shows `stalled` at most 55 + 60 = 115 s
+ * after its last report.
  */
 export const HEARTBEAT_TIMEOUT_SECONDS = 2 * HEARTBEAT_INTERVAL_SECONDS + 15;

@@ -1,9 +1,11 @@
 /**
  * The reference data plane's reporter in AWS. Locally the runtime runs the reference data plane's
  * checks on a timer (local/pipeline.ts); in AWS nothing else runs its ingestions, so this
- * scheduled function does: one health round per invocation (shared/dataplane/health-monitor.ts),
- * reports and heartbeats to the status queue. A warm container remembers what it sent, so it
- * reports changes and heartbeats; a cold one reports every connector once.
+ * scheduled function does. EventBridge runs it once a minute at most, and connectors must
+ * heartbeat every HEARTBEAT_INTERVAL_SECONDS (20 s), so one invocation runs a health round
+ * (shared/dataplane/health-monitor.ts) every heartbeat interval while its time allows: three
+ * rounds a minute. A warm container remembers what it sent, so it reports changes and heartbeats;
+ * a cold one reports every connector once.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -14,6 +16,7 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { ENV } from '../definitions';
 import { PROBE_NETWORKS_ENV } from '../config';
+import { HEARTBEAT_INTERVAL_SECONDS } from '../dataplane/contract';
 import { HealthMonitor } from '../dataplane/health-monitor';
 import { ReferenceDataPlane } from '../dataplane/reference';
 import type { Prober } from '../probes/types';
@@ -54,18 +57,63 @@ export function loadReporterConfig(env: Record<string, string | undefined>): Rep
   };
 }
 
-export function referenceReporterHandler(cfg: ReporterConfig, clients: { doc: DynamoDBDocumentClient; sqs: SQSClient }, logger: Logger, extra: { prober?: Prober; secrets?: SecretStore } = {}) {
+/** The reporter function's timeout (cdk/constructs/status-ingest.ts): room for three rounds 20 s apart ({@link reporterRounds}), ending before the next minute's invocation. */
+export const REPORTER_TIMEOUT_SECONDS = 55;
+
+/** What one round may take at most (probes are bounded at 5 s each and run side by side); a round is started only with this much time left. */
+export const REPORTER_ROUND_ALLOWANCE_MS = 10_000;
+
+/**
+ * The start offsets (ms from the invocation's start) of the health rounds one invocation runs: one
+ * every `intervalMs`, as many as start with {@link REPORTER_ROUND_ALLOWANCE_MS} of the remaining
+ * time left. Always at least the first.
+ */
+export function reporterRounds(remainingMs: number, intervalMs: number): number[] {
+  if (!(intervalMs > 0)) throw new Error(`the reporter's round interval must be positive, got ${intervalMs} ms`);
+  const out = [0];
+  while (out[out.length - 1]! + intervalMs + REPORTER_ROUND_ALLOWANCE_MS <= remainingMs) out.push(out[out.length - 1]! + intervalMs);
+  return out;
+}
+
+export interface ReporterExtra {
+  readonly prober?: Prober;
+  readonly secrets?: SecretStore;
+  /** The time source (tests run virtual time); default the wall clock. */
+  readonly clock?: () => Date;
+  /** Waits until the next round; default a timer. */
+  readonly wait?: (ms: number) => Promise<void>;
+}
+
+export function referenceReporterHandler(cfg: ReporterConfig, clients: { doc: DynamoDBDocumentClient; sqs: SQSClient }, logger: Logger, extra: ReporterExtra = {}) {
+  const clock = extra.clock ?? (() => new Date());
+  const wait = extra.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const intervalMs = HEARTBEAT_INTERVAL_SECONDS * 1000;
   const monitor = new HealthMonitor({
     dataPlane: new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable),
     sqs: clients.sqs,
     queueUrl: cfg.statusQueueUrl,
     logger,
-    ...extra,
+    // The rounds are the heartbeat clock: every round sends each running connector's heartbeat,
+    // even one that starts a little less than an interval after the previous round's send.
+    heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS / 2,
+    clock,
+    ...(extra.prober ? { prober: extra.prober } : {}),
+    ...(extra.secrets ? { secrets: extra.secrets } : {}),
   });
-  const handler = async (_event: ScheduledEvent, _context: Context) => {
-    const reports = await monitor.checkAll();
-    if (reports.length) logger.info('health reported', { reports: reports.length, changes: reports.filter((r) => r.reason === 'change').length });
-    return { reports: reports.length };
+  const handler = async (_event: ScheduledEvent, context: Context) => {
+    const start = clock().getTime();
+    let reports = 0;
+    let changes = 0;
+    const rounds = reporterRounds(context.getRemainingTimeInMillis(), intervalMs);
+    for (const at of rounds) {
+      const ahead = start + at - clock().getTime();
+      if (ahead > 0) await wait(ahead);
+      const sent = await monitor.checkAll();
+      reports += sent.length;
+      changes += sent.filter((r) => r.reason === 'change').length;
+    }
+    if (reports) logger.info('health reported', { reports, changes, rounds: rounds.length });
+    return { reports, rounds: rounds.length };
   };
   return middy(handler).use(injectLambdaContext(logger));
 }

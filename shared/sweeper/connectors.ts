@@ -23,6 +23,8 @@ export interface ConnectorPassDeps {
   readonly logger: Logger;
   readonly prober?: Prober;
   readonly secrets?: SecretStore;
+  /** Overdue connectors marked at once (default {@link CONNECTOR_PASS_CONCURRENCY}). */
+  readonly concurrency?: number;
 }
 
 export interface ConnectorPassReport {
@@ -38,6 +40,15 @@ export interface ConnectorPassReport {
   /** Overdue connectors left for the next sweep because the sweep's deadline passed (they stay on the index). */
   readonly deferred: number;
 }
+
+/**
+ * Overdue connectors marked at once. Marking one is two DynamoDB calls one after the other (the
+ * connector's object for the diagnostic probe, then a conditional transaction: status and history
+ * row), about 20 ms in-region: one at a time, a sweep's 30 s mark about 1 500, so a whole data
+ * plane going silent took hundreds of sweeps. 32 at once mark about 48 000 a sweep; each is a
+ * separate item, so they do not contend (a status's writes are conditional on its version).
+ */
+export const CONNECTOR_PASS_CONCURRENCY = 32;
 
 /** Statuses the data plane is expected to keep reporting on. */
 const WATCHED = new Set(['starting', 'running', 'paused', 'stalled']);
@@ -84,43 +95,53 @@ export class ConnectorPass {
   }
 
   /**
-   * `statuses`: the status items read from the attention index, any tenants. `deadline` (epoch ms,
-   * the sweep's): past it no connector is checked; those left keep their passed deadline on the
+   * `statuses`: the status items read from the attention index, any tenants. Overdue connectors
+   * are marked up to `concurrency` at once, whatever their shard or tenant. `deadline` (epoch ms,
+   * the sweep's): past it no connector is started; those left keep their passed deadline on the
    * index, so the next sweep reads them first.
    */
   async run(statuses: readonly (StoredStatus & { tenant: string })[], now: Date, deadline?: number): Promise<ConnectorPassReport> {
     let transitions = 0;
-    let failed = 0;
-    let overdue = 0;
     let deferred = 0;
-    for (const prev of statuses) {
-      if (prev.status === 'failed') failed++;
-      if (!WATCHED.has(prev.status) || deadlineOf(prev) > now.getTime()) continue;
-      overdue++;
-      if (deadline !== undefined && Date.now() >= deadline) {
-        deferred++;
-        continue;
-      }
-      try {
-        const since = Date.parse(prev.lastReportAt ?? prev.lastStatusChangeAt);
-        const probe = await this.diagnose(prev.tenant, prev.objectId);
-        const t = transition(prev, { kind: prev.kind, dropped: false, generation: prev.generation, resourcePresent: true, replicas: 1, silentSeconds: (now.getTime() - since) / 1000, ...(probe ? { probe } : {}) }, now.toISOString());
-        // Look again one timeout later, not every sweep: a long silence costs one read per timeout.
-        const state = { ...reportState(prev), reportDueAt: new Date(now.getTime() + HEARTBEAT_TIMEOUT_SECONDS * 1000).toISOString() };
-        if (t.history) {
-          if (await this.deps.statuses.apply(prev.tenant, { id: prev.objectId, kind: prev.kind, name: prev.name }, t, prev.version, state)) {
-            transitions++;
-            this.deps.logger.info('connector status changed', { tenant: prev.tenant, objectId: prev.objectId, from: prev.status, to: t.next.status, error: t.next.error });
-          }
-        } else {
-          await this.deps.statuses.touch(prev.tenant, prev.objectId, prev.generation, prev.version, state);
+    const failed = statuses.filter((s) => s.status === 'failed').length;
+    const due = statuses.filter((s) => WATCHED.has(s.status) && deadlineOf(s) <= now.getTime());
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) {
+        const prev = due[next++]!;
+        if (deadline !== undefined && Date.now() >= deadline) {
+          deferred++;
+          continue;
         }
-      } catch (err) {
-        // One connector's trouble must not stop the sweep of the others.
-        this.deps.logger.error('connector check failed', { tenant: prev.tenant, objectId: prev.objectId, error: err as Error });
+        if (await this.mark(prev, now)) transitions++;
       }
+    };
+    const width = Math.max(1, Math.min(this.deps.concurrency ?? CONNECTOR_PASS_CONCURRENCY, due.length));
+    await Promise.all(Array.from({ length: width }, worker));
+    return { checked: statuses.length, transitions, failed, overdue: due.length, probes: this.probes, secretReads: this.secrets.reads(), deferred };
+  }
+
+  /** Marks one overdue connector (stalled, or its deadline moved on); true when its status changed. */
+  private async mark(prev: StoredStatus & { tenant: string }, now: Date): Promise<boolean> {
+    try {
+      const since = Date.parse(prev.lastReportAt ?? prev.lastStatusChangeAt);
+      const probe = await this.diagnose(prev.tenant, prev.objectId);
+      const t = transition(prev, { kind: prev.kind, dropped: false, generation: prev.generation, resourcePresent: true, replicas: 1, silentSeconds: (now.getTime() - since) / 1000, ...(probe ? { probe } : {}) }, now.toISOString());
+      // Look again one timeout later, not every sweep: a long silence costs one read per timeout.
+      const state = { ...reportState(prev), reportDueAt: new Date(now.getTime() + HEARTBEAT_TIMEOUT_SECONDS * 1000).toISOString() };
+      if (t.history) {
+        if (await this.deps.statuses.apply(prev.tenant, { id: prev.objectId, kind: prev.kind, name: prev.name }, t, prev.version, state)) {
+          this.deps.logger.info('connector status changed', { tenant: prev.tenant, objectId: prev.objectId, from: prev.status, to: t.next.status, error: t.next.error });
+          return true;
+        }
+      } else {
+        await this.deps.statuses.touch(prev.tenant, prev.objectId, prev.generation, prev.version, state);
+      }
+    } catch (err) {
+      // One connector's trouble must not stop the sweep of the others.
+      this.deps.logger.error('connector check failed', { tenant: prev.tenant, objectId: prev.objectId, error: err as Error });
     }
-    return { checked: statuses.length, transitions, failed, overdue, probes: this.probes, secretReads: this.secrets.reads(), deferred };
+    return false;
   }
 
   /** Probes the upstream through the object's connection, with secret values from the store: a diagnostic for a silent connector. */

@@ -26,6 +26,7 @@ import { DEFAULT_READ_POLICY, type DataPlane, type ObservedResource, type Resour
 import { RESOURCES_OF, resourcesOf } from '../effects/derive';
 import type { EffectIntent, EffectKind, EffectRecord } from '../effects/model';
 import type { SecretStore, SecretVersionList } from '../secrets/store';
+import { tenantSk } from '../catalog/keys';
 import { randomBytes } from 'node:crypto';
 
 export interface FullPassOptions {
@@ -154,8 +155,9 @@ export class FullPass {
   }
 
   /**
-   * One run: a page of tenants from the cursor, or, with a `deadline` (epoch ms, wall clock), page
-   * after page until the deadline passes or the pass completes. The cursor is saved at the end.
+   * One run: a page of tenants from the cursor, or, with a `deadline` (epoch ms, wall clock), tenant
+   * after tenant until the deadline passes or the pass completes. The cursor (the last tenant
+   * done) is saved at the end.
    */
   async run(now: Date, o: { deadline?: number } = {}): Promise<FullPassReport> {
     const none: FullPassReport = { ran: false, tenants: 0, itemsRead: 1, orphans: 0, untagged: [], missing: 0, readPoliciesRepaired: 0, secretsCollected: 0, completed: false };
@@ -175,11 +177,19 @@ export class FullPass {
     const untagged: UntaggedResource[] = [];
     let cursor = marker?.cursor;
     let completed = false;
+    let stopped = false;
     do {
       const page = await this.deps.catalog.tenantsPage(cursor, this.tenantsPerRun);
       itemsRead += page.tenants.length;
       for (const tenant of page.tenants) {
+        // The deadline is checked before each tenant, not only between pages: a page of 50 slow
+        // tenants must not carry the invocation past it. At least one tenant a run, so a pass always moves on.
+        if (tenants > 0 && o.deadline !== undefined && Date.now() >= o.deadline) {
+          stopped = true;
+          break;
+        }
         const r = await this.repairTenant(tenant, now);
+        cursor = tenantSk(tenant);
         tenants++;
         itemsRead += r.itemsRead;
         orphans += r.orphans;
@@ -188,9 +198,8 @@ export class FullPass {
         secretsCollected += r.secretsCollected;
         untagged.push(...r.untagged);
       }
-      completed = page.last;
-      cursor = page.next ?? cursor;
-    } while (!completed && o.deadline !== undefined && Date.now() < o.deadline);
+      completed = page.last && !stopped;
+    } while (!completed && !stopped && o.deadline !== undefined && Date.now() < o.deadline);
     await outbox.finishFullPass({ claims: (marker?.claims ?? 0) + 1, ...(completed ? { completedAt: now.toISOString() } : { completedAt: marker?.completedAt, cursor }) });
     const report = { ran: true, tenants, itemsRead, orphans, untagged, missing, readPoliciesRepaired, secretsCollected, completed };
     if (orphans || missing || readPoliciesRepaired || secretsCollected || untagged.length) this.deps.logger.warn('full pass found drift', { ...report });

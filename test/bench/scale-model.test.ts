@@ -79,7 +79,11 @@ describe('the scale model', () => {
   it('puts time at an assumed latency per call and per read unit, or at the measured one', () => {
     const d = { tenants: 10_000, objectsPerTenant: 1000, connectorShare: 0.05 };
     const pm = perMinute(fit, settings, d, { kind: 'aws', msPerCall: 10, msPerReadUnit: 0 });
-    expect(pm.statusIngest.seconds).toBeCloseTo((1_000_000 * 2 * 10) / 1000);
+    // 2 calls a report, but a batch's 10 reports side by side: a tenth of the reports' calls in time.
+    expect(pm.statusIngest.seconds).toBeCloseTo((1_000_000 * 2 * 10) / 1000 / 10);
+    // A measured time is the invocations' own: not divided again.
+    const here0 = perMinute(fit, settings, d, { kind: 'measured', msPerCall: { quiet: 1, heartbeat: 10, silence: 1, fullPass: 1 } });
+    expect(here0.statusIngest.seconds).toBeCloseTo((1_000_000 * 2 * 10) / 1000);
     expect(pm.fullPass.secondsPerPass).toBeCloseTo(3000);
     // 30 calls and 100 read units a tenant: 325 ms.
     expect(perMinute(fit, settings, d, { kind: 'aws', msPerCall: 10, msPerReadUnit: 0.25 }).fullPass.secondsPerPass).toBeCloseTo(3250);
@@ -104,6 +108,11 @@ describe('the scale model', () => {
     expect(m.sweeps).toBe(200);
     // 2 calls and 1 read unit an overdue connector: 20.25 ms.
     expect(massSilenceSweeps(fit, settings, 500_000, AWS_LATENCY).perSweep).toBe(Math.floor(30_000 / 20.25));
+    // 32 marked at once: 32 times as many a sweep at an assumed latency; a measured (wall-clock) time already has it.
+    const wide = { ...settings, connectorPassConcurrency: 32 };
+    expect(massSilenceSweeps(fit, wide, 500_000, AWS_LATENCY).perSweep).toBe(Math.floor((30_000 * 32) / 20.25));
+    expect(massSilenceSweeps(fit, wide, 500_000, AWS_LATENCY).sweeps).toBe(11);
+    expect(massSilenceSweeps(fit, wide, 500_000, latency).perSweep).toBe(2500);
   });
 });
 

@@ -81,7 +81,8 @@ describe('the scale phase, quick and small', () => {
   it('fits the model and gives every goal row at 10 000 × 1 000', () => {
     const s = summarizeScale(result.sizes, result.settings);
     expect(s.target.connectors).toBe(500_000);
-    expect(s.target.statusIngest.reports).toBe(1_000_000);
+    // A heartbeat per connector per 20 s.
+    expect(s.target.statusIngest.reports).toBe(1_500_000);
     expect(Number.isFinite(s.target.fullPass.periodMinutes)).toBe(true);
     // Counts are exact lines in their drivers.
     for (const f of ['heartbeatCalls', 'heartbeatReadUnits', 'fullPassSecretCalls', 'quietItemsRead'] as const) {

@@ -41,6 +41,13 @@ describe('the attention index shard count (ATTENTION_CAPACITY, attentionShards)'
     expect(attentionShards({ connectors: 15_001, heartbeatIntervalSeconds: 30, effectsPerSecond: 0, utilisation: 1 })).toBe(2);
   });
 
+  it('ships 6 shards: 25 000 connectors heartbeating every 20 s', () => {
+    // (2 × 25 000 ÷ 20 + 2 × 150) ÷ 500 = 5.6 → 6; the 500 000 connectors: 101.
+    expect(HEARTBEAT_INTERVAL_SECONDS).toBe(20);
+    expect(ATTENTION_SHARDS).toBe(6);
+    expect(attentionShards({ connectors: 500_000, heartbeatIntervalSeconds: 20, effectsPerSecond: 150 })).toBe(101);
+  });
+
   it('is the count the keys and the sweeper use, sized from the shipped settings', () => {
     expect(ATTENTION_SHARDS).toBe(attentionShards({ connectors: ATTENTION_CAPACITY.connectors, heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS, effectsPerSecond: CONTROLLERS.length * EFFECT_CAPACITY.dataPlaneEffectsPerSecond }));
     expect(ALL_SHARDS).toEqual(Array.from({ length: ATTENTION_SHARDS }, (_, k) => k));

@@ -9,7 +9,9 @@ import { CatalogTable } from '../../cdk/constructs/catalog-table';
 import { InvalidPropsError } from '../../cdk/constructs/props-validation';
 import { ReferenceDataPlane } from '../../cdk/constructs/reference-data-plane';
 import { REPORTER_TABLE_ACTIONS, STATUS_INGEST_TABLE_ACTIONS, StatusIngest } from '../../cdk/constructs/status-ingest';
-import { deploymentNames, STATUS_QUEUE } from '../../shared/definitions';
+import { REPORTER_TIMEOUT_SECONDS, reporterRounds } from '../../shared/lambda/reference-reporter';
+import { ATTENTION_CAPACITY, deploymentNames, STATUS_INGEST_MAPPING, STATUS_QUEUE, statusIngestConcurrency } from '../../shared/definitions';
+import { HEARTBEAT_INTERVAL_SECONDS } from '../../shared/dataplane/contract';
 import { bareStack, captureError, FIXTURE_ENTRY, identityStatements, logicalId } from './helpers';
 
 const DATA_PLANE_ROLE = 'arn:aws:iam::123456789012:role/data-plane';
@@ -95,10 +97,36 @@ describe('StatusIngest', () => {
       ScheduleExpression: 'rate(1 minute)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(ingest.reporter!.function), 'Arn'] } })],
     });
+    // Room for three rounds 20 s apart, each started with 10 s left, before the next minute's invocation.
+    const reporter = template.toJSON().Resources[logicalId(ingest.reporter!.function)].Properties;
+    expect(reporter.Timeout).toBe(REPORTER_TIMEOUT_SECONDS);
+    expect(reporterRounds(REPORTER_TIMEOUT_SECONDS * 1000 - 100, HEARTBEAT_INTERVAL_SECONDS * 1000)).toEqual([0, 20_000, 40_000]);
+    expect(REPORTER_TIMEOUT_SECONDS).toBeLessThan(60);
     const statements = identityStatements(template);
     const onTable = statements.filter((s) => JSON.stringify(s.resources).includes(logicalId(dataPlane!.table.table))).flatMap((s) => s.actions);
     expect(new Set(onTable)).toEqual(new Set(REPORTER_TABLE_ACTIONS));
     expect(statements.some((s) => s.actions.includes('sqs:SendMessage') && JSON.stringify(s.resources).includes(logicalId(ingest.queue)))).toBe(true);
+  });
+
+  it('takes as many invocations in flight as the connectors it is sized for need, unless told', () => {
+    // 25 000 connectors ÷ 20 s = 1 250 reports a second = 125 batches × 0.05 s, at half load: 12.5 → 13.
+    expect(STATUS_INGEST_MAPPING).toEqual({ batchSize: 10, maxConcurrency: 13 });
+    expect(STATUS_INGEST_MAPPING.maxConcurrency).toBe(statusIngestConcurrency({ connectors: ATTENTION_CAPACITY.connectors, heartbeatIntervalSeconds: HEARTBEAT_INTERVAL_SECONDS }));
+    const ingestMapping = (t: Template, ingest: StatusIngest) => Object.values(t.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: { 'Fn::GetAtt': [logicalId(ingest.queue), 'Arn'] } } }));
+    const byDefault = build({ dataPlanePrincipalArn: DATA_PLANE_ROLE });
+    expect(ingestMapping(byDefault.template, byDefault.ingest).map((m) => m.Properties.ScalingConfig)).toEqual([{ MaximumConcurrency: 13 }]);
+    const told = build({ dataPlanePrincipalArn: DATA_PLANE_ROLE, maxConcurrency: 250 });
+    expect(ingestMapping(told.template, told.ingest).map((m) => m.Properties.ScalingConfig)).toEqual([{ MaximumConcurrency: 250 }]);
+  });
+
+  it('sizes status-ingest by Little’s law, within what an SQS event source accepts', () => {
+    // Issue 16's 500 000 connectors: 25 000 reports a second, 2 500 batches × 0.05 s ÷ 0.5 = 250.
+    expect(statusIngestConcurrency({ connectors: 500_000, heartbeatIntervalSeconds: 20 })).toBe(250);
+    expect(statusIngestConcurrency({ connectors: 500_000, heartbeatIntervalSeconds: 20, utilisation: 1 })).toBe(125);
+    expect(statusIngestConcurrency({ connectors: 0, heartbeatIntervalSeconds: 20 })).toBe(2);
+    expect(statusIngestConcurrency({ connectors: 10_000_000, heartbeatIntervalSeconds: 20 })).toBe(1000);
+    expect(() => statusIngestConcurrency({ connectors: 1, heartbeatIntervalSeconds: 0 })).toThrow(/^status-ingest sizing needs connectors ≥ 0, a positive heartbeat interval/);
+    expect(() => statusIngestConcurrency({ connectors: 1, heartbeatIntervalSeconds: 20, utilisation: 0 })).toThrow(/utilisation in \(0, 1\]/);
   });
 
   it('refuses a principal together with the reference data plane', () => {

@@ -4,12 +4,12 @@
  * sweeper's only part in it, catching a data plane that went silent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Pipeline } from '../../local/pipeline';
 import { lambdaContext } from '../../local/lambda-context';
 import { HEARTBEAT_INTERVAL_SECONDS, HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../../shared/dataplane/contract';
 import { makeLogger } from '../../shared/lambda/logger';
-import { loadReporterConfig, referenceReporterHandler } from '../../shared/lambda/reference-reporter';
+import { loadReporterConfig, referenceReporterHandler, REPORTER_TIMEOUT_SECONDS } from '../../shared/lambda/reference-reporter';
 import { statusIngestHandler } from '../../shared/lambda/status-ingest';
 import type { Prober, ProbeResult } from '../../shared/probes/types';
 import { StatusStore } from '../../shared/catalog/status-store';
@@ -123,19 +123,36 @@ describe('status reports', () => {
     const id = await runningSource(sql, tenant, 'quiet');
     const last = Date.parse((await store.get(tenant, id))!.lastReportAt!);
     // Sweeps a minute apart (the stack's schedule); no report arrives in between.
-    await p.sweeper.sweep(new Date(last + 60_000));
+    await p.sweeper.sweep(new Date(last + 30_000));
     expect((await store.get(tenant, id))!.status).toBe('running');
-    await p.sweeper.sweep(new Date(last + 120_000));
+    await p.sweeper.sweep(new Date(last + 90_000));
     const stalled = (await store.get(tenant, id))!;
     expect(stalled.status).toBe('stalled');
-    expect(stalled.error).toMatch(/^no status reported by the data plane for 1[12]\d s$/);
+    expect(stalled.error).toMatch(/^no status reported by the data plane for 9\d s$/);
     // A longer silence is the same stall: no second history row.
-    await p.sweeper.sweep(new Date(last + 180_000));
+    await p.sweeper.sweep(new Date(last + 150_000));
     expect(await historyOf(tenant, id)).toEqual(['created', 'starting', 'running', 'stalled']);
     await p.reportHealth();
     expect((await store.get(tenant, id))!.status).toBe('running');
     expect(HEARTBEAT_TIMEOUT_SECONDS).toBeLessThan(2 * 60);
     expect(HEARTBEAT_TIMEOUT_SECONDS).toBeGreaterThan(2 * HEARTBEAT_INTERVAL_SECONDS);
+  });
+
+  it('a data plane that goes silent right after a heartbeat shows stalled within two sweep intervals, whatever the sweeps’ phase', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'lost');
+    const s = (await store.get(tenant, id))!;
+    // The worst phase: the data plane stops right after this report, and a sweep runs just before
+    // the report deadline status-ingest set, so the next one (a minute later) is the one to catch it.
+    const last = Date.parse(s.lastReportAt!);
+    const due = Date.parse(s.reportDueAt!);
+    await p.sweeper.sweep(new Date(due - 1));
+    expect((await store.get(tenant, id))!.status).toBe('running');
+    const catching = due - 1 + 60_000;
+    await p.sweeper.sweep(new Date(catching));
+    expect((await store.get(tenant, id))!.status).toBe('stalled');
+    // Two sweep intervals (the stack sweeps every 60 s) from the stop.
+    expect(catching - last).toBeLessThanOrEqual(2 * 60_000);
   });
 
   it('a sweep reads only the deadlines that passed; a silent connector gets a diagnostic probe, its secret read once per sweep', async () => {
@@ -181,9 +198,33 @@ describe('status reports', () => {
     const before = (await store.get(tenant, id))!.reportSequence!;
     const cfg = loadReporterConfig({ AWS_REGION: 'us-east-1', DATAPLANE_TABLE: p.config.dataPlaneTable, STATUS_QUEUE_URL: p.statusQueueUrl });
     const reporter = referenceReporterHandler(cfg, p.clients, makeLogger('reference-reporter-test'));
-    const r = (await reporter({} as never, lambdaContext('reference-reporter'))) as { reports: number };
+    // Time for one round only.
+    const r = (await reporter({} as never, lambdaContext('reference-reporter', 5_000))) as { reports: number; rounds: number };
+    expect(r.rounds).toBe(1);
     expect(r.reports).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await store.get(tenant, id))!.reportSequence! > before, 15_000);
     expect(() => loadReporterConfig({ DATAPLANE_TABLE: 't' })).toThrow('invalid configuration: STATUS_QUEUE_URL: ');
+  });
+  it('the reference reporter (AWS, invoked once a minute) heartbeats every running connector every 20 s within its invocation', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'rounds');
+    const cfg = loadReporterConfig({ AWS_REGION: 'us-east-1', DATAPLANE_TABLE: p.config.dataPlaneTable, STATUS_QUEUE_URL: p.statusQueueUrl });
+    // Virtual time, in the past (so nothing it sends could outrank a real report), and a queue that only records.
+    let clock = Date.now() - 3_600_000;
+    const sent: StatusReport[] = [];
+    const sqs = { send: async (cmd: SendMessageCommand) => void sent.push(JSON.parse(cmd.input.MessageBody!) as StatusReport) } as unknown as SQSClient;
+    const reporter = referenceReporterHandler(cfg, { doc: p.clients.doc, sqs }, makeLogger('reference-reporter-rounds-test'), {
+      clock: () => new Date(clock),
+      wait: async (ms) => void (clock += ms),
+    });
+    const start = clock;
+
+    const r = (await reporter({} as never, lambdaContext('reference-reporter', REPORTER_TIMEOUT_SECONDS * 1000))) as { rounds: number };
+
+    expect(r.rounds).toBe(3);
+    const mine = sent.filter((x) => x.tenant === tenant && x.objectId === id);
+    expect(mine.map((x) => Date.parse(x.observedAt) - start)).toEqual([0, 20_000, 40_000]);
+    expect(mine.map((x) => x.reason)).toEqual(['change', 'heartbeat', 'heartbeat']);
+    expect(mine.every((x) => x.status === 'running')).toBe(true);
   });
 });

@@ -4,10 +4,10 @@
  * left untouched, counted as deferred, and keep their passed deadline on the index for the next
  * sweep. Fake stores: this is the pass's own loop, no emulator needed.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { StoredStatus } from '../../shared/catalog/status-store';
 import { makeLogger } from '../../shared/lambda/logger';
-import { ConnectorPass } from '../../shared/sweeper/connectors';
+import { CONNECTOR_PASS_CONCURRENCY, ConnectorPass } from '../../shared/sweeper/connectors';
 
 const now = new Date('2026-12-02T12:00:00.000Z');
 const overdue = (n: number): (StoredStatus & { tenant: string })[] =>
@@ -52,5 +52,60 @@ describe('connector pass deadline', () => {
     const r = await p.run(overdue(3), now, Date.now() - 1);
     expect(r).toMatchObject({ overdue: 3, deferred: 3, transitions: 0 });
     expect(written).toEqual([]);
+  });
+});
+
+/** A status store whose writes take a few turns of the event loop, recording how many are in flight at once. */
+function recordingPass(o: { concurrency?: number; onWrite?: (n: number) => void } = {}) {
+  const written: string[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const write = async (id: string) => {
+    written.push(id);
+    o.onWrite?.(written.length);
+    inFlight++;
+    most = Math.max(most, inFlight);
+    for (let i = 0; i < 3; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+    inFlight--;
+    return true;
+  };
+  const p = new ConnectorPass({
+    catalog: { getObject: async () => undefined },
+    statuses: { apply: async (_tenant, x) => write(x.id), touch: async (_tenant, id) => write(id) },
+    logger: makeLogger('connector-parallel-test'),
+    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+  });
+  return { p, written, most: () => most };
+}
+
+describe('connector pass in parallel', () => {
+  it(`marks overdue connectors ${CONNECTOR_PASS_CONCURRENCY} at once, never more, and every one of them`, async () => {
+    const { p, written, most } = recordingPass();
+    const r = await p.run(overdue(100), now);
+    expect(r).toMatchObject({ overdue: 100, deferred: 0, transitions: 100 });
+    expect(new Set(written).size).toBe(100);
+    expect(most()).toBe(CONNECTOR_PASS_CONCURRENCY);
+  });
+
+  it('takes its width from the setting', async () => {
+    const { p, most } = recordingPass({ concurrency: 4 });
+    expect(await p.run(overdue(10), now)).toMatchObject({ transitions: 10 });
+    expect(most()).toBe(4);
+  });
+
+  it('stops starting connectors when the deadline passes mid-pass; the writes in flight finish, the rest are deferred', async () => {
+    const deadline = 1_000_000;
+    let clock = 0;
+    const spy = vi.spyOn(Date, 'now').mockImplementation(() => clock);
+    try {
+      // The 40th write is the last one the clock allows; the others already past the check may still write.
+      const { p, written } = recordingPass({ onWrite: (n) => n === 40 && (clock = deadline) });
+      const r = await p.run(overdue(200), now, deadline);
+      expect(written.length).toBeGreaterThanOrEqual(40);
+      expect(written.length).toBeLessThan(40 + CONNECTOR_PASS_CONCURRENCY);
+      expect(r).toMatchObject({ overdue: 200, transitions: written.length, deferred: 200 - written.length });
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
