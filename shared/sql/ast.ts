@@ -207,6 +207,12 @@ export type AlterSourceAction =
   | { readonly kind: 'set_options'; readonly options: readonly SqlOption[] }
   | { readonly kind: 'reset_options'; readonly names: readonly string[] };
 
+/** One action of `ALTER CONNECTION`: `SET (option = value)`, `DROP (option)` / `RESET (option)`, `ROTATE KEYS`. */
+export type AlterConnectionAction =
+  | { readonly kind: 'set'; readonly option: SqlOption }
+  | { readonly kind: 'drop'; readonly name: string; readonly word: 'DROP' | 'RESET'; readonly position: number }
+  | { readonly kind: 'rotate_keys'; readonly position: number };
+
 export type SecretValue = { readonly kind: 'string'; readonly value: string } | { readonly kind: 'raw'; readonly expr: RawExpr };
 
 export type Statement =
@@ -401,6 +407,19 @@ export type Statement =
       /** Byte offset of the column's name, for errors that point at it. */
       readonly columnPosition: number;
     }
+  /**
+   * `ALTER CONNECTION [IF EXISTS] c SET (o = v), DROP (o), RESET (o), ... [WITH (VALIDATE [= b])]`
+   * and `ALTER CONNECTION c ROTATE KEYS`: Materialize's grammar (one option per action).
+   */
+  | {
+      readonly kind: 'alter_connection';
+      readonly ifExists: boolean;
+      readonly name: ObjectName;
+      readonly actions: readonly AlterConnectionAction[];
+      readonly withOptions: readonly SqlOption[];
+    }
+  /** `VALIDATE CONNECTION c`: runs the connection's upstream check now and answers OK or the upstream's error. */
+  | { readonly kind: 'validate_connection'; readonly name: ObjectName }
   /** Our extension: a new generation of a source or sink, so the data plane starts it again (the way out of `failed`). */
   | { readonly kind: 'alter_restart'; readonly objectType: 'source' | 'sink'; readonly ifExists: boolean; readonly name: ObjectName }
   | { readonly kind: 'alter_cluster'; readonly name: string; readonly ifExists: boolean; readonly action: AlterClusterAction }
