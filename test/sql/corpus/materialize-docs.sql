@@ -3756,3 +3756,6 @@ SHOW SUBSOURCES ON kafka;
 
 -- source: docs sql/index.md
 SHOW COLUMNS FROM my_source;
+
+-- source: docs serve-results/sink/index.md
+VALIDATE CONNECTION aws_connection;
