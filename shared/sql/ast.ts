@@ -21,7 +21,16 @@ export type OptionValue =
    */
   | { readonly kind: 'refresh_schedule'; readonly hydrationTimeEstimate?: string }
   /** A materialized view's `REFRESH [=] ON COMMIT | AT CREATION | AT <expr> | EVERY '<interval>' [ALIGNED TO <expr>]`. */
-  | { readonly kind: 'refresh'; readonly refresh: RefreshOptionValue };
+  | { readonly kind: 'refresh'; readonly refresh: RefreshOptionValue }
+  /** A Kafka broker reached through a tunnel: `'b1:9092' USING SSH TUNNEL t` / `USING AWS PRIVATELINK pl (AVAILABILITY ZONE 'z', PORT 9093)`. */
+  | { readonly kind: 'broker'; readonly address: string; readonly via: Tunnel }
+  /** A connection-level `AWS PRIVATELINK pl (PORT 9093)`: the PrivateLink connection with options. */
+  | { readonly kind: 'privatelink'; readonly connection: ObjectName; readonly options: readonly SqlOption[] };
+
+/** How a broker is reached: an SSH tunnel, or an AWS PrivateLink connection with its options (`AVAILABILITY ZONE`, `PORT`). */
+export type Tunnel =
+  | { readonly kind: 'ssh tunnel'; readonly connection: ObjectName }
+  | { readonly kind: 'aws privatelink'; readonly connection: ObjectName; readonly options: readonly SqlOption[] };
 
 /** One `REFRESH` option of a materialized view; the expressions are kept as typed (the planner evaluates them). */
 export type RefreshOptionValue =

@@ -1505,10 +1505,43 @@ export class Parser {
       const bare = !hasEquals && (this.peekOp(',') || this.peekOp(')') || this.peekOp(';') || this.peek().kind === 'eof');
       value = bare ? { kind: 'none' } : this.parseOptionValue();
     }
+    // `BROKER 'b:9092' USING SSH TUNNEL t`: one broker through a tunnel.
+    if (name === 'BROKER' && value.kind === 'string' && this.peekKeyword('using')) value = this.parseBrokerTunnel(value.value);
     if (this.peekKeyword('using')) throw this.unsupported(this.peek(), `${name} ... USING`);
-    // `AWS PRIVATELINK svc (PORT 9093)`: a per-connection tunnel port we do not model.
-    if (name === 'AWS PRIVATELINK' && this.peekOp('(')) throw this.unsupported(this.peek(), 'AWS PRIVATELINK ... (PORT ...)');
+    // `AWS PRIVATELINK svc (PORT 9093)`: the PrivateLink connection with its options.
+    if (name === 'AWS PRIVATELINK' && this.peekOp('(') && (value.kind === 'ident' || value.kind === 'object')) {
+      value = { kind: 'privatelink', connection: value.kind === 'ident' ? [value.value] : value.name, options: this.parsePrivatelinkOptions() };
+    }
     return { name, value, position: this.byte(startTok.start) };
+  }
+
+  /** `USING SSH TUNNEL name` / `USING AWS PRIVATELINK name [(AVAILABILITY ZONE [=] 'z', PORT [=] n)]` after a broker's address (Materialize's parse_kafka_broker). */
+  private parseBrokerTunnel(address: string): OptionValue {
+    this.expectKeyword('using');
+    if (this.eatKeywords('ssh', 'tunnel')) return { kind: 'broker', address, via: { kind: 'ssh tunnel', connection: this.parseObjectName() } };
+    if (this.eatKeywords('aws', 'privatelink')) {
+      const connection = this.parseObjectName();
+      return { kind: 'broker', address, via: { kind: 'aws privatelink', connection, options: this.peekOp('(') ? this.parsePrivatelinkOptions() : [] } };
+    }
+    return this.fail('one of AWS or SSH');
+  }
+
+  /** `(AVAILABILITY ZONE [=] 'z', PORT [=] n)` after an AWS PRIVATELINK connection's name. */
+  private parsePrivatelinkOptions(): SqlOption[] {
+    this.expectOp('(');
+    const options: SqlOption[] = [];
+    const seen = new Set<string>();
+    do {
+      const at = this.peek();
+      const name = this.eatKeywords('availability', 'zone') ? 'AVAILABILITY ZONE' : this.eatKeyword('port') ? 'PORT' : this.fail('one of AVAILABILITY or PORT');
+      if (seen.has(name)) throw new SqlSyntaxError(`${name} specified more than once`, this.byte(at.start));
+      seen.add(name);
+      const hasEquals = this.eatOp('=');
+      const bare = !hasEquals && (this.peekOp(',') || this.peekOp(')'));
+      options.push({ name, value: bare ? { kind: 'none' } : this.parseOptionValue(), position: this.byte(at.start) });
+    } while (this.eatOp(','));
+    this.expectOp(')');
+    return options;
   }
 
   /** `(WAIT [=] FOR '<duration>')` or `(WAIT [=] UNTIL READY [=] (TIMEOUT [=] '<d>', ON TIMEOUT [=] '<action>'))`, after `WITH`. */
@@ -1662,8 +1695,10 @@ export class Parser {
         const items: OptionValue[] = [];
         if (!this.peekOp(close)) {
           do {
-            items.push(this.parseOptionValue());
+            const item = this.parseOptionValue();
             // `BROKERS ('b1:9092' USING AWS PRIVATELINK svc (PORT 9001), ...)`: per-broker tunnels.
+            if (item.kind === 'string' && this.peekKeyword('using')) items.push(this.parseBrokerTunnel(item.value));
+            else items.push(item);
             if (this.peekKeyword('using')) throw this.unsupported(this.peek(), 'A tunnel per list item (... USING AWS PRIVATELINK / SSH TUNNEL)');
           } while (this.eatOp(','));
         }

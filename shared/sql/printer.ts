@@ -71,6 +71,10 @@ function optionValue(v: OptionValue): string {
       return refreshValue(v.refresh);
     case 'refresh_schedule':
       return `ON REFRESH${v.hydrationTimeEstimate !== undefined ? ` (HYDRATION TIME ESTIMATE = ${stringLiteral(v.hydrationTimeEstimate)})` : ''}`;
+    case 'broker':
+      return `${stringLiteral(v.address)} USING ${v.via.kind.toUpperCase()} ${objectName(v.via.connection)}${v.via.kind === 'aws privatelink' && v.via.options.length ? ` ${optionList(v.via.options)}` : ''}`;
+    case 'privatelink':
+      return `${objectName(v.connection)}${v.options.length ? ` ${optionList(v.options)}` : ''}`;
   }
 }
 
