@@ -685,7 +685,23 @@ export class Planner {
       } else if (SECRET_ONLY_OPTIONS.has(o.name)) {
         // Materialize's words and code (a plan error: XX000); the value itself is never echoed.
         throw new PlanError(`invalid ${o.name}: must provide a secret value`, { code: SQLSTATE.internalError, position: o.position ?? at, hint: `Store it with CREATE SECRET and write ${o.name} SECRET <name>.` });
+      } else if (v.kind === 'privatelink') {
+        // `AWS PRIVATELINK pl (PORT 9093)`: the connection, and its options beside it.
+        const conn = resolveItem(this.view(), v.connection, ['connection'], 'connection', o.position ?? at);
+        connectionRefs[o.name] = conn.id;
+        dependsOn.push(conn.id);
+        for (const x of v.options) plain[`${o.name} ${x.name}`] = optionString(x.value) ?? '';
       } else {
+        // Brokers reached through a tunnel (`'b:9092' USING SSH TUNNEL t`): one reference per broker and tunnel.
+        const brokers = v.kind === 'list' ? v.items : [v];
+        for (const b of brokers) {
+          if (b.kind !== 'broker') continue;
+          const key = `BROKER ${b.address} ${b.via.kind.toUpperCase()}`;
+          const conn = resolveItem(this.view(), b.via.connection, ['connection'], 'connection', o.position ?? at);
+          connectionRefs[key] = conn.id;
+          dependsOn.push(conn.id);
+          if (b.via.kind === 'aws privatelink') for (const x of b.via.options) plain[`${key} ${x.name}`] = optionString(x.value) ?? '';
+        }
         plain[o.name] = optionString(v) ?? '';
       }
     }

@@ -162,3 +162,27 @@ describe('VALIDATE CONNECTION', () => {
     expect((await tenantItems(p, tenant)).length).toBe(before.length);
   });
 });
+
+describe('Kafka brokers through a tunnel each', () => {
+  it('are read, shown by SHOW CREATE CONNECTION, depend on their tunnels (DROP without CASCADE is 2BP01), and are not probed directly', async () => {
+    const { sql } = await sqlClient(p);
+    const refused = await refusedPort();
+    await ok(
+      sql,
+      [
+        "CREATE CONNECTION t TO SSH TUNNEL (HOST 'bastion.internal', USER 'mz') WITH (VALIDATE = false)",
+        "CREATE CONNECTION pl TO AWS PRIVATELINK (SERVICE NAME 'com.amazonaws.vpce.us-east-1.vpce-svc-1', AVAILABILITY ZONES ('use1-az1'))",
+        // Validated (the default): a broker behind a tunnel is reachable only from the tunnel's end, so it is not probed from here.
+        `CREATE CONNECTION k TO KAFKA (BROKERS ('127.0.0.1:${refused}' USING SSH TUNNEL t, 'b2:9092' USING AWS PRIVATELINK pl (AVAILABILITY ZONE 'use1-az1', PORT 9093)), SECURITY PROTOCOL PLAINTEXT)`,
+      ].join('; '),
+    );
+    expect(await rows(sql, 'SHOW CREATE CONNECTION k')).toEqual([
+      ['materialize.public.k', `CREATE CONNECTION k TO KAFKA (BROKERS = ('127.0.0.1:${refused}' USING SSH TUNNEL t, 'b2:9092' USING AWS PRIVATELINK pl (AVAILABILITY ZONE = 'use1-az1', PORT = 9093)), SECURITY PROTOCOL = plaintext)`],
+    ]);
+    for (const tunnel of ['t', 'pl']) {
+      expect((await sql(`DROP CONNECTION ${tunnel}`)).body.results[0].error, tunnel).toMatchObject({ code: '2BP01' });
+    }
+    await ok(sql, 'DROP CONNECTION t CASCADE');
+    expect((await rows(sql, 'SHOW CONNECTIONS')).map((r) => r[0])).toEqual(['pl']);
+  });
+});
