@@ -41,6 +41,7 @@ export const SQLSTATE = {
   objectInUse: '55006',
   statementTooComplex: '54001',
   tooManyStatements: '54023',
+  systemError: '58000',
   internalError: 'XX000',
 } as const;
 export type SqlState = (typeof SQLSTATE)[keyof typeof SQLSTATE];

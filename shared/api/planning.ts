@@ -13,6 +13,7 @@ import { AnswerSize, errorBody, NOTHING_COMMITTED, rowsResult, statusFor, type A
 import type { StatementResult } from './wire';
 
 type SystemRead = Extract<ReturnType<Planner['plan']>, { kind: 'read' }>['statement'];
+type ValidatedConnection = Extract<ReturnType<Planner['plan']>, { kind: 'validate' }>['connection'];
 
 export interface PlanRequestInput {
   readonly statements: readonly ParsedStatement[];
@@ -24,6 +25,8 @@ export interface PlanRequestInput {
   readonly remembered: boolean;
   /** Answers a SHOW or SELECT over the system tables as the request's catalog view sees them. */
   readonly readSystem: (view: CatalogSnapshot, statement: SystemRead) => Promise<StatementResult>;
+  /** `VALIDATE CONNECTION`: runs the connection's upstream check; throws the upstream's error. */
+  readonly validateConnection: (view: CatalogSnapshot, connection: ValidatedConnection) => Promise<void>;
 }
 
 export type PlanOutcome =
@@ -66,6 +69,9 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
         result = { ok: plan.tag, notices: [] };
       } else if (plan.kind === 'rows') {
         result = rowsResult(plan.columns, plan.rows);
+      } else if (plan.kind === 'validate') {
+        await input.validateConnection(ws.view(), plan.connection);
+        result = { ok: 'VALIDATE CONNECTION', notices: [] };
       } else {
         result = await input.readSystem(ws.view(), plan.statement);
       }

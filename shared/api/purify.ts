@@ -24,6 +24,13 @@ export async function purify(prober: Prober, secrets: SecretStore | undefined, p
   const pending = new Map(p.secretWrites.map((w) => [w.secretId, w.value]));
   const input = (conn: ObjectOf<'connection'>) => resolveConnection(p.tenant, conn, p.getObject, secrets, pending);
   for (const w of p.changes.ops) {
+    // ALTER CONNECTION with validation: the connection as altered is checked before the change commits.
+    if (w.op === 'update_object' && w.after.kind === 'connection' && w.before.kind === 'connection' && w.after.spec.validate) {
+      if (JSON.stringify(w.before.spec.connector) === JSON.stringify(w.after.spec.connector)) continue;
+      const result = await prober.probeConnection(await input(w.after));
+      if (!result.ok) return upstreamError(result, 'Fix the upstream, or alter the connection WITH (VALIDATE = false) to skip this check.');
+      continue;
+    }
     if (w.op !== 'create_object') continue;
     const o = w.object;
     let result: ProbeResult | undefined;
@@ -37,12 +44,34 @@ export async function purify(prober: Prober, secrets: SecretStore | undefined, p
       result = o.kind === 'source' ? await prober.probeSource(await input(conn), o.spec.options) : await prober.probeSink(await input(conn), o.spec.options);
       what = `${o.kind} ${o.name}`;
     }
-    if (result && !result.ok) {
-      return new ControlPlaneError(`${result.namespace}: ${result.error ?? 'the upstream check failed'}`, {
-        code: result.fatal ? SQLSTATE.connectionException : SQLSTATE.sqlclientUnableToEstablish,
-        hint: result.hint ?? `Fix the upstream, or create the ${what.split(' ')[0]} WITH (VALIDATE = false) on its connection to skip this check.`,
-      });
-    }
+    if (result && !result.ok) return upstreamError(result, `Fix the upstream, or create the ${what.split(' ')[0]} WITH (VALIDATE = false) on its connection to skip this check.`);
   }
   return undefined;
+}
+
+function upstreamError(result: ProbeResult, hint: string): ControlPlaneError {
+  return new ControlPlaneError(`${result.namespace}: ${result.error ?? 'the upstream check failed'}`, {
+    code: result.fatal ? SQLSTATE.connectionException : SQLSTATE.sqlclientUnableToEstablish,
+    hint: result.hint ?? hint,
+  });
+}
+
+/**
+ * `VALIDATE CONNECTION`: the connection's own check (the one CREATE CONNECTION runs), now.
+ * Undefined: the upstream accepted it. The error is Materialize's SQLSTATE for a failed
+ * validation (58000, system error) with the upstream's words.
+ */
+export async function validateConnection(
+  prober: Prober | undefined,
+  secrets: SecretStore | undefined,
+  v: { readonly tenant: string; readonly connection: ObjectOf<'connection'>; readonly getObject: (id: string) => Promise<CatalogObject | undefined> },
+): Promise<ControlPlaneError | undefined> {
+  // Without a prober nothing is checked, as at CREATE (the deployed API and `npm start` always have one).
+  if (!prober) return undefined;
+  const result = await prober.probeConnection(await resolveConnection(v.tenant, v.connection, v.getObject, secrets));
+  if (result.ok) return undefined;
+  return new ControlPlaneError(`${result.namespace}: ${result.error ?? 'the upstream check failed'}`, {
+    code: SQLSTATE.systemError,
+    ...(result.hint ? { hint: result.hint } : {}),
+  });
 }

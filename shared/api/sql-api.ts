@@ -24,7 +24,7 @@ import { errorBody, errorResponse, NOTHING_COMMITTED, statusFor, type ApiRespons
 import { IdempotentAnswers, type IdempotencyClaim } from './idempotency';
 import { newObjectId, newTxnId } from './ids';
 import { planRequest } from './planning';
-import { purify } from './purify';
+import { purify, validateConnection } from './purify';
 import { checkIdempotencyKey, readRequest } from './request';
 import { writeSecretValues } from './secret-writes';
 import { readSystemTables, type SystemReadStores } from './system-reads';
@@ -55,7 +55,7 @@ export interface SqlApiDeps {
 }
 
 /** Statements that only read the catalog: they are answered from a confirmed-current snapshot. */
-const READ_ONLY_KINDS: ReadonlySet<string> = new Set(['show', 'select', 'show_create', 'explain_effects', 'start_transaction', 'commit', 'rollback']);
+const READ_ONLY_KINDS: ReadonlySet<string> = new Set(['show', 'select', 'show_create', 'explain_effects', 'start_transaction', 'commit', 'rollback', 'validate_connection']);
 
 /** An attempt's answer, and whether it committed (a commit on a basis validates everything the plan read). */
 interface Outcome {
@@ -160,6 +160,10 @@ export class SqlApi {
       newId: this.newId,
       remembered: idem !== undefined,
       readSystem: (view, statement) => readSystemTables(this.systemStores, tenant, view, statement),
+      validateConnection: async (view, connection) => {
+        const problem = await validateConnection(prober, secrets, { tenant, connection, getObject: async (id) => view.get(id) ?? (await store.getObject(tenant, id)) });
+        if (problem) throw problem;
+      },
     });
     if (planned.kind === 'refused') return { response: planned.response, committed: false };
     const { ws, planner, ctx, results, writeTags } = planned;

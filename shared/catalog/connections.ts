@@ -26,5 +26,8 @@ export async function resolveConnection(
     const value = secret && secrets ? await secrets.get(tenant, secretId, secret.generation) : undefined;
     if (value !== undefined) values[option] = value;
   }
-  return { type: conn.spec.connector.type, options: conn.spec.connector.options, secrets: values };
+  // A tunnel (SSH TUNNEL, AWS PRIVATELINK, per broker too) shows in the options, by its connection's id: the probes
+  // do not reach an upstream that only the tunnel's end can (shared/probes/options.ts, viaTunnel).
+  const tunnels = Object.entries(conn.spec.connector.connectionRefs).filter(([option]) => /TUNNEL|PRIVATELINK/.test(option));
+  return { type: conn.spec.connector.type, options: { ...conn.spec.connector.options, ...Object.fromEntries(tunnels) }, secrets: values };
 }

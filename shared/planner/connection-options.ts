@@ -114,7 +114,7 @@ function kafkaBrokers(byName: ReadonlyMap<string, SqlOption>, at: number): void 
   const ways = ['BROKER', 'BROKERS', 'AWS PRIVATELINK'].filter((n) => byName.has(n));
   if (ways.length === 0) throw invalid('invalid CONNECTION: must set one of BROKER, BROKERS, or AWS PRIVATELINK', at);
   if (ways.length > 1) throw invalid('invalid CONNECTION: can only set one of BROKER, BROKERS, or AWS PRIVATELINK', byName.get(ways[1]!)!.position);
-  const addresses = (v: OptionValue): string[] => (v.kind === 'list' ? v.items.flatMap(addresses) : v.kind === 'string' ? [v.value] : []);
+  const addresses = (v: OptionValue): string[] => (v.kind === 'list' ? v.items.flatMap(addresses) : v.kind === 'string' ? [v.value] : v.kind === 'broker' ? [v.address] : []);
   for (const n of ['BROKER', 'BROKERS']) {
     const o = byName.get(n);
     if (o && addresses(o.value).some((a) => a.includes(','))) {

@@ -67,6 +67,10 @@ export function optionString(v: OptionValue | undefined): string | undefined {
       return v.items.map(optionString).join(', ');
     case 'refresh':
       return undefined;
+    case 'broker':
+      return v.address;
+    case 'privatelink':
+      return v.connection.join('.');
     case 'refresh_schedule':
       return v.hydrationTimeEstimate === undefined ? 'ON REFRESH' : `ON REFRESH (HYDRATION TIME ESTIMATE = '${v.hydrationTimeEstimate}')`;
   }

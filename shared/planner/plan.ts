@@ -24,7 +24,7 @@ import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { DataType, FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { parse } from '../sql/parser';
-import { dataType, objectName as printName, print, sourceClauses } from '../sql/printer';
+import { dataType, objectName as printName, optionList, print, sourceClauses } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
   findItem,
@@ -94,7 +94,9 @@ export type StatementPlan =
   | { readonly kind: 'write'; readonly tag: string; readonly notices: readonly string[] }
   | { readonly kind: 'read'; readonly statement: Extract<Statement, { kind: 'show' | 'select' }> }
   | { readonly kind: 'rows'; readonly columns: readonly string[]; readonly rows: readonly (readonly PlanValue[])[] }
-  | { readonly kind: 'txn'; readonly tag: 'BEGIN' | 'COMMIT' | 'ROLLBACK' };
+  | { readonly kind: 'txn'; readonly tag: 'BEGIN' | 'COMMIT' | 'ROLLBACK' }
+  /** `VALIDATE CONNECTION`: the caller runs the connection's upstream check (I/O, so not here). */
+  | { readonly kind: 'validate'; readonly connection: ObjectOf<'connection'> };
 
 type S<K extends Statement['kind']> = Extract<Statement, { kind: K }>;
 
@@ -158,6 +160,10 @@ export class Planner {
         return this.alterSecret(s, at);
       case 'create_connection':
         return this.createConnection(s, at);
+      case 'alter_connection':
+        return this.alterConnection(s, at);
+      case 'validate_connection':
+        return { kind: 'validate', connection: resolveItem(this.view(), s.name, ['connection'], 'connection', at) };
       case 'create_source':
         return this.createSource(s, at, parsed);
       case 'create_webhook_source':
@@ -558,7 +564,108 @@ export class Planner {
     this.ws.update(found.id, (o) => o, true);
     const updated = this.ws.get(found.id)!;
     this.secrets.set(found.id, { secretId: found.id, generation: updated.generation, value });
+    // The connectors that read the secret through a connection pick the new value up when they start again.
+    this.reensureUsers(found.id);
     return this.write('ALTER SECRET');
+  }
+
+  /**
+   * A new generation for every source, sink and table fed by a source that uses `id` (a secret or
+   * a connection), directly or through connections (an SSH tunnel, a schema registry): their
+   * effects ensure the ingestion or export again, so the data plane restarts them with what changed.
+   */
+  private reensureUsers(id: string): void {
+    const seen = new Set([id]);
+    const queue = [id];
+    while (queue.length) {
+      for (const d of this.view().dependentsOf(queue.shift()!)) {
+        if (seen.has(d.id)) continue;
+        seen.add(d.id);
+        if (d.kind === 'connection') queue.push(d.id);
+        else if (d.kind === 'source' || d.kind === 'sink' || (d.kind === 'table' && d.spec.fromSource)) {
+          this.ws.update(d.id, (x) => x, true);
+          // A source's tables are exports of its ingestion: they start again with it.
+          if (d.kind === 'source') queue.push(d.id);
+        }
+      }
+    }
+  }
+
+  /**
+   * `ALTER CONNECTION ... SET / DROP / RESET (option), ... [WITH (VALIDATE = b)]` and `ROTATE KEYS`,
+   * with Materialize's checks and messages (plan_alter_connection, then the connection planned
+   * again from its definition with the options changed: errors there are `invalid ALTER
+   * CONNECTION: ...`, 0A000). The connection's users are ensured again at a new generation.
+   */
+  private alterConnection(s: S<'alter_connection'>, at: number): StatementPlan {
+    const tag = 'ALTER CONNECTION';
+    const o = this.findForAlter('connection', s.name, s.ifExists, at);
+    if (!o) return this.write(tag, [`connection "${s.name.join('.')}" does not exist, skipping`]);
+    const conn = o as ObjectOf<'connection'>;
+    const type = conn.spec.connector.type;
+    const typeWords = Object.entries(CONNECTION_TYPES).find(([, t]) => t === type)?.[0] ?? type;
+    const bail = (message: string, position = at) => new PlanError(message, { code: SQLSTATE.internalError, position });
+    const rotate = s.actions.find((a) => a.kind === 'rotate_keys');
+    if (rotate) {
+      if (s.actions.length > 1) throw bail('cannot specify any other actions alongside ALTER CONNECTION...ROTATE KEYS', rotate.position);
+      if (s.withOptions.length) throw bail(`ALTER CONNECTION...ROTATE KEYS does not support WITH (${optionList(s.withOptions).slice(1, -1)})`, s.withOptions[0]!.position);
+      if (type !== 'ssh') throw bail(`${this.view().qualifiedName(o).join('.')} is not an SSH connection`);
+      // The key pair is the data plane's: a new generation of the tunnel's users makes them connect with a new one.
+      this.ws.update(o.id, (x) => x, true);
+      this.reensureUsers(o.id);
+      return this.write(tag);
+    }
+    let validate = true;
+    const seenWith = new Set<string>();
+    for (const w of s.withOptions) {
+      if (seenWith.has(w.name)) throw bail(`${w.name} specified more than once`, w.position);
+      seenWith.add(w.name);
+      if (w.value.kind === 'none') validate = true;
+      else if (w.value.kind === 'boolean') validate = w.value.value;
+      else throw bail(`invalid ${w.name}: cannot use value as boolean`, w.position);
+    }
+    const sets = s.actions.flatMap((a) => (a.kind === 'set' ? [a.option] : []));
+    const drops = s.actions.flatMap((a) => (a.kind === 'drop' ? [a] : []));
+    const specified = [...sets.map((x) => ({ name: x.name, position: x.position })), ...drops];
+    for (const inalterable of ['PROGRESS TOPIC', 'PROGRESS TOPIC REPLICATION FACTOR']) {
+      const hit = specified.find((x) => x.name === inalterable);
+      if (hit) throw bail(`cannot ALTER ${typeWords.toUpperCase()} option ${inalterable}`, hit.position);
+    }
+    checkOptionsTaken(typeWords, specified.map((x) => ({ name: x.name, value: { kind: 'none' }, position: x.position })));
+    const setNames = new Set<string>();
+    for (const x of sets) {
+      if (setNames.has(x.name)) throw bail(`${x.name} specified more than once`, x.position);
+      setNames.add(x.name);
+    }
+    const dropNames = new Set(drops.map((d) => d.name));
+    const both = [...setNames].filter((n) => dropNames.has(n)).sort();
+    if (both.length) throw bail(`cannot both SET and DROP/RESET options ${both.join(', ')}`, drops.find((d) => d.name === both[0])!.position);
+    for (const exclusive of [['BROKER', 'BROKERS']]) {
+      const set = exclusive.some((n) => setNames.has(n));
+      const dropped = exclusive.some((n) => dropNames.has(n));
+      if (set && dropped) throw bail(`cannot both SET and DROP/RESET mutually exclusive ${typeWords.toUpperCase()} options ${exclusive.join(', ')}`);
+      // Setting one drops the others, as in Materialize: the new one replaces them.
+      if (set || dropped) for (const n of exclusive) dropNames.add(n);
+    }
+    const created = parse(conn.spec.createSql)[0]?.statement;
+    if (created?.kind !== 'create_connection') throw new PlanError(`connection ${conn.name} has no definition to alter`, { code: SQLSTATE.internalError, position: at });
+    // Options kept from the definition point at the statement (their own positions are the definition's).
+    const options = [...created.options.filter((x) => !setNames.has(x.name) && !dropNames.has(x.name)).map((x) => ({ ...x, position: at })), ...sets];
+    let planned: { settings: ConnectorSettings; dependsOn: string[] };
+    try {
+      planned = this.connectorSettings(type, options, at);
+      if (planned.dependsOn.includes(conn.id)) throw unknownItem(s.name, at);
+      checkOptionsTaken(created.connectionType, options);
+      validateConnectionOptions(type, options, at);
+    } catch (e) {
+      if (!(e instanceof PlanError)) throw e;
+      throw new PlanError(`invalid ALTER CONNECTION: ${e.message}`, { code: SQLSTATE.featureNotSupported, position: e.position ?? at, ...(e.hint ? { hint: e.hint } : {}) });
+    }
+    const withOptions: SqlOption[] = validate ? [] : [{ name: 'VALIDATE', value: { kind: 'boolean', value: false }, position: at }];
+    const createSql = print({ ...created, options, withOptions }, { redacted: true });
+    this.ws.update(o.id, (x) => ({ ...x, dependsOn: [...new Set([conn.spec.schemaId, ...planned.dependsOn])], spec: { ...conn.spec, createSql, connector: planned.settings, validate } }) as CatalogObject, true);
+    this.reensureUsers(o.id);
+    return this.write(tag);
   }
 
   /** Splits options into plain values, secret references and connection references. */
@@ -581,7 +688,23 @@ export class Planner {
       } else if (SECRET_ONLY_OPTIONS.has(o.name)) {
         // Materialize's words and code (a plan error: XX000); the value itself is never echoed.
         throw new PlanError(`invalid ${o.name}: must provide a secret value`, { code: SQLSTATE.internalError, position: o.position ?? at, hint: `Store it with CREATE SECRET and write ${o.name} SECRET <name>.` });
+      } else if (v.kind === 'privatelink') {
+        // `AWS PRIVATELINK pl (PORT 9093)`: the connection, and its options beside it.
+        const conn = resolveItem(this.view(), v.connection, ['connection'], 'connection', o.position ?? at);
+        connectionRefs[o.name] = conn.id;
+        dependsOn.push(conn.id);
+        for (const x of v.options) plain[`${o.name} ${x.name}`] = optionString(x.value) ?? '';
       } else {
+        // Brokers reached through a tunnel (`'b:9092' USING SSH TUNNEL t`): one reference per broker and tunnel.
+        const brokers = v.kind === 'list' ? v.items : [v];
+        for (const b of brokers) {
+          if (b.kind !== 'broker') continue;
+          const key = `BROKER ${b.address} ${b.via.kind.toUpperCase()}`;
+          const conn = resolveItem(this.view(), b.via.connection, ['connection'], 'connection', o.position ?? at);
+          connectionRefs[key] = conn.id;
+          dependsOn.push(conn.id);
+          if (b.via.kind === 'aws privatelink') for (const x of b.via.options) plain[`${key} ${x.name}`] = optionString(x.value) ?? '';
+        }
         plain[o.name] = optionString(v) ?? '';
       }
     }

@@ -23,7 +23,9 @@ export function opt(options: Options, name: string): string | undefined {
  * these are not probed. The tunnel's own connection (type ssh) is probed for reachability.
  */
 export function viaTunnel(conn: ConnectionProbeInput): boolean {
-  return opt(conn.options, 'SSH TUNNEL') !== undefined || opt(conn.options, 'AWS PRIVATELINK') !== undefined;
+  if (opt(conn.options, 'SSH TUNNEL') !== undefined || opt(conn.options, 'AWS PRIVATELINK') !== undefined) return true;
+  // A Kafka broker through a tunnel (`BROKERS ('b:9092' USING SSH TUNNEL t)`): `BROKER <address> SSH TUNNEL`.
+  return Object.keys(conn.options).some((k) => /^BROKER \S+ (SSH TUNNEL|AWS PRIVATELINK)$/.test(k));
 }
 
 /** HOST, PORT (with a default) and USER of a database connection, or what is wrong with them (a configuration error). */

@@ -21,7 +21,16 @@ export type OptionValue =
    */
   | { readonly kind: 'refresh_schedule'; readonly hydrationTimeEstimate?: string }
   /** A materialized view's `REFRESH [=] ON COMMIT | AT CREATION | AT <expr> | EVERY '<interval>' [ALIGNED TO <expr>]`. */
-  | { readonly kind: 'refresh'; readonly refresh: RefreshOptionValue };
+  | { readonly kind: 'refresh'; readonly refresh: RefreshOptionValue }
+  /** A Kafka broker reached through a tunnel: `'b1:9092' USING SSH TUNNEL t` / `USING AWS PRIVATELINK pl (AVAILABILITY ZONE 'z', PORT 9093)`. */
+  | { readonly kind: 'broker'; readonly address: string; readonly via: Tunnel }
+  /** A connection-level `AWS PRIVATELINK pl (PORT 9093)`: the PrivateLink connection with options. */
+  | { readonly kind: 'privatelink'; readonly connection: ObjectName; readonly options: readonly SqlOption[] };
+
+/** How a broker is reached: an SSH tunnel, or an AWS PrivateLink connection with its options (`AVAILABILITY ZONE`, `PORT`). */
+export type Tunnel =
+  | { readonly kind: 'ssh tunnel'; readonly connection: ObjectName }
+  | { readonly kind: 'aws privatelink'; readonly connection: ObjectName; readonly options: readonly SqlOption[] };
 
 /** One `REFRESH` option of a materialized view; the expressions are kept as typed (the planner evaluates them). */
 export type RefreshOptionValue =
@@ -231,6 +240,12 @@ export type AlterSourceAction =
   | { readonly kind: 'set_options'; readonly options: readonly SqlOption[] }
   | { readonly kind: 'reset_options'; readonly names: readonly string[] };
 
+/** One action of `ALTER CONNECTION`: `SET (option = value)`, `DROP (option)` / `RESET (option)`, `ROTATE KEYS`. */
+export type AlterConnectionAction =
+  | { readonly kind: 'set'; readonly option: SqlOption }
+  | { readonly kind: 'drop'; readonly name: string; readonly word: 'DROP' | 'RESET'; readonly position: number }
+  | { readonly kind: 'rotate_keys'; readonly position: number };
+
 export type SecretValue = { readonly kind: 'string'; readonly value: string } | { readonly kind: 'raw'; readonly expr: RawExpr };
 
 export type Statement =
@@ -429,6 +444,19 @@ export type Statement =
       /** Byte offset of the column's name, for errors that point at it. */
       readonly columnPosition: number;
     }
+  /**
+   * `ALTER CONNECTION [IF EXISTS] c SET (o = v), DROP (o), RESET (o), ... [WITH (VALIDATE [= b])]`
+   * and `ALTER CONNECTION c ROTATE KEYS`: Materialize's grammar (one option per action).
+   */
+  | {
+      readonly kind: 'alter_connection';
+      readonly ifExists: boolean;
+      readonly name: ObjectName;
+      readonly actions: readonly AlterConnectionAction[];
+      readonly withOptions: readonly SqlOption[];
+    }
+  /** `VALIDATE CONNECTION c`: runs the connection's upstream check now and answers OK or the upstream's error. */
+  | { readonly kind: 'validate_connection'; readonly name: ObjectName }
   /** Our extension: a new generation of a source or sink, so the data plane starts it again (the way out of `failed`). */
   | { readonly kind: 'alter_restart'; readonly objectType: 'source' | 'sink'; readonly ifExists: boolean; readonly name: ObjectName }
   | { readonly kind: 'alter_cluster'; readonly name: string; readonly ifExists: boolean; readonly action: AlterClusterAction }

@@ -26,6 +26,7 @@ import type {
   ParsedStatement,
   RawExpr,
   RefreshOptionValue,
+  AlterConnectionAction,
   AlterSourceAction,
   ReplicaDefinition,
   SchemaStrategy,
@@ -46,7 +47,7 @@ import { ANY_CONNECTION_OPTIONS, OPTION_LISTS, VALUE_PREFIX, type OptionListSpec
 export const MAX_NESTING_DEPTH = 128;
 
 /** Statement keywords Materialize has that we do not support yet: answered 0A000, not 42601. */
-const KNOWN_UNSUPPORTED = new Set(['grant', 'inspect', 'raise', 'reassign', 'revoke', 'validate']);
+const KNOWN_UNSUPPORTED = new Set(['grant', 'inspect', 'raise', 'reassign', 'revoke']);
 
 /**
  * Statements that read or write data or set session state: the data plane's business, never a
@@ -63,14 +64,14 @@ function namesSystemCatalog(t: Token): boolean {
   return (t.kind === 'word' || t.kind === 'quoted') && /^(?:mz_|pg_|information_schema$)/.test(t.value);
 }
 
-const STATEMENT_STARTS = ['ALTER', 'BEGIN', 'COMMENT', 'COMMIT', 'CREATE', 'DROP', 'EXPLAIN', 'ROLLBACK', 'SELECT', 'SHOW', 'START'];
+const STATEMENT_STARTS = ['ALTER', 'BEGIN', 'COMMENT', 'COMMIT', 'CREATE', 'DROP', 'EXPLAIN', 'ROLLBACK', 'SELECT', 'SHOW', 'START', 'VALIDATE'];
 
 /** Statements `EXPLAIN EFFECTS FOR` accepts: the ones that change the catalog. */
 export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'create_cluster', 'create_cluster_replica', 'create_database', 'create_schema', 'create_secret', 'create_connection', 'create_source',
   'create_webhook_source', 'create_sink', 'create_table', 'create_table_from_source', 'create_view', 'create_materialized_view', 'create_index', 'drop',
   'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'alter_table_add_column',
-  'alter_retain_history', 'alter_source', 'comment', 'create_type',
+  'alter_retain_history', 'alter_source', 'alter_connection', 'comment', 'create_type',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
@@ -240,6 +241,10 @@ export class Parser {
         case 'comment':
           this.next();
           return this.parseComment();
+        case 'validate':
+          this.next();
+          this.expectKeyword('connection');
+          return { kind: 'validate_connection', name: this.parseObjectName() };
       }
       if (KNOWN_UNSUPPORTED.has(t.value)) {
         throw this.unsupported(t, t.value.toUpperCase());
@@ -1078,6 +1083,7 @@ export class Parser {
       const column = this.parseIdent();
       return { kind: 'alter_table_add_column', ifExists, name, ifColumnNotExists, column, type: this.parseDataType(), columnPosition: this.byte(columnTok.start) };
     }
+    if (objectType === 'connection' && a.kind === 'word' && ['set', 'reset', 'drop', 'rotate'].includes(a.value)) return this.parseAlterConnection(ifExists, name);
     if (a.kind === 'word' && ['set', 'reset', 'add', 'drop', 'rotate', 'alter', 'apply'].includes(a.value)) {
       throw this.unsupported(a, `${what} ... ${a.raw.toUpperCase()}`);
     }
@@ -1086,7 +1092,53 @@ export class Parser {
     if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
     if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
     if (objectType === 'table') actions.push('ADD COLUMN');
+    if (objectType === 'connection') actions.push('SET (...)', 'RESET (...)', 'DROP (...)', 'ROTATE KEYS');
     return this.fail(oneOf(actions));
+  }
+
+  /**
+   * `SET (option [=] value) | DROP (option) | RESET (option) | ROTATE KEYS, ... [WITH (VALIDATE [= value], ...)]`
+   * after `ALTER CONNECTION [IF EXISTS] name` (Materialize's parse_alter_connection: one option per action;
+   * the planner checks which combinations go together).
+   */
+  private parseAlterConnection(ifExists: boolean, name: ObjectName): Statement {
+    const actions: AlterConnectionAction[] = [];
+    do {
+      const t = this.peek();
+      if (this.eatKeyword('rotate')) {
+        this.expectKeyword('keys');
+        actions.push({ kind: 'rotate_keys', position: this.byte(t.start) });
+      } else if (this.eatKeyword('set')) {
+        this.expectOp('(');
+        const at = this.peek();
+        const option = this.parseOptionRest(ANY_CONNECTION_OPTIONS, this.parseOptionName(ANY_CONNECTION_OPTIONS), at);
+        this.expectOp(')');
+        actions.push({ kind: 'set', option });
+      } else if (this.peekKeyword('drop') || this.peekKeyword('reset')) {
+        const word = this.next().value === 'drop' ? 'DROP' : 'RESET';
+        this.expectOp('(');
+        const at = this.peek();
+        const option = this.parseOptionName(ANY_CONNECTION_OPTIONS);
+        this.expectOp(')');
+        actions.push({ kind: 'drop', name: option, word, position: this.byte(at.start) });
+      } else {
+        return this.fail('one of ROTATE or SET or RESET or DROP');
+      }
+    } while (this.eatOp(','));
+    // Materialize reads VALIDATE any number of times here; the planner refuses a repeat.
+    const withOptions: SqlOption[] = [];
+    if (this.eatKeyword('with')) {
+      this.expectOp('(');
+      do {
+        const at = this.peek();
+        this.expectKeyword('validate');
+        const hasEquals = this.eatOp('=');
+        const bare = !hasEquals && (this.peekOp(',') || this.peekOp(')'));
+        withOptions.push({ name: 'VALIDATE', value: bare ? { kind: 'none' } : this.parseOptionValue(), position: this.byte(at.start) });
+      } while (this.eatOp(','));
+      this.expectOp(')');
+    }
+    return { kind: 'alter_connection', ifExists, name, actions, withOptions };
   }
 
   /**
@@ -1507,25 +1559,63 @@ export class Parser {
       // A materialized view takes several REFRESH options (`REFRESH AT ..., REFRESH EVERY ...`), as in Materialize.
       if (seen.has(name) && !MULTIPLE_OPTIONS.has(name)) throw new SqlSyntaxError(`${name} specified more than once`, this.byte(startTok.start));
       seen.add(name);
-      const hasEquals = this.eatOp('=');
-      const prefix = VALUE_PREFIX[name];
-      let value: OptionValue;
-      if (name === 'REFRESH' && spec === OPTION_LISTS.materializedViewWith) {
-        value = { kind: 'refresh', refresh: this.parseRefreshOption() };
-      } else if (prefix !== undefined) {
-        this.expectKeyword(prefix.toLowerCase());
-        value = this.parseOptionValue();
-      } else if (name === 'SCHEDULE' && this.peekKeywords('on', 'refresh')) {
-        value = this.parseRefreshSchedule();
-      } else {
-        const bare = !hasEquals && (this.peekOp(',') || this.peekOp(')') || this.peekOp(';') || this.peek().kind === 'eof');
-        value = bare ? { kind: 'none' } : this.parseOptionValue();
-      }
-      if (this.peekKeyword('using')) throw this.unsupported(this.peek(), `${name} ... USING`);
-      // `AWS PRIVATELINK svc (PORT 9093)`: a per-connection tunnel port we do not model.
-      if (name === 'AWS PRIVATELINK' && this.peekOp('(')) throw this.unsupported(this.peek(), 'AWS PRIVATELINK ... (PORT ...)');
-      options.push({ name, value, position: this.byte(startTok.start) });
+      options.push(this.parseOptionRest(spec, name, startTok));
     } while (this.eatOp(','));
+    return options;
+  }
+
+  /** The rest of one option after its name (`[=] value`, or none), as a SqlOption starting at `startTok`. */
+  private parseOptionRest(spec: OptionListSpec, name: string, startTok: Token): SqlOption {
+    const hasEquals = this.eatOp('=');
+    const prefix = VALUE_PREFIX[name];
+    let value: OptionValue;
+    if (name === 'REFRESH' && spec === OPTION_LISTS.materializedViewWith) {
+      value = { kind: 'refresh', refresh: this.parseRefreshOption() };
+    } else if (prefix !== undefined) {
+      this.expectKeyword(prefix.toLowerCase());
+      value = this.parseOptionValue();
+    } else if (name === 'SCHEDULE' && this.peekKeywords('on', 'refresh')) {
+      value = this.parseRefreshSchedule();
+    } else {
+      const bare = !hasEquals && (this.peekOp(',') || this.peekOp(')') || this.peekOp(';') || this.peek().kind === 'eof');
+      value = bare ? { kind: 'none' } : this.parseOptionValue();
+    }
+    // `BROKER 'b:9092' USING SSH TUNNEL t`: one broker through a tunnel.
+    if (name === 'BROKER' && value.kind === 'string' && this.peekKeyword('using')) value = this.parseBrokerTunnel(value.value);
+    if (this.peekKeyword('using')) throw this.unsupported(this.peek(), `${name} ... USING`);
+    // `AWS PRIVATELINK svc (PORT 9093)`: the PrivateLink connection with its options.
+    if (name === 'AWS PRIVATELINK' && this.peekOp('(') && (value.kind === 'ident' || value.kind === 'object')) {
+      value = { kind: 'privatelink', connection: value.kind === 'ident' ? [value.value] : value.name, options: this.parsePrivatelinkOptions() };
+    }
+    return { name, value, position: this.byte(startTok.start) };
+  }
+
+  /** `USING SSH TUNNEL name` / `USING AWS PRIVATELINK name [(AVAILABILITY ZONE [=] 'z', PORT [=] n)]` after a broker's address (Materialize's parse_kafka_broker). */
+  private parseBrokerTunnel(address: string): OptionValue {
+    this.expectKeyword('using');
+    if (this.eatKeywords('ssh', 'tunnel')) return { kind: 'broker', address, via: { kind: 'ssh tunnel', connection: this.parseObjectName() } };
+    if (this.eatKeywords('aws', 'privatelink')) {
+      const connection = this.parseObjectName();
+      return { kind: 'broker', address, via: { kind: 'aws privatelink', connection, options: this.peekOp('(') ? this.parsePrivatelinkOptions() : [] } };
+    }
+    return this.fail('one of AWS or SSH');
+  }
+
+  /** `(AVAILABILITY ZONE [=] 'z', PORT [=] n)` after an AWS PRIVATELINK connection's name. */
+  private parsePrivatelinkOptions(): SqlOption[] {
+    this.expectOp('(');
+    const options: SqlOption[] = [];
+    const seen = new Set<string>();
+    do {
+      const at = this.peek();
+      const name = this.eatKeywords('availability', 'zone') ? 'AVAILABILITY ZONE' : this.eatKeyword('port') ? 'PORT' : this.fail('one of AVAILABILITY or PORT');
+      if (seen.has(name)) throw new SqlSyntaxError(`${name} specified more than once`, this.byte(at.start));
+      seen.add(name);
+      const hasEquals = this.eatOp('=');
+      const bare = !hasEquals && (this.peekOp(',') || this.peekOp(')'));
+      options.push({ name, value: bare ? { kind: 'none' } : this.parseOptionValue(), position: this.byte(at.start) });
+    } while (this.eatOp(','));
+    this.expectOp(')');
     return options;
   }
 
@@ -1680,8 +1770,10 @@ export class Parser {
         const items: OptionValue[] = [];
         if (!this.peekOp(close)) {
           do {
-            items.push(this.parseOptionValue());
+            const item = this.parseOptionValue();
             // `BROKERS ('b1:9092' USING AWS PRIVATELINK svc (PORT 9001), ...)`: per-broker tunnels.
+            if (item.kind === 'string' && this.peekKeyword('using')) items.push(this.parseBrokerTunnel(item.value));
+            else items.push(item);
             if (this.peekKeyword('using')) throw this.unsupported(this.peek(), 'A tunnel per list item (... USING AWS PRIVATELINK / SSH TUNNEL)');
           } while (this.eatOp(','));
         }

@@ -71,6 +71,10 @@ function optionValue(v: OptionValue): string {
       return refreshValue(v.refresh);
     case 'refresh_schedule':
       return `ON REFRESH${v.hydrationTimeEstimate !== undefined ? ` (HYDRATION TIME ESTIMATE = ${stringLiteral(v.hydrationTimeEstimate)})` : ''}`;
+    case 'broker':
+      return `${stringLiteral(v.address)} USING ${v.via.kind.toUpperCase()} ${objectName(v.via.connection)}${v.via.kind === 'aws privatelink' && v.via.options.length ? ` ${optionList(v.via.options)}` : ''}`;
+    case 'privatelink':
+      return `${objectName(v.connection)}${v.options.length ? ` ${optionList(v.options)}` : ''}`;
   }
 }
 
@@ -331,6 +335,12 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       return `CREATE SECRET ${ifNotExists(s.ifNotExists)}${objectName(s.name)} AS ${secretValue(s.value, opts)}`;
     case 'alter_secret':
       return `ALTER SECRET ${ifExists(s.ifExists)}${objectName(s.name)} AS ${secretValue(s.value, opts)}`;
+    case 'alter_connection': {
+      const actions = s.actions.map((a) => (a.kind === 'rotate_keys' ? 'ROTATE KEYS' : a.kind === 'set' ? `SET ${optionList([a.option])}` : `${a.word} (${a.name})`));
+      return `ALTER CONNECTION ${ifExists(s.ifExists)}${objectName(s.name)} ${actions.join(', ')}${withOptions(s.withOptions)}`;
+    }
+    case 'validate_connection':
+      return `VALIDATE CONNECTION ${objectName(s.name)}`;
     case 'create_connection':
       return `CREATE CONNECTION ${ifNotExists(s.ifNotExists)}${objectName(s.name)} TO ${s.connectionType.toUpperCase()} ${optionList(s.options)}${withOptions(s.withOptions)}`;
     case 'create_source': {

@@ -34,7 +34,7 @@ describe('docs/sql-reference.md', () => {
 
   it('has examples of every kind of statement', () => {
     const starts = new Set(statements.map((s) => s.split(/\s+/).slice(0, 2).join(' ').toUpperCase()));
-    for (const k of ['CREATE CLUSTER', 'CREATE SOURCE', 'CREATE SINK', 'CREATE CONNECTION', 'CREATE SECRET', 'CREATE TABLE', 'CREATE VIEW', 'CREATE MATERIALIZED', 'CREATE INDEX', 'CREATE DEFAULT', 'CREATE DATABASE', 'CREATE SCHEMA', 'ALTER CLUSTER', 'ALTER SECRET', 'DROP SOURCE', 'SHOW CLUSTERS', 'SHOW CREATE', 'SELECT NAME,', 'EXPLAIN EFFECTS', 'BEGIN', 'COMMIT']) {
+    for (const k of ['CREATE CLUSTER', 'CREATE SOURCE', 'CREATE SINK', 'CREATE CONNECTION', 'CREATE SECRET', 'CREATE TABLE', 'CREATE VIEW', 'CREATE MATERIALIZED', 'CREATE INDEX', 'CREATE DEFAULT', 'CREATE DATABASE', 'CREATE SCHEMA', 'ALTER CLUSTER', 'ALTER SECRET', 'ALTER CONNECTION', 'VALIDATE CONNECTION', 'DROP SOURCE', 'SHOW CLUSTERS', 'SHOW CREATE', 'SELECT NAME,', 'EXPLAIN EFFECTS', 'BEGIN', 'COMMIT']) {
       expect(starts, k).toContain(k);
     }
   });

@@ -107,3 +107,21 @@ describe('crash during ALTER SOURCE ... ADD SUBSOURCE', () => {
     expect(resources.find((x) => x.kind === 'ingestion')?.generation).toBe(2);
   });
 });
+
+describe('crash during ALTER CONNECTION', () => {
+  it.each(POINTS)("dying at %s: the connection's source ends up running its new generation with the new settings", async (point) => {
+    const prefix = uniquePrefix('crash');
+    const faults = new FaultInjector();
+    let p = await boot(prefix, faults);
+    const { sql, tenant } = await sqlClient(p);
+    await sql(
+      "CREATE CLUSTER c (SIZE = '25cc'); CREATE CONNECTION pg TO POSTGRES (HOST 'db.internal', USER 'u') WITH (VALIDATE = false); CREATE SOURCE pg_src IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz') FOR ALL TABLES",
+    );
+    // The replica, the source's collection and ingestion.
+    await eventually(async () => (await p.dataPlane.observe(tenant)).length === 3);
+    p = await crashRestartCheck(prefix, faults, point, sql, "ALTER CONNECTION pg SET (HOST = 'db2.internal') WITH (VALIDATE = false)", tenant);
+    const ingestion = (await p.dataPlane.observe(tenant)).find((x) => x.kind === 'ingestion');
+    expect(ingestion?.generation).toBe(2);
+    expect(ingestion?.spec).toMatchObject({ connector: { options: { HOST: 'db2.internal' } } });
+  });
+});

@@ -47,6 +47,8 @@ const STATEMENT_KINDS: Record<Statement['kind'], true> = {
   alter_secret: true,
   alter_source: true,
   create_connection: true,
+  alter_connection: true,
+  validate_connection: true,
   create_source: true,
   create_webhook_source: true,
   create_sink: true,
@@ -135,6 +137,8 @@ function planLines(plan: StatementPlan): string[] {
       return [`txn ${plan.tag}`];
     case 'rows':
       return [`rows ${plan.columns.join(', ')}`, ...plan.rows.map((r) => `  ${json(r)}`)];
+    case 'validate':
+      return [`validate connection ${plan.connection.id}`];
   }
 }
 

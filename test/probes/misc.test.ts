@@ -5,6 +5,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ObjectOf } from '../../shared/catalog/model';
+import { resolveConnection } from '../../shared/catalog/connections';
 import { ScriptedProber } from '../../shared/probes/fake';
 import { REDACTED, scrubSecrets } from '../../shared/probes/namespace';
 import { LOCAL_PROBE_POLICY } from '../../shared/probes/addresses';
@@ -178,5 +180,17 @@ describe('connections through a tunnel', () => {
     const port = String(await refusedPort());
     expect(await prober.probeConnection({ type: 'postgres', options: { HOST: '127.0.0.1', PORT: port, USER: 'u', 'SSH TUNNEL': 'bastion' }, secrets: {} })).toEqual({ ok: true, namespace: 'postgres' });
     expect(await prober.probeSource({ type: 'kafka', options: { BROKER: `127.0.0.1:${port}`, 'AWS PRIVATELINK': 'pl' }, secrets: {} }, { TOPIC: 't' })).toEqual({ ok: true, namespace: 'kafka' });
+  });
+
+  it('include Kafka brokers with a tunnel each, as the catalog resolves them (resolveConnection), and a direct broker is still probed', async () => {
+    const port = String(await refusedPort());
+    const conn: ObjectOf<'connection'> = {
+      id: 'u3', kind: 'connection', name: 'k', generation: 1, version: 1, dependents: 0, dependsOn: ['u1'], createdAt: '', updatedAt: '', owner: 'o',
+      spec: { schemaId: 's', createSql: '', validate: true, connector: { type: 'kafka', options: { BROKERS: `127.0.0.1:${port}`, 'SECURITY PROTOCOL': 'plaintext' }, secretRefs: {}, connectionRefs: { [`BROKER 127.0.0.1:${port} SSH TUNNEL`]: 'u1' } } },
+    };
+    const input = await resolveConnection('t', conn, async () => undefined, undefined);
+    expect(await prober.probeConnection(input)).toEqual({ ok: true, namespace: 'kafka' });
+    const direct = await resolveConnection('t', { ...conn, spec: { ...conn.spec, connector: { ...conn.spec.connector, connectionRefs: {} } } }, async () => undefined, undefined);
+    expect(await prober.probeConnection(direct)).toMatchObject({ ok: false, namespace: 'kafka' });
   });
 });

@@ -16,6 +16,8 @@ const EXAMPLES: Record<StatementKind, string | null> = {
   alter_secret: "ALTER SECRET s AS 'y'",
   alter_source: 'ALTER SOURCE pg ADD SUBSOURCE public.items',
   create_connection: "CREATE CONNECTION k TO KAFKA (BROKER 'b:9092')",
+  alter_connection: "ALTER CONNECTION k SET (BROKER = 'b2:9092')",
+  validate_connection: null,
   create_source: 'CREATE SOURCE s FROM LOAD GENERATOR COUNTER',
   create_webhook_source: 'CREATE SOURCE w FROM WEBHOOK BODY FORMAT TEXT',
   create_sink: "CREATE SINK k FROM t INTO KAFKA CONNECTION k (TOPIC 't') FORMAT JSON ENVELOPE DEBEZIUM",

@@ -147,9 +147,6 @@ SET schema = qck;
 -- source: docs sql/index.md
 SET CLUSTER = mz_catalog_server;
 
--- source: docs serve-results/sink/index.md
-VALIDATE CONNECTION aws_connection;
-
 -- source: docs sql/index.md
 SUBSCRIBE mview ENVELOPE UPSERT (KEY (key));
 

@@ -3757,7 +3757,7 @@ SHOW SUBSOURCES ON kafka;
 -- source: docs sql/index.md
 SHOW COLUMNS FROM my_source;
 
--- ============================================================================================
+-- =====================================================================================
 -- User-defined types (CREATE TYPE, DROP TYPE, SHOW TYPES), from the documentation's create-type, drop-type and
 -- sql pages.
 
@@ -3810,3 +3810,6 @@ DROP TYPE IF EXISTS int4_list;
 
 -- source: docs sql/index.md
 SHOW CREATE TYPE point;
+=======
+-- source: docs serve-results/sink/index.md
+VALIDATE CONNECTION aws_connection;
