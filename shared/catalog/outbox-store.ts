@@ -119,6 +119,9 @@ async function onConflictRetry<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
+/** An admission's answer: in, the tenant at its cap, or the effect no longer pending. */
+export type AdmitResult = 'admitted' | 'full' | 'settled';
+
 /** The key of a tenant's admission item (the ids of its effects admitted to the queues). */
 const admissionKey = (tenant: string) => ({ pk: tenantPk(tenant), sk: ADMISSION_SK });
 
@@ -202,28 +205,37 @@ export class OutboxStore {
   }
 
   /**
-   * Admits one of a tenant's effects to the queues: adds its id to the tenant's admission set
-   * while the set holds fewer than `cap` ids. Idempotent: an id already there is admitted again
-   * (an effect admitted before a crash, or by the router and the fast path both). False: the
-   * tenant is at its cap, nothing was written.
+   * Admits one of a tenant's pending effects to the queues: adds its id to the tenant's admission
+   * set while the set holds fewer than `cap` ids, in one transaction with a check that the effect
+   * is still pending (a late admission of a settled effect would hold its slot for good).
+   * Idempotent: an id already there is admitted again (an effect admitted before a crash, or by
+   * the router and the fast path both). `full`: the tenant is at its cap; `settled`: nothing to
+   * send. Neither wrote anything.
    */
-  async admit(tenant: string, effectId: string, cap: number, now: Date): Promise<boolean> {
+  async admit(e: { tenant: string; effectId: string; sk: string }, cap: number, now: Date): Promise<AdmitResult> {
     try {
       await onConflictRetry(() =>
         this.doc.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: admissionKey(tenant),
-            UpdateExpression: 'ADD ids :ids SET updatedAt = :now',
-            ConditionExpression: 'attribute_not_exists(ids) OR size(ids) < :cap OR contains(ids, :id)',
-            ExpressionAttributeValues: { ':ids': new Set([effectId]), ':id': effectId, ':cap': cap, ':now': now.toISOString() },
+          new TransactWriteCommand({
+            TransactItems: [
+              { ConditionCheck: { TableName: this.table, Key: { pk: tenantPk(e.tenant), sk: e.sk }, ConditionExpression: '#s = :pending', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':pending': 'pending' } } },
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: admissionKey(e.tenant),
+                  UpdateExpression: 'ADD ids :ids SET updatedAt = :now',
+                  ConditionExpression: 'attribute_not_exists(ids) OR size(ids) < :cap OR contains(ids, :id)',
+                  ExpressionAttributeValues: { ':ids': new Set([e.effectId]), ':id': e.effectId, ':cap': cap, ':now': now.toISOString() },
+                },
+              },
+            ],
           }),
         ),
       );
-      return true;
+      return 'admitted';
     } catch (err) {
-      if (isConditionFailed(err)) return false;
-      throw err;
+      if (!(err instanceof TransactionCanceledException) || isConflict(err)) throw err;
+      return err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed' ? 'settled' : 'full';
     }
   }
 

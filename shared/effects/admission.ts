@@ -17,7 +17,7 @@
  *
  * The state is one item per tenant, owned by OutboxStore (shared/catalog/outbox-store.ts).
  */
-import type { OutboxStore, PendingEffect } from '../catalog/outbox-store';
+import type { AdmitResult, OutboxStore, PendingEffect } from '../catalog/outbox-store';
 
 export interface AdmissionDeps {
   readonly outbox: Pick<OutboxStore, 'admit' | 'admitted' | 'unadmitted'>;
@@ -30,6 +30,8 @@ export interface AdmissionDeps {
 export interface Admissible {
   readonly tenant: string;
   readonly effectId: string;
+  /** The outbox record's sort key (admission checks the effect is still pending). */
+  readonly sk: string;
 }
 
 /** Items grouped by tenant, each tenant's in the order given (commit or stream order). Pure. */
@@ -66,14 +68,14 @@ export class Admission {
     return this.deps.cap;
   }
 
-  /** Admits one effect (idempotent); false when its tenant is at the cap. */
-  admit(e: Admissible): Promise<boolean> {
-    return this.deps.outbox.admit(e.tenant, e.effectId, this.deps.cap, this.clock());
+  /** Admits one pending effect (idempotent): `full` when its tenant is at the cap, `settled` when it needs no sending. */
+  admit(e: Admissible): Promise<AdmitResult> {
+    return this.deps.outbox.admit(e, this.deps.cap, this.clock());
   }
 
   /**
    * Admits `items` tenant by tenant (tenants side by side), each tenant's in the order given: the
-   * first one refused ends that tenant's admissions here, so its later effects never overtake an
+   * first one refused for the cap ends that tenant's admissions here, so its later effects never overtake an
    * earlier one; they stay pending for {@link next}. Returns the admitted, in the order given.
    */
   async admitInOrder<T extends Admissible>(items: readonly T[]): Promise<T[]> {
@@ -81,8 +83,9 @@ export class Admission {
     await Promise.all(
       [...byTenant(items).values()].map(async (own) => {
         for (const item of own) {
-          if (!(await this.admit(item))) return;
-          admitted.add(item);
+          const r = await this.admit(item);
+          if (r === 'full') return;
+          if (r === 'admitted') admitted.add(item);
         }
       }),
     );
@@ -101,8 +104,9 @@ export class Admission {
     const candidates = await this.deps.outbox.unadmitted(tenant, admitted, free);
     const out: PendingEffect[] = [];
     for (const e of candidates) {
-      if (!(await this.admit(e))) break;
-      out.push(e);
+      const r = await this.admit(e);
+      if (r === 'full') break;
+      if (r === 'admitted') out.push(e);
     }
     return out;
   }

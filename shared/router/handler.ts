@@ -55,7 +55,7 @@ export function createRouterHandler(deps: RouterDeps): StreamHandler {
     if (deps.admission && pending.length) {
       try {
         // Per tenant in stream order: the first effect over the cap holds back the tenant's later ones.
-        toSend = await deps.admission.admitInOrder(pending.map((p) => ({ ...p, tenant: p.msg.tenant, effectId: p.msg.effectId })));
+        toSend = await deps.admission.admitInOrder(pending.map((p) => ({ ...p, tenant: p.msg.tenant, effectId: p.msg.effectId, sk: p.msg.sk })));
       } catch (err) {
         deps.logger.warn('admission failed', { error: (err as Error).message });
         for (const p of pending) failed.add(p.seq);

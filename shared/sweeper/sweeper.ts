@@ -149,12 +149,14 @@ export class Sweeper {
       }
       const admission = this.deps.admission;
       if (admission) {
-        let admitted = !atCap.has(item.tenant) && (await admission.admit(item));
-        if (!admitted && !atCap.has(item.tenant)) {
+        let r = atCap.has(item.tenant) ? 'full' : await admission.admit(item);
+        if (r === 'full' && !atCap.has(item.tenant)) {
           await releaseLeaked(item.tenant);
-          admitted = await admission.admit(item);
+          r = await admission.admit(item);
         }
-        if (!admitted) {
+        // Settled since the index was read: nothing to send.
+        if (r === 'settled') return;
+        if (r === 'full') {
           // At its cap: the executors send it as slots free up; this sweep tries no more of the tenant's.
           atCap.add(item.tenant);
           heldBack++;
