@@ -3,7 +3,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PROBE_NETWORKS_ENV, secretArnRegion, splitCorsAllowOrigins } from '../shared/config';
-import { type Controller, CONTROLLERS, deploymentNames, ENV, MAX_STACK_NAME_LENGTH } from '../shared/definitions';
+import { type Controller, CONTROLLERS, deploymentNames, EFFECT_CAPACITY, ENV, MAX_STACK_NAME_LENGTH } from '../shared/definitions';
 import { CatalogTable, type CatalogTableProps } from './constructs/catalog-table';
 import { DdlApi } from './constructs/ddl-api';
 import type { DdlFunction, FunctionName } from './constructs/ddl-function';
@@ -172,6 +172,8 @@ export class DdlControlPlaneStack extends Stack {
     if (this.dataPlaneUrl) environment[ENV.dataPlaneUrl] = this.dataPlaneUrl;
     // Connection probes reach public upstreams only unless `-c probeNetworks=private` (upstreams in the VPC): shared/probes/addresses.ts.
     if (this.node.tryGetContext('probeNetworks') === 'private') environment[PROBE_NETWORKS_ENV] = 'private';
+    // The per-tenant admission cap (shared/effects/admission.ts), the same for every function that sends effects.
+    environment[ENV.perTenantInQueue] = String(EFFECT_CAPACITY.perTenantInQueue);
     for (const { definition, queue, dlq } of this.queues.all) {
       environment[ENV.queueUrl(definition.controller)] = queue.queueUrl;
       environment[ENV.dlqUrl(definition.controller)] = dlq.queueUrl;
@@ -197,6 +199,8 @@ export class DdlControlPlaneStack extends Stack {
         entry: entries[`executor-${controller}`],
         environment,
       });
+      // After settling one of a tenant's effects, an executor sends the tenant's next admitted ones, to whichever controller's queue (shared/executor/handler.ts).
+      this.queues.grantSendMessage(executors[controller].handler.function);
     }
     this.executors = executors;
     this.api = new DdlApi(this, 'DdlApi', {

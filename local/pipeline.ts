@@ -94,6 +94,8 @@ export interface PipelineOptions {
   readonly queuePolling?: Pick<QueuePollerOptions, 'batchSize' | 'maxConcurrency' | 'waitSeconds'>;
   /** Where the router publishes status events (the stack's bus, locally); default: a log in memory. */
   readonly eventLog?: EventLog;
+  /** Effects of one tenant admitted to the queues at a time (default EFFECT_CAPACITY.perTenantInQueue, as in the stack). */
+  readonly perTenantInQueue?: number;
 }
 
 export interface Pipeline {
@@ -152,7 +154,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     ...(visibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds } : {}),
     maxReceiveCount: Object.fromEntries(Object.entries(o.retryPolicyOverrides ?? {}).map(([c, p]) => [c, p.budget])),
   });
-  const cfg = res.config;
+  const cfg: Config = o.perTenantInQueue !== undefined ? { ...res.config, perTenantInQueue: o.perTenantInQueue } : res.config;
   const faults = o.faults ?? new FaultInjector();
   const dataPlane = new ReferenceDataPlane(clients.doc, cfg.dataPlaneTable!, { faults });
   const secretsKey = o.secretsKey ?? randomBytes(32);

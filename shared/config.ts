@@ -4,7 +4,7 @@
  */
 // zod/mini: the same validation at a fraction of the bundle (every Lambda loads this module).
 import * as z from 'zod/mini';
-import { CONTROLLERS, ENV, type Controller } from './definitions';
+import { CONTROLLERS, EFFECT_CAPACITY, ENV, type Controller } from './definitions';
 
 export interface Config {
   readonly region: string;
@@ -53,6 +53,12 @@ export interface Config {
    * stack sets it on the router alone). Absent: no events are published (shared/events/).
    */
   readonly eventBusName?: string;
+  /**
+   * Effects of one tenant admitted to the effect queues at a time (env
+   * `EFFECTS_PER_TENANT_IN_QUEUE`; default EFFECT_CAPACITY.perTenantInQueue, 50): see
+   * shared/effects/admission.ts.
+   */
+  readonly perTenantInQueue?: number;
 }
 
 export type ProbeNetworks = 'public' | 'private' | 'local';
@@ -145,6 +151,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     authenticateInFunction: z.optional(z.boolean()),
     probeNetworks: z.optional(z.enum(['public', 'private', 'local'])),
     eventBusName: z.optional(nonEmpty),
+    perTenantInQueue: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(100_000))),
   });
   const raw = {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
@@ -161,13 +168,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     authenticateInFunction: env[ENV.authenticateInFunction] ? env[ENV.authenticateInFunction] === 'true' : undefined,
     probeNetworks: env[PROBE_NETWORKS_ENV] || undefined,
     eventBusName: env[ENV.eventBusName] || undefined,
+    perTenantInQueue: env[ENV.perTenantInQueue] ? Number(env[ENV.perTenantInQueue]) : undefined,
   };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     // Name the CORS entries by the variable people set (its entries have no names of their own).
     // (The token itself is never echoed: a nonEmpty check's message does not quote its input.)
     const where = (path: PropertyKey[]) =>
-      path[0] === 'corsAllowOrigins' ? CORS_ALLOW_ORIGINS_ENV : path[0] === 'dataPlaneTokenSecretArn' ? DATAPLANE_TOKEN_SECRET_ARN_ENV : path[0] === 'probeNetworks' ? PROBE_NETWORKS_ENV : path.join('.');
+      path[0] === 'corsAllowOrigins' ? CORS_ALLOW_ORIGINS_ENV : path[0] === 'dataPlaneTokenSecretArn' ? DATAPLANE_TOKEN_SECRET_ARN_ENV : path[0] === 'probeNetworks' ? PROBE_NETWORKS_ENV : path[0] === 'perTenantInQueue' ? ENV.perTenantInQueue : path.join('.');
     const problems = parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
   }
@@ -196,10 +204,16 @@ export function configToEnv(cfg: Config): Record<string, string> {
   if (cfg.authenticateInFunction) env[ENV.authenticateInFunction] = 'true';
   if (cfg.probeNetworks) env[PROBE_NETWORKS_ENV] = cfg.probeNetworks;
   if (cfg.eventBusName) env[ENV.eventBusName] = cfg.eventBusName;
+  if (cfg.perTenantInQueue !== undefined) env[ENV.perTenantInQueue] = String(cfg.perTenantInQueue);
   for (const c of CONTROLLERS) {
     env[ENV.queueUrl(c)] = cfg.queueUrls[c];
     const dlq = cfg.dlqUrls[c];
     if (dlq) env[ENV.dlqUrl(c)] = dlq;
   }
   return env;
+}
+
+/** Effects of one tenant admitted to the queues at a time: the config's, or the stack's default. */
+export function perTenantInQueue(cfg: Pick<Config, 'perTenantInQueue'>): number {
+  return cfg.perTenantInQueue ?? EFFECT_CAPACITY.perTenantInQueue;
 }

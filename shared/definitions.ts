@@ -230,6 +230,8 @@ export const ENV = {
   authenticateInFunction: 'AUTHENTICATE_IN_FUNCTION',
   /** The stack's own EventBridge bus, where the stream router publishes status events (the router alone gets it). */
   eventBusName: 'EVENT_BUS_NAME',
+  /** Effects of one tenant admitted to the effect queues at a time ({@link EFFECT_CAPACITY}.perTenantInQueue). */
+  perTenantInQueue: 'EFFECTS_PER_TENANT_IN_QUEUE',
   queueUrl: (c: Controller) => `QUEUE_URL_${c.toUpperCase()}`,
   dlqUrl: (c: Controller) => `DLQ_URL_${c.toUpperCase()}`,
 } as const;
@@ -282,6 +284,11 @@ export const STREAM_MAPPING = {
  * may take the whole `dataplane.http` retry window and every message of a timed-out batch comes
  * back with one more receive counted against its budget.
  */
+/** An effect queue's batch size with the reference data plane: the FIFO maximum (EXECUTOR_MAPPING). */
+const REFERENCE_BATCH_SIZE = 10;
+const DATA_PLANE_EFFECTS_PER_SECOND = 50;
+const EFFECT_SECONDS = 0.1;
+
 /**
  * Effect capacity: the rate the data plane accepts effects at, per controller queue, and how long
  * one effect holds an executor. An executor invocation handles its batch one effect after the
@@ -294,9 +301,17 @@ export const STREAM_MAPPING = {
  */
 export const EFFECT_CAPACITY = {
   /** Effects per second per controller queue the data plane allows (the reference data plane's, and the stack's default). */
-  dataPlaneEffectsPerSecond: 50,
+  dataPlaneEffectsPerSecond: DATA_PLANE_EFFECTS_PER_SECOND,
   /** Seconds one effect holds an executor invocation. */
-  effectSeconds: 0.1,
+  effectSeconds: EFFECT_SECONDS,
+  /**
+   * Effects of one tenant admitted to the queues at a time (shared/effects/admission.ts): the
+   * router and the DDL function's fast path send an effect only once admitted, and the executor
+   * that settles one of a tenant's effects admits and sends the next. Batch size × the executors'
+   * concurrency (10 × 5 = 50), so a tenant alone still fills every executor, and another tenant
+   * waits behind at most this many of a burst's effects (1 s at 50/s) instead of all of them.
+   */
+  perTenantInQueue: REFERENCE_BATCH_SIZE * executorConcurrency(DATA_PLANE_EFFECTS_PER_SECOND, EFFECT_SECONDS),
 } as const;
 
 /**
@@ -365,12 +380,11 @@ export const STATUS_INGEST_MAPPING = {
 } as const;
 
 export const EXECUTOR_MAPPING = {
-  batchSize: { referenceDataPlane: 10, externalDataPlane: 1 },
+  batchSize: { referenceDataPlane: REFERENCE_BATCH_SIZE, externalDataPlane: 1 },
   /**
    * Most concurrent invocations per queue: bounds the load the executors put on the data plane
-   * to the rate it allows (EFFECT_CAPACITY). Per tenant nothing is capped: the queue's message
-   * groups are per object, and docs/operations.md "Effect capacity and fairness" says what that
-   * gives a tenant queued behind another's burst.
+   * to the rate it allows (EFFECT_CAPACITY). Per tenant, admission caps the effects in the queues
+   * (EFFECT_CAPACITY.perTenantInQueue; docs/operations.md "Effect capacity and per-tenant fairness").
    */
   maxConcurrency: executorConcurrency(EFFECT_CAPACITY.dataPlaneEffectsPerSecond, EFFECT_CAPACITY.effectSeconds),
 } as const;

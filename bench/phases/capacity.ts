@@ -2,7 +2,8 @@
  * Effect capacity and per-tenant fairness against the local pipeline (issue 16): effects of many
  * tenants, one of them with half of them, are committed through the SQL API with the workers
  * off, sent to the compute queue in a chosen arrival order (the router's message: group per
- * object, its deduplication id), and then the compute executor drains the queue with the stack's
+ * object, its deduplication id) as far as admission lets them in (the per-tenant cap, as the
+ * router sends), and then the compute executor drains the queue with the stack's
  * mapping (the `deployed` profile: batches of EXECUTOR_MAPPING.batchSize, at most
  * EXECUTOR_MAPPING.maxConcurrency invocations). Each effect's wait runs from the moment the whole
  * workload is queued to the moment the reference data plane holds its replica; the drain rate is
@@ -16,6 +17,7 @@ import type { ResourceOwner } from '../../shared/dataplane/contract';
 import { EFFECT_CAPACITY } from '../../shared/definitions';
 import { messageForEffect, type RoutedMessage } from '../../shared/router/routing';
 import { startPipeline, type Pipeline } from '../../local/pipeline';
+import { makeAdmission } from '../../shared/lambda/admission';
 import { freshDynamo, newTenant, pendingEffectCount, sqlHttp, type Bench } from '../lib/harness';
 import { ARRIVAL_ORDERS, arrivalOrder, drainProgress, fairnessFigures, tenantShares, type ArrivalOrder, type FairnessFigures } from '../lib/fairness';
 import { now, rounded, sleep } from '../lib/stats';
@@ -111,7 +113,10 @@ export async function queueAndDrain(p: Pipeline, w: CapacityWorkload): Promise<C
   );
   const counted = byTenant.reduce((a, l) => a + l.length, 0);
   if (counted !== w.effects) throw new Error(`expected ${w.effects} pending effects, found ${counted}`);
-  const queued = arrivalOrder(byTenant, w.order);
+  // Queued as the router does it: each effect admitted under its tenant's cap
+  // (EFFECT_CAPACITY.perTenantInQueue) in the arrival order, the admitted sent; the executors
+  // send the rest as the tenant's effects settle (shared/effects/admission.ts).
+  const queued = await makeAdmission(p.config, p.clients.doc).admitInOrder(arrivalOrder(byTenant, w.order));
   for (let i = 0; i < queued.length; i += SQS_BATCH) {
     const chunk = queued.slice(i, i + SQS_BATCH);
     const r = await p.clients.sqs.send(

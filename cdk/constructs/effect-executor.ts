@@ -43,7 +43,7 @@ export const EXECUTOR_TIMEOUT = Duration.seconds(DEPLOYMENT_DEFAULTS.executorTim
  * reconfiguration with a catalog commit (its writes above, and the catalog-version update that
  * also checks no staged commit holds the catalog).
  */
-export const EXECUTOR_CATALOG_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'] as const;
+export const EXECUTOR_CATALOG_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'] as const;
 
 /**
  * What the compute and storage executors do to the reference data plane's table

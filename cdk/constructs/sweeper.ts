@@ -59,6 +59,15 @@ export const SWEEPER_ACCESS = {
   /** Its `setReadPolicy` (full pass repair): `GetCommand`, then a `TransactWriteCommand` putting the resource and its log row. */
   repairReadPolicy: { action: 'dynamodb:GetItem', on: 'dataPlaneTable' },
   repairReadPolicyWrite: { action: 'dynamodb:PutItem', on: 'dataPlaneTable' },
+  /**
+   * shared/sweeper/sweeper.ts with admission (shared/effects/admission.ts): a due effect is admitted
+   * (a `TransactWriteCommand`: a `ConditionCheck` that it is pending, an `Update` of its tenant's
+   * admission item); at the cap, the admission item is read (`GetCommand`) with each admitted
+   * effect, and the leaked ids are released (`UpdateCommand`).
+   */
+  admitEffect: { action: 'dynamodb:ConditionCheckItem', on: 'catalogTable' },
+  admitEffectUpdate: { action: 'dynamodb:UpdateItem', on: 'catalogTable' },
+  readAdmission: { action: 'dynamodb:GetItem', on: 'catalogTable' },
   /** An external data plane's bearer token (shared/lambda/data-plane-token.ts), when `dataPlaneTokenSecret` is given. */
   readDataPlaneToken: { action: 'secretsmanager:GetSecretValue', on: 'dataPlaneToken' },
 } as const satisfies Record<string, { readonly action: string; readonly on: SweeperResource }>;

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../shared/config';
 import { EventBridgePublisher } from '../../shared/events/publisher';
+import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
 import { makeEventBridgeClient } from '../../shared/lambda/clients/eventbridge';
 import { makeSqsClient } from '../../shared/lambda/clients/sqs';
 import { makeLogger } from '../../shared/lambda/logger';
@@ -7,4 +8,4 @@ import { routerHandler } from '../../shared/lambda/router';
 
 const config = loadConfig(process.env);
 const events = config.eventBusName ? new EventBridgePublisher(makeEventBridgeClient({ region: config.region }), config.eventBusName) : undefined;
-export const handler = routerHandler(config, { sqs: makeSqsClient({ region: config.region }) }, makeLogger('stream-router'), undefined, events);
+export const handler = routerHandler(config, { ...makeDynamoClients({ region: config.region }), sqs: makeSqsClient({ region: config.region }) }, makeLogger('stream-router'), undefined, events);

@@ -12,6 +12,13 @@ export const tenantPk = (tenant: string) => `T#${tenant}`;
 export const objSk = (id: string) => `OBJ#${id}`;
 export const effSk = (txnId: string, seq: number) => `EFF#${txnId}#${String(seq).padStart(4, '0')}`;
 export const txnSk = (txnId: string) => `TXN#${txnId}`;
+/** The outbox record's sort key of an effect id (`<txn>-<seq>`, outbox-store.ts `effectItem`); undefined for anything else. */
+export function effectSkOfId(effectId: string): string | undefined {
+  const m = /^(.+)-(\d+)$/.exec(effectId);
+  return m ? effSk(m[1]!, Number(m[2])) : undefined;
+}
+/** A tenant's admission item: the ids of its effects admitted to the queues (outbox-store.ts). */
+export const ADMISSION_SK = 'ADMIT';
 export const statusSk = (id: string) => `${STATUS_PREFIX}${id}`;
 export const replicaStatusSk = (id: string) => `${REPLICA_STATUS_PREFIX}${id}`;
 export const histSk = (id: string, at: string) => `${HIST_PREFIX}${id}#${at}`;

@@ -9,7 +9,8 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateComma
 import { ATTENTION_INDEX, ATTENTION_SHARDS } from '../definitions';
 import { queryPartition } from '../dynamo';
 import type { EffectIntent, EffectRecord, EffectState } from '../effects/model';
-import { attentionKeys, attentionShardPk, DEADLINE_PREFIX, EFF_PREFIX, effSk, tenantPk, txnSk } from './keys';
+import { backoffMs, budgetSpent, RETRY_POLICIES } from '../effects/retry-policies';
+import { ADMISSION_SK, attentionKeys, attentionShardPk, DEADLINE_PREFIX, EFF_PREFIX, effSk, tenantPk, txnSk } from './keys';
 import type { StoredStatus } from './status-store';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -97,6 +98,32 @@ export interface FullPassMarker {
 
 const FULL_PASS_KEY = { pk: 'SWEEP', sk: 'FULL' };
 const isConditionFailed = (err: unknown) => err instanceof ConditionalCheckFailedException;
+/** A write that met a concurrent transaction on one of its items (nothing was written): worth another try. */
+const isConflict = (err: unknown) =>
+  (err as Error | undefined)?.name === 'TransactionConflictException' ||
+  (err instanceof TransactionCanceledException && (err.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict') && !(err.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed'));
+
+/**
+ * Runs a write on a tenant's admission item again while it loses races with concurrent
+ * transactions on that item (RETRY_POLICIES['outbox.admission']).
+ */
+async function onConflictRetry<T>(write: () => Promise<T>): Promise<T> {
+  const policy = RETRY_POLICIES['outbox.admission'];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isConflict(err) || budgetSpent(policy, attempt)) throw err;
+      await new Promise((r) => setTimeout(r, backoffMs(policy, attempt) * (0.5 + Math.random() / 2)));
+    }
+  }
+}
+
+/** An admission's answer: in, the tenant at its cap, or the effect no longer pending. */
+export type AdmitResult = 'admitted' | 'full' | 'settled';
+
+/** The key of a tenant's admission item (the ids of its effects admitted to the queues). */
+const admissionKey = (tenant: string) => ({ pk: tenantPk(tenant), sk: ADMISSION_SK });
 
 /** Every shard of the attention index, in order. */
 export const ALL_SHARDS: readonly number[] = Array.from({ length: ATTENTION_SHARDS }, (_, k) => k);
@@ -142,27 +169,116 @@ export class OutboxStore {
     };
   }
 
-  /** Settles a pending effect; one already settled (another delivery got there first) stays as it is. */
+  /**
+   * The write that takes a settled effect's id out of its tenant's admission set (nothing when it
+   * was not there): in the same transaction as the settle, so a slot is released exactly once.
+   */
+  releaseItem(effect: Pick<EffectRecord, 'tenant' | 'effectId'>): TransactItem {
+    return { Update: { TableName: this.table, Key: admissionKey(effect.tenant), UpdateExpression: 'DELETE ids :id', ExpressionAttributeValues: { ':id': new Set([effect.effectId]) } } };
+  }
+
+  /**
+   * Settles a pending effect and releases its admission slot in one transaction; one already
+   * settled (another delivery got there first, and released it) stays as it is.
+   */
   async settle(effect: EffectRecord, state: EffectState, now: Date, lastError?: string): Promise<void> {
     try {
-      await this.doc.send(new UpdateCommand(this.settleItem(effect, state, now, lastError).Update!));
+      await onConflictRetry(() => this.doc.send(new TransactWriteCommand({ TransactItems: [this.settleItem(effect, state, now, lastError), this.releaseItem(effect)] })));
     } catch (err) {
-      if (!isConditionFailed(err)) throw err;
+      if (!(err instanceof TransactionCanceledException) || isConflict(err)) throw err;
     }
   }
 
   /**
    * Settles the effect in ONE transaction with another write (`alongside`, built by another
-   * store); false when a condition failed, and then neither was written.
+   * store) and the release of its admission slot; false when a condition failed, and then none
+   * was written.
    */
   async settleWith(effect: EffectRecord, state: EffectState, now: Date, alongside: TransactItem): Promise<boolean> {
     try {
-      await this.doc.send(new TransactWriteCommand({ TransactItems: [alongside, this.settleItem(effect, state, now)] }));
+      await onConflictRetry(() => this.doc.send(new TransactWriteCommand({ TransactItems: [alongside, this.settleItem(effect, state, now), this.releaseItem(effect)] })));
       return true;
     } catch (err) {
-      if (err instanceof TransactionCanceledException) return false;
+      if (err instanceof TransactionCanceledException && !isConflict(err)) return false;
       throw err;
     }
+  }
+
+  /**
+   * Admits one of a tenant's pending effects to the queues: adds its id to the tenant's admission
+   * set while the set holds fewer than `cap` ids, in one transaction with a check that the effect
+   * is still pending (a late admission of a settled effect would hold its slot for good).
+   * Idempotent: an id already there is admitted again (an effect admitted before a crash, or by
+   * the router and the fast path both). `full`: the tenant is at its cap; `settled`: nothing to
+   * send. Neither wrote anything.
+   */
+  async admit(e: { tenant: string; effectId: string; sk: string }, cap: number, now: Date): Promise<AdmitResult> {
+    try {
+      await onConflictRetry(() =>
+        this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { ConditionCheck: { TableName: this.table, Key: { pk: tenantPk(e.tenant), sk: e.sk }, ConditionExpression: '#s = :pending', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':pending': 'pending' } } },
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: admissionKey(e.tenant),
+                  UpdateExpression: 'ADD ids :ids SET updatedAt = :now',
+                  ConditionExpression: 'attribute_not_exists(ids) OR size(ids) < :cap OR contains(ids, :id)',
+                  ExpressionAttributeValues: { ':ids': new Set([e.effectId]), ':id': e.effectId, ':cap': cap, ':now': now.toISOString() },
+                },
+              },
+            ],
+          }),
+        ),
+      );
+      return 'admitted';
+    } catch (err) {
+      if (!(err instanceof TransactionCanceledException) || isConflict(err)) throw err;
+      return err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed' ? 'settled' : 'full';
+    }
+  }
+
+  /** The ids of a tenant's admitted effects, strongly consistent (an empty set drops the attribute). */
+  async admitted(tenant: string): Promise<ReadonlySet<string>> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: admissionKey(tenant), ConsistentRead: true, ProjectionExpression: 'ids' }));
+    return new Set((r.Item?.ids as Set<string> | undefined) ?? []);
+  }
+
+  /** Takes ids out of a tenant's admission set (effects no longer pending: the sweeper's clean-up of leaked slots). */
+  async release(tenant: string, effectIds: readonly string[]): Promise<void> {
+    if (effectIds.length === 0) return;
+    await onConflictRetry(() =>
+      this.doc.send(new UpdateCommand({ TableName: this.table, Key: admissionKey(tenant), UpdateExpression: 'DELETE ids :ids', ExpressionAttributeValues: { ':ids': new Set(effectIds) } })),
+    );
+  }
+
+  /**
+   * Up to `limit` of a tenant's pending effects that are not admitted (not in `admitted`) and
+   * not dead-lettered, oldest commit first (the outbox's sort keys are in commit order). Reads
+   * the tenant's outbox from its oldest record kept (settled ones age out after
+   * OUTBOX_TTL_SECONDS), page by page, until it has them.
+   */
+  async unadmitted(tenant: string, admitted: ReadonlySet<string>, limit: number): Promise<PendingEffect[]> {
+    const out: PendingEffect[] = [];
+    let start: Record<string, unknown> | undefined;
+    while (out.length < limit) {
+      const r = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :eff)',
+          FilterExpression: '#s = :pending AND (attribute_not_exists(deadLettered) OR deadLettered = :f)',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':eff': EFF_PREFIX, ':pending': 'pending', ':f': false },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of (r.Items ?? []) as PendingEffect[]) if (!admitted.has(item.effectId) && out.length < limit) out.push(item);
+      start = r.LastEvaluatedKey;
+      if (!start) break;
+    }
+    return out;
   }
 
   /** Records a failed attempt on a pending effect (its last error, and whether the retry budget is spent). */

@@ -6,13 +6,15 @@
  * pending. Both copies carry the same MessageGroupId and MessageDeduplicationId
  * (shared/router/routing.ts `messageForEffect`), so SQS FIFO drops the later one within its
  * five-minute deduplication window; past it, the executor's generation fencing makes a second
- * delivery a no-op (DESIGN.md).
+ * delivery a no-op (DESIGN.md). Only effects admitted under their tenant's cap are sent
+ * (shared/effects/admission.ts); admission is idempotent, so the router admits the same ones again.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { FaultInjector } from '../dataplane/faults';
 import type { Controller } from '../definitions';
 import { messageForEffect, type RoutedMessage } from '../router/routing';
+import type { Admission } from './admission';
 import type { EffectRecord } from './model';
 
 export type EffectSender = (effects: readonly EffectRecord[]) => Promise<void>;
@@ -22,37 +24,51 @@ export interface FastPathDeps {
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly logger: Logger;
   readonly faults?: FaultInjector;
+  /** The per-tenant cap (shared/effects/admission.ts): only admitted effects are sent; none: every effect is. */
+  readonly admission?: Admission;
 }
 
 /** SendMessageBatch takes at most 10 entries. */
 const SQS_BATCH = 10;
 
+/**
+ * Sends effects to their queues with the router's message (group, deduplication id), in the
+ * order given within a queue, so a message group's messages keep their outbox order. Throws at
+ * the first entry refused: sending past it could put a group's later effect ahead of an earlier one.
+ */
+export async function sendEffects(sqs: SQSClient, queueUrls: Readonly<Record<Controller, string>>, effects: readonly EffectRecord[]): Promise<void> {
+  const byQueue = new Map<Controller, RoutedMessage[]>();
+  for (const e of effects) {
+    const m = messageForEffect(e);
+    if (m) byQueue.set(m.controller, [...(byQueue.get(m.controller) ?? []), m]);
+  }
+  const sendAll = async ([controller, messages]: [Controller, RoutedMessage[]]) => {
+    for (let i = 0; i < messages.length; i += SQS_BATCH) {
+      const chunk = messages.slice(i, i + SQS_BATCH);
+      const r = await sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrls[controller],
+          Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: m.body, MessageGroupId: m.groupId, MessageDeduplicationId: m.deduplicationId })),
+        }),
+      );
+      if (r.Failed?.length) throw new Error(`${r.Failed.length} of ${chunk.length} entries refused: ${r.Failed[0]!.Code}`);
+    }
+  };
+  const results = await Promise.allSettled([...byQueue].map(sendAll));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 export function createEffectSender(deps: FastPathDeps): EffectSender {
   return async (effects) => {
     // A crash here (after the commit, before the send) is the case the stream path covers.
     deps.faults?.point('api.before-fast-path');
-    const byQueue = new Map<Controller, RoutedMessage[]>();
-    for (const e of effects) {
-      const m = messageForEffect(e);
-      if (m) byQueue.set(m.controller, [...(byQueue.get(m.controller) ?? []), m]);
+    try {
+      // Over its tenant's cap an effect stays pending: the executor that settles one of the tenant's effects sends it.
+      const admitted = deps.admission ? await deps.admission.admitInOrder(effects) : effects;
+      await sendEffects(deps.sqs, deps.queueUrls, admitted);
+    } catch (err) {
+      deps.logger.warn('fast path send failed; the router sends these effects', { error: String((err as Error)?.message ?? err) });
     }
-    // In commit order within a queue, so a message group's messages keep their outbox order.
-    const sendAll = async ([controller, messages]: [Controller, RoutedMessage[]]) => {
-      for (let i = 0; i < messages.length; i += SQS_BATCH) {
-        const chunk = messages.slice(i, i + SQS_BATCH);
-        const r = await deps.sqs.send(
-          new SendMessageBatchCommand({
-            QueueUrl: deps.queueUrls[controller],
-            Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: m.body, MessageGroupId: m.groupId, MessageDeduplicationId: m.deduplicationId })),
-          }),
-        );
-        // A failed entry (and every later one of its group) is left to the router: sending past
-        // it could put a group's later effect ahead of an earlier one.
-        if (r.Failed?.length) throw new Error(`${r.Failed.length} of ${chunk.length} entries refused: ${r.Failed[0]!.Code}`);
-      }
-    };
-    const results = await Promise.allSettled([...byQueue].map(sendAll));
-    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed.length) deps.logger.warn('fast path send failed; the router sends these effects', { error: String(failed[0]!.reason?.message ?? failed[0]!.reason) });
   };
 }

@@ -44,6 +44,12 @@ export const RETRY_POLICIES = {
    * attempts keep 40001 out of reach of ordinary contention (test/catalog/many-instances.test.ts).
    */
   'ddl.commit': policy('ddl.commit', 10, 2, 200, 10),
+  /**
+   * Writes to a tenant's admission item (shared/effects/admission.ts) that lost a race with a
+   * concurrent transaction on the same item (TransactionConflict): every settle of the tenant's
+   * effects releases its slot there, so settles of one tenant's effects in parallel executors meet.
+   */
+  'outbox.admission': policy('outbox.admission', 20, 2, 1_000, 8),
   /** HTTP data-plane client calls. */
   'dataplane.http': policy('dataplane.http', 100, 2, 2_000, 3),
 } as const satisfies Record<string, RetryPolicy>;

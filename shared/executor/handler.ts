@@ -2,7 +2,9 @@
  * The SQS-facing side of an executor: a FIFO-aware partial batch (each message group stops at its
  * first failure), a backoff from the loop's named policy applied with ChangeMessageVisibility to
  * the failed message and to those behind it in its group, and simulated crashes passed through as
- * a failed invocation (the way a dead process looks to the event source mapping).
+ * a failed invocation (the way a dead process looks to the event source mapping). With admission
+ * (shared/effects/admission.ts), after its batch it admits and sends the next pending effects of
+ * each tenant it settled an effect of.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -10,6 +12,9 @@ import { ChangeMessageVisibilityBatchCommand, type SQSClient } from '@aws-sdk/cl
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { RetryLater, SimulatedCrash } from '../errors';
+import type { Controller } from '../definitions';
+import type { Admission } from '../effects/admission';
+import { sendEffects } from '../effects/fast-path';
 import type { EffectMessage } from '../effects/model';
 import { backoffMs, budgetSpent } from '../effects/retry-policies';
 import { EffectExecutor, type ExecutorDeps } from './executor';
@@ -18,6 +23,12 @@ export interface ExecutorHandlerDeps extends ExecutorDeps {
   readonly sqs: SQSClient;
   readonly queueUrl: string;
   readonly logger: Logger;
+  /**
+   * The per-tenant cap on effects in the queues and where every controller's queue is (a
+   * tenant's next effect may be another controller's): the executor sends a tenant's next
+   * admitted effects after settling one of its own. None: nothing is sent from here.
+   */
+  readonly admission?: { readonly admission: Admission; readonly queueUrls: Readonly<Record<Controller, string>> };
 }
 
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
@@ -34,11 +45,35 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
   /** SQS moves a message to the DLQ on its next receive once this one was its last: maxReceiveCount is the policy's budget. */
   const lastReceive = (record: SQSRecord) => budgetSpent(deps.policy, receiveCount(record));
 
-  const processRecord = async (record: SQSRecord): Promise<void> => {
+  /** `released`: the tenants this invocation settled an effect of (released a slot); their next effects go out after the batch. */
+  const processRecord = async (record: SQSRecord, released: Set<string>): Promise<void> => {
     const msg = JSON.parse(record.body) as EffectMessage;
     const attempt = receiveCount(record);
     const outcome = await executor.process(msg, attempt);
+    if (outcome === 'applied' || outcome === 'superseded' || outcome === 'failed') released.add(msg.tenant);
     logger.info('effect processed', { effectId: msg.effectId, objectId: msg.objectId, generation: msg.generation, outcome, attempt });
+  };
+
+  /**
+   * Admits and sends the next pending effects of the tenants whose slots this batch released.
+   * Best effort: what fails here stays pending, and the next settle of the tenant's effects or
+   * the sweeper sends it.
+   */
+  const sendNext = async (tenants: ReadonlySet<string>): Promise<void> => {
+    const a = deps.admission;
+    if (!a || tenants.size === 0) return;
+    deps.faults?.point('executor.before-next');
+    await Promise.all(
+      [...tenants].map(async (tenant) => {
+        try {
+          const next = await a.admission.next(tenant);
+          await sendEffects(deps.sqs, a.queueUrls, next);
+          if (next.length) logger.info('admitted and sent the next effects of a tenant', { tenant, count: next.length });
+        } catch (err) {
+          logger.warn('sending the next effects of a tenant failed; the sweeper sends them', { tenant, error: (err as Error).message });
+        }
+      }),
+    );
   };
 
   const setVisibility = async (records: readonly SQSRecord[], delaySeconds: number): Promise<void> => {
@@ -65,6 +100,7 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
    * sweeper while its copy waits there, and a later redrive would duplicate it.
    */
   const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const released = new Set<string>();
     const failures: SQSRecord[] = [];
     const blocked = new Map<string, Blocker>();
     const skipped = new Map<number, SQSRecord[]>();
@@ -78,7 +114,7 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
         continue;
       }
       try {
-        await processRecord(record);
+        await processRecord(record, released);
       } catch (err) {
         failures.push(record);
         if (err instanceof SimulatedCrash) {
@@ -100,6 +136,7 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
       logger.info('messages behind a failed one in their group come back with it', { count: records.length, delaySeconds });
       await setVisibility(records, delaySeconds);
     }
+    await sendNext(released);
     return { batchItemFailures: failures.map((r) => ({ itemIdentifier: r.messageId })) };
   };
 

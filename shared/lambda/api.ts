@@ -11,6 +11,7 @@ import type { FingerprintKey } from '../secrets/fingerprint-key';
 import type { SecretStore } from '../secrets/store';
 import { createEffectSender } from '../effects/fast-path';
 import type { FaultInjector } from '../dataplane/faults';
+import { makeAdmission } from './admission';
 
 /** With an SQS client, committed effects take the fast path to their queues (shared/effects/fast-path.ts). */
 export function apiHandler(
@@ -22,7 +23,7 @@ export function apiHandler(
   fingerprintKey?: FingerprintKey,
   faults?: FaultInjector,
 ) {
-  const sendEffects = clients.sqs ? createEffectSender({ sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, ...(faults ? { faults } : {}) }) : undefined;
+  const sendEffects = clients.sqs ? createEffectSender({ sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, admission: makeAdmission(cfg, clients.doc), ...(faults ? { faults } : {}) }) : undefined;
   const api = new SqlApi({
     store: new CatalogStore(clients.doc, cfg.catalogTable),
     logger,

@@ -10,6 +10,7 @@ import { RETRY_POLICIES, type RetryPolicy } from '../effects/retry-policies';
 import { createExecutorHandler } from '../executor/handler';
 import type { SecretStore } from '../secrets/store';
 import { makeDataPlane } from './data-plane';
+import { makeAdmission } from './admission';
 
 export interface ExecutorHandlerOptions {
   readonly config: Config;
@@ -32,6 +33,7 @@ export function executorHandler(o: ExecutorHandlerOptions) {
     ...tableStores(clients.doc, cfg.catalogTable),
     sqs: clients.sqs,
     queueUrl: cfg.queueUrls[controller],
+    admission: { admission: makeAdmission(cfg, clients.doc), queueUrls: cfg.queueUrls },
     dataPlane: o.dataPlane ?? makeDataPlane(cfg, clients, faults),
     controller,
     policy: o.policy ?? RETRY_POLICIES[`executor.${controller}`],

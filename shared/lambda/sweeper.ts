@@ -15,10 +15,11 @@ import type { SecretStore } from '../secrets/store';
 import type { FullPassOptions } from '../sweeper/full-pass';
 import { Sweeper } from '../sweeper/sweeper';
 import { makeDataPlane } from './data-plane';
+import { makeAdmission } from './admission';
 import { FULL_PASS_EVENT } from '../definitions';
 
 export function makeSweeper(cfg: Config, clients: Pick<Clients, 'doc' | 'sqs'>, logger: Logger, extra: { dataPlane?: DataPlane; prober?: Prober; secrets?: SecretStore; fullPass?: FullPassOptions | false; faults?: FaultInjector } = {}): Sweeper {
-  return new Sweeper({ ...tableStores(clients.doc, cfg.catalogTable), sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, ...extra });
+  return new Sweeper({ ...tableStores(clients.doc, cfg.catalogTable), sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, admission: makeAdmission(cfg, clients.doc), ...extra });
 }
 
 /**

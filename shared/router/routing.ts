@@ -47,6 +47,10 @@ export function matchesRouterFilter(record: DynamoDBRecord): boolean {
 
 export interface RoutedMessage {
   readonly controller: Controller;
+  /** The effect's tenant and id: what admission (shared/effects/admission.ts) counts. */
+  readonly tenant: string;
+  readonly effectId: string;
+  readonly sk: string;
   /** Tenant/object: SQS FIFO orders per group, so effects on one object stay in order. */
   readonly groupId: string;
   /** The effect id: SQS drops a re-send within its 5-minute window (idempotency rests on the effect state anyway). */
@@ -84,6 +88,9 @@ export function messageForEffect(effect: EffectRecord): RoutedMessage | undefine
   };
   return {
     controller: effect.controller,
+    tenant: effect.tenant,
+    effectId: effect.effectId,
+    sk: effect.sk,
     groupId: fitId(`${effect.tenant}/${effect.objectId}`),
     deduplicationId: fitId(effect.effectId),
     body: JSON.stringify(msg),

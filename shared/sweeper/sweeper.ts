@@ -6,6 +6,11 @@
  * Its cost follows the work: it reads only the sparse "needs attention" index (pending effects),
  * never the catalog. Two sweepers may run at once: each replay is claimed with a conditional
  * write on the effect's replay counter, so an effect is re-sent once per window, not twice.
+ *
+ * With admission (shared/effects/admission.ts), an effect is sent only once admitted under its
+ * tenant's cap: the replay admits what nobody sent (a crash between a settle and the next send,
+ * or between admission and send) and, when the tenant is at its cap, first releases the slots of
+ * effects no longer pending (settled, aged out, dead-lettered), so no slot is held for good.
  */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '@aws-lambda-powertools/logger';
@@ -14,6 +19,8 @@ import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { routeRecord } from '../router/routing';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { ALL_SHARDS, type AttentionEntry, type PendingEffect } from '../catalog/outbox-store';
+import { effectSkOfId } from '../catalog/keys';
+import { leakedSlots, type Admission } from '../effects/admission';
 import type { StoredStatus } from '../catalog/status-store';
 import type { TableStores } from '../catalog/stores';
 import type { FaultInjector } from '../dataplane/faults';
@@ -35,6 +42,8 @@ export interface SweeperDeps extends TableStores {
   readonly fullPass?: FullPassOptions | false;
   /** Crash injection for tests and the chaos run. */
   readonly faults?: FaultInjector;
+  /** The per-tenant cap on effects in the queues; none: every due effect is replayed. */
+  readonly admission?: Admission;
 }
 
 export interface SweepReport {
@@ -47,6 +56,10 @@ export interface SweepReport {
   readonly waiting: number;
   /** In the DLQ: left for an operator's redrive, never replayed automatically. */
   readonly deadLettered: number;
+  /** Due effects not sent because their tenant is at its cap (the executors send them as slots free up). */
+  readonly heldBack: number;
+  /** Admission slots released: held by effects no longer pending (settled, aged out, dead-lettered). */
+  readonly slotsReleased: number;
   /** Age of the oldest pending effect seen (0 when none): the "stuck effects" alarm reads it. */
   readonly oldestPendingAgeSeconds: number;
   /** Connectors observed, status changes written, and how many are failed now. */
@@ -79,7 +92,17 @@ export class Sweeper {
     let replayed = 0;
     let waiting = 0;
     let deadLettered = 0;
+    let heldBack = 0;
+    let slotsReleased = 0;
     let truncated = false;
+    // Per tenant, at most once per sweep: the clean-up of leaked slots (when it is at its cap or has a dead-lettered effect).
+    const cleaned = new Map<string, Promise<void>>();
+    const releaseLeaked = (tenant: string) => {
+      if (!cleaned.has(tenant)) cleaned.set(tenant, this.releaseLeaked(tenant).then((n) => void (slotsReleased += n)));
+      return cleaned.get(tenant)!;
+    };
+    /** Tenants found at their cap in this sweep: their later due effects wait too. */
+    const atCap = new Set<string>();
     let oldestCreated = now.getTime();
     const connectorStatuses: (StoredStatus & { tenant: string })[] = [];
     const pastDeadline = () => o.deadline !== undefined && Date.now() >= o.deadline;
@@ -113,6 +136,8 @@ export class Sweeper {
       oldestCreated = Math.min(oldestCreated, Date.parse(item.createdAt));
       if (item.deadLettered) {
         deadLettered++;
+        // Its message is in the DLQ, not in the queue: the clean-up releases its slot.
+        if (this.deps.admission) await releaseLeaked(item.tenant);
         return;
       }
       const replays = item.replays ?? 0;
@@ -121,6 +146,22 @@ export class Sweeper {
       if (now.getTime() - lastActivity < backoffMs(replayPolicy, replays + 1)) {
         waiting++;
         return;
+      }
+      const admission = this.deps.admission;
+      if (admission) {
+        let r = atCap.has(item.tenant) ? 'full' : await admission.admit(item);
+        if (r === 'full' && !atCap.has(item.tenant)) {
+          await releaseLeaked(item.tenant);
+          r = await admission.admit(item);
+        }
+        // Settled since the index was read: nothing to send.
+        if (r === 'settled') return;
+        if (r === 'full') {
+          // At its cap: the executors send it as slots free up; this sweep tries no more of the tenant's.
+          atCap.add(item.tenant);
+          heldBack++;
+          return;
+        }
       }
       if (await this.replay(item, replays, now)) replayed++;
     };
@@ -134,12 +175,14 @@ export class Sweeper {
       replayed,
       waiting,
       deadLettered,
+      heldBack,
+      slotsReleased,
       oldestPendingAgeSeconds: Math.round((now.getTime() - oldestCreated) / 1000),
       connectors,
       ...(full ? { full } : {}),
       truncated,
     };
-    if (replayed || deadLettered || connectors.transitions) this.deps.logger.info('sweep', { ...report });
+    if (replayed || deadLettered || slotsReleased || connectors.transitions) this.deps.logger.info('sweep', { ...report });
     return report;
   }
 
@@ -151,6 +194,25 @@ export class Sweeper {
   async fullPass(now: Date = new Date(), deadline?: number): Promise<FullPassReport | undefined> {
     if (!this.deps.dataPlane || this.deps.fullPass === false) return undefined;
     return new FullPass({ ...this.deps, dataPlane: this.deps.dataPlane }, this.deps.fullPass).run(now, deadline === undefined ? {} : { deadline });
+  }
+
+  /**
+   * Releases a tenant's admission slots held by effects no longer pending: settled (an admission
+   * made after its settle), gone (aged out), or dead-lettered (the message is in the DLQ).
+   */
+  private async releaseLeaked(tenant: string): Promise<number> {
+    const admitted = await this.deps.outbox.admitted(tenant);
+    const effects = new Map<string, PendingEffect | undefined>();
+    await Promise.all(
+      [...admitted].map(async (id) => {
+        const sk = effectSkOfId(id);
+        effects.set(id, sk ? await this.deps.outbox.getEffect(tenant, sk) : undefined);
+      }),
+    );
+    const leaked = leakedSlots(admitted, effects);
+    await this.deps.outbox.release(tenant, leaked);
+    if (leaked.length) this.deps.logger.info('admission slots released', { tenant, released: leaked.length });
+    return leaked.length;
   }
 
   private async replay(effect: PendingEffect, replays: number, now: Date): Promise<boolean> {

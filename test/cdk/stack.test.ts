@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DDL_BATCH_ACTIONS, GATEWAY_ERROR_BODIES } from '../../cdk/constructs/ddl-api';
 import { CHUNKS_DIR, ESM_REQUIRE_BANNER, FUNCTION_DEFAULTS, type FunctionName, REPO_ROOT } from '../../cdk/constructs/ddl-function';
 import { ITEM_READ_WRITE_ACTIONS } from '../../cdk/constructs/defined-table';
+import { ROUTER_CATALOG_ACTIONS } from '../../cdk/constructs/stream-router';
 import { DATA_PLANE_CALL_WORST_CASE, EXECUTOR_CATALOG_ACTIONS, EXECUTOR_DATA_PLANE_ACTIONS, EXECUTOR_TIMEOUT } from '../../cdk/constructs/effect-executor';
 import { SWEEPER_METRICS } from '../../cdk/constructs/observability';
 import { SECRET_STORE_ACCESS } from '../../cdk/constructs/secret-store';
@@ -248,7 +249,11 @@ describe('StreamRouter', () => {
         ...['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'].map((a) => `${a} on ${onFailure}`),
       ].sort(),
     );
-    const streamRead = statements.filter((s) => s.actions.some((a) => a.startsWith('dynamodb:')));
+    const dynamo = statements.filter((s) => s.actions.some((a) => a.startsWith('dynamodb:')));
+    // Admission (shared/effects/admission.ts): item calls on the catalog table, nothing else of it.
+    const admission = dynamo.filter((s) => s.resources.map(fakeResolve).every((r) => r.startsWith(`getatt:${logicalId(stack.catalog.table)}.Arn`)));
+    expect([...new Set(admission.flatMap((s) => s.actions))].sort()).toEqual([...ROUTER_CATALOG_ACTIONS].sort());
+    const streamRead = dynamo.filter((s) => !admission.includes(s));
     expect(streamRead.flatMap((s) => s.actions).sort()).toEqual(
       ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'].sort(),
     );
@@ -287,9 +292,9 @@ describe('EffectExecutor', () => {
     expect([...new Set(resources)]).toEqual(controller === 'secrets' ? [`getatt:${catalog}.Arn`] : [`getatt:${catalog}.Arn`, `getatt:${dataPlane}.Arn`].sort());
     const sqs = statements.filter((s) => s.actions.some((a) => a.startsWith('sqs:')));
     expect(sqs.flatMap((s) => s.actions)).toContain('sqs:ChangeMessageVisibility');
-    expect(new Set(sqs.flatMap((s) => s.resources.map(fakeResolve)))).toEqual(
-      new Set([`getatt:${logicalId(stack.queues.byController[controller].queue)}.Arn`]),
-    );
+    // Its own queue (consume), and every effect queue (send: a tenant's next admitted effect may be another controller's).
+    expect(new Set(sqs.flatMap((s) => s.resources.map(fakeResolve)))).toEqual(new Set(stack.queues.all.map(({ queue }) => `getatt:${logicalId(queue)}.Arn`)));
+    expect(sqs.filter((s) => s.actions.includes('sqs:SendMessage')).flatMap((s) => s.resources.map(fakeResolve)).sort()).toEqual(stack.queues.all.map(({ queue }) => `getatt:${logicalId(queue)}.Arn`).sort());
   });
 
   it.each(CONTROLLERS.map((c) => [c]))('%s: 25 s timeout, six of which fit the queue visibility timeout, covering a data plane call', (controller) => {

@@ -3,7 +3,8 @@
  * deployed profile): 400 effects of 20 tenants, one of them with half, queued in both arrival
  * orders and drained by the compute executor (bench/phases/capacity.ts; `npm run bench -- --only
  * capacity` runs 10 000 over 100 tenants). The bound is the issue's goal, loose: no tenant's p99
- * wait above 3 × the median tenant's.
+ * wait above 3 × the median tenant's; with the burst first, the small tenants are served before
+ * the burst drains (admission, shared/effects/admission.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
@@ -33,10 +34,11 @@ describe('effect capacity', () => {
       expect(run.peakInFlight).toBeLessThanOrEqual(EXECUTOR_MAPPING.maxConcurrency);
       expect(run.fairness.ratio).toBeLessThanOrEqual(3);
       if (order === 'burst-first') {
-        // FIFO groups are served in arrival order, with no share per tenant: the small tenants
-        // waited behind the big one's burst (docs/operations.md, "Effect capacity and per-tenant
-        // fairness"). A per-tenant cap would turn this around.
-        expect(run.fairness.smallOverBig).toBeGreaterThan(1);
+        // FIFO groups are served in arrival order; admission lets at most perTenantInQueue of the
+        // burst into the queue, so the small tenants wait behind that many, not behind all of it
+        // (docs/operations.md, "Effect capacity and per-tenant fairness"). Without the cap this
+        // was above 1: every small tenant waited for the whole burst.
+        expect(run.fairness.smallOverBig).toBeLessThanOrEqual(1);
       }
       // A hang guard, not a budget: at load 40 on 2 cores one order took over 600 s.
     }, 1_800_000);

@@ -45,6 +45,11 @@ const UNUSED: readonly (readonly [RegExp, string])[] = [
   [/^sweeper dynamodb:(BatchWriteItem|DeleteItem) table\/Catalog$/, "the sweeper's garbage collection of expired and orphaned catalog items: nothing was old enough in this run"],
   [/^sweeper dynamodb:(GetItem|PutItem) table\/DataPlane$/, "the sweeper's full pass on the reference data plane (orphan owner checks and marks): nothing was an orphan in this run"],
   [/^sweeper sqs:SendMessage \w+-queue$/, "the outbox replay: nothing stayed pending for 30 s in this run"],
+  [/^sweeper dynamodb:ConditionCheckItem table\/Catalog$/, 'admission before a replay (shared/effects/admission.ts): nothing stayed pending for 30 s in this run'],
+  [
+    /^executor-\w+ sqs:SendMessage \w+-queue$/,
+    "admission: after a settle, an executor sends the tenant's next admitted effects to whichever controller's queue; not every pair of controllers meets in this run",
+  ],
   [/^status-ingest sqs:(ChangeMessageVisibility|GetQueueUrl) \S*ddl-status-reports$/, "the status queue mapping's consume grant (CDK's SqsEventSource): Lambda's poller uses it; the local poller gives messages back only when stopped"],
   [
     /^reference-reporter secretsmanager:(GetSecretValue|ListSecretVersionIds) /,

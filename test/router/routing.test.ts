@@ -24,6 +24,9 @@ describe('routeRecord', () => {
     const m = routeRecord(streamRecord('INSERT', effect));
     expect(m).toEqual({
       controller: 'compute',
+      tenant: 'acme',
+      effectId: '0abc-1',
+      sk: 'EFF#0abc#0001',
       groupId: 'acme/u1',
       deduplicationId: '0abc-1',
       body: JSON.stringify({ tenant: 'acme', sk: 'EFF#0abc#0001', effectId: '0abc-1', objectId: 'u1', generation: 3, controller: 'compute' }),
