@@ -15,6 +15,8 @@ export const SLOW_FILES = [
   'test/catalog/races.test.ts',
   'test/catalog/staged-races.test.ts',
   'test/integration/crash-matrix.test.ts',
+  'test/badinput/catalog.test.ts',
+  'test/integration/crash-matrix-sources.test.ts',
   'test/fuzz/sql-text.test.ts',
   'test/catalog/staged.test.ts',
   'test/cli/ddlctl.test.ts',
@@ -22,6 +24,8 @@ export const SLOW_FILES = [
   'test/catalog/snapshot-cache.test.ts',
   'test/catalog/many-instances.test.ts',
   'test/effects/capacity.test.ts',
+  'test/cdk/stack.test.ts',
+  'test/integration/reconfigure.test.ts',
 ];
 
 export class SlowFilesFirst extends BaseSequencer {
