@@ -97,7 +97,8 @@ export class ConnectorPass {
   /**
    * `statuses`: the status items read from the attention index, any tenants. Overdue connectors
    * are marked up to `concurrency` at once, whatever their shard or tenant. `deadline` (epoch ms,
-   * the sweep's): past it no connector is started; those left keep their passed deadline on the
+   * the sweep's): past it, or closer to it than the slowest mark so far took, no connector is
+   * started; those left keep their passed deadline on the
    * index, so the next sweep reads them first.
    */
   async run(statuses: readonly (StoredStatus & { tenant: string })[], now: Date, deadline?: number): Promise<ConnectorPassReport> {
@@ -106,14 +107,19 @@ export class ConnectorPass {
     const failed = statuses.filter((s) => s.status === 'failed').length;
     const due = statuses.filter((s) => WATCHED.has(s.status) && deadlineOf(s) <= now.getTime());
     let next = 0;
+    // No mark is started when less time is left than the slowest mark so far took, so the marks in
+    // flight end by the deadline rather than one mark after it.
+    let slowestMs = 0;
     const worker = async () => {
       while (next < due.length) {
         const prev = due[next++]!;
-        if (deadline !== undefined && Date.now() >= deadline) {
+        if (deadline !== undefined && Date.now() + slowestMs >= deadline) {
           deferred++;
           continue;
         }
+        const started = Date.now();
         if (await this.mark(prev, now)) transitions++;
+        slowestMs = Math.max(slowestMs, Date.now() - started);
       }
     };
     const width = Math.max(1, Math.min(this.deps.concurrency ?? CONNECTOR_PASS_CONCURRENCY, due.length));

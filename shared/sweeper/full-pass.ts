@@ -178,17 +178,22 @@ export class FullPass {
     let cursor = marker?.cursor;
     let completed = false;
     let stopped = false;
+    let slowestMs = 0;
     do {
       const page = await this.deps.catalog.tenantsPage(cursor, this.tenantsPerRun);
       itemsRead += page.tenants.length;
       for (const tenant of page.tenants) {
         // The deadline is checked before each tenant, not only between pages: a page of 50 slow
-        // tenants must not carry the invocation past it. At least one tenant a run, so a pass always moves on.
-        if (tenants > 0 && o.deadline !== undefined && Date.now() >= o.deadline) {
+        // tenants must not carry the invocation past it. A tenant is not started when less time is
+        // left than the slowest tenant of this run took, so the run ends before the deadline rather
+        // than one tenant after it. At least one tenant a run, so a pass always moves on.
+        if (tenants > 0 && o.deadline !== undefined && Date.now() + slowestMs >= o.deadline) {
           stopped = true;
           break;
         }
+        const started = Date.now();
         const r = await this.repairTenant(tenant, now);
+        slowestMs = Math.max(slowestMs, Date.now() - started);
         cursor = tenantSk(tenant);
         tenants++;
         itemsRead += r.itemsRead;
@@ -199,7 +204,7 @@ export class FullPass {
         untagged.push(...r.untagged);
       }
       completed = page.last && !stopped;
-    } while (!completed && !stopped && o.deadline !== undefined && Date.now() < o.deadline);
+    } while (!completed && !stopped && o.deadline !== undefined && Date.now() + slowestMs < o.deadline);
     await outbox.finishFullPass({ claims: (marker?.claims ?? 0) + 1, ...(completed ? { completedAt: now.toISOString() } : { completedAt: marker?.completedAt, cursor }) });
     const report = { ran: true, tenants, itemsRead, orphans, untagged, missing, readPoliciesRepaired, secretsCollected, completed };
     if (orphans || missing || readPoliciesRepaired || secretsCollected || untagged.length) this.deps.logger.warn('full pass found drift', { ...report });

@@ -108,4 +108,32 @@ describe('connector pass in parallel', () => {
       spy.mockRestore();
     }
   });
+
+  it('does not start a connector when less time is left than the slowest mark so far took, so the pass ends before the deadline', async () => {
+    // One mark at a time, taking 100, 300, 300, ... ms of the clock; the deadline is at 900 ms.
+    // Checking the deadline alone starts the fourth mark at 700 ms and ends at 1 000 ms, past it.
+    const deadline = 900;
+    let clock = 0;
+    const spy = vi.spyOn(Date, 'now').mockImplementation(() => clock);
+    try {
+      const written: string[] = [];
+      const write = async (id: string) => {
+        clock += written.length === 0 ? 100 : 300;
+        written.push(id);
+        return true;
+      };
+      const p = new ConnectorPass({
+        catalog: { getObject: async () => undefined },
+        statuses: { apply: async (_tenant, x) => write(x.id), touch: async (_tenant, id) => write(id) },
+        logger: makeLogger('connector-slowest-test'),
+        concurrency: 1,
+      });
+      const r = await p.run(overdue(10), now, deadline);
+      expect(written).toEqual(['u0', 'u1', 'u2']);
+      expect(clock).toBeLessThanOrEqual(deadline);
+      expect(r).toMatchObject({ overdue: 10, transitions: 3, deferred: 7 });
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });

@@ -11,8 +11,11 @@ import { FullPass, type FullPassDeps } from '../../shared/sweeper/full-pass';
 
 const TENANTS = Array.from({ length: 10 }, (_, i) => `t${i}`);
 
-/** One page holds every tenant; the clock passes the deadline once `stopAfter` tenants were observed. */
-function fakePass(stopAfter: number, deadline: number) {
+/**
+ * One page holds every tenant; the clock passes the deadline once `stopAfter` tenants were
+ * observed, and observing the i-th tenant takes `costMs[i]` of the clock (0 when not given).
+ */
+function fakePass(stopAfter: number, deadline: number, costMs: readonly number[] = []) {
   let clock = 0;
   vi.spyOn(Date, 'now').mockImplementation(() => clock);
   let marker: FullPassMarker | undefined;
@@ -36,6 +39,7 @@ function fakePass(stopAfter: number, deadline: number) {
     },
     dataPlane: {
       observe: async (tenant: string) => {
+        clock += costMs[observed.length] ?? 0;
         observed.push(tenant);
         if (observed.length === stopAfter) clock = deadline;
         return [];
@@ -43,7 +47,7 @@ function fakePass(stopAfter: number, deadline: number) {
     },
     logger: makeLogger('full-pass-budget-test'),
   } as unknown as FullPassDeps;
-  return { pass: new FullPass(deps, { tenantsPerRun: 50 }), observed, cursors, marker: () => marker };
+  return { pass: new FullPass(deps, { tenantsPerRun: 50 }), observed, cursors, marker: () => marker, clock: () => clock };
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -71,5 +75,17 @@ describe('the full pass time budget', () => {
     const r = await pass.run(new Date('2026-12-02T12:00:00.000Z'), { deadline: -1 });
     expect(r).toMatchObject({ ran: true, tenants: 1, completed: false });
     expect(observed).toEqual(['t0']);
+  });
+
+  it('does not start a tenant when less time is left than the slowest tenant of the run took, so the run ends before its deadline', async () => {
+    // Tenants take 100, 300, 300, ... ms; the deadline is at 900 ms. Checking the deadline alone
+    // starts the fourth tenant at 700 ms and ends at 1 000 ms, past it.
+    const deadline = 900;
+    const { pass, observed, clock, marker } = fakePass(Infinity, deadline, [100, 300, 300, 300, 300, 300, 300, 300, 300, 300]);
+    const r = await pass.run(new Date('2026-12-02T12:00:00.000Z'), { deadline });
+    expect(r).toMatchObject({ ran: true, tenants: 3, completed: false });
+    expect(observed).toEqual(['t0', 't1', 't2']);
+    expect(clock()).toBeLessThanOrEqual(deadline);
+    expect(marker()).toMatchObject({ cursor: tenantSk('t2') });
   });
 });
