@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { partitionItems, tenantItems } from '../helpers/catalog';
-import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { sqlClient, testPipeline, type SqlClient, ok } from '../helpers/pipeline';
 
 let p: Pipeline;
 beforeAll(async () => {
@@ -18,11 +18,6 @@ afterAll(async () => {
 });
 
 /** Runs SQL that must succeed; returns each statement's result. */
-async function ok(sql: SqlClient, query: string): Promise<any[]> {
-  const r = await sql(query);
-  expect(r.status, `${query.slice(0, 200)}\n${JSON.stringify(r.body).slice(0, 400)}`).toBe(200);
-  return r.body.results;
-}
 
 /** The first column of a SHOW (the names), sorted. */
 async function names(sql: SqlClient, show: string): Promise<string[]> {

@@ -85,9 +85,14 @@ export async function sqlClient(p: Pipeline, tenant = `t${randomBytes(4).toStrin
   return { sql, tenant, password };
 }
 
+/** The results of a request that must succeed (its status and body in the error otherwise). */
+export async function ok(sql: SqlClient, query: string): Promise<any[]> {
+  const r = await sql(query);
+  if (r.status !== 200) throw new Error(`${query.slice(0, 200)} → ${r.status} ${JSON.stringify(r.body).slice(0, 2000)}`);
+  return r.body.results;
+}
+
 /** The last result's rows of a request that must succeed (its status and body in the error otherwise). */
 export async function rows(sql: SqlClient, query: string): Promise<any[][]> {
-  const r = await sql(query);
-  if (r.status !== 200) throw new Error(`${query} → ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.results.at(-1).rows;
+  return (await ok(sql, query)).at(-1).rows;
 }

@@ -9,7 +9,7 @@ import type { Pipeline } from '../../local/pipeline';
 import { LOCAL_PROBE_POLICY } from '../../shared/probes/addresses';
 import { realProber } from '../../shared/probes/lazy';
 import { tenantItems } from '../helpers/catalog';
-import { eventually, rows, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { eventually, rows, sqlClient, testPipeline, type SqlClient, ok } from '../helpers/pipeline';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 import { refusedPort } from '../probes/net';
 
@@ -25,11 +25,6 @@ afterAll(async () => {
   await pg?.close();
 });
 
-async function ok(sql: SqlClient, q: string) {
-  const r = await sql(q);
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.results as { ok?: string; rows?: unknown[][]; notices?: { message: string }[] }[];
-}
 
 /** The source's ingestion on the data plane once it is at `generation`. */
 async function ingestionAt(tenant: string, source: string, generation: number) {
@@ -84,7 +79,7 @@ describe('ALTER CONNECTION', () => {
       expect(r.body.results[0].error, q).toMatchObject({ code, message });
     }
     const skipped = await ok(sql, 'ALTER CONNECTION IF EXISTS nope ROTATE KEYS');
-    expect(skipped[0]!.notices?.map((n) => n.message)).toEqual(['connection "nope" does not exist, skipping']);
+    expect(skipped[0]!.notices?.map((n: { message: string }) => n.message)).toEqual(['connection "nope" does not exist, skipping']);
     const before = await tenantItems(p, tenant);
     const r = await sql("ALTER CONNECTION k SET (BROKER = 'b2:9092') WITH (VALIDATE = false); ALTER CONNECTION k RESET (BROKER)");
     expect(r.status).toBe(400);

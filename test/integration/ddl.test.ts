@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { tenantItems } from '../helpers/catalog';
-import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { eventually, sqlClient, testPipeline, type SqlClient, ok } from '../helpers/pipeline';
 
 let p: Pipeline;
 beforeAll(async () => {
@@ -16,11 +16,6 @@ afterAll(async () => {
   await p.stop();
 });
 
-async function ok(sql: SqlClient, query: string): Promise<any[]> {
-  const r = await sql(query);
-  if (r.status !== 200) throw new Error(`${query} → ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.results;
-}
 
 async function rows(sql: SqlClient, query: string): Promise<any[][]> {
   return (await ok(sql, query))[0].rows;

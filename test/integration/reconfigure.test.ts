@@ -13,7 +13,7 @@ import { Checker, isClean } from '../../shared/checker/checker';
 import { FaultInjector } from '../../shared/dataplane/faults';
 import { SimulatedCrash } from '../../shared/errors';
 import { dataPlaneReplicas, tenantItems } from '../helpers/catalog';
-import { eventually, sqlClient, testPipeline, uniquePrefix, type SqlClient } from '../helpers/pipeline';
+import { eventually, sqlClient, testPipeline, uniquePrefix, type SqlClient, ok } from '../helpers/pipeline';
 
 let running: Pipeline | undefined;
 afterEach(async () => {
@@ -27,11 +27,6 @@ async function boot(prefix: string, faults: FaultInjector, o: { workers?: boolea
   return running;
 }
 
-async function ok(sql: SqlClient, query: string): Promise<any[]> {
-  const r = await sql(query);
-  if (r.status !== 200) throw new Error(`${query} → ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.results;
-}
 
 const rows = async (sql: SqlClient, query: string): Promise<any[][]> => (await ok(sql, query))[0].rows;
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { tenantItems } from '../helpers/catalog';
-import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { sqlClient, testPipeline, type SqlClient, ok } from '../helpers/pipeline';
 
 let p: Pipeline;
 beforeAll(async () => {
@@ -16,11 +16,6 @@ afterAll(async () => {
   await p.stop();
 });
 
-async function ok(sql: SqlClient, q: string) {
-  const r = await sql(q);
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.results as { ok?: string; rows?: unknown[][]; notices?: { message: string }[]; error?: unknown }[];
-}
 
 describe('ALTER TABLE ... ADD COLUMN', () => {
   it('adds a nullable column that SHOW CREATE TABLE shows, as catalog metadata only (no effect, no new generation)', async () => {
@@ -51,7 +46,7 @@ describe('ALTER TABLE ... ADD COLUMN', () => {
     const { sql } = await sqlClient(p);
     await ok(sql, 'CREATE TABLE t (a int)');
     const skipped = await ok(sql, 'ALTER TABLE t ADD COLUMN IF NOT EXISTS a text; ALTER TABLE IF EXISTS nope ADD COLUMN a text');
-    expect(skipped.map((x) => x.notices?.map((n) => n.message))).toEqual([['column "a" of relation "t" already exists, skipping'], ['table "nope" does not exist, skipping']]);
+    expect(skipped.map((x) => x.notices?.map((n: { message: string }) => n.message))).toEqual([['column "a" of relation "t" already exists, skipping'], ['table "nope" does not exist, skipping']]);
     const cases: [string, string, string][] = [
       ['ALTER TABLE t ADD COLUMN a text', '42701', 'column "a" of relation "t" already exists'],
       ['ALTER TABLE t ADD COLUMN b nope', '42704', 'type "nope" does not exist'],
@@ -104,7 +99,7 @@ describe('SELECT ... FROM (SHOW ...)', () => {
     await ok(sql, "CREATE CLUSTER c (SIZE = '25cc'); CREATE TABLE t (a int NOT NULL, b text); CREATE SOURCE counter IN CLUSTER c FROM LOAD GENERATOR COUNTER");
     const show = (await ok(sql, 'SHOW SOURCES'))[0]!.rows!;
     expect((await ok(sql, 'SELECT * FROM (SHOW SOURCES)'))[0]!.rows).toEqual(show);
-    expect((await ok(sql, 'SELECT name FROM (SHOW SOURCES)'))[0]!.rows).toEqual(show.map((r) => [r[0]]));
+    expect((await ok(sql, 'SELECT name FROM (SHOW SOURCES)'))[0]!.rows).toEqual(show.map((r: unknown[]) => [r[0]]));
     expect((await ok(sql, "SELECT name FROM (SHOW CLUSTERS) WHERE name = 'c'"))[0]!.rows).toEqual([['c']]);
     expect((await ok(sql, 'SELECT name, nullable FROM (SHOW COLUMNS FROM t) ORDER BY name DESC LIMIT 1'))[0]!.rows).toEqual([['b', true]]);
     const [unknown] = (await sql('SELECT nope FROM (SHOW TABLES)')).body.results;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { tenantItems } from '../helpers/catalog';
-import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { sqlClient, testPipeline, type SqlClient, ok } from '../helpers/pipeline';
 
 let p: Pipeline;
 beforeAll(async () => {
@@ -17,11 +17,6 @@ afterAll(async () => {
   await p.stop();
 });
 
-async function ok(sql: SqlClient, q: string) {
-  const r = await sql(q);
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.results as { ok?: string; rows?: unknown[][]; notices?: { message: string }[]; error?: unknown }[];
-}
 
 const effects = (items: Record<string, any>[]) => items.filter((i) => i.type === 'effect');
 const objects = (items: Record<string, any>[], kind: string) => items.filter((i) => i.type === 'object' && i.kind === kind && !i.dropped).map((i) => i.name).sort();
