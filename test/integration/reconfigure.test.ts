@@ -222,8 +222,11 @@ describe('crash matrix: graceful reconfiguration', () => {
   it.each(['commit', 'rollback'] as const)('the sweeper dying at every claim between claiming a step and sending it (%s): never none serving; the next sweeps settle it', async (outcome) => {
     // The router stays off: every step of the reconfiguration after the ALTER is a sweep's replay.
     const died = await everyStep('sweeper.after-claim', 1, { stillRouter: true, outcome });
-    // The pending replica, the reconfiguration step and the dropped replica's effect at least.
-    expect(died).toBeGreaterThanOrEqual(3);
+    // How many steps the sweeper sends depends on timing: an executor that settles one of the
+    // tenant's effects admits and sends the next pending one itself (shared/effects/admission.ts),
+    // so some steps never reach a sweeper claim (2 or 3 of them did here). Every claim there is
+    // dies once, and everyStep checks the serving history after each.
+    expect(died).toBeGreaterThanOrEqual(1);
   });
 });
 
