@@ -145,9 +145,23 @@ describe('connectors created by a staged commit', () => {
     const statuses = async () => ((await run(api, tenant, 'SELECT name, status FROM mz_internal.mz_source_statuses')).body as any).results[0].rows as string[][];
     expect(await statuses()).toHaveLength(30);
     await eventually(async () => (await partitionItems(p, `T#${tenant}`)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending'), 60_000);
-    await p.sweeper.sweep();
+    // The data plane reports each ingestion once it applied it; the reports reach the statuses
+    // through the status queue, after the effect settled — so wait for them, not for a sweep.
+    await eventually(async () => (await statuses()).every((r) => r[1] === 'running'), 60_000).catch(async (err) => {
+      throw new Error(`${(err as Error).message}; not running: ${JSON.stringify((await statuses()).filter((r) => r[1] !== 'running'))}`);
+    });
     const rows = await statuses();
     expect(rows).toHaveLength(30);
     expect(rows.filter((r) => r[1] !== 'running')).toEqual([]);
+    // Each went created → starting → running, and nothing else in between.
+    const history = ((await run(api, tenant, 'SELECT source_id, status FROM mz_internal.mz_source_status_history ORDER BY occurred_at')).body as any).results[0].rows as string[][];
+    const bySource = new Map<string, string[]>();
+    for (const [id, status] of history) bySource.set(id!, [...(bySource.get(id!) ?? []), status!]);
+    expect(bySource.size).toBe(30);
+    for (const statuses of bySource.values()) {
+      expect(statuses.slice(0, 2)).toEqual(['created', 'starting']);
+      expect(statuses.at(-1)).toBe('running');
+      expect(statuses.filter((s) => s === 'stalled' || s === 'failed')).toEqual([]);
+    }
   });
 });
