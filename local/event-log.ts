@@ -16,7 +16,7 @@ export interface LoggedEvent extends ControlPlaneEvent {
 }
 
 export interface EventReader {
-  /** The tenant's events after position `after` (0: from the start), oldest first, at most `limit`. */
+  /** The tenant's events (and the deployment's own) after position `after` (0: from the start), oldest first, at most `limit`. */
   read(tenant: string, after: number, limit: number): LoggedEvent[];
 }
 
@@ -66,7 +66,8 @@ export class EventLog implements EventPublisher, EventReader {
   read(tenant: string, after: number, limit: number): LoggedEvent[] {
     const out: LoggedEvent[] = [];
     for (const e of this.events) {
-      if (e.seq <= after || e.detail.tenant !== tenant) continue;
+      // A deployment-wide event (the data plane went silent) concerns every tenant.
+      if (e.seq <= after || (e.detail.tenant !== tenant && e.detail.tenant !== null)) continue;
       out.push(e);
       if (out.length >= limit) break;
     }

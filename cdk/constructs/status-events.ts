@@ -6,7 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { ALERTING_REPLICA_STATUSES, ALERTING_STATUSES, DETAIL_TYPES, EVENT_SOURCE } from '../../shared/events/model';
+import { ALERTING_DATA_PLANE_STATUSES, ALERTING_REPLICA_STATUSES, ALERTING_STATUSES, DETAIL_TYPES, EVENT_SOURCE } from '../../shared/events/model';
 import { ENV } from '../../shared/definitions';
 
 export interface StatusEventsProps {
@@ -25,14 +25,16 @@ export interface StatusEventsProps {
 /**
  * Status events (shared/events/): the stack's own EventBridge bus, which the stream router
  * publishes connector and replica status changes and failed effects to, and example rules that
- * send the transitions to `stalled` or `failed`, every failed effect, and replicas gone `offline`
- * to an SNS topic. Other rules can
+ * send the transitions to `stalled` or `failed`, every failed effect, replicas gone `offline`, and
+ * the data plane gone silent to an SNS topic. Other rules can
  * match the same events (docs/operations.md shows some).
  */
 export class StatusEvents extends Construct {
   readonly bus: events.EventBus;
   /** Connector → `stalled`/`failed`, and Effect Failed → {@link alertTopic}. */
   readonly alertRule: events.Rule;
+  /** The data plane as a whole → `silent` → {@link alertTopic}. */
+  readonly dataPlaneAlertRule: events.Rule;
   /** Cluster replica → `offline` → {@link alertTopic}. */
   readonly replicaAlertRule: events.Rule;
   readonly alertTopic: sns.ITopic;
@@ -70,8 +72,16 @@ export class StatusEvents extends Construct {
       eventPattern: {
         source: [EVENT_SOURCE],
         detailType: [DETAIL_TYPES.connectorStatusChanged, DETAIL_TYPES.effectFailed],
-        detail: { to: [...ALERTING_STATUSES] },
+        // A stall the whole data plane's silence caused pages once, through DataPlaneSilent below,
+        // not once per connector (500 000 messages for one outage).
+        detail: { to: [...ALERTING_STATUSES], data_plane_silent: [false] },
       },
+      targets: [new targets.SnsTopic(this.alertTopic)],
+    });
+    this.dataPlaneAlertRule = new events.Rule(this, 'DataPlaneSilent', {
+      eventBus: this.bus,
+      description: 'Example: the data plane as a whole stopped reporting connector status, to the status alert topic',
+      eventPattern: { source: [EVENT_SOURCE], detailType: [DETAIL_TYPES.dataPlaneStatusChanged], detail: { to: [...ALERTING_DATA_PLANE_STATUSES] } },
       targets: [new targets.SnsTopic(this.alertTopic)],
     });
     // A rule of its own: one pattern cannot pair each detail-type with its own `to` values.

@@ -159,7 +159,7 @@ export class SqlApi {
       now,
       newId: this.newId,
       remembered: idem !== undefined,
-      readSystem: (view, statement) => readSystemTables(this.systemStores, tenant, view, statement),
+      readSystem: (view, statement) => readSystemTables(this.systemStores, tenant, view, statement, this.clock()),
       validateConnection: async (view, connection) => {
         const problem = await validateConnection(prober, secrets, { tenant, connection, getObject: async (id) => view.get(id) ?? (await store.getObject(tenant, id)) });
         if (problem) throw problem;

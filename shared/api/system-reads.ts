@@ -9,6 +9,7 @@ import { ControlPlaneError, SQLSTATE } from '../errors';
 import { evaluateSelect, evaluateShow, inputsNeeded, systemRelationName, systemSchemaOf } from '../system/evaluate';
 import type { SystemInputs } from '../system/relations';
 import { selectResult } from './answer';
+import { activeSilence, withDataPlaneSilence } from '../status/data-plane';
 import type { StatementResult } from './wire';
 
 type SystemRead = Parameters<typeof inputsNeeded>[0];
@@ -16,12 +17,12 @@ type SystemRead = Parameters<typeof inputsNeeded>[0];
 /** What the system tables read besides the catalog: effects, and statuses with their history. */
 export interface SystemReadStores {
   readonly outbox: Pick<OutboxStore, 'listEffects'>;
-  readonly statuses: Pick<StatusStore, 'list' | 'history' | 'listReplicaStatuses'>;
+  readonly statuses: Pick<StatusStore, 'list' | 'history' | 'listReplicaStatuses' | 'dataPlaneLiveness'>;
 }
 
-export async function readSystemTables(store: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, statement: SystemRead): Promise<StatementResult> {
+export async function readSystemTables(store: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, statement: SystemRead, now: Date = new Date()): Promise<StatementResult> {
   try {
-    const inputs = await readInputs(store, tenant, snapshot, statement);
+    const inputs = await readInputs(store, tenant, snapshot, statement, now);
     const show = statement.kind === 'select' ? statement.fromShow : statement;
     // Materialize's list of its system relations is loaded only for a SHOW that lists them.
     const systemItems = show && systemSchemaOf(show.from) ? (await import('../system/materialize-only')).materializeSchemaItems : undefined;
@@ -36,13 +37,15 @@ export async function readSystemTables(store: SystemReadStores, tenant: string, 
   }
 }
 
-async function readInputs({ outbox, statuses }: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, s: SystemRead): Promise<SystemInputs> {
+async function readInputs({ outbox, statuses }: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, s: SystemRead, now: Date): Promise<SystemInputs> {
   const needs = inputsNeeded(s, snapshot);
-  const [replicaStatuses, effects, connectorStatuses, history] = await Promise.all([
+  const [replicaStatuses, effects, connectorStatuses, history, liveness] = await Promise.all([
     needs.has('replicaStatuses') ? statuses.listReplicaStatuses(tenant) : [],
     needs.has('effects') ? outbox.listEffects(tenant) : [],
     needs.has('connectorStatuses') ? statuses.list(tenant) : [],
     needs.has('history') ? statuses.history(tenant) : [],
+    // One small read: while the whole data plane is silent, every watched status shows it at once.
+    needs.has('connectorStatuses') ? statuses.dataPlaneLiveness() : undefined,
   ]);
-  return { snapshot, replicaStatuses, effects, connectorStatuses, history };
+  return { snapshot, replicaStatuses, effects, connectorStatuses: withDataPlaneSilence(connectorStatuses, activeSilence(liveness, now)), history };
 }

@@ -43,6 +43,9 @@ export const HIST_PREFIX = 'HIST#';
 export const authPk = (tokenId: string) => `AUTH#${tokenId}`;
 export const AUTH_SK = 'AUTH';
 export const TENANTS_PK = 'TENANTS';
+/** The data plane's liveness (shared/status/data-plane.ts): one item per deployment. */
+export const DATA_PLANE_PK = 'DATAPLANE';
+export const LIVENESS_SK = 'LIVENESS';
 export const tenantSk = (tenant: string) => `T#${tenant}`;
 
 export function escapeKeyPart(s: string): string {

@@ -8,9 +8,15 @@
 import { queryPartition } from '../dynamo';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { attentionKeys, DEADLINE_PREFIX, HIST_PREFIX, histSk, REPLICA_STATUS_PREFIX, replicaStatusSk, STATUS_PREFIX, statusSk, tenantPk } from './keys';
+import { attentionKeys, DATA_PLANE_PK, DEADLINE_PREFIX, HIST_PREFIX, histSk, LIVENESS_SK, REPLICA_STATUS_PREFIX, replicaStatusSk, STATUS_PREFIX, statusSk, tenantPk } from './keys';
 import type { ConnectorStatus, Transition } from '../status/transition';
+import { LIVENESS_WRITE_INTERVAL_MS, type DataPlaneLiveness } from '../status/data-plane';
 import type { TransactItem } from './outbox-store';
+
+/** The data plane's liveness item: one per deployment, outside every tenant's partition. */
+const LIVENESS_KEY = { pk: DATA_PLANE_PK, sk: LIVENESS_SK };
+/** `resumedFrom` of a liveness write that ended no silence. */
+export const NOT_SILENT = 'none';
 
 /** Materialize keeps status history 30 days. */
 export const HISTORY_TTL_SECONDS = 30 * 24 * 3600;
@@ -116,6 +122,7 @@ export function statusItems(tenant: string, obj: { id: string; kind: 'source' | 
       status: h.status,
       error: h.error,
       details: h.details,
+      ...(h.dataPlaneSilent ? { dataPlaneSilent: true } : {}),
       expiresAt: Math.floor(Date.parse(h.occurredAt) / 1000) + HISTORY_TTL_SECONDS,
     },
   };
@@ -237,6 +244,62 @@ export class StatusStore {
       else if (item.Update) await this.doc.send(new UpdateCommand(item.Update));
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  }
+
+  /** The data plane's liveness item (shared/status/data-plane.ts); undefined before its first report. */
+  async dataPlaneLiveness(o: { consistent?: boolean } = {}): Promise<DataPlaneLiveness | undefined> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: LIVENESS_KEY, ...(o.consistent ? { ConsistentRead: true } : {}) }));
+    if (!r.Item) return undefined;
+    const { lastReportAt, silentSince, detectedAt } = r.Item as DataPlaneLiveness;
+    return { ...(lastReportAt ? { lastReportAt } : {}), ...(silentSince ? { silentSince } : {}), ...(detectedAt ? { detectedAt } : {}) };
+  }
+
+  /**
+   * Status-ingest received a report at `now`: stamps the liveness item unless a stamp newer than
+   * one write interval is there (so however many containers stamp, one write an interval lands),
+   * and ends a silence the sweeper marked. `resumedFrom` keeps the silence this write ended (none
+   * otherwise): the router publishes the data plane's return from it (shared/events/select.ts).
+   * Returns whether it wrote.
+   */
+  async stampDataPlane(now: Date): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: LIVENESS_KEY,
+          UpdateExpression: 'SET #type = :type, resumedFrom = if_not_exists(silentSince, :none), lastReportAt = :now REMOVE silentSince, detectedAt',
+          ConditionExpression: 'attribute_not_exists(lastReportAt) OR lastReportAt < :fresh OR attribute_exists(silentSince)',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':type': 'data_plane_liveness', ':none': NOT_SILENT, ':now': now.toISOString(), ':fresh': new Date(now.getTime() - LIVENESS_WRITE_INTERVAL_MS).toISOString() },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * The sweeper found the data plane silent: marks it, on condition that no report was stamped
+   * since it read `lastReportAt` and no other sweeper marked it first. True when this call marked it.
+   */
+  async markDataPlaneSilent(lastReportAt: string, now: Date): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: LIVENESS_KEY,
+          UpdateExpression: 'SET silentSince = :since, detectedAt = :now, resumedFrom = :none',
+          ConditionExpression: 'lastReportAt = :since AND attribute_not_exists(silentSince)',
+          ExpressionAttributeValues: { ':since': lastReportAt, ':now': now.toISOString(), ':none': NOT_SILENT },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
     }
   }
 

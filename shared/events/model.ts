@@ -13,6 +13,12 @@ export const DETAIL_TYPES = {
   effectFailed: 'Effect Failed',
   /** A cluster replica's row in mz_cluster_replica_statuses changed (`online` ↔ `offline`, or its reason). */
   replicaStatusChanged: 'Cluster Replica Status Changed',
+  /**
+   * The data plane as a whole went silent (no status report at all for longer than a connector's
+   * deadline) or reports again (shared/status/data-plane.ts): one event for the whole deployment,
+   * however many connectors the silence stalls.
+   */
+  dataPlaneStatusChanged: 'Data Plane Status Changed',
 } as const;
 export type DetailType = (typeof DETAIL_TYPES)[keyof typeof DETAIL_TYPES];
 
@@ -22,7 +28,8 @@ export interface EventDetail {
    * transition sent twice (a retried batch) carries the same id, so a consumer can drop the repeat.
    */
   readonly event_id: string;
-  readonly tenant: string;
+  /** The tenant whose object it is; null for an event about the whole deployment (Data Plane Status Changed), which every tenant sees. */
+  readonly tenant: string | null;
   readonly object_id: string;
   /** Absent only for a history row written before rows carried the name. */
   readonly object_name: string | null;
@@ -36,6 +43,12 @@ export interface EventDetail {
   /** Per-namespace errors (`{"postgres": "..."}`), as in mz_source_statuses' details. */
   readonly namespaced?: Readonly<Record<string, string>>;
   readonly occurred_at: string;
+  /**
+   * True on a connector's stall that the data plane's silence as a whole caused (and on the Data
+   * Plane Status Changed event that says so): an alert rule can page once for the data plane
+   * instead of once per connector (the stack's example rule does).
+   */
+  readonly data_plane_silent: boolean;
   /** Effect Failed only: which effect, and (also on Cluster Replica Status Changed) for which generation of the object. */
   readonly effect_id?: string;
   readonly controller?: string;
@@ -54,5 +67,7 @@ export interface ControlPlaneEvent {
 
 /** Statuses an operator is paged for: the stack's example rule sends these to its alarm topic. */
 export const ALERTING_STATUSES = ['stalled', 'failed'] as const;
+/** The data plane statuses the example rule pages for. */
+export const ALERTING_DATA_PLANE_STATUSES = ['silent'] as const;
 /** The replica status the example rule pages for. */
 export const ALERTING_REPLICA_STATUSES = ['offline'] as const;

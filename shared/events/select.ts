@@ -13,8 +13,9 @@
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { EFF_PREFIX, HIST_PREFIX, REPLICA_STATUS_PREFIX } from '../catalog/keys';
-import { REPLICA_NO_STATUS, REPLICA_PREVIOUS } from '../catalog/status-store';
+import { DATA_PLANE_PK, EFF_PREFIX, HIST_PREFIX, LIVENESS_SK, REPLICA_STATUS_PREFIX } from '../catalog/keys';
+import { NOT_SILENT, REPLICA_NO_STATUS, REPLICA_PREVIOUS } from '../catalog/status-store';
+import { dataPlaneSilenceHint, SILENT_ERROR_PREFIX } from '../status/transition';
 import type { EffectRecord } from '../effects/model';
 import { DETAIL_TYPES, EVENT_SOURCE, type ControlPlaneEvent, type EventDetail } from './model';
 
@@ -29,6 +30,9 @@ export const EVENT_FILTER_PATTERNS = [
   // Every write of a replica status row: a filter cannot compare two attributes, so whether it
   // changed anything (previousStatus/previousReason against status/reason) is decided below.
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { sk: { S: [{ prefix: REPLICA_STATUS_PREFIX }] } } } },
+  // The data plane's liveness item: a few writes a minute at most (one stamp per write interval
+  // lands, shared/catalog/status-store.ts); whether one began or ended a silence is decided below.
+  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { pk: { S: [DATA_PLANE_PK] }, sk: { S: [LIVENESS_SK] } } } },
 ] as const;
 
 type Image = Record<string, unknown>;
@@ -50,6 +54,46 @@ export function eventForRecord(record: DynamoDBRecord): ControlPlaneEvent | unde
   if (record.eventName === 'INSERT' && sk.startsWith(HIST_PREFIX) && item.type === 'status_history') return statusChanged(item);
   if (record.eventName === 'MODIFY' && sk.startsWith(EFF_PREFIX) && item.type === 'effect') return effectFailed(item as unknown as EffectRecord & { settledAt?: string });
   if (sk.startsWith(REPLICA_STATUS_PREFIX) && item.type === 'replica_status') return replicaStatusChanged(item);
+  if (item.pk === DATA_PLANE_PK && sk === LIVENESS_SK) return dataPlaneStatusChanged(item);
+  return undefined;
+}
+
+/**
+ * A write of the data plane's liveness item that began a silence (the sweeper's mark: `silentSince`
+ * is there, and only that write puts it there) or ended one (a stamp whose `resumedFrom` names the
+ * silence it removed). Every other stamp is not an event.
+ */
+function dataPlaneStatusChanged(item: Image): ControlPlaneEvent | undefined {
+  const silentSince = str(item.silentSince);
+  const detectedAt = str(item.detectedAt);
+  const lastReportAt = str(item.lastReportAt);
+  const resumedFrom = str(item.resumedFrom);
+  const common = { tenant: null, object_id: 'data-plane', object_name: null, object_kind: 'data_plane' } as const;
+  if (silentSince && detectedAt) {
+    const seconds = Math.max(0, Math.round((Date.parse(detectedAt) - Date.parse(silentSince)) / 1000));
+    return event(DETAIL_TYPES.dataPlaneStatusChanged, {
+      event_id: `data-plane/silent/${silentSince}`,
+      ...common,
+      from: 'reporting',
+      to: 'silent',
+      error: `${SILENT_ERROR_PREFIX}${seconds} s`,
+      hints: [dataPlaneSilenceHint(silentSince)],
+      occurred_at: detectedAt,
+      data_plane_silent: true,
+    });
+  }
+  if (!silentSince && resumedFrom && resumedFrom !== NOT_SILENT && lastReportAt) {
+    return event(DETAIL_TYPES.dataPlaneStatusChanged, {
+      event_id: `data-plane/reporting/${resumedFrom}`,
+      ...common,
+      from: 'silent',
+      to: 'reporting',
+      error: null,
+      hints: [],
+      occurred_at: lastReportAt,
+      data_plane_silent: false,
+    });
+  }
   return undefined;
 }
 
@@ -79,6 +123,7 @@ function replicaStatusChanged(row: Image): ControlPlaneEvent | undefined {
     error: reason,
     hints: [],
     occurred_at: occurredAt,
+    data_plane_silent: false,
     ...(typeof row.generation === 'number' ? { generation: row.generation } : {}),
   });
 }
@@ -113,6 +158,7 @@ function statusChanged(row: Image): ControlPlaneEvent | undefined {
     hints,
     ...(namespaced ? { namespaced } : {}),
     occurred_at: occurredAt,
+    data_plane_silent: row.dataPlaneSilent === true,
   });
 }
 
@@ -131,6 +177,7 @@ function effectFailed(e: EffectRecord & { settledAt?: string }): ControlPlaneEve
     error: e.lastError ?? null,
     hints: [],
     occurred_at: e.settledAt,
+    data_plane_silent: false,
     effect_id: e.effectId,
     controller: e.controller,
     generation: e.generation,

@@ -10,8 +10,11 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { StatusIngest, type IngestOutcome, type StatusIngestDeps } from './ingest';
 import { parseReport } from './reports';
+import { LIVENESS_WRITE_INTERVAL_MS } from './data-plane';
+import type { StatusStore } from '../catalog/status-store';
 
 export interface StatusIngestHandlerDeps extends StatusIngestDeps {
+  readonly statuses: StatusIngestDeps['statuses'] & Pick<StatusStore, 'stampDataPlane'>;
   readonly logger: Logger;
   /** Called after each report is handled (the local runtime and tests wait on it). */
   readonly onIngested?: (body: string, outcome: IngestOutcome) => void;
@@ -20,6 +23,9 @@ export interface StatusIngestHandlerDeps extends StatusIngestDeps {
 export function createStatusIngestHandler(deps: StatusIngestHandlerDeps): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
   const ingest = new StatusIngest(deps);
   const { logger } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  // Per container: the data plane's liveness is stamped at most once a write interval from here.
+  let stampedAt = 0;
 
   const record = async (r: SQSRecord): Promise<void> => {
     const report = parseReport(r.body);
@@ -29,8 +35,16 @@ export function createStatusIngestHandler(deps: StatusIngestHandlerDeps): (event
     deps.onIngested?.(r.body, outcome);
   };
 
-  const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
-    processPartialResponse(event, record, new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false });
+  const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    const response = await processPartialResponse(event, record, new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false });
+    // A report (even a stale one) came: the data plane is alive (shared/status/data-plane.ts).
+    const now = clock();
+    if (response.batchItemFailures.length < event.Records.length && now.getTime() - stampedAt >= LIVENESS_WRITE_INTERVAL_MS) {
+      stampedAt = now.getTime();
+      await deps.statuses.stampDataPlane(now).catch((err) => logger.error('data plane liveness not stamped', { error: err as Error }));
+    }
+    return response;
+  };
 
   return middy(handler).use(injectLambdaContext(logger));
 }

@@ -61,10 +61,21 @@ export interface Observation {
    * goes into the details, never decides the status.
    */
   readonly silentSeconds?: number;
+  /**
+   * With `silentSeconds`: the whole data plane has been silent since then (shared/status/data-plane.ts),
+   * not this connector alone. Its hint says so, and its history row is marked, so a status event
+   * can tell one silent ingestion from a silent data plane.
+   */
+  readonly dataPlaneSilentSince?: string;
 }
 
 /** The error of a connector whose data plane went quiet; recognised so that a longer silence writes no new history row. */
 export const SILENT_ERROR_PREFIX = 'no status reported by the data plane for ';
+
+/** The hint of a connector stalled because the data plane as a whole went silent. */
+export function dataPlaneSilenceHint(since: string): string {
+  return `The data plane as a whole has sent no status report since ${since}: check that it runs and can send to the status queue.`;
+}
 
 export interface Transition {
   readonly next: ConnectorStatus;
@@ -73,7 +84,15 @@ export interface Transition {
    * before (null for a new connector; absent where the writer does not know it), for the status
    * event the row becomes (shared/events/select.ts).
    */
-  readonly history?: { readonly occurredAt: string; readonly status: ConnectorStatusValue; readonly error: string | null; readonly details: StatusDetails | null; readonly from?: ConnectorStatusValue | null };
+  readonly history?: {
+    readonly occurredAt: string;
+    readonly status: ConnectorStatusValue;
+    readonly error: string | null;
+    readonly details: StatusDetails | null;
+    readonly from?: ConnectorStatusValue | null;
+    /** The stall is the data plane's as a whole (`Observation.dataPlaneSilentSince`). */
+    readonly dataPlaneSilent?: boolean;
+  };
 }
 
 function describe(o: Observation, prev: ConnectorStatus | undefined): Omit<ConnectorStatus, 'lastStatusChangeAt' | 'generation'> {
@@ -87,8 +106,9 @@ function describe(o: Observation, prev: ConnectorStatus | undefined): Omit<Conne
     // The same silence, longer: one history row for it, not one per sweep.
     if (prev?.status === 'stalled' && prev.error?.startsWith(SILENT_ERROR_PREFIX)) return s('stalled', prev.error, prev.details);
     const diag = o.probe && !o.probe.ok ? o.probe : undefined;
+    const first = o.dataPlaneSilentSince ? dataPlaneSilenceHint(o.dataPlaneSilentSince) : 'Check that the data plane runs and can send to the status queue.';
     return s('stalled', `${SILENT_ERROR_PREFIX}${Math.round(o.silentSeconds)} s`, {
-      hints: ['Check that the data plane runs and can send to the status queue.', ...(diag?.hint ? [diag.hint] : [])],
+      hints: [first, ...(diag?.hint ? [diag.hint] : [])],
       ...(diag ? { namespaced: { [diag.namespace]: diag.error ?? 'unavailable' } } : {}),
     });
   }
@@ -126,5 +146,6 @@ export function transition(prev: ConnectorStatus | undefined, o: Observation, at
     generation: o.generation,
     lastStatusChangeAt: changed ? now : prev!.lastStatusChangeAt,
   };
-  return changed ? { next, history: { occurredAt: now, status: d.status, error: d.error, details: d.details, from: prev?.status ?? null } } : { next };
+  const dataPlaneSilent = o.dataPlaneSilentSince !== undefined && o.silentSeconds !== undefined && d.status === 'stalled' && d.error?.startsWith(SILENT_ERROR_PREFIX) === true;
+  return changed ? { next, history: { occurredAt: now, status: d.status, error: d.error, details: d.details, from: prev?.status ?? null, ...(dataPlaneSilent ? { dataPlaneSilent } : {}) } } : { next };
 }

@@ -15,6 +15,8 @@ import { HEARTBEAT_TIMEOUT_SECONDS } from '../dataplane/contract';
 import type { Prober, ProbeResult } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
 import { transition } from '../status/transition';
+import { WATCHED_STATUSES } from '../status/data-plane';
+import type { FaultInjector } from '../dataplane/faults';
 
 export interface ConnectorPassDeps {
   /** The connector's object and its connection, for the diagnostic probe. */
@@ -25,6 +27,8 @@ export interface ConnectorPassDeps {
   readonly secrets?: SecretStore;
   /** Overdue connectors marked at once (default {@link CONNECTOR_PASS_CONCURRENCY}). */
   readonly concurrency?: number;
+  /** Crash injection for tests. */
+  readonly faults?: FaultInjector;
 }
 
 export interface ConnectorPassReport {
@@ -50,8 +54,10 @@ export interface ConnectorPassReport {
  */
 export const CONNECTOR_PASS_CONCURRENCY = 32;
 
-/** Statuses the data plane is expected to keep reporting on. */
-const WATCHED = new Set(['starting', 'running', 'paused', 'stalled']);
+/** The statuses whose report deadline has passed at `now` (of those the data plane should keep reporting on). */
+export function overdue<S extends Pick<StoredStatus, 'status' | 'reportDueAt' | 'lastStatusChangeAt' | 'lastReportAt'>>(statuses: readonly S[], now: Date): S[] {
+  return statuses.filter((s) => WATCHED_STATUSES.has(s.status) && deadlineOf(s) <= now.getTime());
+}
 
 /** When a report is due at the latest: the stored deadline, or (a status written before deadlines existed) its last change plus the timeout. */
 export function deadlineOf(s: Pick<StoredStatus, 'reportDueAt' | 'lastStatusChangeAt' | 'lastReportAt'>): number {
@@ -101,11 +107,11 @@ export class ConnectorPass {
    * started; those left keep their passed deadline on the
    * index, so the next sweep reads them first.
    */
-  async run(statuses: readonly (StoredStatus & { tenant: string })[], now: Date, deadline?: number): Promise<ConnectorPassReport> {
+  async run(statuses: readonly (StoredStatus & { tenant: string })[], now: Date, deadline?: number, o: { dataPlaneSilentSince?: string } = {}): Promise<ConnectorPassReport> {
     let transitions = 0;
     let deferred = 0;
     const failed = statuses.filter((s) => s.status === 'failed').length;
-    const due = statuses.filter((s) => WATCHED.has(s.status) && deadlineOf(s) <= now.getTime());
+    const due = overdue(statuses, now);
     let next = 0;
     // No mark is started when less time is left than the slowest mark so far took, so the marks in
     // flight end by the deadline rather than one mark after it.
@@ -118,7 +124,9 @@ export class ConnectorPass {
           continue;
         }
         const started = Date.now();
-        if (await this.mark(prev, now)) transitions++;
+        // A sweeper dying here has marked nothing of this connector (a crash-test point).
+        this.deps.faults?.point('sweeper.connector-mark');
+        if (await this.mark(prev, now, o.dataPlaneSilentSince)) transitions++;
         slowestMs = Math.max(slowestMs, Date.now() - started);
       }
     };
@@ -128,11 +136,17 @@ export class ConnectorPass {
   }
 
   /** Marks one overdue connector (stalled, or its deadline moved on); true when its status changed. */
-  private async mark(prev: StoredStatus & { tenant: string }, now: Date): Promise<boolean> {
+  private async mark(prev: StoredStatus & { tenant: string }, now: Date, dataPlaneSilentSince: string | undefined): Promise<boolean> {
     try {
       const since = Date.parse(prev.lastReportAt ?? prev.lastStatusChangeAt);
-      const probe = await this.diagnose(prev.tenant, prev.objectId);
-      const t = transition(prev, { kind: prev.kind, dropped: false, generation: prev.generation, resourcePresent: true, replicas: 1, silentSeconds: (now.getTime() - since) / 1000, ...(probe ? { probe } : {}) }, now.toISOString());
+      // The whole data plane is silent: the upstream is not the question, and probing every
+      // connector's upstream would cost a probe (and its secrets) per connector for nothing.
+      const probe = dataPlaneSilentSince ? undefined : await this.diagnose(prev.tenant, prev.objectId);
+      const t = transition(
+        prev,
+        { kind: prev.kind, dropped: false, generation: prev.generation, resourcePresent: true, replicas: 1, silentSeconds: (now.getTime() - since) / 1000, ...(probe ? { probe } : {}), ...(dataPlaneSilentSince ? { dataPlaneSilentSince } : {}) },
+        now.toISOString(),
+      );
       // Look again one timeout later, not every sweep: a long silence costs one read per timeout.
       const state = { ...reportState(prev), reportDueAt: new Date(now.getTime() + HEARTBEAT_TIMEOUT_SECONDS * 1000).toISOString() };
       if (t.history) {

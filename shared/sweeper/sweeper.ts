@@ -27,7 +27,8 @@ import type { FaultInjector } from '../dataplane/faults';
 import type { DataPlane } from '../dataplane/contract';
 import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
-import { ConnectorPass, type ConnectorPassReport } from './connectors';
+import { ConnectorPass, overdue, type ConnectorPassReport } from './connectors';
+import { silenceToMark } from '../status/data-plane';
 import { FullPass, type FullPassOptions, type FullPassReport } from './full-pass';
 
 export interface SweeperDeps extends TableStores {
@@ -64,6 +65,11 @@ export interface SweepReport {
   readonly oldestPendingAgeSeconds: number;
   /** Connectors observed, status changes written, and how many are failed now. */
   readonly connectors: ConnectorPassReport;
+  /**
+   * The data plane as a whole: `silentSince` while it is silent (no report at all for longer than a
+   * connector's deadline; shared/status/data-plane.ts), `marked` when this sweep found it so.
+   */
+  readonly dataPlane: { readonly marked: boolean; readonly silentSince?: string };
   /** The observe-and-diff pass (runs when due: hourly by default). */
   readonly full?: FullPassReport;
   /**
@@ -166,7 +172,8 @@ export class Sweeper {
       if (await this.replay(item, replays, now)) replayed++;
     };
     await Promise.all(ALL_SHARDS.map(sweepShard));
-    const connectors = await new ConnectorPass(this.deps).run(connectorStatuses, now, o.deadline);
+    const dataPlane = await this.dataPlaneSilence(connectorStatuses, now);
+    const connectors = await new ConnectorPass(this.deps).run(connectorStatuses, now, o.deadline, dataPlane.silentSince ? { dataPlaneSilentSince: dataPlane.silentSince } : {});
     if (connectors.deferred) truncated = true;
     const full = o.fullPass !== false ? await this.fullPass(now, o.deadline) : undefined;
     const report = {
@@ -179,11 +186,31 @@ export class Sweeper {
       slotsReleased,
       oldestPendingAgeSeconds: Math.round((now.getTime() - oldestCreated) / 1000),
       connectors,
+      dataPlane,
       ...(full ? { full } : {}),
       truncated,
     };
-    if (replayed || deadLettered || slotsReleased || connectors.transitions) this.deps.logger.info('sweep', { ...report });
+    if (replayed || deadLettered || slotsReleased || connectors.transitions || dataPlane.marked) this.deps.logger.info('sweep', { ...report });
     return report;
+  }
+
+  /**
+   * With connectors overdue, whether the data plane as a whole is silent (shared/status/data-plane.ts):
+   * one read of its liveness item, and one conditional write when this sweep is the one to find it
+   * silent. A quiet sweep (nothing overdue) reads nothing.
+   */
+  private async dataPlaneSilence(statuses: readonly StoredStatus[], now: Date): Promise<SweepReport['dataPlane']> {
+    const due = overdue(statuses, now).length;
+    if (due === 0) return { marked: false };
+    const liveness = await this.deps.statuses.dataPlaneLiveness({ consistent: true });
+    if (liveness?.silentSince) return { marked: false, silentSince: liveness.silentSince };
+    const silence = silenceToMark(liveness, now, due);
+    if (!silence) return { marked: false };
+    const marked = await this.deps.statuses.markDataPlaneSilent(silence.since, now);
+    if (marked) this.deps.logger.warn('data plane silent', { since: silence.since });
+    // Lost the race: a report was stamped since (not silent), or another sweeper marked it (silent).
+    const after = marked ? { silentSince: silence.since } : await this.deps.statuses.dataPlaneLiveness({ consistent: true });
+    return { marked, ...(after?.silentSince ? { silentSince: after.silentSince } : {}) };
   }
 
   /**

@@ -477,9 +477,9 @@ describe('Sweeper', () => {
 
     // Assess
     // The sweeper's two rules (due work, full pass), the reference data plane reporter's
-    // (StatusIngest), and the two example alert rules on the status-event bus (StatusEvents:
-    // connectors and failed effects, replicas gone offline).
-    template.resourceCountIs('AWS::Events::Rule', 5);
+    // (StatusIngest), and the three example alert rules on the status-event bus (StatusEvents:
+    // connectors and failed effects, replicas gone offline, the data plane gone silent).
+    template.resourceCountIs('AWS::Events::Rule', 6);
     template.resourceCountIs('AWS::Scheduler::Schedule', 0);
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',

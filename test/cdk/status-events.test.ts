@@ -54,11 +54,20 @@ describe('StatusEvents', () => {
     });
   });
 
-  it('sends connectors gone stalled or failed, and failed effects, to an encrypted SNS topic', () => {
+  it('sends the data plane gone silent to the same topic, once for the whole deployment', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: { Ref: logicalId(stack.statusEvents.bus) },
+      EventPattern: { source: [EVENT_SOURCE], 'detail-type': [DETAIL_TYPES.dataPlaneStatusChanged], detail: { to: ['silent'] } },
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { Ref: logicalId(stack.statusEvents.alertTopic) } })],
+    });
+  });
+
+  it('sends connectors gone stalled or failed (but not each stall of a silent data plane), and failed effects, to an encrypted SNS topic', () => {
     // Assess
     template.hasResourceProperties('AWS::Events::Rule', {
       EventBusName: { Ref: logicalId(stack.statusEvents.bus) },
-      EventPattern: { source: [EVENT_SOURCE], 'detail-type': [DETAIL_TYPES.connectorStatusChanged, DETAIL_TYPES.effectFailed], detail: { to: ['stalled', 'failed'] } },
+      EventPattern: { source: [EVENT_SOURCE], 'detail-type': [DETAIL_TYPES.connectorStatusChanged, DETAIL_TYPES.effectFailed], detail: { to: ['stalled', 'failed'], data_plane_silent: [false] } },
       State: 'ENABLED',
       Targets: [Match.objectLike({ Arn: { Ref: logicalId(stack.statusEvents.alertTopic) } })],
     });

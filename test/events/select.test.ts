@@ -72,6 +72,7 @@ describe('eventForRecord', () => {
         hints: ['Start the server.'],
         namespaced: { postgres: 'connection refused' },
         occurred_at: '2026-01-01T00:00:05.000Z',
+        data_plane_silent: false,
       },
     });
   });
@@ -146,6 +147,7 @@ describe('eventForRecord', () => {
         error: 'size 25cc is not offered in this region',
         hints: [],
         occurred_at: '2026-01-01T00:00:07.000Z',
+        data_plane_silent: false,
         generation: 3,
       },
     });
