@@ -94,6 +94,10 @@ export interface SilenceSweep {
   readonly ms: number;
   readonly truncated: boolean;
   readonly units: Units;
+  /** This sweep marked the data plane as a whole silent (shared/status/data-plane.ts): every status read shows it from then on. */
+  readonly dataPlaneMarked?: boolean;
+  /** The data plane was marked silent when this sweep ended. */
+  readonly dataPlaneSilent?: boolean;
 }
 
 export interface ScaleSize extends ScalePoint {
@@ -397,7 +401,19 @@ export async function scaleFigures(env: ScaleEnv, shape: SourceShape): Promise<S
       const r = await sweeper.sweep(new Date(S + at * 1000), { deadline: Date.now() + STACK_SETTINGS.sweepTimeoutSeconds * 1000 * STACK_SETTINGS.sweepBudget, fullPass: false });
       const ms = now() - s0;
       stalledSoFar += r.connectors.transitions;
-      sweeps.push({ atSeconds: at, itemsRead: r.itemsRead, overdue: r.connectors.overdue, transitions: r.connectors.transitions, probes: r.connectors.probes, secretReads: r.connectors.secretReads, ms: r1(ms), truncated: r.truncated, units: meter.take() });
+      sweeps.push({
+        atSeconds: at,
+        itemsRead: r.itemsRead,
+        overdue: r.connectors.overdue,
+        transitions: r.connectors.transitions,
+        probes: r.connectors.probes,
+        secretReads: r.connectors.secretReads,
+        ms: r1(ms),
+        truncated: r.truncated,
+        units: meter.take(),
+        dataPlaneMarked: r.dataPlane.marked,
+        dataPlaneSilent: r.dataPlane.silentSince !== undefined,
+      });
     }
     const after = await listAll();
     const detected: number[] = [];
@@ -523,6 +539,8 @@ async function stallLatency(env: ScaleEnv, o: { cfg: Pipeline['config']; statusQ
       const healthy = async () => {
         await dataPlane.setHealth(tenant, 'ingestion', id, { healthy: true });
         if (!(await until(async () => (await statuses.get(tenant, id))?.status === 'running', 60_000, 20))) throw new Error(`${id} never reported running`);
+        // The silence the virtual phases left on the data plane's liveness ends with this report's stamp: a read must not see it.
+        if (!(await until(async () => !(await statuses.dataPlaneLiveness({ consistent: true }))?.silentSince || undefined, 60_000, 20))) throw new Error('the data plane stayed marked silent');
         await monitor.idle();
       };
       await healthy();

@@ -269,7 +269,8 @@ export class StatusStore {
           TableName: this.table,
           Key: LIVENESS_KEY,
           UpdateExpression: 'SET #type = :type, resumedFrom = if_not_exists(silentSince, :none), lastReportAt = :now REMOVE silentSince, detectedAt',
-          ConditionExpression: 'attribute_not_exists(lastReportAt) OR lastReportAt < :fresh OR attribute_exists(silentSince)',
+          // (A stamp ahead of this clock — another container's, or a clock set back — is replaced too.)
+          ConditionExpression: 'attribute_not_exists(lastReportAt) OR lastReportAt < :fresh OR lastReportAt > :now OR attribute_exists(silentSince)',
           ExpressionAttributeNames: { '#type': 'type' },
           ExpressionAttributeValues: { ':type': 'data_plane_liveness', ':none': NOT_SILENT, ':now': now.toISOString(), ':fresh': new Date(now.getTime() - LIVENESS_WRITE_INTERVAL_MS).toISOString() },
         }),

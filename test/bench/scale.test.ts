@@ -52,6 +52,10 @@ describe('the scale phase, quick and small', () => {
   it('marks every connector of a silent data plane stalled at the first sweep after its deadline', () => {
     for (const z of result.sizes) {
       const d = z.silenceDetail;
+      // The data plane itself is marked once, by the first sweep that found connectors overdue.
+      expect(d.sweeps.filter((w) => w.dataPlaneMarked)).toHaveLength(1);
+      expect(d.sweeps.find((w) => w.dataPlaneSilent)).toBe(d.sweeps.find((w) => w.dataPlaneMarked));
+      expect(d.sweeps.every((w) => w.probes === 0 || !w.dataPlaneSilent)).toBe(true);
       expect(d.undetected).toBe(0);
       expect(d.offModel).toBe(0);
       expect(d.detectedSeconds.n).toBe(z.connectors);
@@ -92,5 +96,7 @@ describe('the scale phase, quick and small', () => {
     const rows = benchRows({ machine, quick: true, scale: result }).filter((r) => r.item === 8);
     expect(rows).toHaveLength(9);
     for (const r of rows) if (r.met === false) expect(r.cause).toBeTruthy();
+    // The whole data plane's silence is shown by one mark, whatever the number of connectors.
+    expect(rows.find((r) => r.figure.startsWith('Whole data plane silent'))!.met).toBe(true);
   });
 });
