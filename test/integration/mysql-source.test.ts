@@ -36,12 +36,12 @@ const connection = (name: string, secret: string, user = db.user) => `CREATE CON
 const setup = (source: string) => [`CREATE SECRET mypass AS '${db.password}'`, connection('my', 'mypass'), "CREATE CLUSTER ingest (SIZE = '25cc')", source].join('; ');
 
 async function status(sql: SqlClient, name: string) {
-  const [row] = await rows(sql, `SELECT status, error, details FROM mz_internal.mz_source_statuses WHERE name = '${name}'`);
+  const row = (await rows(sql, `SELECT status, error, details FROM mz_internal.mz_source_statuses WHERE name = '${name}'`))[0] ?? [];
   return { status: row[0] as string, error: row[1] as string | null, details: row[2] ? JSON.parse(row[2]) : null };
 }
 
 async function history(sql: SqlClient, name: string): Promise<string[]> {
-  const [[id]] = await rows(sql, `SELECT id FROM mz_sources WHERE name = '${name}'`);
+  const id = (await rows(sql, `SELECT id FROM mz_sources WHERE name = '${name}'`))[0]?.[0];
   return (await rows(sql, `SELECT status FROM mz_internal.mz_source_status_history WHERE source_id = '${id}' ORDER BY occurred_at`)).map((r) => r[0]);
 }
 
