@@ -139,12 +139,17 @@ export async function startMariaDb(opts: StartMariaDbOptions = {}): Promise<Test
     );
     child = proc;
     let gone = false;
-    exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-    void exited.then(() => (gone = true));
+    exited = new Promise<void>((resolve) =>
+      proc.once('exit', () => {
+        gone = true;
+        // A server that dies on its own is not running either.
+        if (child === proc) child = undefined;
+        resolve();
+      }),
+    );
     const deadline = Date.now() + budget(60_000);
     for (;;) {
       if (gone) {
-        child = undefined;
         if (/Address already in use/i.test(log())) return 'port taken';
         throw new Error(`MariaDB exited while starting on ${HOST}:${port} (${dataDir}):\n${log()}`);
       }
@@ -183,7 +188,6 @@ export async function startMariaDb(opts: StartMariaDbOptions = {}): Promise<Test
     const killer = setTimeout(() => proc.kill('SIGKILL'), budget(30_000));
     await exited;
     clearTimeout(killer);
-    child = undefined;
   };
 
   try {
