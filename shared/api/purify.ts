@@ -5,7 +5,7 @@
 import type { CatalogObject, ObjectOf } from '../catalog/model';
 import { ControlPlaneError, SQLSTATE } from '../errors';
 import type { SecretWrite } from '../planner/plan';
-import type { Prober, ProbeResult } from '../probes/types';
+import type { Prober, ProbeResult, UpstreamReferences } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
 import type { Workspace } from '../planner/workspace';
 import { resolveConnection } from '../catalog/connections';
@@ -17,6 +17,8 @@ export interface PurifyInput {
   readonly getObject: (id: string) => Promise<CatalogObject | undefined>;
   /** Secret values this request writes: a new connection may use them before they are stored. */
   readonly secretWrites: readonly SecretWrite[];
+  /** The upstream tables each new source names, by source id (Planner.upstreamReferences). */
+  readonly references?: ReadonlyMap<string, UpstreamReferences>;
 }
 
 /** The first upstream that refused, as the error the request answers; none: all passed. */
@@ -41,7 +43,7 @@ export async function purify(prober: Prober, secrets: SecretStore | undefined, p
     } else if ((o.kind === 'source' || o.kind === 'sink') && (o.spec as { connectionId?: string }).connectionId) {
       const conn = (await p.getObject((o.spec as { connectionId: string }).connectionId)) as ObjectOf<'connection'> | undefined;
       if (!conn || !conn.spec.validate) continue;
-      result = o.kind === 'source' ? await prober.probeSource(await input(conn), o.spec.options) : await prober.probeSink(await input(conn), o.spec.options);
+      result = o.kind === 'source' ? await prober.probeSource(await input(conn), o.spec.options, p.references?.get(o.id)) : await prober.probeSink(await input(conn), o.spec.options);
       what = `${o.kind} ${o.name}`;
     }
     if (result && !result.ok) return upstreamError(result, `Fix the upstream, or create the ${what.split(' ')[0]} WITH (VALIDATE = false) on its connection to skip this check.`);
@@ -51,7 +53,8 @@ export async function purify(prober: Prober, secrets: SecretStore | undefined, p
 
 function upstreamError(result: ProbeResult, hint: string): ControlPlaneError {
   return new ControlPlaneError(`${result.namespace}: ${result.error ?? 'the upstream check failed'}`, {
-    code: result.fatal ? SQLSTATE.connectionException : SQLSTATE.sqlclientUnableToEstablish,
+    code: result.sqlstate ?? (result.fatal ? SQLSTATE.connectionException : SQLSTATE.sqlclientUnableToEstablish),
+    ...(result.detail ? { detail: result.detail } : {}),
     hint: result.hint ?? hint,
   });
 }
@@ -72,6 +75,7 @@ export async function validateConnection(
   if (result.ok) return undefined;
   return new ControlPlaneError(`${result.namespace}: ${result.error ?? 'the upstream check failed'}`, {
     code: SQLSTATE.systemError,
+    ...(result.detail ? { detail: result.detail } : {}),
     ...(result.hint ? { hint: result.hint } : {}),
   });
 }

@@ -175,9 +175,11 @@ export class SqlApi {
         changes,
         getObject: async (id) => view.get(id) ?? (await store.getObject(tenant, id)),
         secretWrites: planner.secretWrites(),
+        references: planner.upstreamReferences(),
       });
       if (problem) {
-        results.push({ error: { ...errorBody(problem), detail: NOTHING_COMMITTED } });
+        // The upstream's own detail (which settings are off) says more than that nothing committed, which the 4xx says too.
+        results.push({ error: { ...errorBody(problem), ...(problem.detail === undefined ? { detail: NOTHING_COMMITTED } : {}) } });
         return { response: { status: 400, body: { results } }, committed: false };
       }
     }

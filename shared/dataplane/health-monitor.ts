@@ -187,5 +187,6 @@ export class HealthMonitor {
 
 function fromProbe(status: 'failed' | 'stalled', p: ProbeResult): Health {
   const error = p.error ?? (status === 'failed' ? 'failed' : 'unavailable');
-  return { status, error: `${p.namespace}: ${error}`, hints: p.hint ? [p.hint] : [], namespaced: { [p.namespace]: error } };
+  // The namespaced error is where the upstream's detail fits (which MySQL settings are off, and how).
+  return { status, error: `${p.namespace}: ${error}`, hints: p.hint ? [p.hint] : [], namespaced: { [p.namespace]: p.detail ?? error } };
 }

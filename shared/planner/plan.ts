@@ -21,7 +21,7 @@ import {
   type TypeSpec,
 } from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
-import type { DataType, FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
+import type { DataType, ExternalReferences, FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { parse } from '../sql/parser';
 import { dataType, objectName as printName, optionList, print, sourceClauses } from '../sql/printer';
@@ -59,6 +59,7 @@ const DEFAULT_RETAIN_HISTORY_MS = DEFAULT_READ_POLICY.lagMs;
 import { evaluateSecretExpr } from '../sql/secret-expr';
 import { LOAD_GENERATOR_TABLES, planTableExport } from './table-from-source';
 import type { Workspace } from './workspace';
+import type { UpstreamReferences } from '../probes/types';
 import { nameOffset, offsetAfterWords } from '../sql/lexer';
 import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
@@ -120,6 +121,7 @@ export class Planner {
   /** Secret values this request sets, by secret id (latest wins). */
   private secrets = new Map<string, SecretWrite>();
   private savedSecrets: Map<string, SecretWrite> | undefined;
+  private readonly references = new Map<string, UpstreamReferences>();
 
   constructor(
     private readonly ws: Workspace,
@@ -128,6 +130,15 @@ export class Planner {
 
   secretWrites(): SecretWrite[] {
     return [...this.secrets.values()].filter((w) => this.ws.get(w.secretId));
+  }
+
+  /**
+   * The upstream tables each source this request creates names (`FOR TABLES`, `FOR ALL TABLES`,
+   * `FOR SCHEMAS`), by source id: only the upstream knows whether they exist, so purification
+   * checks them. A source rolled back within the request is not in the workspace, so not here.
+   */
+  upstreamReferences(): ReadonlyMap<string, UpstreamReferences> {
+    return new Map([...this.references].filter(([id]) => this.ws.get(id)));
   }
 
   plan(parsed: ParsedStatement): StatementPlan {
@@ -766,6 +777,7 @@ export class Planner {
       ...(s.envelope ? { envelope: s.envelope.kind } : {}),
     });
     this.ws.create(source);
+    if (s.references) this.references.set(source.id, upstreamReferences(s.references));
     for (const sub of this.subsources(s, at)) this.createSubsource(sub.name, source.id, sub.reference, at, 'Name the subsource with AS in FOR TABLES (...).');
     return this.write('CREATE SOURCE', notices);
   }
@@ -1590,6 +1602,18 @@ const SINKABLE_KINDS: ReadonlySet<string> = new Set(['table', 'source', 'subsour
 const CONTAINER_KINDS: ReadonlySet<string> = new Set(['cluster', 'schema', 'database']);
 
 /** A name as Materialize prints it for the default session: without `materialize.` and `public.`. */
+/** What a source asks of its upstream, without the subsource names (those are the catalog's). */
+function upstreamReferences(r: ExternalReferences): UpstreamReferences {
+  switch (r.kind) {
+    case 'all':
+      return { kind: 'all' };
+    case 'schemas':
+      return { kind: 'schemas', schemas: r.schemas };
+    case 'tables':
+      return { kind: 'tables', tables: r.tables.map((t) => t.reference) };
+  }
+}
+
 function minimalName(qualified: readonly string[]): string {
   if (qualified.length !== 3 || qualified[0] !== DEFAULT_DATABASE) return qualified.join('.');
   return qualified[1] === DEFAULT_SCHEMA ? qualified[2]! : qualified.slice(1).join('.');

@@ -6,7 +6,7 @@
  *   prober.set('db.internal/mz_source', ...)   // only sources and sinks on that PUBLICATION / TOPIC
  */
 import { namespaceOf } from './namespace';
-import type { ConnectionProbeInput, ProbeResult, Prober } from './types';
+import type { ConnectionProbeInput, ProbeResult, Prober, UpstreamReferences } from './types';
 
 export type ProbeKind = 'connection' | 'source' | 'sink';
 
@@ -14,6 +14,7 @@ export interface ProbeCall {
   readonly kind: ProbeKind;
   readonly conn: ConnectionProbeInput;
   readonly options?: Readonly<Record<string, string>>;
+  readonly references?: UpstreamReferences;
 }
 
 export class ScriptedProber implements Prober {
@@ -41,8 +42,8 @@ export class ScriptedProber implements Prober {
     return Promise.resolve(this.answer(conn));
   }
 
-  probeSource(conn: ConnectionProbeInput, sourceOptions: Readonly<Record<string, string>>): Promise<ProbeResult> {
-    this.calls.push({ kind: 'source', conn, options: sourceOptions });
+  probeSource(conn: ConnectionProbeInput, sourceOptions: Readonly<Record<string, string>>, references?: UpstreamReferences): Promise<ProbeResult> {
+    this.calls.push({ kind: 'source', conn, options: sourceOptions, ...(references ? { references } : {}) });
     return Promise.resolve(this.answer(conn, sourceOptions.PUBLICATION ?? sourceOptions.TOPIC));
   }
 

@@ -10,7 +10,7 @@ export function lazyProber(load: () => Promise<Prober>): Prober {
   const get = () => (loading ??= load());
   return {
     probeConnection: async (conn: ConnectionProbeInput): Promise<ProbeResult> => (await get()).probeConnection(conn),
-    probeSource: async (conn, options) => (await get()).probeSource(conn, options),
+    probeSource: async (conn, options, references) => (await get()).probeSource(conn, options, references),
     probeSink: async (conn, options) => (await get()).probeSink(conn, options),
   };
 }

@@ -1,24 +1,39 @@
 /**
- * MySQL with mysql2: connect (TLS per SSL MODE), and for a source check the replication settings
- * Materialize's MySQL source needs (GTID-based row binlog). Server errors keep their meaning:
- * authentication and a refused configuration are fatal; everything network-shaped is transient.
+ * MySQL with mysql2: connect (TLS per SSL MODE), then Materialize's connection validation — the
+ * replication settings a MySQL source needs (GTIDs, a full row binlog, commit order), checked for
+ * a connection as for a source, as Materialize does — and for a new source the tables it names.
+ * What is required and the words come from mysql-rules.ts (pure); this file reads the server.
+ * Server errors keep their meaning: authentication, settings and missing tables are fatal;
+ * everything network-shaped is transient.
  */
 import type mysql from 'mysql2/promise';
+import { SQLSTATE } from '../errors';
 import { resolveForProbe, type ProbeNetworkPolicy } from './addresses';
+import {
+  COMMIT_ORDER_VARIABLES,
+  flavorOf,
+  INVALID_SETTINGS,
+  INVALID_SETTINGS_HINT,
+  referencesSystemSchemas,
+  replicationSettingProblems,
+  requiredVariables,
+  resolveReferences,
+  settingsDetail,
+  SYSTEM_SCHEMAS,
+  type SystemVariables,
+  type UpstreamTable,
+} from './mysql-rules';
 import { endpointOf, opt, viaTunnel } from './options';
 import { addressRefused, fail, isTimeout, messageOf, ok, osError, timedOut } from './outcome';
-import type { ConnectionProbeInput, ProbeResult } from './types';
+import type { ConnectionProbeInput, ProbeResult, UpstreamReferences } from './types';
 
-/** The system variables a MySQL source needs, with the value each must have (Materialize's list). */
-export const MYSQL_REPLICATION_SETTINGS: readonly (readonly [string, string])[] = [
-  ['log_bin', '1'],
-  ['binlog_format', 'ROW'],
-  ['binlog_row_image', 'FULL'],
-  ['gtid_mode', 'ON'],
-  ['enforce_gtid_consistency', 'ON'],
-];
-
-export async function probeMySql(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy, source?: boolean): Promise<ProbeResult> {
+export async function probeMySql(
+  conn: ConnectionProbeInput,
+  timeoutMs: number,
+  signal: AbortSignal,
+  network: ProbeNetworkPolicy,
+  source?: { readonly references?: UpstreamReferences },
+): Promise<ProbeResult> {
   if (viaTunnel(conn)) return ok('mysql');
   const endpoint = endpointOf(conn, 3306);
   if ('error' in endpoint) return fail('mysql', endpoint.error, { fatal: true });
@@ -49,23 +64,44 @@ export async function probeMySql(conn: ConnectionProbeInput, timeoutMs: number, 
     });
     client.on('error', () => undefined);
     if (aborted) return timedOut('mysql', target);
-    if (!source) return ok('mysql');
-    const names = MYSQL_REPLICATION_SETTINGS.map(([n]) => `@@${n} AS ${n}`).join(', ');
-    const [rows] = await client.query({ sql: `SELECT ${names}`, timeout: timeoutMs });
-    const row = ((rows as Record<string, unknown>[])[0] ?? {}) as Record<string, unknown>;
-    const wrong = MYSQL_REPLICATION_SETTINGS.filter(([n, want]) => String(row[n] ?? '').toUpperCase() !== want);
-    if (wrong.length) {
-      return fail('mysql', `Invalid MySQL system replication settings: ${wrong.map(([n, want]) => `${n}: expected ${want}, got ${String(row[n] ?? 'unset')}`).join('; ')}`, {
-        fatal: true,
-        hint: `Set ${wrong.map(([n, want]) => `${n} = ${want}`).join(', ')} on the MySQL server (see Materialize's MySQL source guide)`,
-      });
-    }
+    const query = async (sql: string): Promise<Record<string, unknown>[]> => (await client!.query({ sql, timeout: timeoutMs }))[0] as Record<string, unknown>[];
+
+    const flavor = flavorOf(String((await query('SELECT @@version AS version'))[0]?.version ?? ''));
+    // A required variable the server lacks fails the query with the server's own words, as in Materialize.
+    const required = requiredVariables(flavor);
+    const vars: Record<string, SystemVariables[string]> = { ...(await query(`SELECT ${required.map((v) => `@@${v} AS ${v}`).join(', ')}`))[0] } as SystemVariables;
+    if (flavor === 'mysql') for (const v of COMMIT_ORDER_VARIABLES) vars[v] = await optionalVariable(query, v);
+    const problems = replicationSettingProblems(flavor, vars);
+    if (problems.length) return fail('mysql', INVALID_SETTINGS, { fatal: true, detail: settingsDetail(problems), hint: INVALID_SETTINGS_HINT });
+
+    if (!source?.references) return ok('mysql');
+    const system = referencesSystemSchemas(source.references);
+    const rows = await query(
+      "SELECT table_schema AS s, table_name AS n FROM information_schema.tables WHERE table_type = 'BASE TABLE'" +
+        (system ? '' : ` AND table_schema NOT IN (${SYSTEM_SCHEMAS.map((x) => `'${x}'`).join(', ')})`) +
+        ' ORDER BY table_schema, table_name',
+    );
+    const tables: UpstreamTable[] = rows.map((r) => ({ schema: String(r.s), name: String(r.n) }));
+    const resolved = resolveReferences(tables, source.references);
+    if ('error' in resolved) return fail('mysql', resolved.error, { fatal: true, sqlstate: SQLSTATE.invalidParameterValue, hint: resolved.hint });
     return ok('mysql');
   } catch (err) {
     return mysqlFailure(err, target);
   } finally {
     signal.removeEventListener('abort', close);
     client?.destroy();
+  }
+}
+
+const ER_UNKNOWN_SYSTEM_VARIABLE = 1193;
+
+/** A variable only some versions have (MySQL 8.0 renamed `slave_*` to `replica_*`); undefined where it does not exist. */
+async function optionalVariable(query: (sql: string) => Promise<Record<string, unknown>[]>, name: string): Promise<SystemVariables[string]> {
+  try {
+    return (await query(`SELECT @@${name} AS v`))[0]?.v as SystemVariables[string];
+  } catch (err) {
+    if ((err as { errno?: unknown }).errno === ER_UNKNOWN_SYSTEM_VARIABLE) return undefined;
+    throw err;
   }
 }
 
@@ -90,7 +126,7 @@ function mysqlSsl(conn: ConnectionProbeInput): false | { rejectUnauthorized: boo
 }
 
 /** MySQL server errors retrying will not fix: access denied, unknown database, options refused. */
-const MYSQL_FATAL_CODES = new Set(['ER_ACCESS_DENIED_ERROR', 'ER_DBACCESS_DENIED_ERROR', 'ER_BAD_DB_ERROR', 'ER_NOT_SUPPORTED_AUTH_MODE', 'HANDSHAKE_NO_SSL_SUPPORT']);
+const MYSQL_FATAL_CODES = new Set(['ER_ACCESS_DENIED_ERROR', 'ER_DBACCESS_DENIED_ERROR', 'ER_BAD_DB_ERROR', 'ER_NOT_SUPPORTED_AUTH_MODE', 'ER_UNKNOWN_SYSTEM_VARIABLE', 'HANDSHAKE_NO_SSL_SUPPORT']);
 const MYSQL_HINTS: Readonly<Record<string, string>> = {
   ER_ACCESS_DENIED_ERROR: 'Check the USER of the connection and the PASSWORD secret',
   HANDSHAKE_NO_SSL_SUPPORT: 'Use SSL MODE disabled, or enable TLS on the server',
@@ -101,7 +137,8 @@ function mysqlFailure(err: unknown, target: string): ProbeResult {
   if (typeof e?.sqlMessage === 'string' && typeof e.errno === 'number') {
     const code = String(e.code);
     const hint = MYSQL_HINTS[code];
-    return fail('mysql', `db error: ERROR ${e.errno} (${String(e.sqlState || 'HY000')}): ${e.sqlMessage}`, { fatal: MYSQL_FATAL_CODES.has(code), ...(hint ? { hint } : {}) });
+    // mysql_async's words for a server's error, which Materialize shows: SQLSTATE first, then the number.
+    return fail('mysql', `Server error: \`ERROR ${String(e.sqlState || 'HY000')} (${e.errno}): ${e.sqlMessage}'`, { fatal: MYSQL_FATAL_CODES.has(code), ...(hint ? { hint } : {}) });
   }
   if (e?.code === 'HANDSHAKE_NO_SSL_SUPPORT') return fail('mysql', `error performing TLS handshake: ${messageOf(err)}`, { fatal: true, hint: MYSQL_HINTS.HANDSHAKE_NO_SSL_SUPPORT! });
   const os = osError(err);

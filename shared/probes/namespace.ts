@@ -48,11 +48,12 @@ export function scrubSecrets(text: string, secrets: Readonly<Record<string, stri
 }
 
 export function scrubResult(r: ProbeResult, secrets: Readonly<Record<string, string>>): ProbeResult {
-  if (r.error === undefined && r.hint === undefined) return r;
+  if (r.error === undefined && r.hint === undefined && r.detail === undefined) return r;
   return {
     ...r,
     ...(r.error !== undefined ? { error: scrubSecrets(r.error, secrets) } : {}),
     ...(r.hint !== undefined ? { hint: scrubSecrets(r.hint, secrets) } : {}),
+    ...(r.detail !== undefined ? { detail: scrubSecrets(r.detail, secrets) } : {}),
   };
 }
 

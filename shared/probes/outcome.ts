@@ -6,8 +6,8 @@ import type { ProbeNamespace, ProbeResult } from './types';
 
 export const ok = (namespace: ProbeNamespace): ProbeResult => ({ ok: true, namespace });
 
-export function fail(namespace: ProbeNamespace, error: string, o: { fatal?: boolean; hint?: string } = {}): ProbeResult {
-  return { ok: false, namespace, error, fatal: o.fatal ?? false, ...(o.hint ? { hint: o.hint } : {}) };
+export function fail(namespace: ProbeNamespace, error: string, o: { fatal?: boolean; hint?: string; detail?: string; sqlstate?: string } = {}): ProbeResult {
+  return { ok: false, namespace, error, fatal: o.fatal ?? false, ...(o.hint ? { hint: o.hint } : {}), ...(o.detail ? { detail: o.detail } : {}), ...(o.sqlstate ? { sqlstate: o.sqlstate } : {}) };
 }
 
 export const timedOut = (namespace: ProbeNamespace, target: string): ProbeResult => fail(namespace, `timed out connecting to ${target}`);

@@ -1,7 +1,8 @@
 /**
- * The prober that talks to real upstreams: PostgreSQL with `pg` (postgres.ts), Kafka with the
- * kafkajs admin client (kafka.ts), S3 with the AWS SDK (s3.ts), SSH bastions with a TCP connect
- * (ssh.ts), a Confluent schema registry with an HTTP GET (schema-registry.ts); the shared pieces
+ * The prober that talks to real upstreams: PostgreSQL with `pg` (postgres.ts), MySQL with mysql2
+ * (mysql.ts), SQL Server with tedious (sql-server.ts), Kafka with the kafkajs admin client
+ * (kafka.ts), S3 with the AWS SDK (s3.ts), SSH bastions with a TCP connect (ssh.ts), a Confluent
+ * schema registry with an HTTP GET (schema-registry.ts); the shared pieces
  * are in options.ts and outcome.ts. It never throws: every failure, including a bug in a probe,
  * becomes a ProbeResult, and no result carries a secret value (see scrubSecrets).
  *
@@ -26,7 +27,7 @@ import { bucketOf, probeS3 } from './s3';
 import { probeSchemaRegistry } from './schema-registry';
 import { probeSqlServer } from './sql-server';
 import { probeTcp } from './ssh';
-import type { ConnectionProbeInput, ProbeNamespace, ProbeResult, Prober } from './types';
+import type { ConnectionProbeInput, ProbeNamespace, ProbeResult, Prober, UpstreamReferences } from './types';
 
 export interface RealProberOptions {
   /**
@@ -61,7 +62,7 @@ export class RealProber implements Prober {
     return this.guarded(conn, (signal) => this.connectionWork(conn, signal));
   }
 
-  probeSource(conn: ConnectionProbeInput, sourceOptions: Options): Promise<ProbeResult> {
+  probeSource(conn: ConnectionProbeInput, sourceOptions: Options, references?: UpstreamReferences): Promise<ProbeResult> {
     return this.guarded(conn, (signal) => {
       switch (conn.type.toLowerCase()) {
         case 'postgres':
@@ -69,7 +70,7 @@ export class RealProber implements Prober {
         case 'kafka':
           return probeKafka(conn, this.timeoutMs, signal, this.network, { topic: opt(sourceOptions, 'TOPIC') ?? '' });
         case 'mysql':
-          return probeMySql(conn, this.timeoutMs, signal, this.network, true);
+          return probeMySql(conn, this.timeoutMs, signal, this.network, { ...(references ? { references } : {}) });
         case 'sql-server':
           return probeSqlServer(conn, this.timeoutMs, signal, this.network, true);
         case 'aws':

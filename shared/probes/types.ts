@@ -17,7 +17,23 @@ export interface ProbeResult {
   readonly fatal?: boolean;
   /** What the user can do about it. */
   readonly hint?: string;
+  /** More of the upstream's answer, as Materialize's DETAIL (which settings are off, and how). */
+  readonly detail?: string;
+  /**
+   * The SQLSTATE a CREATE answers when the upstream answered but the statement asks for what it
+   * does not have (a table a source names): not a connection failure, so not 08xxx.
+   */
+  readonly sqlstate?: string;
 }
+
+/**
+ * The upstream tables a new source asks for, as written (`FOR TABLES (shop.orders)`, `FOR ALL
+ * TABLES`, `FOR SCHEMAS (shop)`): purification checks them where the protocol can (MySQL).
+ */
+export type UpstreamReferences =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'schemas'; readonly schemas: readonly string[] }
+  | { readonly kind: 'tables'; readonly tables: readonly (readonly string[])[] };
 
 /** A connection's settings with its secret references resolved to values (never logged). */
 export interface ConnectionProbeInput {
@@ -34,9 +50,10 @@ export interface Prober {
   probeConnection(conn: ConnectionProbeInput): Promise<ProbeResult>;
   /**
    * Is the upstream ready for this source? Postgres: reachable, `wal_level = logical`, the
-   * PUBLICATION exists. Kafka: reachable, the TOPIC exists.
+   * PUBLICATION exists. Kafka: reachable, the TOPIC exists. MySQL: the connection's checks, and
+   * `references` (at CREATE; the data plane's checks pass none) resolve to upstream tables.
    */
-  probeSource(conn: ConnectionProbeInput, sourceOptions: Readonly<Record<string, string>>): Promise<ProbeResult>;
+  probeSource(conn: ConnectionProbeInput, sourceOptions: Readonly<Record<string, string>>, references?: UpstreamReferences): Promise<ProbeResult>;
   /** Kafka sinks: the broker is reachable (the topic may be created by the sink). */
   probeSink(conn: ConnectionProbeInput, sinkOptions: Readonly<Record<string, string>>): Promise<ProbeResult>;
 }

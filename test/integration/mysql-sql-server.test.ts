@@ -1,8 +1,9 @@
 /**
- * MySQL and SQL Server through the local pipeline with the real prober (mysql2, tedious). No
- * server of either kind runs here, so the upstream is a refused port: CREATE CONNECTION is
- * refused by purification with Materialize's namespaced error and nothing commits; with
- * VALIDATE = false the source commits and the data plane's own health check reports it stalled.
+ * MySQL and SQL Server through the local pipeline with the real prober (mysql2, tedious), on
+ * upstreams that do not answer: a refused port (CREATE CONNECTION is refused by purification
+ * with Materialize's namespaced error and nothing commits; with VALIDATE = false the source
+ * commits and the data plane's own health check reports it stalled) and a port that accepts and
+ * never answers (the probe's timeout). A real MySQL-protocol server is in mysql-source.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
@@ -10,16 +11,22 @@ import { LOCAL_PROBE_POLICY } from '../../shared/probes/addresses';
 import { realProber } from '../../shared/probes/lazy';
 import { tenantItems } from '../helpers/catalog';
 import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
-import { refusedPort } from '../probes/net';
+import { refusedPort, silentServer, type SilentServer } from '../probes/net';
+
+/** What the silent-port case waits: every other upstream here answers (refuses) at once. */
+const PROBE_TIMEOUT_MS = 3_000;
 
 let p: Pipeline;
 let port: number;
+let silent: SilentServer;
 beforeAll(async () => {
   port = await refusedPort();
-  p = await testPipeline('mysqlsrv', { prober: realProber({ timeoutMs: 15_000, network: LOCAL_PROBE_POLICY }) });
+  silent = await silentServer();
+  p = await testPipeline('mysqlsrv', { prober: realProber({ timeoutMs: PROBE_TIMEOUT_MS, network: LOCAL_PROBE_POLICY }) });
 });
 afterAll(async () => {
   await p?.stop();
+  await silent?.close();
 });
 
 async function status(sql: SqlClient, name: string): Promise<{ status: string; error: string | null }> {
@@ -53,5 +60,18 @@ describe.each([
       ['orders', 'subsource'],
       ['shop', namespace],
     ]);
+  });
+
+  it('answers a timeout at CREATE CONNECTION for a port that accepts and never answers, and commits nothing', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const before = (await tenantItems(p, tenant)).filter((i) => i.type === 'object');
+    const accepted = silent.accepted;
+
+    const r = await sql(`CREATE CONNECTION up TO ${type} (HOST '127.0.0.1', PORT ${silent.port}, ${extra})`);
+    expect(r.status).toBe(400);
+    // Transient (08001): a server that is slow to answer may answer later.
+    expect(r.body.results.at(-1).error).toMatchObject({ code: '08001', message: `${namespace}: timed out connecting to 127.0.0.1:${silent.port}` });
+    expect(silent.accepted).toBeGreaterThan(accepted);
+    expect((await tenantItems(p, tenant)).filter((i) => i.type === 'object')).toEqual(before);
   });
 });

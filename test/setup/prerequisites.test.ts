@@ -27,24 +27,38 @@ function fakeJava(version: string): void {
   chmodSync(join(bin, 'java'), 0o755);
 }
 
+function fakeProgram(name: string): string {
+  writeFileSync(join(bin, name), '#!/bin/sh\n');
+  chmodSync(join(bin, name), 0o755);
+  return join(bin, name);
+}
+
 describe('npm test prerequisites', () => {
   it('names what is missing and prints the one command that installs it', () => {
-    const r = check({ CHROMIUM_PATH: join(bin, 'no-chromium') });
+    const r = check({ CHROMIUM_PATH: join(bin, 'no-chromium'), MARIADBD_PATH: join(bin, 'no-mariadbd') });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('npm test needs Java 17+ (not found on PATH) and Chromium');
-    expect(r.stderr).toContain('sudo apt-get install -y openjdk-17-jre-headless chromium');
+    expect(r.stderr).toContain(`npm test needs Java 17+ (not found on PATH), Chromium (not at ${join(bin, 'no-chromium')}; CHROMIUM_PATH names another) and MariaDB's server (not at ${join(bin, 'no-mariadbd')}).`);
+    expect(r.stderr).toContain('sudo apt-get install -y openjdk-17-jre-headless chromium mariadb-server');
+    expect(r.stderr).toContain('brew install openjdk@17 && brew install --cask chromium && brew install mariadb');
   });
 
-  it('refuses a Java older than 17, and passes when both are there', () => {
+  it('asks for mariadb-server alone when only MariaDB is missing', () => {
+    fakeJava('17.0.15');
+    const r = check({ CHROMIUM_PATH: fakeProgram('chromium'), MARIADBD_PATH: join(bin, 'gone') });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("npm test needs MariaDB's server (not at");
+    expect(r.stderr).toMatch(/sudo apt-get install -y mariadb-server +# Debian/);
+  });
+
+  it('refuses a Java older than 17, and passes when everything is there', () => {
     fakeJava('11.0.2');
-    writeFileSync(join(bin, 'chromium'), '#!/bin/sh\n');
-    chmodSync(join(bin, 'chromium'), 0o755);
-    const old = check({ CHROMIUM_PATH: join(bin, 'chromium') });
+    const present = { CHROMIUM_PATH: fakeProgram('chromium'), MARIADBD_PATH: fakeProgram('mariadbd') };
+    const old = check(present);
     expect(old.code).toBe(1);
     expect(old.stderr).toContain('npm test needs Java 17+ (found Java 11).');
     expect(old.stderr).toContain('sudo apt-get install -y openjdk-17-jre-headless ');
     fakeJava('17.0.15');
-    expect(check({ CHROMIUM_PATH: join(bin, 'chromium') })).toEqual({ code: 0, stderr: '' });
+    expect(check(present)).toEqual({ code: 0, stderr: '' });
   });
 
   it('runs before the suite', async () => {
