@@ -25,7 +25,7 @@ async function effects(p: Pipeline, tenant: string): Promise<Record<string, any>
 const settled = (p: Pipeline, tenant: string) => eventually(async () => (await effects(p, tenant)).every((e) => e.state !== 'pending'), 15_000);
 
 describe('found by the chaos run', () => {
-  it('OPEN BUG: a terminal data-plane error on a DROP leaves the resource behind for good (chaos seeds 1 ops 520-522, 7 ops 725-726)', async () => {
+  it('a terminal data-plane error on a DROP no longer leaves the resource behind: the full pass collects it through the outbox (found by chaos seeds 1 ops 520-522, 7 ops 725-726)', async () => {
     const p = await testPipeline('chaos-finding', { visibilityTimeoutSeconds: 1 });
     try {
       // Prepare: a table whose collection exists.
@@ -88,7 +88,7 @@ class PausingStore extends CatalogStore {
 }
 
 describe('found by the chaos run (idempotency)', () => {
-  it('OPEN BUG: two requests with one Idempotency-Key get different answers when the second has nothing left to do (chaos seeds 3 op 253, 8 op 972)', async () => {
+  it('two requests with one Idempotency-Key get one answer, also when the second has nothing left to do (found by chaos seeds 3 op 253, 8 op 972)', async () => {
     const p = await testPipeline('chaos-finding-idem', { workers: false });
     try {
       const { sql, tenant } = await sqlClient(p);
