@@ -143,6 +143,16 @@ export function settleReconfiguration(ws: Workspace, clusterId: string, outcome:
   return true;
 }
 
+/**
+ * What a reconfiguration under way does, in words: the ALTER CLUSTER that starts it says it, and
+ * SHOW CLUSTER REPLICAS says it again while it runs (Materialize's columns carry no deadline).
+ */
+export function reconfigurationNotice(cluster: string, r: Reconfiguration, pending: readonly string[]): string {
+  const until = r.strategy === 'for' ? `until ${r.deadline}` : `until they are hydrated (ON TIMEOUT = ${r.onTimeout.toUpperCase()} at ${r.deadline})`;
+  const what = pending.length ? `replicas ${pending.join(', ')} run beside the current ones ${until}` : `the cluster has no replica to wait for and is settled at once`;
+  return `cluster "${cluster}" is being reconfigured to SIZE '${r.size}', REPLICATION FACTOR ${r.replicationFactor}: ${what}; see mz_internal.mz_pending_cluster_reconfigurations`;
+}
+
 /** The steps of a cluster's reconfiguration, in words (EXPLAIN EFFECTS). */
 export function describeReconfiguration(r: Reconfiguration, replicas: readonly ReplicaObject[]): string {
   const pending = replicas.filter((x) => x.spec.pending).map((x) => x.name);
