@@ -312,7 +312,10 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
       });
     },
   },
-  /** Materialize's: each table's, source's, index's and materialized view's RETAIN HISTORY (`FOR`, in ms; 1000 by default). */
+  /**
+   * Materialize's: each table's, source's (subsources are sources there), index's and materialized
+   * view's RETAIN HISTORY (`FOR`, in ms; 1000 by default).
+   */
   mz_history_retention_strategies: {
     schema: 'mz_internal',
     columns: [col('id'), col('strategy'), col('value', 'int8')],
@@ -320,7 +323,7 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
     rows: ({ snapshot }) =>
       snapshot
         .items()
-        .filter((x) => x.kind === 'table' || x.kind === 'source' || x.kind === 'index' || x.kind === 'materialized_view')
+        .filter((x) => x.kind === 'table' || x.kind === 'source' || x.kind === 'subsource' || x.kind === 'index' || x.kind === 'materialized_view')
         .map((x) => [x.id, 'FOR', x.spec.retainHistoryMs ?? DEFAULT_READ_POLICY.lagMs]),
   },
   /** Materialize's: each managed cluster's SCHEDULE (`manual` or `on-refresh`, with its hydration time estimate). */
