@@ -62,6 +62,15 @@ async function expectOneSet(p: Pipeline, tenant: string, size: string, factor: n
   expect(isClean(report.counts)).toBe(true);
 }
 
+/** A pipeline with cluster `c` (25cc, one replica) running on the data plane. */
+async function clusterRunning(faults: FaultInjector): Promise<{ p: Pipeline; sql: SqlClient; tenant: string }> {
+  const p = await boot(uniquePrefix('reconf'), faults);
+  const { sql, tenant } = await sqlClient(p);
+  await ok(sql, "CREATE CLUSTER c (SIZE = '25cc')");
+  await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 1);
+  return { p, sql, tenant };
+}
+
 /**
  * A pipeline with cluster `c` (25cc, `factor` replicas) running, then restarted without workers
  * nor router: the queued messages are lost and nothing moves until the test says so.
@@ -79,10 +88,7 @@ async function clusterThenStill(faults: FaultInjector, factor: number): Promise<
 describe('graceful reconfiguration', () => {
   it("a commit at the deadline keeps the current replicas until the new ones run: WAIT FOR '0s' with a pending replica's first provisioning attempt failing", async () => {
     const faults = new FaultInjector();
-    const p = await boot(uniquePrefix('reconf'), faults);
-    const { sql, tenant } = await sqlClient(p);
-    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc')");
-    await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 1);
+    const { p, sql, tenant } = await clusterRunning(faults);
     const old = (await dataPlaneReplicas(p, tenant)).map((r) => r.owner!.objectId);
     const logged = (await p.dataPlane.actionLog(tenant)).length;
     // The deadline is past at once; the new replica comes up only on its retry, a second later.
@@ -133,10 +139,7 @@ describe('graceful reconfiguration', () => {
 
   it('ON TIMEOUT = ROLLBACK: replicas that never hydrate are dropped at the deadline and the old ones stay', async () => {
     const faults = new FaultInjector();
-    const p = await boot(uniquePrefix('reconf'), faults);
-    const { sql, tenant } = await sqlClient(p);
-    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc')");
-    await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 1);
+    const { p, sql, tenant } = await clusterRunning(faults);
     // The pending replica's one data-plane call fails for good: it never comes up.
     faults.failNext(1, 'terminal', 'no capacity for 50cc');
     await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT UNTIL READY (TIMEOUT = '2s', ON TIMEOUT = 'ROLLBACK'))");
@@ -148,10 +151,7 @@ describe('graceful reconfiguration', () => {
 
   it("ON TIMEOUT = 'COMMIT' with a replica that can never run: rolled back at the deadline, so the old ones keep serving", async () => {
     const faults = new FaultInjector();
-    const p = await boot(uniquePrefix('reconf'), faults);
-    const { sql, tenant } = await sqlClient(p);
-    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc')");
-    await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 1);
+    const { p, sql, tenant } = await clusterRunning(faults);
     faults.failNext(1, 'terminal', 'no capacity for 50cc');
     await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT UNTIL READY (TIMEOUT = '0s', ON TIMEOUT = 'COMMIT'))");
     await quiesce(p, tenant);
