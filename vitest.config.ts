@@ -17,6 +17,7 @@ export const SLOW_FILES = [
   'test/integration/crash-matrix.test.ts',
   'test/badinput/catalog.test.ts',
   'test/integration/crash-matrix-sources.test.ts',
+  'test/integration/crash-matrix-alter.test.ts',
   'test/fuzz/sql-text.test.ts',
   'test/catalog/staged.test.ts',
   'test/cli/ddlctl.test.ts',

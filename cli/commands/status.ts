@@ -23,10 +23,27 @@ interface HistoryRow {
   error: string | null;
 }
 
+/** A row of mz_internal.mz_cluster_replica_reconfigurations: the replica's part in a reconfiguration under way. */
+export interface ReplicaReconfiguration {
+  readonly role: string;
+  readonly strategy: string;
+  readonly on_timeout: string;
+  readonly deadline: string;
+}
+
 export interface StatusSnapshot {
   readonly sources: readonly (ConnectorRow & { last_error?: HistoryRow })[];
   readonly sinks: readonly (ConnectorRow & { last_error?: HistoryRow })[];
-  readonly replicas: readonly { cluster: string; replica: string; id: string; size: string; status: string; reason: string | null; updated_at: string | null }[];
+  readonly replicas: readonly {
+    cluster: string;
+    replica: string;
+    id: string;
+    size: string;
+    status: string;
+    reason: string | null;
+    updated_at: string | null;
+    reconfiguration?: ReplicaReconfiguration;
+  }[];
 }
 
 function lastErrors(rows: readonly HistoryRow[]): Map<string, HistoryRow> {
@@ -37,7 +54,7 @@ function lastErrors(rows: readonly HistoryRow[]): Map<string, HistoryRow> {
 
 export async function readStatus(client: SqlClient): Promise<StatusSnapshot> {
   // The SELECT subset reads one relation per statement: the joins happen here.
-  const [sources, sinks, sourceHistory, sinkHistory, clusters, replicas, replicaStatuses] = await Promise.all([
+  const [sources, sinks, sourceHistory, sinkHistory, clusters, replicas, replicaStatuses, reconfigurations] = await Promise.all([
     client.records<ConnectorRow>('SELECT * FROM mz_internal.mz_source_statuses ORDER BY name'),
     client.records<ConnectorRow>('SELECT * FROM mz_internal.mz_sink_statuses ORDER BY name'),
     client.records<HistoryRow & { source_id: string }>('SELECT occurred_at, source_id, status, error FROM mz_internal.mz_source_status_history WHERE error IS NOT NULL ORDER BY occurred_at DESC').then((rs) => rs.map((r) => ({ ...r, id: r.source_id }))),
@@ -45,18 +62,30 @@ export async function readStatus(client: SqlClient): Promise<StatusSnapshot> {
     client.records<{ id: string; name: string }>('SELECT id, name FROM mz_clusters'),
     client.records<{ id: string; name: string; cluster_id: string; size: string }>('SELECT id, name, cluster_id, size FROM mz_cluster_replicas'),
     client.records<{ replica_id: string; status: string; reason: string | null; updated_at: string | null }>('SELECT * FROM mz_internal.mz_cluster_replica_statuses'),
+    client.records<ReplicaReconfiguration & { replica_id: string }>('SELECT replica_id, role, strategy, on_timeout, deadline FROM mz_internal.mz_cluster_replica_reconfigurations'),
   ]);
   const srcErr = lastErrors(sourceHistory);
   const sinkErr = lastErrors(sinkHistory);
   const clusterName = new Map(clusters.map((c) => [c.id, c.name]));
   const statusOf = new Map(replicaStatuses.map((s) => [s.replica_id, s]));
+  const reconfigurationOf = new Map(reconfigurations.map(({ replica_id, ...r }) => [replica_id, r]));
   return {
     sources: sources.map((s) => ({ ...s, ...(srcErr.has(s.id) ? { last_error: srcErr.get(s.id)! } : {}) })),
     sinks: sinks.map((s) => ({ ...s, ...(sinkErr.has(s.id) ? { last_error: sinkErr.get(s.id)! } : {}) })),
     replicas: replicas
       .map((r) => {
         const st = statusOf.get(r.id);
-        return { cluster: clusterName.get(r.cluster_id) ?? r.cluster_id, replica: r.name, id: r.id, size: r.size, status: st?.status ?? 'offline', reason: st?.reason ?? null, updated_at: st?.updated_at ?? null };
+        const reconfiguration = reconfigurationOf.get(r.id);
+        return {
+          cluster: clusterName.get(r.cluster_id) ?? r.cluster_id,
+          replica: r.name,
+          id: r.id,
+          size: r.size,
+          status: st?.status ?? 'offline',
+          reason: st?.reason ?? null,
+          updated_at: st?.updated_at ?? null,
+          ...(reconfiguration ? { reconfiguration } : {}),
+        };
       })
       .sort((a, b) => `${a.cluster}.${a.replica}`.localeCompare(`${b.cluster}.${b.replica}`)),
   };
@@ -76,6 +105,12 @@ function errorCell(r: ConnectorRow & { last_error?: HistoryRow }, now: number): 
   for (const h of hints) lines.push(pc.dim(`hint: ${h}`));
   if (!r.error && r.last_error?.error) lines.push(pc.dim(`last error ${ago(r.last_error.occurred_at, now)}: ${r.last_error.error}`));
   return lines.join('\n');
+}
+
+/** `pending, wait until ready (ON TIMEOUT = ROLLBACK) until 2026-...`: what happens to the replica, and by when. */
+export function reconfigurationCell(r: ReplicaReconfiguration): string {
+  const onTimeout = r.strategy === 'wait until ready' ? ` (ON TIMEOUT = ${r.on_timeout.toUpperCase()})` : '';
+  return `${r.role}, ${r.strategy}${onTimeout} until ${r.deadline}`;
 }
 
 /** Sources and sinks stalled or failed, and replicas not online: `ddlctl status` exits 1 when any. */
@@ -100,12 +135,22 @@ export function renderStatus(s: StatusSnapshot, now: number = Date.now()): strin
   connectors('SOURCES', s.sources);
   connectors('SINKS', s.sinks);
   out.push(heading('REPLICAS', s.replicas.length));
+  // The reconfiguration column only while some cluster is being reconfigured.
+  const reconfiguring = s.replicas.some((r) => r.reconfiguration);
   if (s.replicas.length === 0) out.push(pc.dim('  none'));
   else
     out.push(
       table(
-        ['cluster', 'replica', 'size', 'status', 'reason', 'since'],
-        s.replicas.map((r) => [r.cluster, r.replica, r.size, colourStatus(r.status), r.reason ?? '', ago(r.updated_at, now)]),
+        ['cluster', 'replica', 'size', 'status', 'reason', 'since', ...(reconfiguring ? ['reconfiguration'] : [])],
+        s.replicas.map((r) => [
+          r.cluster,
+          r.replica,
+          r.size,
+          colourStatus(r.status),
+          r.reason ?? '',
+          ago(r.updated_at, now),
+          ...(reconfiguring ? [r.reconfiguration ? reconfigurationCell(r.reconfiguration) : ''] : []),
+        ]),
       ),
     );
   const bad = unhealthy(s);

@@ -36,6 +36,24 @@ export interface ReplicaRow {
   cluster_id: string;
   size: string;
   availability_zone: string | null;
+  /** Its part in a reconfiguration under way, if its cluster is being reconfigured. */
+  reconfiguration?: ReplicaReconfigurationRow;
+}
+/** A row of mz_internal.mz_cluster_replica_reconfigurations. */
+export interface ReplicaReconfigurationRow {
+  replica_id: string;
+  role: string;
+  strategy: string;
+  on_timeout: string;
+  deadline: string;
+}
+/** Read beside mz_cluster_replicas: Materialize's columns there carry no reconfiguration. */
+export const REPLICA_RECONFIGURATIONS = 'SELECT replica_id, role, strategy, on_timeout, deadline FROM mz_internal.mz_cluster_replica_reconfigurations';
+
+/** The replicas with their part in a reconfiguration joined in, by id. */
+export function withReconfigurations(replicas: readonly ReplicaRow[], rows: readonly ReplicaReconfigurationRow[]): ReplicaRow[] {
+  const byId = new Map(rows.map((r) => [r.replica_id, r]));
+  return replicas.map((r) => (byId.has(r.id) ? { ...r, reconfiguration: byId.get(r.id)! } : r));
 }
 export interface ReplicaStatusRow {
   replica_id: string;
@@ -120,8 +138,22 @@ const KIND_LABEL: Readonly<Record<string, string>> = {
 };
 
 async function readCatalog(api: Api): Promise<Catalog> {
-  const [objects, schemas, databases, clusters, replicas, replicaStatuses, sources, sinks, upstream, deps, indexes, effects] = await api.batch<
-    [ObjectRow, SchemaRow, { id: string; name: string }, ClusterRow, ReplicaRow, ReplicaStatusRow, ConnectorStatus, ConnectorStatus, DependencyStatus, { object_id: string; referenced_object_id: string }, { id: string; on_id: string }, EffectRow]
+  const [objects, schemas, databases, clusters, replicaRows, replicaStatuses, sources, sinks, upstream, deps, indexes, effects, reconfigurations] = await api.batch<
+    [
+      ObjectRow,
+      SchemaRow,
+      { id: string; name: string },
+      ClusterRow,
+      ReplicaRow,
+      ReplicaStatusRow,
+      ConnectorStatus,
+      ConnectorStatus,
+      DependencyStatus,
+      { object_id: string; referenced_object_id: string },
+      { id: string; on_id: string },
+      EffectRow,
+      ReplicaReconfigurationRow,
+    ]
   >([
     'SELECT id, schema_id, name, type, cluster_id FROM mz_objects ORDER BY name',
     'SELECT id, database_id, name FROM mz_schemas',
@@ -135,7 +167,9 @@ async function readCatalog(api: Api): Promise<Catalog> {
     'SELECT object_id, referenced_object_id FROM mz_internal.mz_object_dependencies',
     'SELECT id, on_id FROM mz_indexes',
     'SELECT * FROM mz_internal.mz_pending_effects ORDER BY created_at',
+    REPLICA_RECONFIGURATIONS,
   ]);
+  const replicas = withReconfigurations(replicaRows, reconfigurations);
   const dbName = new Map(databases.map((d) => [d.id, d.name]));
   const schemaName = new Map(schemas.map((s) => [s.id, `${dbName.get(s.database_id) ?? '?'}.${s.name}`]));
   const connectors = new Map<string, ConnectorStatus & { kind: 'source' | 'sink' }>([
@@ -304,16 +338,31 @@ function effectsTable(effects: readonly EffectRow[]): HTMLElement {
   );
 }
 
-/** Replicas of one cluster; the zone column only when some replica has one. */
+/** Replicas of one cluster; the zone and reconfiguration columns only when some replica has one. */
 export function replicasTable(replicas: readonly ReplicaRow[], statuses: ReadonlyMap<string, ReplicaStatusRow>): HTMLElement {
   const zones = replicas.some((r) => r.availability_zone);
+  const reconfiguring = replicas.some((r) => r.reconfiguration);
   return table(
-    ['replica', 'size', ...(zones ? ['zone'] : []), 'status', 'reason', 'since'],
+    ['replica', 'size', ...(zones ? ['zone'] : []), 'status', 'reason', 'since', ...(reconfiguring ? ['reconfiguration'] : [])],
     replicas.map((r) => {
       const s = statuses.get(r.id);
-      return [r.name, r.size, ...(zones ? [r.availability_zone ?? ''] : []), badge(s?.status ?? 'offline'), s?.reason ?? '', ago(s?.updated_at)];
+      return [
+        r.name,
+        r.size,
+        ...(zones ? [r.availability_zone ?? ''] : []),
+        badge(s?.status ?? 'offline'),
+        s?.reason ?? '',
+        ago(s?.updated_at),
+        ...(reconfiguring ? [r.reconfiguration ? reconfigurationCell(r.reconfiguration) : ''] : []),
+      ];
     }),
   );
+}
+
+/** What the reconfiguration does with the replica, and the deadline (its local time in the tooltip). */
+function reconfigurationCell(r: ReplicaReconfigurationRow): HTMLElement {
+  const onTimeout = r.strategy === 'wait until ready' ? ` (ON TIMEOUT = ${r.on_timeout.toUpperCase()})` : '';
+  return h('span', { class: 'muted', title: new Date(r.deadline).toLocaleString() }, `${r.role}, ${r.strategy}${onTimeout} until ${r.deadline}`);
 }
 
 async function definition(api: Api, e: Entry): Promise<HTMLElement> {

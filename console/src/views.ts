@@ -5,7 +5,7 @@
  */
 import type { Api } from './api';
 import { ago, empty, h, table } from './dom';
-import { replicasTable, type EffectRow, type ReplicaRow, type ReplicaStatusRow } from './objects';
+import { REPLICA_RECONFIGURATIONS, replicasTable, withReconfigurations, type EffectRow, type ReplicaReconfigurationRow, type ReplicaRow, type ReplicaStatusRow } from './objects';
 
 
 export async function loadEffects(api: Api): Promise<HTMLElement> {
@@ -36,11 +36,13 @@ export async function loadEffects(api: Api): Promise<HTMLElement> {
 }
 
 export async function loadReplicas(api: Api): Promise<HTMLElement> {
-  const [clusters, replicas, statuses] = await api.batch<[{ id: string; name: string }, ReplicaRow, ReplicaStatusRow]>([
+  const [clusters, replicaRows, statuses, reconfigurations] = await api.batch<[{ id: string; name: string }, ReplicaRow, ReplicaStatusRow, ReplicaReconfigurationRow]>([
     'SELECT id, name FROM mz_clusters ORDER BY name',
     'SELECT id, name, cluster_id, size, availability_zone FROM mz_cluster_replicas ORDER BY name',
     'SELECT replica_id, status, reason, updated_at FROM mz_internal.mz_cluster_replica_statuses',
+    REPLICA_RECONFIGURATIONS,
   ]);
+  const replicas = withReconfigurations(replicaRows, reconfigurations);
   const st = new Map(statuses.map((s) => [s.replica_id, s]));
   if (clusters.length === 0) return h('div', { class: 'column wide' }, h('section', { class: 'card' }, empty('No clusters yet.')));
   return h(

@@ -59,7 +59,12 @@ export function rowsResult(columns: readonly string[], rows: readonly (readonly 
 
 /** Rows of a system-table read. */
 export function selectResult(rel: Relation): StatementResult {
-  return { tag: `SELECT ${rel.rows.length}`, rows: rel.rows, desc: { columns: rel.columns.map((c) => column(c.name, c.type)) }, notices: [] };
+  return {
+    tag: `SELECT ${rel.rows.length}`,
+    rows: rel.rows,
+    desc: { columns: rel.columns.map((c) => column(c.name, c.type)) },
+    notices: (rel.notices ?? []).map((message) => ({ message, severity: 'notice' as const })),
+  };
 }
 
 /**

@@ -11,6 +11,8 @@ export type { NameSpace };
 export const tenantPk = (tenant: string) => `T#${tenant}`;
 export const objSk = (id: string) => `OBJ#${id}`;
 export const effSk = (txnId: string, seq: number) => `EFF#${txnId}#${String(seq).padStart(4, '0')}`;
+/** The sort-key prefix of every effect one transaction committed. */
+export const effTxnPrefix = (txnId: string) => `EFF#${txnId}#`;
 export const txnSk = (txnId: string) => `TXN#${txnId}`;
 /** The outbox record's sort key of an effect id (`<txn>-<seq>`, outbox-store.ts `effectItem`); undefined for anything else. */
 export function effectSkOfId(effectId: string): string | undefined {

@@ -10,7 +10,7 @@ import { ATTENTION_INDEX, ATTENTION_SHARDS } from '../definitions';
 import { queryPartition } from '../dynamo';
 import type { EffectIntent, EffectRecord, EffectState } from '../effects/model';
 import { backoffMs, budgetSpent, RETRY_POLICIES } from '../effects/retry-policies';
-import { ADMISSION_SK, attentionKeys, attentionShardPk, DEADLINE_PREFIX, EFF_PREFIX, effSk, tenantPk, txnSk } from './keys';
+import { ADMISSION_SK, attentionKeys, attentionShardPk, DEADLINE_PREFIX, EFF_PREFIX, effSk, effTxnPrefix, tenantPk, txnSk } from './keys';
 import type { StoredStatus } from './status-store';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -142,6 +142,11 @@ export class OutboxStore {
 
   async listEffects(tenant: string): Promise<PendingEffect[]> {
     return queryPartition<PendingEffect>(this.doc, this.table, tenantPk(tenant), EFF_PREFIX);
+  }
+
+  /** The effects one transaction committed (their keys share its id), in commit order. */
+  async effectsOfTxn(tenant: string, txnId: string): Promise<PendingEffect[]> {
+    return queryPartition<PendingEffect>(this.doc, this.table, tenantPk(tenant), effTxnPrefix(txnId));
   }
 
   /** Writes effects and their transaction record in one transaction (the full pass's repairs go through the outbox like any DDL). */

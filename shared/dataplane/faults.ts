@@ -4,7 +4,12 @@
  */
 import { DataPlaneError, SimulatedCrash } from '../errors';
 
-export type FaultKind = 'transient' | 'terminal' | 'apply-then-fail';
+/**
+ * `apply-then-fail`: the call takes effect, then answers a transient error. `apply-unhealthy`: the
+ * call takes effect and answers success, but what it made runs unhealthy (a replica that never
+ * hydrates), until `setHealth` says otherwise.
+ */
+export type FaultKind = 'transient' | 'terminal' | 'apply-then-fail' | 'apply-unhealthy';
 
 export class FaultInjector {
   private readonly queued: { kind: FaultKind; remaining: number; message: string; skip: number }[] = [];
@@ -96,7 +101,7 @@ export class FaultInjector {
     }
     f.remaining--;
     if (f.remaining <= 0) this.queued.shift();
-    if (f.kind === 'apply-then-fail') return f.kind;
+    if (f.kind === 'apply-then-fail' || f.kind === 'apply-unhealthy') return f.kind;
     throw new DataPlaneError(f.message, f.kind === 'transient');
   }
 }

@@ -158,10 +158,11 @@ export class ReferenceDataPlane implements DataPlane {
   /** Make it so: `spec` present → the resource exists at `generation`; undefined → it is gone. */
   private async apply(kind: ResourceKind, owner: ResourceOwner, generation: number, spec: Record<string, unknown> | undefined): Promise<ApplyResult> {
     const after = await this.faults?.beforeCall();
+    const unhealthy = after === 'apply-unhealthy';
     const key = { pk: resPk(owner.tenant), sk: resSk(kind, owner.objectId) };
     // Most ensures create: write first, conditioned on nothing being there (exactly what the read
     // below would decide for an absent resource), and read only when something is.
-    if (spec !== undefined && (await this.createIfAbsent(kind, owner, generation, spec))) {
+    if (spec !== undefined && (await this.createIfAbsent(kind, owner, generation, spec, unhealthy))) {
       if (after === 'apply-then-fail') throw new DataPlaneError('injected fault after applying', true);
       return { changed: true, heldGeneration: generation };
     }
@@ -174,7 +175,7 @@ export class ReferenceDataPlane implements DataPlane {
     const now = this.clock().toISOString();
     const present = spec !== undefined;
     const action: ActionLogEntry['action'] | undefined = present ? (current?.present ? 'update' : 'create') : current?.present ? 'drop' : undefined;
-    const item = this.resourceItem(kind, owner, generation, spec, current, now);
+    const item = this.resourceItem(kind, owner, generation, spec, current, now, unhealthy);
     const condition = current
       ? { ConditionExpression: 'generation = :held', ExpressionAttributeValues: { ':held': current.generation } }
       : { ConditionExpression: 'attribute_not_exists(pk)' };
@@ -196,10 +197,10 @@ export class ReferenceDataPlane implements DataPlane {
   }
 
   /** Creates the resource if nothing (not even a tombstone) is at its key; false when something is. */
-  private async createIfAbsent(kind: ResourceKind, owner: ResourceOwner, generation: number, spec: Record<string, unknown>): Promise<boolean> {
+  private async createIfAbsent(kind: ResourceKind, owner: ResourceOwner, generation: number, spec: Record<string, unknown>, unhealthy: boolean): Promise<boolean> {
     const now = this.clock().toISOString();
     try {
-      await this.writeWithLog(this.resourceItem(kind, owner, generation, spec, undefined, now), { ConditionExpression: 'attribute_not_exists(pk)' }, {
+      await this.writeWithLog(this.resourceItem(kind, owner, generation, spec, undefined, now, unhealthy), { ConditionExpression: 'attribute_not_exists(pk)' }, {
         tenant: owner.tenant,
         action: 'create',
         kind,
@@ -221,6 +222,7 @@ export class ReferenceDataPlane implements DataPlane {
     spec: Record<string, unknown> | undefined,
     current: ResourceItem | undefined,
     now: string,
+    unhealthy = false,
   ): ResourceItem & { expiresAt?: number } {
     const present = spec !== undefined;
     return {
@@ -234,7 +236,8 @@ export class ReferenceDataPlane implements DataPlane {
       generation,
       present,
       spec: spec ?? current?.spec ?? {},
-      health: current?.health ?? 'healthy',
+      health: unhealthy ? 'unhealthy' : (current?.health ?? 'healthy'),
+      ...(unhealthy ? { lastError: 'injected fault: applied, not healthy' } : {}),
       // A read policy travels with its spec (collections, index arrangements): created together, never one without the other.
       ...(present && spec?.readPolicy ? { readPolicy: spec.readPolicy as ReadPolicy } : {}),
       createdAt: current?.present ? current.createdAt : now,

@@ -25,7 +25,7 @@ export interface ExecutorDeps {
   /** Desired state: the objects effects name; a snapshot and a commit for the reconfiguration step (compute). */
   readonly catalog: ObjectReader & Partial<ReconfigurationCatalog>;
   /** The effect records: read, settled, attempts recorded. */
-  readonly outbox: Pick<OutboxStore, 'getEffect' | 'settle' | 'settleWith' | 'recordAttempt'>;
+  readonly outbox: Pick<OutboxStore, 'getEffect' | 'settle' | 'settleWith' | 'recordAttempt' | 'effectsOfTxn'>;
   /** Replica and connector statuses the executor moves. */
   readonly statuses: Pick<StatusStore, 'get' | 'apply' | 'replicaStatusItem' | 'writeReplicaStatus'>;
   readonly dataPlane: DataPlane;
@@ -93,7 +93,7 @@ export class EffectExecutor {
     if (!catalog.loadSnapshot || !catalog.commit) throw new DataPlaneError('this executor has no catalog commit to settle a cluster reconfiguration with', false);
     let step;
     try {
-      const deps = { catalog: { loadSnapshot: catalog.loadSnapshot.bind(catalog), commit: catalog.commit.bind(catalog) }, dataPlane: this.deps.dataPlane };
+      const deps = { catalog: { loadSnapshot: catalog.loadSnapshot.bind(catalog), commit: catalog.commit.bind(catalog) }, effects: this.deps.outbox, dataPlane: this.deps.dataPlane };
       step = await runReconfigurationStep(this.deps.faults ? { ...deps, faults: this.deps.faults } : deps, effect, this.clock());
     } catch (err) {
       if (!(err instanceof CommitConflictError)) throw err;

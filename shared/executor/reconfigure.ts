@@ -7,7 +7,8 @@
  * the reconfiguration as it was, and a crash after it leaves a redelivery nothing to do.
  */
 import type { CatalogStore } from '../catalog/store';
-import type { ClusterObject } from '../catalog/model';
+import type { ClusterObject, ReplicaObject } from '../catalog/model';
+import type { OutboxStore } from '../catalog/outbox-store';
 import type { DataPlane } from '../dataplane/contract';
 import type { FaultInjector } from '../dataplane/faults';
 import type { EffectRecord } from '../effects/model';
@@ -20,6 +21,8 @@ export type ReconfigurationCatalog = Pick<CatalogStore, 'loadSnapshot' | 'commit
 
 export interface ReconfigurationStepDeps {
   readonly catalog: ReconfigurationCatalog;
+  /** The effects committed with the step: whether a pending replica's provisioning failed for good. */
+  readonly effects: Pick<OutboxStore, 'effectsOfTxn'>;
   readonly dataPlane: Pick<DataPlane, 'observe'>;
   readonly faults?: FaultInjector;
 }
@@ -29,7 +32,7 @@ export type StepResult =
   | { readonly outcome: 'applied'; readonly note?: string }
   /** The cluster moved on (dropped): nothing to settle. */
   | { readonly outcome: 'superseded' }
-  /** Not hydrated and before the deadline: the effect stays pending and is replayed. */
+  /** Not hydrated before the deadline, or past it with a new replica not yet running: the effect stays pending and is replayed. */
   | { readonly outcome: 'waiting'; readonly note: string };
 
 export async function runReconfigurationStep(deps: ReconfigurationStepDeps, effect: EffectRecord, now: Date): Promise<StepResult> {
@@ -39,12 +42,15 @@ export async function runReconfigurationStep(deps: ReconfigurationStepDeps, effe
   const r = cluster?.spec.reconfiguration;
   if (!cluster || !r) return found && found.generation > effect.generation ? { outcome: 'superseded' } : { outcome: 'applied' };
   const pending = snapshot.replicas(cluster.id).filter((x) => x.spec.pending);
-  const observed = r.strategy === 'until_ready' ? await deps.dataPlane.observe(effect.tenant) : [];
-  const decision = reconfigurationOutcome(r, pending, observed, now);
-  if (!decision) {
-    const what = r.strategy === 'for' ? 'the end of the wait' : `replicas ${pending.map((x) => x.name).join(', ')} to be hydrated`;
-    return { outcome: 'waiting', note: `waiting for ${what} (deadline ${r.deadline})` };
+  // WAIT FOR looks at the data plane only once its wait is over: to see that the new replicas run.
+  const past = now.getTime() >= Date.parse(r.deadline);
+  const observed = r.strategy === 'until_ready' || past ? await deps.dataPlane.observe(effect.tenant) : [];
+  let decision = reconfigurationOutcome(r, pending, observed, now);
+  if (decision.outcome === 'wait' && past) {
+    // Past the deadline a commit waits for the new replicas to run: unless one can never run.
+    decision = reconfigurationOutcome(r, pending, observed, now, await lostReplicas(deps.effects, effect, pending));
   }
+  if (decision.outcome === 'wait') return { outcome: 'waiting', note: `waiting for ${decision.reason}${past ? '' : ` (deadline ${r.deadline})`}` };
   const ws = new Workspace(snapshot, now.toISOString());
   settleReconfiguration(ws, cluster.id, decision.outcome);
   deps.faults?.point('reconfigure.before-commit');
@@ -57,4 +63,14 @@ export async function runReconfigurationStep(deps: ReconfigurationStepDeps, effe
   });
   deps.faults?.point('reconfigure.after-commit');
   return decision.outcome === 'rollback' ? { outcome: 'applied', note: decision.reason } : { outcome: 'applied' };
+}
+
+/**
+ * The pending replicas whose provisioning failed for good: their ensure effects, committed with
+ * this step by the ALTER CLUSTER that started the reconfiguration, ended `failed`.
+ */
+async function lostReplicas(effects: ReconfigurationStepDeps['effects'], step: EffectRecord, pending: readonly ReplicaObject[]): Promise<Set<string>> {
+  const ids = new Set(pending.map((x) => x.id));
+  const siblings = await effects.effectsOfTxn(step.tenant, step.txnId);
+  return new Set(siblings.filter((e) => e.kind === 'replica' && e.intent === 'ensure' && e.state === 'failed' && ids.has(e.objectId)).map((e) => e.objectId));
 }

@@ -49,7 +49,7 @@ import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOpt
 import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { optionString } from './options';
-import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
+import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationNotice, reconfigurationOf } from './reconfigure';
 import { clusterSchedule, planRefresh, REPLICATION_FACTOR_OF_SCHEDULED, SCHEDULE_WITH_REPLICATION_FACTOR } from './refresh';
 import type { ReplicaSchedule } from '../dataplane/contract';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
@@ -494,9 +494,7 @@ export class Planner {
       this.ws.create({ ...replica, spec: { ...replica.spec, pending: true } });
       names.push(replica.name);
     }
-    const until = r.strategy === 'for' ? `until ${r.deadline}` : `until they are hydrated (ON TIMEOUT = ${r.onTimeout.toUpperCase()} at ${r.deadline})`;
-    const what = names.length ? `replicas ${names.join(', ')} run beside the current ones ${until}` : `the cluster has no replica to wait for and is settled at once`;
-    return this.write('ALTER CLUSTER', [`cluster "${cluster.name}" is being reconfigured to SIZE '${r.size}', REPLICATION FACTOR ${r.replicationFactor}: ${what}; see mz_internal.mz_pending_cluster_reconfigurations`]);
+    return this.write('ALTER CLUSTER', [reconfigurationNotice(cluster.name, r, names)]);
   }
 
   // ---- databases and schemas -------------------------------------------------------------------

@@ -89,17 +89,42 @@ export function pendingReplicaName(current: string): string {
   return `${current}${PENDING_REPLICA_SUFFIX}`;
 }
 
-/** Which way a reconfiguration settles now, or undefined while it still waits. */
+/** What a reconfiguration's step does now: settle it one way or the other, or wait (and why). */
+export type ReconfigurationDecision = { readonly outcome: 'commit' | 'rollback' | 'wait'; readonly reason: string };
+
+/**
+ * Which way a reconfiguration settles now. A commit drops the current replicas, so it waits until
+ * every pending one runs on the data plane, hydrated or not (the deadline of WAIT FOR and of ON
+ * TIMEOUT = 'COMMIT' decides whether to wait for hydration, not whether the new replicas exist):
+ * the cluster is never left with none. `lost`: the pending replicas whose provisioning failed for
+ * good, which never will run; a commit that would keep them rolls back instead.
+ */
 export function reconfigurationOutcome(
   r: Reconfiguration,
   pending: readonly ReplicaObject[],
   observed: readonly ObservedResource[],
   now: Date,
-): { outcome: 'commit' | 'rollback'; reason: string } | undefined {
+  lost: ReadonlySet<string> = new Set(),
+): ReconfigurationDecision {
+  const names = (rs: readonly ReplicaObject[]) => rs.map((x) => x.name).join(', ');
   if (r.strategy === 'until_ready' && allHydrated(pending, observed)) return { outcome: 'commit', reason: 'the pending replicas are hydrated' };
-  if (now.getTime() < Date.parse(r.deadline)) return undefined;
+  if (now.getTime() < Date.parse(r.deadline)) {
+    return { outcome: 'wait', reason: r.strategy === 'for' ? 'the end of the wait' : `replicas ${names(pending)} to be hydrated` };
+  }
+  if (r.strategy === 'until_ready' && r.onTimeout === 'rollback') {
+    return { outcome: 'rollback', reason: `canceling statement, provided timeout lapsed (deadline ${r.deadline}; ON TIMEOUT = ROLLBACK)` };
+  }
+  const absent = pending.filter((x) => !running(x, observed));
+  const failed = absent.filter((x) => lost.has(x.id));
+  if (failed.length) return { outcome: 'rollback', reason: `replicas ${names(failed)} could not be provisioned, so the current replicas stay (deadline ${r.deadline})` };
+  if (absent.length) return { outcome: 'wait', reason: `replicas ${names(absent)} to run before the current ones are dropped (deadline ${r.deadline} passed)` };
   if (r.strategy === 'for') return { outcome: 'commit', reason: `the wait of the reconfiguration ended at ${r.deadline}` };
-  return { outcome: r.onTimeout, reason: `canceling statement, provided timeout lapsed (deadline ${r.deadline}; ON TIMEOUT = ${r.onTimeout.toUpperCase()})` };
+  return { outcome: 'commit', reason: `canceling statement, provided timeout lapsed (deadline ${r.deadline}; ON TIMEOUT = COMMIT)` };
+}
+
+/** The replica as the data plane runs it at (at least) its catalog generation, healthy or not; undefined when it does not. */
+function running(replica: ReplicaObject, observed: readonly ObservedResource[]): ObservedResource | undefined {
+  return observed.find((o) => o.kind === 'replica' && o.owner?.objectId === replica.id && o.generation >= replica.generation);
 }
 
 /**
@@ -107,11 +132,7 @@ export function reconfigurationOutcome(
  * generation, and healthy; a cluster with no pending replica (REPLICATION FACTOR 0) is ready at once.
  */
 export function allHydrated(pending: readonly ReplicaObject[], observed: readonly ObservedResource[]): boolean {
-  const seen = new Map(observed.filter((o) => o.kind === 'replica' && o.owner).map((o) => [o.owner!.objectId, o]));
-  return pending.every((r) => {
-    const o = seen.get(r.id);
-    return o !== undefined && o.generation >= r.generation && o.health === 'healthy';
-  });
+  return pending.every((r) => running(r, observed)?.health === 'healthy');
 }
 
 /**
@@ -141,6 +162,16 @@ export function settleReconfiguration(ws: Workspace, clusterId: string, outcome:
     return { ...o, spec: outcome === 'commit' ? { ...spec, size: r.size, replicationFactor: r.replicationFactor } : spec } as ClusterObject;
   }, false);
   return true;
+}
+
+/**
+ * What a reconfiguration under way does, in words: the ALTER CLUSTER that starts it says it, and
+ * SHOW CLUSTER REPLICAS says it again while it runs (Materialize's columns carry no deadline).
+ */
+export function reconfigurationNotice(cluster: string, r: Reconfiguration, pending: readonly string[]): string {
+  const until = r.strategy === 'for' ? `until ${r.deadline}` : `until they are hydrated (ON TIMEOUT = ${r.onTimeout.toUpperCase()} at ${r.deadline})`;
+  const what = pending.length ? `replicas ${pending.join(', ')} run beside the current ones ${until}` : `the cluster has no replica to wait for and is settled at once`;
+  return `cluster "${cluster}" is being reconfigured to SIZE '${r.size}', REPLICATION FACTOR ${r.replicationFactor}: ${what}; see mz_internal.mz_pending_cluster_reconfigurations`;
 }
 
 /** The steps of a cluster's reconfiguration, in words (EXPLAIN EFFECTS). */

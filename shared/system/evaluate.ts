@@ -7,6 +7,7 @@ import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot } from '../catal
 import { PlanError, SQLSTATE } from '../errors';
 import { findItem, isSystemRelation, unknownItem } from '../planner/names';
 import type { Expr, ObjectName, Statement } from '../sql/ast';
+import { reconfigurationNotice } from '../planner/reconfigure';
 import { typeDisplayName } from '../planner/types';
 import { col, failingUpstream, OBJECT_TYPE, RELATIONS, type Input, type Relation, type RelationDef, type SystemInputs, type Value } from './relations';
 
@@ -112,7 +113,12 @@ export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: Sy
         .filter((r) => s.inCluster === undefined || clusters.get(r.spec.clusterId)?.name === s.inCluster)
         .map((r) => [clusters.get(r.spec.clusterId)?.name ?? null, r.name, r.spec.size, status.get(r.id) === 'online', commentOf(r)] as Value[])
         .sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[1]).localeCompare(String(b[1])));
-      rel = { columns: [col('cluster'), col('replica'), col('size'), col('ready', 'bool'), col('comment')], rows };
+      // Materialize's columns stay as they are: a reconfiguration under way is said in a notice.
+      const notices = inputs.snapshot
+        .clusters()
+        .filter((c) => c.spec.reconfiguration && (s.inCluster === undefined || c.name === s.inCluster))
+        .map((c) => reconfigurationNotice(c.name, c.spec.reconfiguration!, inputs.snapshot.replicas(c.id).filter((r) => r.spec.pending).map((r) => r.name)));
+      rel = { columns: [col('cluster'), col('replica'), col('size'), col('ready', 'bool'), col('comment')], rows, ...(notices.length ? { notices } : {}) };
       break;
     }
     case 'databases':
@@ -137,7 +143,7 @@ export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: Sy
   if (s.filter?.kind === 'like') {
     const nameIdx = rel.columns.findIndex((c) => c.name === 'name' || c.name === 'replica');
     const re = likeToRegExp(s.filter.pattern, false);
-    rel = { columns: rel.columns, rows: rel.rows.filter((r) => re.test(String(r[nameIdx]))) };
+    rel = { ...rel, rows: rel.rows.filter((r) => re.test(String(r[nameIdx]))) };
   } else if (s.filter?.kind === 'where') {
     rel = filterSortLimit(rel, s.filter.expr, [], undefined, undefined);
   }
@@ -233,13 +239,13 @@ function filterSortLimit(rel: Relation, where: Expr | undefined, orderBy: readon
   }
   const start = offset ?? 0;
   rows = rows.slice(start, limit === undefined ? undefined : start + limit);
-  return { columns: rel.columns, rows };
+  return { ...rel, rows };
 }
 
 function project(rel: Relation, columns: readonly string[] | undefined): Relation {
   if (!columns) return rel;
   const idx = columns.map((c) => columnIndex(rel, c));
-  return { columns: idx.map((i) => rel.columns[i]!), rows: rel.rows.map((r) => idx.map((i) => r[i] ?? null)) };
+  return { ...rel, columns: idx.map((i) => rel.columns[i]!), rows: rel.rows.map((r) => idx.map((i) => r[i] ?? null)) };
 }
 
 /** NULLs sort last, like PostgreSQL's ascending order. */

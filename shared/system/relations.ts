@@ -3,7 +3,7 @@
  * are computed from a catalog read (and the status, effect and history items it needs). Pure: the
  * caller loads the inputs; shared/system/evaluate.ts evaluates SELECT and SHOW over them.
  */
-import type { CatalogSnapshot } from '../catalog/model';
+import type { CatalogSnapshot, Reconfiguration } from '../catalog/model';
 import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/status-store';
 import type { EffectRecord } from '../effects/model';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
@@ -20,6 +20,8 @@ export interface Column {
 export interface Relation {
   readonly columns: readonly Column[];
   readonly rows: readonly (readonly Value[])[];
+  /** What the reader should know that no column carries (a SHOW's notices). */
+  readonly notices?: readonly string[];
 }
 
 export interface SystemInputs {
@@ -100,6 +102,9 @@ export const OBJECT_TYPE: Readonly<Record<string, string>> = {
 /** mz_comments.object_type: the audit log's spellings, as Materialize writes them (items as in mz_objects). */
 const COMMENT_OBJECT_TYPE: Readonly<Record<string, string>> = { ...OBJECT_TYPE, cluster: 'cluster', cluster_replica: 'cluster-replica', database: 'database', schema: 'schema' };
 
+/** A reconfiguration's strategy as the system tables spell it. */
+const strategyName = (r: Reconfiguration): string => (r.strategy === 'for' ? 'wait for' : 'wait until ready');
+
 export interface RelationDef {
   readonly schema: 'mz_catalog' | 'mz_internal';
   readonly columns: readonly Column[];
@@ -116,11 +121,17 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
     rows: ({ snapshot }) =>
       snapshot.clusters().map((c) => [c.id, c.name, c.owner, c.spec.managed, c.spec.size ?? null, c.spec.managed ? (c.spec.replicationFactor ?? 1) : null]),
   },
+  /**
+   * Materialize's seven columns, no more: a replica of a reconfiguration under way shows here as
+   * Materialize shows it (the `-pending` name, its id in mz_internal.mz_pending_cluster_replicas);
+   * what it waits for and until when is in mz_internal.mz_cluster_replica_reconfigurations, by id.
+   * `disk` is NULL: whether a size has a local disk is the data plane's to know, not the catalog's.
+   */
   mz_cluster_replicas: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('name'), col('cluster_id'), col('size'), col('availability_zone'), col('owner_id')],
+    columns: [col('id'), col('name'), col('cluster_id'), col('size'), col('availability_zone'), col('owner_id'), col('disk', 'bool')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.replicas().map((r) => [r.id, r.name, r.spec.clusterId, r.spec.size, r.spec.options['AVAILABILITY ZONE'] ?? null, r.owner]),
+    rows: ({ snapshot }) => snapshot.replicas().map((r) => [r.id, r.name, r.spec.clusterId, r.spec.size, r.spec.options['AVAILABILITY ZONE'] ?? null, r.owner, null]),
   },
   mz_databases: {
     schema: 'mz_catalog',
@@ -301,7 +312,10 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
       });
     },
   },
-  /** Materialize's: each table's, source's, index's and materialized view's RETAIN HISTORY (`FOR`, in ms; 1000 by default). */
+  /**
+   * Materialize's: each table's, source's (subsources are sources there), index's and materialized
+   * view's RETAIN HISTORY (`FOR`, in ms; 1000 by default).
+   */
   mz_history_retention_strategies: {
     schema: 'mz_internal',
     columns: [col('id'), col('strategy'), col('value', 'int8')],
@@ -309,7 +323,7 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
     rows: ({ snapshot }) =>
       snapshot
         .items()
-        .filter((x) => x.kind === 'table' || x.kind === 'source' || x.kind === 'index' || x.kind === 'materialized_view')
+        .filter((x) => x.kind === 'table' || x.kind === 'source' || x.kind === 'subsource' || x.kind === 'index' || x.kind === 'materialized_view')
         .map((x) => [x.id, 'FOR', x.spec.retainHistoryMs ?? DEFAULT_READ_POLICY.lagMs]),
   },
   /** Materialize's: each managed cluster's SCHEDULE (`manual` or `on-refresh`, with its hydration time estimate). */
@@ -358,7 +372,26 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
         const r = c.spec.reconfiguration;
         if (!r) return [];
         const pending = snapshot.replicas(c.id).filter((x) => x.spec.pending).map((x) => x.name);
-        return [[c.id, c.name, r.size, r.replicationFactor, r.strategy === 'for' ? 'wait for' : 'wait until ready', r.onTimeout, pending.join(', '), r.startedAt, r.deadline]];
+        return [[c.id, c.name, r.size, r.replicationFactor, strategyName(r), r.onTimeout, pending.join(', '), r.startedAt, r.deadline]];
+      }),
+  },
+  /**
+   * Ours: every replica of a cluster under reconfiguration, by id (mz_cluster_replicas.id): the
+   * `pending` ones the reconfiguration made (kept on commit, dropped on rollback) and the
+   * `current` ones they replace (dropped on commit, kept on rollback), with the deadline.
+   */
+  mz_cluster_replica_reconfigurations: {
+    schema: 'mz_internal',
+    columns: [
+      col('replica_id'), col('replica_name'), col('cluster_id'), col('cluster_name'), col('role'), col('strategy'), col('on_timeout'),
+      col('started_at', 'timestamptz'), col('deadline', 'timestamptz'),
+    ],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot.clusters().flatMap((c) => {
+        const r = c.spec.reconfiguration;
+        if (!r) return [];
+        return snapshot.replicas(c.id).map((x) => [x.id, x.name, c.id, c.name, x.spec.pending ? 'pending' : 'current', strategyName(r), r.onTimeout, r.startedAt, r.deadline]);
       }),
   },
   mz_pending_effects: {

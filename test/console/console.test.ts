@@ -3,7 +3,8 @@
  * pipeline whose upstream checks are scripted. Log in, create a Postgres connection and source
  * through the SQL box and some sixty objects beside them, watch the source go running, make its
  * upstream fail, and see it stalled with the error in its history timeline; filter the list and
- * open the detail of a source, a materialized view and a cluster. Chromium missing is a failure,
+ * open the detail of a source, a materialized view and a cluster;
+ * see a cluster's reconfiguration under way in the replicas table. Chromium missing is a failure,
  * not a skip: install it with `apt-get install -y chromium` (.ci/run does).
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -322,6 +323,18 @@ describe('console', () => {
     await poll(() => detail.locator('ol.timeline li .badge').allTextContents()).toEqual(expect.arrayContaining(['starting', 'stalled', 'running', 'starting', 'created']));
     await page.click('#tab-events');
     await poll(async () => (await rows.allTextContents()).some((t) => t.includes('shopstalledstarting'))).toBe(true);
+  });
+
+  it('shows a reconfiguration under way in the replicas table: each replica\'s part and the deadline', async () => {
+    // WAIT FOR an hour: the reconfiguration stays under way for the whole test.
+    expect((await sql("CREATE CLUSTER reconf (SIZE = '25cc'); ALTER CLUSTER reconf SET (SIZE = '50cc') WITH (WAIT FOR '1h')")).status).toBe(200);
+    await page.click('#tab-replicas');
+    const card = page.locator('main section.card', { has: page.locator('h2', { hasText: 'cluster reconf' }) });
+    await poll(() => card.locator('th').allTextContents()).toEqual(['replica', 'size', 'status', 'reason', 'since', 'reconfiguration']);
+    const rows = await card.locator('tbody tr').allTextContents();
+    expect(rows).toEqual([expect.stringMatching(/^r125cc.*current, wait for until \d{4}-/), expect.stringMatching(/^r1-pending50cc.*pending, wait for until \d{4}-/)]);
+    // The other clusters are not being reconfigured: no column for it there.
+    expect(await page.locator('main section.card', { has: page.locator('h2', { hasText: 'cluster c1' }) }).locator('th').allTextContents()).not.toContain('reconfiguration');
   });
 
   it('signs out back to the login box', async () => {

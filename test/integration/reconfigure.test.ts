@@ -10,7 +10,7 @@ import type { Pipeline } from '../../local/pipeline';
 import type { ReplicaObject } from '../../shared/catalog/model';
 import { tableStores } from '../../shared/catalog/stores';
 import { Checker, isClean } from '../../shared/checker/checker';
-import { FaultInjector } from '../../shared/dataplane/faults';
+import { FaultInjector, type FaultKind } from '../../shared/dataplane/faults';
 import { SimulatedCrash } from '../../shared/errors';
 import { dataPlaneReplicas, tenantItems } from '../helpers/catalog';
 import { eventually, sqlClient, testPipeline, uniquePrefix, type SqlClient, ok } from '../helpers/pipeline';
@@ -62,6 +62,15 @@ async function expectOneSet(p: Pipeline, tenant: string, size: string, factor: n
   expect(isClean(report.counts)).toBe(true);
 }
 
+/** A pipeline with cluster `c` (25cc, one replica) running on the data plane. */
+async function clusterRunning(faults: FaultInjector): Promise<{ p: Pipeline; sql: SqlClient; tenant: string }> {
+  const p = await boot(uniquePrefix('reconf'), faults);
+  const { sql, tenant } = await sqlClient(p);
+  await ok(sql, "CREATE CLUSTER c (SIZE = '25cc')");
+  await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 1);
+  return { p, sql, tenant };
+}
+
 /**
  * A pipeline with cluster `c` (25cc, `factor` replicas) running, then restarted without workers
  * nor router: the queued messages are lost and nothing moves until the test says so.
@@ -77,6 +86,19 @@ async function clusterThenStill(faults: FaultInjector, factor: number): Promise<
 }
 
 describe('graceful reconfiguration', () => {
+  it("a commit at the deadline keeps the current replicas until the new ones run: WAIT FOR '0s' with a pending replica's first provisioning attempt failing", async () => {
+    const faults = new FaultInjector();
+    const { p, sql, tenant } = await clusterRunning(faults);
+    const old = (await dataPlaneReplicas(p, tenant)).map((r) => r.owner!.objectId);
+    const logged = (await p.dataPlane.actionLog(tenant)).length;
+    // The deadline is past at once; the new replica comes up only on its retry, a second later.
+    faults.failNext(1, 'transient', 'no capacity for 50cc yet');
+    await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT FOR '0s')");
+    await quiesce(p, tenant);
+    await expectOneSet(p, tenant, '50cc', 1);
+    expectAlwaysServing(await replicaHistory(p, tenant, logged, old), old, 1);
+  });
+
   it('WAIT UNTIL READY: the pending replicas replace the current ones once hydrated; the view shows the deadline meanwhile', async () => {
     // Nothing moves until the pollers start, so the pending state can be read as it stands.
     const { p, sql, tenant } = await clusterThenStill(new FaultInjector(), 2);
@@ -87,8 +109,21 @@ describe('graceful reconfiguration', () => {
     expect(pending).toHaveLength(1);
     expect(pending[0]!.slice(0, 6)).toEqual(['c', '50cc', 2, 'wait until ready', 'rollback', 'r1-pending, r2-pending']);
     expect(Date.parse(pending[0]![6]) - Date.now()).toBeGreaterThan(5 * 60_000);
-    expect((await rows(sql, 'SELECT name FROM mz_cluster_replicas ORDER BY name')).flat()).toEqual(['r1', 'r1-pending', 'r2', 'r2-pending']);
-    expect(await rows(sql, 'SELECT id FROM mz_internal.mz_pending_cluster_replicas')).toHaveLength(2);
+    const deadline = pending[0]![6];
+    // mz_cluster_replicas keeps Materialize's columns; the pending ones are its `-pending` names and mz_pending_cluster_replicas.
+    const [replicas] = await ok(sql, 'SELECT * FROM mz_cluster_replicas ORDER BY name');
+    expect(replicas.desc.columns.map((c: { name: string }) => c.name)).toEqual(['id', 'name', 'cluster_id', 'size', 'availability_zone', 'owner_id', 'disk']);
+    expect(replicas.rows.map((r: unknown[]) => r[1])).toEqual(['r1', 'r1-pending', 'r2', 'r2-pending']);
+    const pendingIds = (await rows(sql, 'SELECT id FROM mz_internal.mz_pending_cluster_replicas')).flat();
+    expect(pendingIds.sort()).toEqual(replicas.rows.filter((r: unknown[]) => String(r[1]).endsWith('-pending')).map((r: unknown[]) => r[0]).sort());
+    // Each replica's part in the reconfiguration and its deadline, by replica id.
+    const parts = await rows(sql, 'SELECT replica_id, replica_name, role, strategy, on_timeout, deadline FROM mz_internal.mz_cluster_replica_reconfigurations ORDER BY replica_name');
+    expect(parts).toEqual(replicas.rows.map((r: unknown[]) => [r[0], r[1], String(r[1]).endsWith('-pending') ? 'pending' : 'current', 'wait until ready', 'rollback', deadline]));
+    // SHOW CLUSTER REPLICAS keeps Materialize's columns too, and says it in a notice.
+    const [shown] = await ok(sql, 'SHOW CLUSTER REPLICAS');
+    expect(shown.desc.columns.map((c: { name: string }) => c.name)).toEqual(['cluster', 'replica', 'size', 'ready', 'comment']);
+    expect(shown.notices).toEqual([{ severity: 'notice', message: altered.notices[0].message }]);
+    expect(shown.notices[0].message).toContain(deadline);
     // Another reconfiguration is refused while this one runs, as in Materialize.
     const again = await sql("ALTER CLUSTER c SET (SIZE = '100cc') WITH (WAIT FOR '1s')");
     expect(again.body.results[0].error).toMatchObject({ code: '55006', message: 'cannot alter clusters with pending updates' });
@@ -97,15 +132,14 @@ describe('graceful reconfiguration', () => {
     await quiesce(p, tenant);
     await expectOneSet(p, tenant, '50cc', 2);
     expect(await rows(sql, 'SELECT * FROM mz_internal.mz_pending_cluster_reconfigurations')).toEqual([]);
+    expect(await rows(sql, 'SELECT * FROM mz_internal.mz_cluster_replica_reconfigurations')).toEqual([]);
+    expect((await ok(sql, 'SHOW CLUSTER REPLICAS'))[0].notices).toEqual([]);
     expect(await rows(sql, "SELECT size, replication_factor FROM mz_clusters WHERE name = 'c'")).toEqual([['50cc', 2]]);
   });
 
   it('ON TIMEOUT = ROLLBACK: replicas that never hydrate are dropped at the deadline and the old ones stay', async () => {
     const faults = new FaultInjector();
-    const p = await boot(uniquePrefix('reconf'), faults);
-    const { sql, tenant } = await sqlClient(p);
-    await ok(sql, "CREATE CLUSTER c (SIZE = '25cc')");
-    await eventually(async () => (await dataPlaneReplicas(p, tenant)).length === 1);
+    const { p, sql, tenant } = await clusterRunning(faults);
     // The pending replica's one data-plane call fails for good: it never comes up.
     faults.failNext(1, 'terminal', 'no capacity for 50cc');
     await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT UNTIL READY (TIMEOUT = '2s', ON TIMEOUT = 'ROLLBACK'))");
@@ -113,6 +147,18 @@ describe('graceful reconfiguration', () => {
     await expectOneSet(p, tenant, '25cc', 1);
     expect(await rows(sql, "SELECT size FROM mz_clusters WHERE name = 'c'")).toEqual([['25cc']]);
     expect(await rows(sql, 'SELECT * FROM mz_internal.mz_pending_cluster_reconfigurations')).toEqual([]);
+  });
+
+  it("ON TIMEOUT = 'COMMIT' with a replica that can never run: rolled back at the deadline, so the old ones keep serving", async () => {
+    const faults = new FaultInjector();
+    const { p, sql, tenant } = await clusterRunning(faults);
+    faults.failNext(1, 'terminal', 'no capacity for 50cc');
+    await ok(sql, "ALTER CLUSTER c SET (SIZE = '50cc') WITH (WAIT UNTIL READY (TIMEOUT = '0s', ON TIMEOUT = 'COMMIT'))");
+    await quiesce(p, tenant);
+    await expectOneSet(p, tenant, '25cc', 1);
+    expect(await rows(sql, "SELECT size FROM mz_clusters WHERE name = 'c'")).toEqual([['25cc']]);
+    const step = (await tenantItems(p, tenant)).find((i) => i.type === 'effect' && i.kind === 'reconfiguration');
+    expect(step).toMatchObject({ state: 'applied', lastError: expect.stringContaining('r1-pending could not be provisioned') });
   });
 
   it("WAIT FOR '0s': cuts over at once", async () => {
@@ -126,7 +172,46 @@ describe('graceful reconfiguration', () => {
 });
 
 /** Points in the executor and the router on the way of a graceful reconfiguration. */
-const POINTS = ['router.before-send', 'router.after-send', 'executor.before-dataplane', 'executor.after-dataplane', 'reconfigure.before-commit', 'reconfigure.after-commit', 'executor.before-ack'] as const;
+const POINTS = [
+  'router.before-send',
+  'router.after-send',
+  'executor.before-dataplane',
+  'executor.after-dataplane',
+  'reconfigure.before-commit',
+  'reconfigure.after-commit',
+  'executor.before-ack',
+  // After a batch settled effects, before it sends the tenant's next pending ones: the sweeper sends them.
+  'executor.before-next',
+] as const;
+
+/**
+ * How a reconfiguration of the crash matrix settles: its WITH clause, what its pending replicas'
+ * first data-plane calls meet, and the reason the settling commit records (its transaction's statement).
+ */
+interface Settling {
+  readonly wait: string;
+  readonly outcome: 'commit' | 'rollback';
+  readonly pendingFault?: FaultKind;
+  readonly reason: RegExp;
+}
+
+const SETTLINGS = {
+  hydrated: { wait: "WAIT UNTIL READY (TIMEOUT = '10m', ON TIMEOUT = 'ROLLBACK')", outcome: 'commit', reason: /the pending replicas are hydrated/ },
+  // The pending replicas come up but never hydrate: the deadline commits them all the same.
+  'ON TIMEOUT = COMMIT': { wait: "WAIT UNTIL READY (TIMEOUT = '0s', ON TIMEOUT = 'COMMIT')", outcome: 'commit', pendingFault: 'apply-unhealthy', reason: /timeout lapsed .*ON TIMEOUT = COMMIT/ },
+  // The pending replicas never come up: the deadline drops them and the current ones stay.
+  'ON TIMEOUT = ROLLBACK': { wait: "WAIT UNTIL READY (TIMEOUT = '0s', ON TIMEOUT = 'ROLLBACK')", outcome: 'rollback', pendingFault: 'terminal', reason: /timeout lapsed .*ON TIMEOUT = ROLLBACK/ },
+  // Cut over at the end of the wait, hydrated or not.
+  'WAIT FOR': { wait: "WAIT FOR '1s'", outcome: 'commit', reason: /the wait of the reconfiguration ended/ },
+} as const satisfies Record<string, Settling>;
+
+/** The reasons the reconfiguration's settling commits recorded since `since` (ISO), oldest first. */
+async function settleReasons(p: Pipeline, tenant: string, since: string): Promise<string[]> {
+  return (await tenantItems(p, tenant))
+    .filter((i) => i.type === 'txn' && i.principal === 'system:reconfiguration' && i.createdAt >= since)
+    .sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)))
+    .flatMap((i) => i.statements as string[]);
+}
 
 /**
  * Replays the data plane's action log from `from` on (the entries after the ALTER), starting with
@@ -157,14 +242,11 @@ function expectAlwaysServing(history: readonly string[][], old: readonly string[
  * One crash-matrix run per step: the n-th pass of `point` dies, for n = 1, 2, ... until a
  * reconfiguration passes `point` fewer than n times (every step it passes has then died once).
  * Each run alters cluster `c` to the other size, drives it until the process died, restarts the
- * process, lets it settle, and checks the history of running replicas and the end state.
+ * process, lets it settle, and checks the history of running replicas, the end state and the
+ * reason the settle recorded. A rollback keeps the size (the pending replicas ask for 100cc).
  * `o.stillRouter`: the router stays off, so every message after the ALTER is a sweep's replay.
  */
-async function everyStep(
-  point: string,
-  factor: number,
-  o: { stillRouter?: boolean; outcome?: 'commit' | 'rollback' } = {},
-): Promise<number> {
+async function everyStep(point: string, factor: number, settling: Settling, o: { stillRouter?: boolean } = {}): Promise<number> {
   const faults = new FaultInjector();
   const start = async (prefix: string) => {
     const p = await boot(prefix, faults, o.stillRouter ? { workers: false } : {});
@@ -176,16 +258,17 @@ async function everyStep(
   let p = await start(prefix);
   let size = '25cc';
   let died = 0;
+  const rollback = settling.outcome === 'rollback';
   for (let n = 1; ; n++) {
     const { sql } = await sqlClient(p, tenant);
     const old = (await dataPlaneReplicas(p, tenant)).map((r) => r.owner!.objectId).sort();
     expect(old).toHaveLength(factor);
     const logged = (await p.dataPlane.actionLog(tenant)).length;
-    const next = o.outcome === 'rollback' ? size : size === '25cc' ? '50cc' : '25cc';
-    if (o.outcome === 'rollback') faults.failNext(1, 'terminal', 'no capacity for 100cc');
+    const next = rollback ? size : size === '25cc' ? '50cc' : '25cc';
+    const since = new Date().toISOString();
+    if (settling.pendingFault) faults.failNext(factor, settling.pendingFault, `no capacity for ${rollback ? '100cc' : next}`);
     faults.crashAt(point, 1, n - 1);
-    const to = o.outcome === 'rollback' ? '100cc' : next;
-    await ok(sql, `ALTER CLUSTER c SET (SIZE = '${to}') WITH (WAIT UNTIL READY (TIMEOUT = '${o.outcome === 'rollback' ? '0s' : '10m'}', ON TIMEOUT = 'ROLLBACK'))`);
+    await ok(sql, `ALTER CLUSTER c SET (SIZE = '${rollback ? '100cc' : next}') WITH (${settling.wait})`);
     // Drive it (the points past the first decision are reached on a replay) until it died or settled.
     let settled = false;
     await eventually(async () => {
@@ -197,35 +280,51 @@ async function everyStep(
       settled = faults.pendingCrashes() > 0 && (await tenantItems(p, tenant)).filter((i) => i.type === 'effect').every((e) => e.state !== 'pending');
       return faults.pendingCrashes() === 0 || settled;
     }, 60_000, 300);
-    if (faults.pendingCrashes() > 0) {
-      // This reconfiguration passed `point` fewer than n times: every step has died once.
-      faults.clear();
-      await expectOneSet(p, tenant, next, factor);
-      expectAlwaysServing(await replicaHistory(p, tenant, logged, old), old, factor);
-      return died;
+    const passedFewer = faults.pendingCrashes() > 0;
+    if (passedFewer) faults.clear();
+    else {
+      died++;
+      p = await start(prefix);
+      await quiesce(p, tenant);
     }
-    died++;
-    p = await start(prefix);
-    await quiesce(p, tenant);
     await expectOneSet(p, tenant, next, factor);
     expectAlwaysServing(await replicaHistory(p, tenant, logged, old), old, factor);
+    const reasons = await settleReasons(p, tenant, since);
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toMatch(settling.reason);
+    // This reconfiguration passed `point` fewer than n times: every step has died once.
+    if (passedFewer) return died;
     size = next;
   }
 }
 
 describe('crash matrix: graceful reconfiguration', () => {
   it.each(POINTS)('dying at every pass of %s: never none serving, and after restart and sweeps one replica set alone runs', async (point) => {
-    const died = await everyStep(point, 2);
+    const died = await everyStep(point, 2, SETTLINGS.hydrated);
     expect(died).toBeGreaterThanOrEqual(1);
   });
 
   it.each(['commit', 'rollback'] as const)('the sweeper dying at every claim between claiming a step and sending it (%s): never none serving; the next sweeps settle it', async (outcome) => {
     // The router stays off: every step of the reconfiguration after the ALTER is a sweep's replay.
-    const died = await everyStep('sweeper.after-claim', 1, { stillRouter: true, outcome });
+    const died = await everyStep('sweeper.after-claim', 1, outcome === 'commit' ? SETTLINGS.hydrated : SETTLINGS['ON TIMEOUT = ROLLBACK'], { stillRouter: true });
     // How many steps the sweeper sends depends on timing: an executor that settles one of the
     // tenant's effects admits and sends the next pending one itself (shared/effects/admission.ts),
     // so some steps never reach a sweeper claim (2 or 3 of them did here). Every claim there is
     // dies once, and everyStep checks the serving history after each.
+    expect(died).toBeGreaterThanOrEqual(1);
+  });
+});
+
+/**
+ * The other ways a reconfiguration settles differ from the hydrated one only in the step's
+ * decision: their matrix dies at the step's own points and at the ack every effect passes (the
+ * router's and the data-plane call's points are the same for all four, above).
+ */
+const STEP_POINTS = ['reconfigure.before-commit', 'reconfigure.after-commit', 'executor.before-ack'] as const;
+
+describe.each(['WAIT FOR', 'ON TIMEOUT = COMMIT', 'ON TIMEOUT = ROLLBACK'] as const)('crash matrix: a reconfiguration settled by %s', (way) => {
+  it.each(STEP_POINTS)('dying at every pass of %s: never none serving, the settle records why, and one replica set alone runs', async (point) => {
+    const died = await everyStep(point, 1, SETTLINGS[way]);
     expect(died).toBeGreaterThanOrEqual(1);
   });
 });
@@ -247,26 +346,5 @@ describe('managed / unmanaged conversion', () => {
     // Managed again: its replicas are the cluster's to change.
     const manual = await sql("CREATE CLUSTER REPLICA c.r4 (SIZE = '25cc')");
     expect(manual.body.results[0].error.message).toBe('cannot create more replicas in a managed cluster');
-  });
-});
-
-describe('RETAIN HISTORY', () => {
-  it("is the collection's read policy on the data plane, set at CREATE and moved by ALTER ... SET / RESET", async () => {
-    const p = await boot(uniquePrefix('reconf'), new FaultInjector());
-    const { sql, tenant } = await sqlClient(p);
-    const lag = async () => {
-      await quiesce(p, tenant);
-      const [c] = (await p.dataPlane.observe(tenant)).filter((r) => r.kind === 'collection');
-      return c?.readPolicy?.lagMs;
-    };
-    await ok(sql, "CREATE TABLE t (a int) WITH (RETAIN HISTORY FOR '2s')");
-    expect(await lag()).toBe(2_000);
-    await ok(sql, "ALTER TABLE t SET (RETAIN HISTORY = FOR '1h')");
-    expect(await lag()).toBe(3_600_000);
-    expect((await rows(sql, 'SELECT strategy, value FROM mz_internal.mz_history_retention_strategies'))).toEqual([['FOR', 3_600_000]]);
-    const low = await sql("ALTER TABLE t SET (RETAIN HISTORY FOR '10ms')");
-    expect(low.body.results[0].error).toMatchObject({ code: '22023', message: 'RETAIN HISTORY cannot be set lower than 1000ms' });
-    await ok(sql, 'ALTER TABLE t RESET (RETAIN HISTORY)');
-    expect(await lag()).toBe(1_000);
   });
 });

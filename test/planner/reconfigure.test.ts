@@ -40,22 +40,43 @@ describe('reconfigurationOf', () => {
 describe('reconfigurationOutcome', () => {
   const before = new Date('2026-01-01T00:05:00.000Z');
   const after = new Date('2026-01-01T00:10:00.000Z');
+  const outcome = (r: Reconfiguration, seen: readonly ObservedResource[], at: Date, lost?: ReadonlySet<string>) => reconfigurationOutcome(r, [fresh], seen, at, lost).outcome;
   it('commits once every pending replica is present, current and healthy', () => {
-    expect(reconfigurationOutcome(target, [fresh], [observed('healthy')], before)?.outcome).toBe('commit');
+    expect(outcome(target, [observed('healthy')], before)).toBe('commit');
   });
-  it('waits for an unhealthy, older or absent replica until the deadline, then applies ON TIMEOUT', () => {
+  it('waits for an unhealthy, older or absent replica until the deadline, then applies ON TIMEOUT = ROLLBACK', () => {
     for (const seen of [[observed('unhealthy')], [observed('healthy', 0)], []]) {
-      expect(reconfigurationOutcome(target, [fresh], seen, before)).toBeUndefined();
+      expect(reconfigurationOutcome(target, [fresh], seen, before)).toEqual({ outcome: 'wait', reason: 'replicas r1-pending to be hydrated' });
       expect(reconfigurationOutcome(target, [fresh], seen, after)).toMatchObject({ outcome: 'rollback', reason: expect.stringContaining('timeout lapsed') });
     }
   });
   it('WAIT FOR commits at the deadline and not before, hydrated or not', () => {
     const forWait: Reconfiguration = { ...target, strategy: 'for', onTimeout: 'commit' };
-    expect(reconfigurationOutcome(forWait, [fresh], [observed('healthy')], before)).toBeUndefined();
-    expect(reconfigurationOutcome(forWait, [fresh], [], after)?.outcome).toBe('commit');
+    expect(outcome(forWait, [observed('healthy')], before)).toBe('wait');
+    expect(outcome(forWait, [observed('unhealthy')], after)).toBe('commit');
+  });
+  describe.each([
+    ['WAIT FOR', { ...target, strategy: 'for', onTimeout: 'commit' } as Reconfiguration],
+    ["ON TIMEOUT = 'COMMIT'", { ...target, onTimeout: 'commit' } as Reconfiguration],
+  ])('a commit at the deadline (%s)', (_, r) => {
+    it('waits for the new replicas to run, hydrated or not, before it drops the current ones', () => {
+      for (const seen of [[], [observed('healthy', 0)]]) {
+        expect(reconfigurationOutcome(r, [fresh], seen, after)).toEqual({ outcome: 'wait', reason: `replicas r1-pending to run before the current ones are dropped (deadline ${r.deadline} passed)` });
+      }
+      expect(outcome(r, [observed('unhealthy')], after)).toBe('commit');
+    });
+    it('rolls back when a new replica can never run (its provisioning failed for good)', () => {
+      expect(reconfigurationOutcome(r, [fresh], [], after, new Set(['r2']))).toEqual({
+        outcome: 'rollback',
+        reason: `replicas r1-pending could not be provisioned, so the current replicas stay (deadline ${r.deadline})`,
+      });
+      // One that runs after all is no longer lost.
+      expect(outcome(r, [observed('unhealthy')], after, new Set(['r2']))).toBe('commit');
+    });
   });
   it('a cluster with nothing pending (REPLICATION FACTOR 0) is ready at once', () => {
     expect(allHydrated([], [])).toBe(true);
+    expect(reconfigurationOutcome({ ...target, strategy: 'for', onTimeout: 'commit' }, [], [], after).outcome).toBe('commit');
   });
 });
 

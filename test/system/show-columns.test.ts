@@ -3,30 +3,13 @@
  * type names and messages (shared/system/evaluate.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from '../../shared/catalog/model';
+import type { CatalogSnapshot } from '../../shared/catalog/model';
 import { ControlPlaneError } from '../../shared/errors';
-import { Planner } from '../../shared/planner/plan';
 import { typeDisplayName } from '../../shared/planner/types';
-import { Workspace } from '../../shared/planner/workspace';
 import type { Statement } from '../../shared/sql/ast';
 import { parse } from '../../shared/sql/parser';
-import { relationsReferenced, viewShape } from '../../shared/sql/view-deps';
 import { evaluateShow } from '../../shared/system/evaluate';
-
-const NOW = '2026-01-01T00:00:00.000Z';
-
-function catalog(setup: string): CatalogSnapshot {
-  const base = { generation: 1, version: 1, dependents: 0, createdAt: NOW, updatedAt: NOW, owner: 'system' };
-  const boot = [
-    { ...base, id: 'u000000000001', kind: 'database', name: DEFAULT_DATABASE, dependents: 1, dependsOn: [], spec: {} },
-    { ...base, id: 'u000000000002', kind: 'schema', name: DEFAULT_SCHEMA, dependsOn: ['u000000000001'], spec: { databaseId: 'u000000000001' } },
-  ] as CatalogObject[];
-  let n = 0;
-  const ws = new Workspace(new CatalogSnapshot('t', boot), NOW);
-  const planner = new Planner(ws, { principal: 'tester', now: NOW, newId: () => `u${++n}`, relationsReferenced, viewShape });
-  for (const ps of parse(setup)) planner.plan(ps);
-  return new CatalogSnapshot('t', [...ws.view().byId.values()]);
-}
+import { plannedCatalog as catalog } from '../helpers/planned-catalog';
 
 function show(snapshot: CatalogSnapshot, sql: string) {
   const [ps] = parse(sql);
