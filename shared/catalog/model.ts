@@ -129,6 +129,8 @@ export type ObjectSpec = {
     readonly connectionId?: string;
     readonly sourceType: 'kafka' | 'postgres' | 'mysql' | 'sql-server' | 'load-generator' | 'webhook';
     readonly options: Readonly<Record<string, string>>;
+    /** Secrets the source reads itself (a webhook's `CHECK`): option name → secret object id. */
+    readonly secretRefs?: Readonly<Record<string, string>>;
     readonly format?: string;
     readonly envelope?: string;
   };
@@ -138,6 +140,8 @@ export type ObjectSpec = {
     readonly fromId: string;
     readonly connectionId: string;
     readonly options: Readonly<Record<string, string>>;
+    /** Secrets the source reads itself (a webhook's `CHECK`): option name → secret object id. */
+    readonly secretRefs?: Readonly<Record<string, string>>;
     readonly format?: string;
     readonly envelope?: string;
   };

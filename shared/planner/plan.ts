@@ -24,7 +24,7 @@ import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { DataType, FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { parse } from '../sql/parser';
-import { dataType, objectName as printName, optionList, print, sourceClauses } from '../sql/printer';
+import { dataType, objectName as printName, optionList, print, sourceClauses, webhookCheck } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
   findItem,
@@ -48,6 +48,7 @@ import { checkOptionsTaken, validateConnectionOptions } from './connection-optio
 import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros } from './source-sink-checks';
 import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
 import { checkMaterializable } from './unmaterializable';
+import { planWebhookCheck } from './webhook-check';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
 import { clusterSchedule, planRefresh, REPLICATION_FACTOR_OF_SCHEDULED, SCHEDULE_WITH_REPLICATION_FACTOR } from './refresh';
@@ -802,21 +803,41 @@ export class Planner {
     return [];
   }
 
+  /**
+   * A webhook source, with its `CHECK` planned as Materialize plans it (shared/planner/webhook-check.ts):
+   * the secrets it reads are dependencies (DROP SECRET answers 2BP01; CASCADE takes the source)
+   * and reach the data plane as the ingestion's secret references, which evaluates the check.
+   */
   private createWebhookSource(s: S<'create_webhook_source'>, at: number): StatementPlan {
     const notices: string[] = [];
     const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SOURCE', notices);
+    const check = s.check ? planWebhookCheck(s.check, (name, position) => this.checkSecret(name, position)) : undefined;
     const cluster = this.cluster(s.inCluster, at);
+    // The source's columns: `body`, `headers` with INCLUDE HEADERS, then one per INCLUDE HEADER.
+    const columns = ['body', ...(s.includeHeaders ? ['headers'] : []), ...s.includeHeader.map((h) => h.alias)];
+    const twice = columns.find((c, i) => columns.indexOf(c) !== i);
+    if (twice !== undefined) throw new PlanError(`column reference "${twice}" is ambiguous`, { code: SQLSTATE.ambiguousColumn, position: at });
+    const secretRefs = Object.fromEntries((check?.secrets ?? []).map((x) => [`CHECK SECRET ${x.column}`, x.id]));
     this.ws.create(
-      this.base('source', t.name, [t.schemaId, cluster.id], {
+      this.base('source', t.name, [t.schemaId, cluster.id, ...(check?.secrets ?? []).map((x) => x.id)], {
         schemaId: t.schemaId,
         createSql: print(s),
         clusterId: cluster.id,
         sourceType: 'webhook',
-        options: { 'BODY FORMAT': s.bodyFormat.kind.toUpperCase() },
+        options: { 'BODY FORMAT': s.bodyFormat.kind.toUpperCase(), ...(s.check ? { CHECK: webhookCheck(s.check) } : {}) },
+        ...(check?.secrets.length ? { secretRefs } : {}),
       }),
     );
     return this.write('CREATE SOURCE', notices);
+  }
+
+  /** A secret a webhook CHECK names: an unknown one is 42704, as for any object that is not a relation. */
+  private checkSecret(name: ObjectName, position: number): { id: string; name: string } {
+    const found = findItem(this.view(), name, position);
+    if (!found) throw new PlanError(`unknown catalog item '${name.join('.')}'`, { code: SQLSTATE.undefinedObject, position });
+    if (found.kind !== 'secret') throw wrongType(found, 'secret', position);
+    return { id: found.id, name: found.name };
   }
 
   private createSink(s: S<'create_sink'>, at: number): StatementPlan {
