@@ -140,6 +140,11 @@ export type ObjectSpec = {
     readonly fromId: string;
     readonly connectionId: string;
     readonly options: Readonly<Record<string, string>>;
+    /** Avro `DOC ON` docs of the generated key and value schemas (an object and, for a column, its name). */
+    readonly avroDocs?: {
+      readonly key: readonly { readonly objectId: string; readonly column?: string; readonly doc: string }[];
+      readonly value: readonly { readonly objectId: string; readonly column?: string; readonly doc: string }[];
+    };
     /** Secrets the source reads itself (a webhook's `CHECK`): option name → secret object id. */
     readonly secretRefs?: Readonly<Record<string, string>>;
     readonly format?: string;

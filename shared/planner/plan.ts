@@ -49,6 +49,7 @@ import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOpt
 import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { planWebhookCheck } from './webhook-check';
+import { planAvroDocs, purifyAvroDocs } from './avro-doc';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
 import { clusterSchedule, planRefresh, REPLICATION_FACTOR_OF_SCHEDULED, SCHEDULE_WITH_REPLICATION_FACTOR } from './refresh';
@@ -854,19 +855,24 @@ export class Planner {
     const from = found as Extract<typeof found, { kind: (typeof RELATION_KINDS)[number] }>;
     const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
     if (conn.spec.connector.type !== 'kafka') throw new PlanError(`${conn.name} is not a KAFKA CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
+    // DOC ON names resolve with the statement's other names, before any option is checked.
+    const format = purifyAvroDocs(this.view(), s.format, from);
     checkSinkOptions(s, at);
     if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns.map((c) => c.name), at);
+    const avroDocs = planAvroDocs(this.view(), format);
     const options: Record<string, string> = {};
     for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
     this.ws.create(
-      this.base('sink', t.name, [t.schemaId, cluster.id, from.id, conn.id], {
+      // What DOC ON names is part of the sink's definition, so a dependency, as in Materialize.
+      this.base('sink', t.name, [t.schemaId, cluster.id, from.id, conn.id, ...docTargets(avroDocs)], {
         schemaId: t.schemaId,
-        createSql: print(s),
+        createSql: print(format ? { ...s, format } : s),
         clusterId: cluster.id,
         fromId: from.id,
         connectionId: conn.id,
         options,
         ...(s.envelope ? { envelope: s.envelope } : {}),
+        ...(avroDocs ? { avroDocs } : {}),
       }),
     );
     return this.write('CREATE SINK', notices);
@@ -1604,6 +1610,11 @@ export class Planner {
     }
     return { kind: 'rows', columns: ['type', 'action', 'kind', 'object', 'detail'], rows };
   }
+}
+
+/** The objects a sink's Avro docs name. */
+function docTargets(docs: { readonly key: readonly { objectId: string }[]; readonly value: readonly { objectId: string }[] } | undefined): string[] {
+  return docs ? [...docs.key, ...docs.value].map((d) => d.objectId) : [];
 }
 
 /** What a sink may export (Materialize's plan_sink): anything with storage of its own. */
