@@ -7,6 +7,8 @@
 import {
   DEFAULT_DATABASE,
   DEFAULT_SCHEMA,
+  NO_DATABASE,
+  TEMP_SCHEMA,
   isItemKind,
   type CatalogObject,
   type CatalogSnapshot,
@@ -37,6 +39,7 @@ import {
   resolveItem,
   notOwner,
   SYSTEM_CLUSTERS,
+  tempSchema,
   unknownCluster,
   unknownDatabase,
   unknownItem,
@@ -882,7 +885,8 @@ export class Planner {
 
   private createTable(s: S<'create_table'>, at: number): StatementPlan {
     const notices: string[] = [];
-    if (s.temporary) throw new NotSupportedError('temporary tables are session objects; the HTTP API has no session', { position: at });
+    // A temporary view is only a name for a query; a temporary table holds rows, which the data plane would keep for one request.
+    if (s.temporary) throw new NotSupportedError('temporary tables are not supported: their rows live as long as the session, and over the HTTP API a session is one request', { position: at });
     const seen = new Set<string>();
     const typeIds: string[] = [];
     for (const c of s.columns) {
@@ -1007,7 +1011,7 @@ export class Planner {
 
   private viewLike(s: S<'create_view'> | S<'create_materialized_view'>, at: number, kind: 'view' | 'materialized_view'): StatementPlan {
     const tag = kind === 'view' ? 'CREATE VIEW' : 'CREATE MATERIALIZED VIEW';
-    if (s.kind === 'create_view' && s.temporary) throw new NotSupportedError('temporary views are session objects; the HTTP API has no session', { position: at });
+    if (s.kind === 'create_view' && s.temporary) return this.createTemporaryView(s, at);
     const notices: string[] = [];
     const target = itemTarget(this.view(), s.name, at);
     const existing = this.view().item(target.schema.id, target.name);
@@ -1024,6 +1028,7 @@ export class Planner {
     }
     checkMaterializable(s.query, { materialized: kind === 'materialized_view', allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, kind, system.reads);
+    this.refuseTemporaryDependency(refs, s.queryPosition);
     const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
     // REFRESH options, purified as Materialize does (SHOW CREATE shows the times they resolved to).
     const refresh = s.kind === 'create_materialized_view' ? planRefresh(s.withOptions, Date.parse(this.ctx.now)) : undefined;
@@ -1066,6 +1071,65 @@ export class Planner {
       this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql, clusterId: cluster!.id, query: s.query, ...(s.kind === 'create_materialized_view' ? retention(s.withOptions, at) : {}), ...refreshSpec }));
     }
     return this.write(tag, notices);
+  }
+
+  /** Materialize's rule (its catalog's): a durable object cannot read what vanishes with the session. */
+  private refuseTemporaryDependency(refs: readonly string[], position: number): void {
+    const temporary = refs.find((id) => this.ws.isTemporary(id));
+    if (temporary === undefined) return;
+    throw new PlanError(`non-temporary items cannot depend on temporary item '${this.ws.get(temporary)?.name ?? temporary}'`, { code: SQLSTATE.internalError, position });
+  }
+
+  /**
+   * `CREATE TEMPORARY VIEW`: a view in the request's `mz_temp` schema (made on first use), with
+   * Materialize's rules: it may read permanent objects, unqualified names find it first, its name
+   * may be qualified by `mz_temp` only, and it may read system relations Materialize calls
+   * unstable (nothing durable is built on it). It is never committed: the request is the session.
+   */
+  private createTemporaryView(s: S<'create_view'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    const system = { reads: false, unstable: [] as string[] };
+    const refs = [...this.queryDependencies(s.query, s.queryPosition, system), ...typesNamedIn(this.view(), s.query)];
+    checkMaterializable(s.query, { materialized: false, allowMzNow: true, basePosition: s.queryPosition });
+    this.checkViewShape(s, 'view', system.reads);
+    if (s.name.length > 1 && s.name[s.name.length - 2] !== TEMP_SCHEMA) {
+      throw new PlanError('cannot create temporary item in non-temporary schema', { code: SQLSTATE.internalError, position: at });
+    }
+    const name = s.name[s.name.length - 1]!;
+    validateName(name, at, 'view');
+    const schema = this.temporarySchema();
+    const existing = this.view().item(schema.id, name);
+    if (existing && s.orReplace) {
+      if (existing.kind !== 'view') throw wrongType(existing, 'view', at);
+      const full = this.view().qualifiedName(existing).join('.');
+      if (refs.includes(existing.id)) throw new PlanError(`cannot replace view ${full}: depended upon by new ${full} definition`, { code: SQLSTATE.invalidParameterValue, position: at });
+      const blocking = this.view().dependentsOf(existing.id).filter((d) => d.kind !== 'index');
+      if (blocking.length) {
+        throw new PlanError(`cannot drop view "${full}": still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} "${minimalName(this.view().qualifiedName(d))}"`).join(', ')}`, {
+          code: SQLSTATE.dependentObjectsStillExist,
+          position: at,
+          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
+        });
+      }
+      for (const d of this.view().dependentsOf(existing.id)) this.ws.drop(d.id);
+      this.ws.update(existing.id, (o) => ({ ...o, dependsOn: [schema.id, ...refs], spec: { ...(o.spec as ObjectSpec['view']), query: s.query, createSql: print(s) } }) as CatalogObject, false);
+      return this.write('CREATE VIEW');
+    }
+    if (existing) {
+      if (s.ifNotExists) return this.write('CREATE VIEW', [`${KIND_LABEL[existing.kind]} "${name}" already exists, skipping`]);
+      this.nameConflict ??= alreadyExists(existing, this.view().qualifiedName(existing), at);
+    }
+    this.ws.createTemporary(this.base('view', name, [schema.id, ...refs], { schemaId: schema.id, createSql: print(s), query: s.query }));
+    return this.write('CREATE VIEW', notices);
+  }
+
+  /** The request's `mz_temp` schema, made by its first temporary item (Materialize makes it lazily too). */
+  private temporarySchema(): ObjectOf<'schema'> {
+    const existing = tempSchema(this.view());
+    if (existing) return existing;
+    const schema = this.base('schema', TEMP_SCHEMA, [], { databaseId: NO_DATABASE });
+    this.ws.createTemporary(schema);
+    return schema;
   }
 
   /** Materialize's checks of a body's output columns, where the body's reader shows them. */
@@ -1140,7 +1204,11 @@ export class Planner {
     }
     const cluster = this.cluster(s.inCluster, at);
     const typeIds = (s.keyParts ?? []).flatMap((k) => typesNamedIn(this.view(), k.text));
-    this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id, ...typeIds], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts, ...retention(s.withOptions, at) }));
+    const index = this.base('index', name, [schemaId, cluster.id, on.id, ...typeIds], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts, ...retention(s.withOptions, at) });
+    // An index on a temporary view is temporary too, as in Materialize: it vanishes with the
+    // request before the data plane could build it, so it is planned and never committed.
+    if (this.ws.isTemporary(on.id)) this.ws.createTemporary(index);
+    else this.ws.create(index);
     return this.write('CREATE INDEX', notices);
   }
 
@@ -1235,10 +1303,8 @@ export class Planner {
         const db = view.database(dbName);
         return db ? view.schema(db.id, schemaName) : undefined;
       }
-      default: {
-        const t = itemTarget(view, name, at);
-        return view.item(t.schema.id, t.name);
-      }
+      default:
+        return findItem(view, name, at);
     }
   }
 
