@@ -4,7 +4,8 @@
  * exist; the `COMMENT`s on the sink's relation and on the items it references join them
  * (purify_create_sink_avro_doc_on_options), unless an option already documents the same
  * object for the same schema; and the value must be a string. `DOC ON` documents both the key and
- * the value schema, `KEY DOC ON` / `VALUE DOC ON` one of them and win over it there. Pure.
+ * the value schema, `KEY DOC ON` / `VALUE DOC ON` one of them and win over it there. The other
+ * schema registry options' values are checked in the same pass, as Materialize checks them. Pure.
  */
 import { isItemKind, type CatalogObject, type CatalogSnapshot, type ItemObject } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
@@ -95,12 +96,36 @@ export function purifyAvroDocs(view: CatalogSnapshot, format: FormatSpecifier | 
   return format.kind === 'bare' ? { ...format, format: purify(format.format, 'all') } : { ...format, key: purify(format.key, 'key'), value: purify(format.value, 'value') };
 }
 
+const COMPATIBILITY_LEVELS = new Set(['BACKWARD', 'BACKWARD_TRANSITIVE', 'FORWARD', 'FORWARD_TRANSITIVE', 'FULL', 'FULL_TRANSITIVE', 'NONE']);
+
+/** Materialize's check of a schema registry option's value (CsrConfigOptionExtracted), other than DOC ON's. */
+function checkCsrValue(o: SqlOption): void {
+  const invalid = (why: string) => new PlanError(`invalid ${o.name} option value: ${why}`, { code: SQLSTATE.internalError, position: o.position });
+  const v = o.value;
+  switch (o.name) {
+    case 'NULL DEFAULTS':
+      if (v.kind !== 'none' && v.kind !== 'boolean') throw invalid('cannot use value as boolean');
+      return;
+    case 'AVRO KEY FULLNAME':
+    case 'AVRO VALUE FULLNAME':
+      if (v.kind !== 'none' && v.kind !== 'string') throw invalid('cannot use value as string');
+      return;
+    case 'KEY COMPATIBILITY LEVEL':
+    case 'VALUE COMPATIBILITY LEVEL':
+      if (v.kind === 'none') return;
+      if (v.kind !== 'string') throw invalid('must be a string');
+      if (!COMPATIBILITY_LEVELS.has(v.value.toUpperCase())) throw invalid(`invalid compatibility level: ${v.value.toUpperCase()}`);
+      return;
+  }
+}
+
 /**
  * The docs of the key and value schemas from a purified format's `DOC ON` options, with
- * Materialize's checks of their values (`invalid DOC ON TYPE t option value: cannot be empty`).
- * `undefined` when there are none.
+ * Materialize's checks of every schema registry option's value, in the order given
+ * (`invalid DOC ON TYPE t option value: cannot be empty`, `invalid NULL DEFAULTS option value:
+ * cannot use value as boolean`). `undefined` when there are no docs.
  */
-export function planAvroDocs(view: CatalogSnapshot, format: FormatSpecifier | undefined): AvroDocs | undefined {
+export function planCsrConfig(view: CatalogSnapshot, format: FormatSpecifier | undefined): AvroDocs | undefined {
   if (!format) return undefined;
   const key = new Map<string, AvroDoc>();
   const value = new Map<string, AvroDoc>();
@@ -108,7 +133,10 @@ export function planAvroDocs(view: CatalogSnapshot, format: FormatSpecifier | un
   for (const f of format.kind === 'bare' ? [format.format] : [format.key, format.value]) {
     if (f.kind !== 'avro' || f.csrConnection === undefined) continue;
     for (const o of f.csrOptions) {
-      if (!o.docOn) continue;
+      if (!o.docOn) {
+        checkCsrValue(o);
+        continue;
+      }
       const label = `${o.name} ${docOnText(o.docOn)}`;
       if (o.value.kind === 'none') throw new PlanError(`invalid ${label} option value: cannot be empty`, { code: SQLSTATE.internalError, position: o.position });
       if (o.value.kind !== 'string') throw new PlanError(`invalid ${label} option value: cannot use value as string`, { code: SQLSTATE.internalError, position: o.position });

@@ -52,7 +52,7 @@ import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOpt
 import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { planWebhookCheck } from './webhook-check';
-import { planAvroDocs, purifyAvroDocs } from './avro-doc';
+import { planCsrConfig, purifyAvroDocs } from './avro-doc';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationOf } from './reconfigure';
 import { clusterSchedule, planRefresh, REPLICATION_FACTOR_OF_SCHEDULED, SCHEDULE_WITH_REPLICATION_FACTOR } from './refresh';
@@ -862,7 +862,7 @@ export class Planner {
     const format = purifyAvroDocs(this.view(), s.format, from);
     checkSinkOptions(s, at);
     if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns.map((c) => c.name), at);
-    const avroDocs = planAvroDocs(this.view(), format);
+    const avroDocs = planCsrConfig(this.view(), format);
     const options: Record<string, string> = {};
     for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
     this.ws.create(
@@ -1190,7 +1190,7 @@ export class Planner {
     const on = resolveItem(this.view(), s.on, RELATION_KINDS, 'relation', at);
     for (const k of s.keyParts ?? []) checkMaterializable(k.text, { materialized: true, allowMzNow: false, basePosition: k.position });
     const keyParts = (s.keyParts ?? []).map((k) => k.text);
-    const derived = keyParts.length ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
+    const derived = s.keyParts ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
     const schemaId = on.spec.schemaId;
     // A derived name that is taken gets the first free numeric suffix, as in Materialize
     // (`t_primary_idx`, then `t_primary_idx1`); a name the user gave must be free.

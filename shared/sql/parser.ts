@@ -1009,7 +1009,13 @@ export class Parser {
     let keyParts: RawExpr[] | undefined;
     if (!isDefault) {
       if (!this.peekOp('(')) return this.fail("'(' and the index key (or CREATE DEFAULT INDEX)");
-      keyParts = this.rawList('an index key expression');
+      // `()`: an index with an empty key, which Materialize allows (an arrangement of the whole row).
+      if (this.peekOp(')', 1)) {
+        this.i += 2;
+        keyParts = [];
+      } else {
+        keyParts = this.rawList('an index key expression');
+      }
     }
     const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.indexWith) : [];
     return {
@@ -1302,7 +1308,7 @@ export class Parser {
       }
       return this.fail(`CREATE or what to show (one of ${oneOf([...SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()), 'COLUMNS'].sort())})`);
     }
-    const on = (what === 'indexes' || what === 'subsources') && this.eatKeyword('on') ? this.parseObjectName() : undefined;
+    let on = (what === 'indexes' || what === 'subsources' || what === 'tables') && this.eatKeyword('on') ? this.parseObjectName() : undefined;
     let from: ObjectName | undefined;
     let inCluster: string | undefined;
     const fromTok = this.peek();
@@ -1310,6 +1316,8 @@ export class Parser {
       if (what === 'subsources' && on) throw new SqlSyntaxError('Cannot specify both FROM and ON', this.byte(fromTok.start));
       from = this.parseObjectName();
     }
+    // `SHOW TABLES [FROM schema] ON source`: the tables a source feeds (Materialize writes ON after FROM).
+    if (what === 'tables' && !on && this.eatKeyword('on')) on = this.parseObjectName();
     if (what !== 'subsources' && this.eatKeywords('in', 'cluster')) inCluster = this.parseIdent();
     const filter = this.parseShowFilter();
     return {

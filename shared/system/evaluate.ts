@@ -382,8 +382,14 @@ function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSna
   const schema = schemaOf(snapshot, s.from);
   const clusterName = (id: string | undefined) => (id ? (snapshot.get(id)?.name ?? null) : null);
   // `SHOW INDEXES ON x` lists x's indexes, which live in x's schema (mz_temp for a temporary view's).
-  let items = snapshot.items().filter((i) => wanted.includes(i.kind) && ((s.on && !s.from) || i.spec.schemaId === schema.id));
-  if (s.on) {
+  let items = snapshot.items().filter((i) => wanted.includes(i.kind) && ((s.what === 'indexes' && s.on && !s.from) || i.spec.schemaId === schema.id));
+  if (s.on && s.what === 'tables') {
+    // Materialize's wording (an unstructured plan error there).
+    const source = findItem(snapshot, s.on, 0);
+    if (!source) throw unknownItem(s.on, 0);
+    if (source.kind !== 'source') throw new PlanError(`cannot show tables on ${snapshot.qualifiedName(source).join('.')} because it is a ${OBJECT_TYPE[source.kind] ?? source.kind}`, { code: SQLSTATE.internalError });
+    items = items.filter((i) => i.kind === 'table' && i.spec.fromSource?.sourceId === source.id);
+  } else if (s.on) {
     // Resolved like any name (Materialize: `unknown catalog item 't'`); a system relation has no user indexes.
     const on = isSystemRelation(s.on) ? undefined : findItem(snapshot, s.on, 0);
     if (!on && !isSystemRelation(s.on)) throw unknownItem(s.on, 0);
