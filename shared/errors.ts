@@ -34,6 +34,8 @@ export const SQLSTATE = {
   invalidSchemaName: '3F000',
   undefinedTable: '42P01',
   undefinedColumn: '42703',
+  ambiguousColumn: '42702',
+  undefinedParameter: '42P02',
   wrongObjectType: '42809',
   nameTooLong: '42622',
   reservedName: '42939',

@@ -129,6 +129,8 @@ export type ObjectSpec = {
     readonly connectionId?: string;
     readonly sourceType: 'kafka' | 'postgres' | 'mysql' | 'sql-server' | 'load-generator' | 'webhook';
     readonly options: Readonly<Record<string, string>>;
+    /** Secrets the source reads itself (a webhook's `CHECK`): option name → secret object id. */
+    readonly secretRefs?: Readonly<Record<string, string>>;
     readonly format?: string;
     readonly envelope?: string;
   };
@@ -138,6 +140,13 @@ export type ObjectSpec = {
     readonly fromId: string;
     readonly connectionId: string;
     readonly options: Readonly<Record<string, string>>;
+    /** Avro `DOC ON` docs of the generated key and value schemas (an object and, for a column, its name). */
+    readonly avroDocs?: {
+      readonly key: readonly { readonly objectId: string; readonly column?: string; readonly doc: string }[];
+      readonly value: readonly { readonly objectId: string; readonly column?: string; readonly doc: string }[];
+    };
+    /** Secrets the source reads itself (a webhook's `CHECK`): option name → secret object id. */
+    readonly secretRefs?: Readonly<Record<string, string>>;
     readonly format?: string;
     readonly envelope?: string;
   };
@@ -202,6 +211,14 @@ export type ItemObject = Extract<CatalogObject, { kind: ItemKind }>;
 
 export const DEFAULT_DATABASE = 'materialize';
 export const DEFAULT_SCHEMA = 'public';
+/**
+ * The schema of a session's temporary items (Materialize's `mz_temp`). It belongs to no database
+ * (`NO_DATABASE`); over the HTTP API a request is the session, so it lives in the planner's
+ * working copy only and is never committed (shared/planner/workspace.ts).
+ */
+export const TEMP_SCHEMA = 'mz_temp';
+/** The database id of a schema that belongs to no database (Materialize's ambient schemas). */
+export const NO_DATABASE = '';
 
 function byName(a: { name: string }, b: { name: string }): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -453,10 +470,12 @@ export class CatalogSnapshot {
   qualifiedName(o: CatalogObject): string[] {
     if (isItemKind(o.kind)) {
       const schema = this.get((o as ItemObject).spec.schemaId) as ObjectOf<'schema'> | undefined;
+      // An item of a schema outside any database is named by its schema alone (`mz_temp.v`), as in Materialize.
+      if (schema?.spec.databaseId === NO_DATABASE) return [schema.name, o.name];
       const db = schema ? (this.get(schema.spec.databaseId) as ObjectOf<'database'> | undefined) : undefined;
       return [db?.name ?? '?', schema?.name ?? '?', o.name];
     }
-    if (o.kind === 'schema') return [(this.get(o.spec.databaseId) as ObjectOf<'database'> | undefined)?.name ?? '?', o.name];
+    if (o.kind === 'schema') return o.spec.databaseId === NO_DATABASE ? [o.name] : [(this.get(o.spec.databaseId) as ObjectOf<'database'> | undefined)?.name ?? '?', o.name];
     if (o.kind === 'cluster_replica') return [(this.get(o.spec.clusterId) as ClusterObject | undefined)?.name ?? '?', o.name];
     return [o.name];
   }

@@ -7,11 +7,11 @@ import { DEFAULT_READ_POLICY, type ConnectorSpec, type ReadPolicy, type Resource
 
 export type Lookup = (id: string) => Promise<CatalogObject | undefined>;
 
-function connector(type: string, own: Readonly<Record<string, string>>, conn?: ConnectorSettings): ConnectorSpec {
+function connector(type: string, own: Readonly<Record<string, string>>, conn?: ConnectorSettings, ownSecrets?: Readonly<Record<string, string>>): ConnectorSpec {
   return {
     type: (conn?.type ?? type) as ConnectorSpec['type'],
     options: { ...(conn?.options ?? {}), ...own },
-    secretRefs: { ...(conn?.secretRefs ?? {}) },
+    secretRefs: { ...(conn?.secretRefs ?? {}), ...(ownSecrets ?? {}) },
   };
 }
 
@@ -49,7 +49,7 @@ export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: 
       if (o.kind === 'table' && o.spec.fromSource) return tableExport(o, o.spec.fromSource, lookup);
       const s = o as ObjectOf<'source'>;
       const conn = s.spec.connectionId ? ((await lookup(s.spec.connectionId)) as ObjectOf<'connection'> | undefined) : undefined;
-      return { clusterId: s.spec.clusterId, connector: connector(s.spec.sourceType, s.spec.options, conn?.spec.connector) };
+      return { clusterId: s.spec.clusterId, connector: connector(s.spec.sourceType, s.spec.options, conn?.spec.connector, s.spec.secretRefs) };
     }
     case 'export': {
       const k = o as ObjectOf<'sink'>;

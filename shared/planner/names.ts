@@ -1,5 +1,5 @@
 /** Name resolution against a catalog view, with Materialize's defaults and messages. Pure. */
-import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot, type ItemKind, type ItemObject, type ObjectKind, type ObjectOf } from '../catalog/model';
+import { DEFAULT_DATABASE, DEFAULT_SCHEMA, NO_DATABASE, TEMP_SCHEMA, type CatalogSnapshot, type ItemKind, type ItemObject, type ObjectKind, type ObjectOf } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
 import type { ObjectName, ObjectType } from '../sql/ast';
 import { MAX_IDENTIFIER_BYTES } from './limits';
@@ -105,8 +105,22 @@ export function itemTarget(view: CatalogSnapshot, name: ObjectName, position: nu
   return { schema, name: itemName };
 }
 
-/** Finds an item by a possibly qualified name; undefined when absent (the database or schema must exist). */
+/** The request's temporary schema (`mz_temp`), once a temporary item made it. */
+export function tempSchema(view: CatalogSnapshot): ObjectOf<'schema'> | undefined {
+  return view.schema(NO_DATABASE, TEMP_SCHEMA);
+}
+
+/**
+ * Finds an item by a possibly qualified name; undefined when absent (the database or schema must
+ * exist). An unqualified name is looked up among the temporary items first, as Materialize's
+ * search path puts `mz_temp` first; `mz_temp.x` names a temporary item.
+ */
 export function findItem(view: CatalogSnapshot, name: ObjectName, position: number): ItemObject | undefined {
+  if (name.length <= 2 && (name.length === 1 || name[0] === TEMP_SCHEMA)) {
+    const temp = tempSchema(view);
+    const found = temp ? view.item(temp.id, name[name.length - 1]!) : undefined;
+    if (found || name.length === 2) return found;
+  }
   const { schema, name: itemName } = itemTarget(view, name, position);
   return view.item(schema.id, itemName);
 }

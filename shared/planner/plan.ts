@@ -7,6 +7,8 @@
 import {
   DEFAULT_DATABASE,
   DEFAULT_SCHEMA,
+  NO_DATABASE,
+  TEMP_SCHEMA,
   isItemKind,
   type CatalogObject,
   type CatalogSnapshot,
@@ -24,7 +26,7 @@ import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { DataType, ExternalReferences, FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { parse } from '../sql/parser';
-import { dataType, objectName as printName, optionList, print, sourceClauses } from '../sql/printer';
+import { dataType, objectName as printName, optionList, print, sourceClauses, webhookCheck } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
   findItem,
@@ -37,6 +39,7 @@ import {
   resolveItem,
   notOwner,
   SYSTEM_CLUSTERS,
+  tempSchema,
   unknownCluster,
   unknownDatabase,
   unknownItem,
@@ -48,6 +51,8 @@ import { checkOptionsTaken, validateConnectionOptions } from './connection-optio
 import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros } from './source-sink-checks';
 import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
 import { checkMaterializable } from './unmaterializable';
+import { planWebhookCheck } from './webhook-check';
+import { planCsrConfig, purifyAvroDocs } from './avro-doc';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationNotice, reconfigurationOf } from './reconfigure';
 import { clusterSchedule, planRefresh, REPLICATION_FACTOR_OF_SCHEDULED, SCHEDULE_WITH_REPLICATION_FACTOR } from './refresh';
@@ -812,21 +817,41 @@ export class Planner {
     return [];
   }
 
+  /**
+   * A webhook source, with its `CHECK` planned as Materialize plans it (shared/planner/webhook-check.ts):
+   * the secrets it reads are dependencies (DROP SECRET answers 2BP01; CASCADE takes the source)
+   * and reach the data plane as the ingestion's secret references, which evaluates the check.
+   */
   private createWebhookSource(s: S<'create_webhook_source'>, at: number): StatementPlan {
     const notices: string[] = [];
     const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SOURCE', notices);
+    const check = s.check ? planWebhookCheck(s.check, (name, position) => this.checkSecret(name, position)) : undefined;
     const cluster = this.cluster(s.inCluster, at);
+    // The source's columns: `body`, `headers` with INCLUDE HEADERS, then one per INCLUDE HEADER.
+    const columns = ['body', ...(s.includeHeaders ? ['headers'] : []), ...s.includeHeader.map((h) => h.alias)];
+    const twice = columns.find((c, i) => columns.indexOf(c) !== i);
+    if (twice !== undefined) throw new PlanError(`column reference "${twice}" is ambiguous`, { code: SQLSTATE.ambiguousColumn, position: at });
+    const secretRefs = Object.fromEntries((check?.secrets ?? []).map((x) => [`CHECK SECRET ${x.column}`, x.id]));
     this.ws.create(
-      this.base('source', t.name, [t.schemaId, cluster.id], {
+      this.base('source', t.name, [t.schemaId, cluster.id, ...(check?.secrets ?? []).map((x) => x.id)], {
         schemaId: t.schemaId,
         createSql: print(s),
         clusterId: cluster.id,
         sourceType: 'webhook',
-        options: { 'BODY FORMAT': s.bodyFormat.kind.toUpperCase() },
+        options: { 'BODY FORMAT': s.bodyFormat.kind.toUpperCase(), ...(s.check ? { CHECK: webhookCheck(s.check) } : {}) },
+        ...(check?.secrets.length ? { secretRefs } : {}),
       }),
     );
     return this.write('CREATE SOURCE', notices);
+  }
+
+  /** A secret a webhook CHECK names: an unknown one is 42704, as for any object that is not a relation. */
+  private checkSecret(name: ObjectName, position: number): { id: string; name: string } {
+    const found = findItem(this.view(), name, position);
+    if (!found) throw new PlanError(`unknown catalog item '${name.join('.')}'`, { code: SQLSTATE.undefinedObject, position });
+    if (found.kind !== 'secret') throw wrongType(found, 'secret', position);
+    return { id: found.id, name: found.name };
   }
 
   private createSink(s: S<'create_sink'>, at: number): StatementPlan {
@@ -843,19 +868,24 @@ export class Planner {
     const from = found as Extract<typeof found, { kind: (typeof RELATION_KINDS)[number] }>;
     const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
     if (conn.spec.connector.type !== 'kafka') throw new PlanError(`${conn.name} is not a KAFKA CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
+    // DOC ON names resolve with the statement's other names, before any option is checked.
+    const format = purifyAvroDocs(this.view(), s.format, from);
     checkSinkOptions(s, at);
     if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns.map((c) => c.name), at);
+    const avroDocs = planCsrConfig(this.view(), format);
     const options: Record<string, string> = {};
     for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
     this.ws.create(
-      this.base('sink', t.name, [t.schemaId, cluster.id, from.id, conn.id], {
+      // What DOC ON names is part of the sink's definition, so a dependency, as in Materialize.
+      this.base('sink', t.name, [t.schemaId, cluster.id, from.id, conn.id, ...docTargets(avroDocs)], {
         schemaId: t.schemaId,
-        createSql: print(s),
+        createSql: print(format ? { ...s, format } : s),
         clusterId: cluster.id,
         fromId: from.id,
         connectionId: conn.id,
         options,
         ...(s.envelope ? { envelope: s.envelope } : {}),
+        ...(avroDocs ? { avroDocs } : {}),
       }),
     );
     return this.write('CREATE SINK', notices);
@@ -865,7 +895,8 @@ export class Planner {
 
   private createTable(s: S<'create_table'>, at: number): StatementPlan {
     const notices: string[] = [];
-    if (s.temporary) throw new NotSupportedError('temporary tables are session objects; the HTTP API has no session', { position: at });
+    // A temporary view is only a name for a query; a temporary table holds rows, which the data plane would keep for one request.
+    if (s.temporary) throw new NotSupportedError('temporary tables are not supported: their rows live as long as the session, and over the HTTP API a session is one request', { position: at });
     const seen = new Set<string>();
     const typeIds: string[] = [];
     for (const c of s.columns) {
@@ -990,7 +1021,7 @@ export class Planner {
 
   private viewLike(s: S<'create_view'> | S<'create_materialized_view'>, at: number, kind: 'view' | 'materialized_view'): StatementPlan {
     const tag = kind === 'view' ? 'CREATE VIEW' : 'CREATE MATERIALIZED VIEW';
-    if (s.kind === 'create_view' && s.temporary) throw new NotSupportedError('temporary views are session objects; the HTTP API has no session', { position: at });
+    if (s.kind === 'create_view' && s.temporary) return this.createTemporaryView(s, at);
     const notices: string[] = [];
     const target = itemTarget(this.view(), s.name, at);
     const existing = this.view().item(target.schema.id, target.name);
@@ -1007,6 +1038,7 @@ export class Planner {
     }
     checkMaterializable(s.query, { materialized: kind === 'materialized_view', allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, kind, system.reads);
+    this.refuseTemporaryDependency(refs, s.queryPosition);
     const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
     // REFRESH options, purified as Materialize does (SHOW CREATE shows the times they resolved to).
     const refresh = s.kind === 'create_materialized_view' ? planRefresh(s.withOptions, Date.parse(this.ctx.now)) : undefined;
@@ -1049,6 +1081,65 @@ export class Planner {
       this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql, clusterId: cluster!.id, query: s.query, ...(s.kind === 'create_materialized_view' ? retention(s.withOptions, at) : {}), ...refreshSpec }));
     }
     return this.write(tag, notices);
+  }
+
+  /** Materialize's rule (its catalog's): a durable object cannot read what vanishes with the session. */
+  private refuseTemporaryDependency(refs: readonly string[], position: number): void {
+    const temporary = refs.find((id) => this.ws.isTemporary(id));
+    if (temporary === undefined) return;
+    throw new PlanError(`non-temporary items cannot depend on temporary item '${this.ws.get(temporary)?.name ?? temporary}'`, { code: SQLSTATE.internalError, position });
+  }
+
+  /**
+   * `CREATE TEMPORARY VIEW`: a view in the request's `mz_temp` schema (made on first use), with
+   * Materialize's rules: it may read permanent objects, unqualified names find it first, its name
+   * may be qualified by `mz_temp` only, and it may read system relations Materialize calls
+   * unstable (nothing durable is built on it). It is never committed: the request is the session.
+   */
+  private createTemporaryView(s: S<'create_view'>, at: number): StatementPlan {
+    const notices: string[] = [];
+    const system = { reads: false, unstable: [] as string[] };
+    const refs = [...this.queryDependencies(s.query, s.queryPosition, system), ...typesNamedIn(this.view(), s.query)];
+    checkMaterializable(s.query, { materialized: false, allowMzNow: true, basePosition: s.queryPosition });
+    this.checkViewShape(s, 'view', system.reads);
+    if (s.name.length > 1 && s.name[s.name.length - 2] !== TEMP_SCHEMA) {
+      throw new PlanError('cannot create temporary item in non-temporary schema', { code: SQLSTATE.internalError, position: at });
+    }
+    const name = s.name[s.name.length - 1]!;
+    validateName(name, at, 'view');
+    const schema = this.temporarySchema();
+    const existing = this.view().item(schema.id, name);
+    if (existing && s.orReplace) {
+      if (existing.kind !== 'view') throw wrongType(existing, 'view', at);
+      const full = this.view().qualifiedName(existing).join('.');
+      if (refs.includes(existing.id)) throw new PlanError(`cannot replace view ${full}: depended upon by new ${full} definition`, { code: SQLSTATE.invalidParameterValue, position: at });
+      const blocking = this.view().dependentsOf(existing.id).filter((d) => d.kind !== 'index');
+      if (blocking.length) {
+        throw new PlanError(`cannot drop view "${full}": still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} "${minimalName(this.view().qualifiedName(d))}"`).join(', ')}`, {
+          code: SQLSTATE.dependentObjectsStillExist,
+          position: at,
+          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
+        });
+      }
+      for (const d of this.view().dependentsOf(existing.id)) this.ws.drop(d.id);
+      this.ws.update(existing.id, (o) => ({ ...o, dependsOn: [schema.id, ...refs], spec: { ...(o.spec as ObjectSpec['view']), query: s.query, createSql: print(s) } }) as CatalogObject, false);
+      return this.write('CREATE VIEW');
+    }
+    if (existing) {
+      if (s.ifNotExists) return this.write('CREATE VIEW', [`${KIND_LABEL[existing.kind]} "${name}" already exists, skipping`]);
+      this.nameConflict ??= alreadyExists(existing, this.view().qualifiedName(existing), at);
+    }
+    this.ws.createTemporary(this.base('view', name, [schema.id, ...refs], { schemaId: schema.id, createSql: print(s), query: s.query }));
+    return this.write('CREATE VIEW', notices);
+  }
+
+  /** The request's `mz_temp` schema, made by its first temporary item (Materialize makes it lazily too). */
+  private temporarySchema(): ObjectOf<'schema'> {
+    const existing = tempSchema(this.view());
+    if (existing) return existing;
+    const schema = this.base('schema', TEMP_SCHEMA, [], { databaseId: NO_DATABASE });
+    this.ws.createTemporary(schema);
+    return schema;
   }
 
   /** Materialize's checks of a body's output columns, where the body's reader shows them. */
@@ -1109,7 +1200,7 @@ export class Planner {
     const on = resolveItem(this.view(), s.on, RELATION_KINDS, 'relation', at);
     for (const k of s.keyParts ?? []) checkMaterializable(k.text, { materialized: true, allowMzNow: false, basePosition: k.position });
     const keyParts = (s.keyParts ?? []).map((k) => k.text);
-    const derived = keyParts.length ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
+    const derived = s.keyParts ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
     const schemaId = on.spec.schemaId;
     // A derived name that is taken gets the first free numeric suffix, as in Materialize
     // (`t_primary_idx`, then `t_primary_idx1`); a name the user gave must be free.
@@ -1123,7 +1214,11 @@ export class Planner {
     }
     const cluster = this.cluster(s.inCluster, at);
     const typeIds = (s.keyParts ?? []).flatMap((k) => typesNamedIn(this.view(), k.text));
-    this.ws.create(this.base('index', name, [schemaId, cluster.id, on.id, ...typeIds], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts, ...retention(s.withOptions, at) }));
+    const index = this.base('index', name, [schemaId, cluster.id, on.id, ...typeIds], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts, ...retention(s.withOptions, at) });
+    // An index on a temporary view is temporary too, as in Materialize: it vanishes with the
+    // request before the data plane could build it, so it is planned and never committed.
+    if (this.ws.isTemporary(on.id)) this.ws.createTemporary(index);
+    else this.ws.create(index);
     return this.write('CREATE INDEX', notices);
   }
 
@@ -1218,10 +1313,8 @@ export class Planner {
         const db = view.database(dbName);
         return db ? view.schema(db.id, schemaName) : undefined;
       }
-      default: {
-        const t = itemTarget(view, name, at);
-        return view.item(t.schema.id, t.name);
-      }
+      default:
+        return findItem(view, name, at);
     }
   }
 
@@ -1593,6 +1686,11 @@ export class Planner {
     }
     return { kind: 'rows', columns: ['type', 'action', 'kind', 'object', 'detail'], rows };
   }
+}
+
+/** The objects a sink's Avro docs name. */
+function docTargets(docs: { readonly key: readonly { objectId: string }[]; readonly value: readonly { objectId: string }[] } | undefined): string[] {
+  return docs ? [...docs.key, ...docs.value].map((d) => d.objectId) : [];
 }
 
 /** What a sink may export (Materialize's plan_sink): anything with storage of its own. */

@@ -35,6 +35,11 @@ const UNMATERIALIZABLE: Readonly<Record<string, string>> = {
 /** Calls SQL writes without parentheses. */
 const BARE_CALLS = new Set(['current_timestamp', 'current_user', 'current_role', 'session_user', 'localtimestamp']);
 
+/** Materialize's name of a call a dataflow cannot maintain (`now` → `current_timestamp`), if `fn` is one. */
+export function unmaterializableName(fn: string): string | undefined {
+  return Object.hasOwn(UNMATERIALIZABLE, fn) ? UNMATERIALIZABLE[fn] : undefined;
+}
+
 export interface MaterializeCheck {
   /** The text becomes a dataflow (a materialized view, an index key); a plain view only has the rename checked. */
   readonly materialized: boolean;

@@ -11,6 +11,12 @@
  * - a drop or change of an object rewrites it on condition that its `version` and `dependents`
  *   are what the plan saw — so a dependent created meanwhile makes the drop replan (and fail with
  *   2BP01 or cascade to it).
+ *
+ * Temporary items (`CREATE TEMPORARY VIEW`) live in a layer of their own: the statements after
+ * them see them (names, dependencies, system tables), `diff()` never does, so they are never
+ * committed and cause no effect. Over the HTTP API a request is Materialize's session, and they
+ * vanish with it. They add nothing to the dependents counters of what they read: those fence
+ * concurrent commits, and a temporary item is in no commit.
  */
 import { CatalogSnapshot, type CatalogObject } from '../catalog/model';
 import { nameSpaceOf, type CatalogOp, type ChangeSet, type NameSpace } from '../catalog/ops';
@@ -26,7 +32,9 @@ export type { CatalogOp, ChangeSet };
 export class Workspace {
   /** Every object this request touched, as it is now (dropped ones included). */
   private changes = new Map<string, CatalogObject>();
-  private savepoint: Map<string, CatalogObject> | undefined;
+  /** The request's temporary items, as they are now (dropped ones included). */
+  private temporaries = new Map<string, CatalogObject>();
+  private savepoint: { changes: Map<string, CatalogObject>; temporaries: Map<string, CatalogObject> } | undefined;
   private cachedView: CatalogSnapshot | undefined;
 
   constructor(
@@ -36,7 +44,19 @@ export class Workspace {
 
   /** The live objects as of the statements applied so far. */
   view(): CatalogSnapshot {
-    return (this.cachedView ??= this.changes.size === 0 ? this.snapshot : CatalogSnapshot.derive(this.snapshot, this.changes.values()));
+    return (this.cachedView ??=
+      this.changes.size === 0 && this.temporaries.size === 0 ? this.snapshot : CatalogSnapshot.derive(this.snapshot, [...this.changes.values(), ...this.temporaries.values()]));
+  }
+
+  /** Whether `id` is one of this request's temporary items. */
+  isTemporary(id: string): boolean {
+    return this.temporaries.has(id);
+  }
+
+  /** A temporary item: visible to the request's later statements, never part of its commit. */
+  createTemporary(o: CatalogObject): void {
+    this.temporaries.set(o.id, o);
+    this.cachedView = undefined;
   }
 
   get(id: string): CatalogObject | undefined {
@@ -52,6 +72,7 @@ export class Workspace {
   drop(id: string): void {
     const o = this.current(id);
     if (!o || o.dropped) return;
+    if (this.temporaries.has(id)) return this.setTemporary({ ...o, dropped: true, droppedAt: this.now });
     this.set({ ...o, dropped: true, droppedAt: this.now, generation: o.generation + 1, version: this.nextVersion(o), updatedAt: this.now });
     for (const ref of o.dependsOn) this.adjustDependents(ref, -1);
   }
@@ -61,6 +82,7 @@ export class Workspace {
     const o = this.current(id);
     if (!o || o.dropped) return;
     const next = change(o);
+    if (this.temporaries.has(id)) return this.setTemporary({ ...next, updatedAt: this.now } as CatalogObject);
     for (const ref of o.dependsOn) if (!next.dependsOn.includes(ref)) this.adjustDependents(ref, -1);
     for (const ref of next.dependsOn) if (!o.dependsOn.includes(ref)) this.adjustDependents(ref, +1);
     // One new generation per request; objects created in this request stay at generation 1.
@@ -71,7 +93,7 @@ export class Workspace {
   /** Bumps an object's version so that a concurrent statement that read it loses (invariant 5). */
   touch(id: string): void {
     const o = this.current(id);
-    if (!o || o.dropped) return;
+    if (!o || o.dropped || this.temporaries.has(id)) return;
     this.set({ ...o, version: this.nextVersion(o), updatedAt: this.now });
   }
 
@@ -79,25 +101,32 @@ export class Workspace {
   fork(): Workspace {
     const w = new Workspace(this.snapshot, this.now);
     w.changes = new Map(this.changes);
+    w.temporaries = new Map(this.temporaries);
     return w;
   }
 
   /** BEGIN: remember the state; ROLLBACK returns to it. */
   begin(): void {
-    this.savepoint = new Map(this.changes);
+    this.savepoint = { changes: new Map(this.changes), temporaries: new Map(this.temporaries) };
   }
   rollback(): void {
-    this.changes = this.savepoint ?? new Map();
+    this.changes = this.savepoint?.changes ?? new Map();
+    this.temporaries = this.savepoint?.temporaries ?? new Map();
     this.savepoint = undefined;
     this.cachedView = undefined;
   }
 
   private current(id: string): CatalogObject | undefined {
-    return this.changes.get(id) ?? this.snapshot.get(id);
+    return this.changes.get(id) ?? this.temporaries.get(id) ?? this.snapshot.get(id);
   }
 
   private set(o: CatalogObject): void {
     this.changes.set(o.id, o);
+    this.cachedView = undefined;
+  }
+
+  private setTemporary(o: CatalogObject): void {
+    this.temporaries.set(o.id, o);
     this.cachedView = undefined;
   }
 
@@ -109,7 +138,7 @@ export class Workspace {
 
   private adjustDependents(id: string, delta: number): void {
     const o = this.current(id);
-    if (!o) return;
+    if (!o || this.temporaries.has(id)) return;
     this.set({ ...o, dependents: o.dependents + delta } as CatalogObject);
   }
 

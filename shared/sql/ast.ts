@@ -45,7 +45,14 @@ export interface SqlOption {
   readonly value: OptionValue;
   /** Byte offset of the option name, for errors that point at it. */
   readonly position: number;
+  /** What a schema registry's `[KEY | VALUE] DOC ON TYPE t | COLUMN t.c` option documents (name `DOC ON`, `KEY DOC ON`, `VALUE DOC ON`). */
+  readonly docOn?: DocOnTarget;
 }
+
+/** The object of an Avro `DOC ON` option: a type or relation (`TYPE t`), or one of its columns (`COLUMN t.c`). */
+export type DocOnTarget =
+  | { readonly kind: 'type'; readonly name: ObjectName }
+  | { readonly kind: 'column'; readonly relation: ObjectName; readonly column: string };
 
 export interface ReplicaDefinition {
   readonly name: string;
@@ -246,6 +253,26 @@ export type AlterConnectionAction =
   | { readonly kind: 'drop'; readonly name: string; readonly word: 'DROP' | 'RESET'; readonly position: number }
   | { readonly kind: 'rotate_keys'; readonly position: number };
 
+/** One column a webhook `CHECK`'s `WITH (...)` brings into scope: `HEADERS [AS a] [BYTES]`, `BODY ...`, `SECRET s ...`. */
+export interface WebhookCheckColumn {
+  readonly alias?: string;
+  readonly bytes: boolean;
+}
+
+/**
+ * A webhook source's `CHECK ( [WITH (...)] <expression> )`. The `WITH` items are grouped as
+ * Materialize keeps (and prints) them: headers, bodies, secrets, each in the order typed.
+ */
+export interface WebhookCheck {
+  readonly options?: {
+    readonly headers: readonly WebhookCheckColumn[];
+    readonly bodies: readonly WebhookCheckColumn[];
+    readonly secrets: readonly (WebhookCheckColumn & { readonly secret: ObjectName; readonly position: number })[];
+  };
+  /** The boolean expression, as typed; the planner reads it (shared/sql/scalar.ts). */
+  readonly expr: RawExpr;
+}
+
 export type SecretValue = { readonly kind: 'string'; readonly value: string } | { readonly kind: 'raw'; readonly expr: RawExpr };
 
 export type Statement =
@@ -344,8 +371,7 @@ export type Statement =
       readonly includeHeader: readonly { readonly header: string; readonly alias: string; readonly bytes: boolean }[];
       /** `INCLUDE HEADERS [([NOT] 'name', ...)]`; `filters` is empty when no list was written. */
       readonly includeHeaders?: { readonly filters: readonly { readonly block: boolean; readonly header: string }[] };
-      /** `CHECK (...)`: the text between the parentheses, as typed. */
-      readonly check?: RawExpr;
+      readonly check?: WebhookCheck;
     }
   | {
       readonly kind: 'create_sink';

@@ -154,8 +154,8 @@ export const OPTION_LISTS = {
   },
   csrConfig: {
     what: 'schema registry',
-    names: ['AVRO KEY FULLNAME', 'AVRO VALUE FULLNAME', 'KEY COMPATIBILITY LEVEL', 'NULL DEFAULTS', 'VALUE COMPATIBILITY LEVEL'],
-    unsupported: ['DOC ON', 'KEY DOC ON', 'VALUE DOC ON'],
+    // `[KEY | VALUE] DOC ON` takes `TYPE t` or `COLUMN t.c` after it (the parser reads that part).
+    names: ['AVRO KEY FULLNAME', 'AVRO VALUE FULLNAME', 'DOC ON', 'KEY COMPATIBILITY LEVEL', 'KEY DOC ON', 'NULL DEFAULTS', 'VALUE COMPATIBILITY LEVEL', 'VALUE DOC ON'],
   },
   // `PARTITION BY (col, ...)`: a storage layout hint Materialize keeps in the table's definition.
   tableWith: { what: 'CREATE TABLE', names: ['PARTITION BY', 'RETAIN HISTORY'] },

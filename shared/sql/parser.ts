@@ -13,6 +13,7 @@ import type {
   ColumnDef,
   ConnectionType,
   DataType,
+  DocOnTarget,
   ExternalReferences,
   Expr,
   Format,
@@ -27,6 +28,8 @@ import type {
   RawExpr,
   RefreshOptionValue,
   AlterConnectionAction,
+  WebhookCheck,
+  WebhookCheckColumn,
   AlterSourceAction,
   ReplicaDefinition,
   SchemaStrategy,
@@ -41,10 +44,11 @@ import type {
   StatementKind,
 } from './ast';
 import { byteOffset, byteOffsets, lex, type Token } from './lexer';
+import { docOnText } from './printer';
 import { ANY_CONNECTION_OPTIONS, OPTION_LISTS, VALUE_PREFIX, type OptionListSpec } from './options';
+import { MAX_NESTING_DEPTH, readScalar, type ScalarExpr } from './scalar';
 
-/** Deepest nesting of parentheses / NOT / option lists the parser follows. */
-export const MAX_NESTING_DEPTH = 128;
+export { MAX_NESTING_DEPTH };
 
 /** Statement keywords Materialize has that we do not support yet: answered 0A000, not 42601. */
 const KNOWN_UNSUPPORTED = new Set(['grant', 'inspect', 'raise', 'reassign', 'revoke']);
@@ -170,8 +174,20 @@ export class Parser {
   /** Whether a SELECT failed on an expression in its select list (read by `parseSelectOrUnsupported`). */
   private selectListExpression = false;
 
-  constructor(private readonly text: string) {
-    this.tokens = lex(text);
+  /**
+   * `base`: the byte offset of `text` in the request, when the text is a span of it (a raw
+   * expression read again), so that positions in errors point into the request.
+   */
+  constructor(
+    private readonly text: string,
+    private readonly base = 0,
+  ) {
+    try {
+      this.tokens = lex(text);
+    } catch (e) {
+      if (e instanceof SqlSyntaxError && e.position !== undefined) e.position += base;
+      throw e;
+    }
   }
 
   /** Parses every `;`-separated statement in the text. */
@@ -518,7 +534,7 @@ export class Parser {
         return this.fail('HEADER or HEADERS');
       }
     }
-    const check = this.eatKeyword('check') ? this.rawParenthesized('a CHECK expression') : undefined;
+    const check = this.eatKeyword('check') ? this.parseWebhookCheck() : undefined;
     return {
       kind: 'create_webhook_source',
       name,
@@ -529,6 +545,40 @@ export class Parser {
       ...(includeHeaders ? { includeHeaders } : {}),
       ...(check ? { check } : {}),
     };
+  }
+
+  /** `( [WITH (HEADERS | BODY | SECRET s [AS alias] [BYTES], ...)] <expression> )` after CHECK (Materialize's grammar). */
+  private parseWebhookCheck(): WebhookCheck {
+    this.expectOp('(');
+    let options: NonNullable<WebhookCheck['options']> | undefined;
+    if (this.eatKeyword('with')) {
+      this.expectOp('(');
+      const headers: WebhookCheckColumn[] = [];
+      const bodies: WebhookCheckColumn[] = [];
+      const secrets: (WebhookCheckColumn & { secret: ObjectName; position: number })[] = [];
+      const rest = (): WebhookCheckColumn => {
+        const alias = this.eatKeyword('as') ? this.parseIdent() : undefined;
+        const bytes = this.eatKeyword('bytes');
+        return alias !== undefined ? { alias, bytes } : { bytes };
+      };
+      do {
+        const t = this.peek();
+        if (this.eatKeyword('secret')) {
+          const position = this.byte(this.peek().start);
+          secrets.push({ secret: this.parseObjectName(), position, ...rest() });
+        } else if (this.eatKeyword('headers')) headers.push(rest());
+        else if (this.eatKeyword('body')) bodies.push(rest());
+        else return this.failAt(t, 'one of SECRET or HEADERS or BODY');
+      } while (this.eatOp(','));
+      this.expectOp(')');
+      options = { headers, bodies, secrets };
+    }
+    const first = this.i;
+    if (this.peekOp(')')) return this.fail('an expression');
+    readScalar(this);
+    const expr = this.rawSpan(first, this.i);
+    this.expectOp(')');
+    return options ? { options, expr } : { expr };
   }
 
   /** `FORMAT f` or `KEY FORMAT f VALUE FORMAT f`, if present. */
@@ -959,7 +1009,13 @@ export class Parser {
     let keyParts: RawExpr[] | undefined;
     if (!isDefault) {
       if (!this.peekOp('(')) return this.fail("'(' and the index key (or CREATE DEFAULT INDEX)");
-      keyParts = this.rawList('an index key expression');
+      // `()`: an index with an empty key, which Materialize allows (an arrangement of the whole row).
+      if (this.peekOp(')', 1)) {
+        this.i += 2;
+        keyParts = [];
+      } else {
+        keyParts = this.rawList('an index key expression');
+      }
     }
     const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.indexWith) : [];
     return {
@@ -1252,7 +1308,7 @@ export class Parser {
       }
       return this.fail(`CREATE or what to show (one of ${oneOf([...SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()), 'COLUMNS'].sort())})`);
     }
-    const on = (what === 'indexes' || what === 'subsources') && this.eatKeyword('on') ? this.parseObjectName() : undefined;
+    let on = (what === 'indexes' || what === 'subsources' || what === 'tables') && this.eatKeyword('on') ? this.parseObjectName() : undefined;
     let from: ObjectName | undefined;
     let inCluster: string | undefined;
     const fromTok = this.peek();
@@ -1260,6 +1316,8 @@ export class Parser {
       if (what === 'subsources' && on) throw new SqlSyntaxError('Cannot specify both FROM and ON', this.byte(fromTok.start));
       from = this.parseObjectName();
     }
+    // `SHOW TABLES [FROM schema] ON source`: the tables a source feeds (Materialize writes ON after FROM).
+    if (what === 'tables' && !on && this.eatKeyword('on')) on = this.parseObjectName();
     if (what !== 'subsources' && this.eatKeywords('in', 'cluster')) inCluster = this.parseIdent();
     const filter = this.parseShowFilter();
     return {
@@ -1556,12 +1614,29 @@ export class Parser {
         onReplicas(startTok);
         continue;
       }
+      // `DOC ON TYPE t`, `KEY DOC ON COLUMN t.c`: the object is part of the option's name (one option per object).
+      const docOn = spec === OPTION_LISTS.csrConfig && name.endsWith('DOC ON') ? this.parseDocOnTarget() : undefined;
+      const key = docOn ? `${name} ${docOnText(docOn)}` : name;
       // A materialized view takes several REFRESH options (`REFRESH AT ..., REFRESH EVERY ...`), as in Materialize.
-      if (seen.has(name) && !MULTIPLE_OPTIONS.has(name)) throw new SqlSyntaxError(`${name} specified more than once`, this.byte(startTok.start));
-      seen.add(name);
-      options.push(this.parseOptionRest(spec, name, startTok));
+      if (seen.has(key) && !MULTIPLE_OPTIONS.has(name)) throw new SqlSyntaxError(`${key} specified more than once`, this.byte(startTok.start));
+      seen.add(key);
+      const option = this.parseOptionRest(spec, name, startTok);
+      options.push(docOn ? { ...option, docOn } : option);
     } while (this.eatOp(','));
     return options;
+  }
+
+  /** `TYPE name` or `COLUMN relation.column` after `[KEY | VALUE] DOC ON` (Materialize's parse_avro_doc_on_option_name). */
+  private parseDocOnTarget(): DocOnTarget {
+    if (this.eatKeyword('type')) return { kind: 'type', name: this.parseObjectName() };
+    if (!this.eatKeyword('column')) return this.fail('one of TYPE or COLUMN');
+    const start = this.peek();
+    // The relation's name (up to three parts) and the column's.
+    const name = [this.parseIdent()];
+    while (this.eatOp('.')) name.push(this.parseIdent());
+    if (name.length > 4) this.failAt(this.prev(), 'a column name with at most four parts (database.schema.relation.column)');
+    if (name.length < 2) throw new SqlSyntaxError('need to specify an object and a column', this.byte(start.start));
+    return { kind: 'column', relation: name.slice(0, -1), column: name[name.length - 1]! };
   }
 
   /** The rest of one option after its name (`[=] value`, or none), as a SqlOption starting at `startTok`. */
@@ -1995,7 +2070,7 @@ export class Parser {
   private byteTable: Uint32Array | null | undefined;
   byte(index: number): number {
     if (this.byteTable === undefined) this.byteTable = byteOffsets(this.text);
-    return this.byteTable === null ? index : this.byteTable[index]!;
+    return this.base + (this.byteTable === null ? index : this.byteTable[index]!);
   }
   fail(expected: string): never {
     return this.failAt(this.peek(), expected);
@@ -2017,4 +2092,15 @@ const RETAIN_HISTORY_TYPES: ReadonlySet<string> = new Set(['table', 'source', 'i
 /** Parses a request's SQL text into statements with their byte spans. */
 export function parse(text: string, options: { maxStatements?: number } = {}): ParsedStatement[] {
   return new Parser(text).parseStatements(options.maxStatements);
+}
+
+/**
+ * Reads a scalar expression kept as typed (`RawExpr`, a webhook CHECK's); positions in the tree
+ * and in errors are byte offsets in the request.
+ */
+export function parseScalar(raw: RawExpr): ScalarExpr {
+  const p = new Parser(raw.text, raw.position);
+  const e = readScalar(p);
+  if (p.peek().kind !== 'eof') p.fail('end of expression');
+  return e;
 }

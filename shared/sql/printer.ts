@@ -7,6 +7,7 @@ import type {
   ClusterAlterWait,
   ColumnDef,
   DataType,
+  DocOnTarget,
   Expr,
   ExternalReferences,
   Format,
@@ -21,6 +22,8 @@ import type {
   SourceEnvelope,
   SqlOption,
   Statement,
+  WebhookCheck,
+  WebhookCheckColumn,
 } from './ast';
 import { KEYWORDS } from './keywords';
 import { VALUE_PREFIX } from './options';
@@ -91,7 +94,13 @@ function refreshValue(r: RefreshOptionValue): string {
   }
 }
 
+/** The object of a `DOC ON` option as written after it: `TYPE t`, `COLUMN t.c`. */
+export function docOnText(t: DocOnTarget): string {
+  return t.kind === 'type' ? `TYPE ${objectName(t.name)}` : `COLUMN ${objectName([...t.relation, t.column])}`;
+}
+
 function option(o: SqlOption): string {
+  if (o.docOn) return `${o.name} ${docOnText(o.docOn)}${o.value.kind === 'none' ? '' : ` = ${optionValue(o.value)}`}`;
   if (o.value.kind === 'none') return o.name;
   const prefix = VALUE_PREFIX[o.name];
   return `${o.name} = ${prefix !== undefined ? `${prefix} ` : ''}${optionValue(o.value)}`;
@@ -355,7 +364,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
         const filters = s.includeHeaders.filters.map((f) => `${f.block ? 'NOT ' : ''}${stringLiteral(f.header)}`);
         parts.push(`INCLUDE HEADERS${filters.length ? ` (${filters.join(', ')})` : ''}`);
       }
-      if (s.check) parts.push(`CHECK (${s.check.text})`);
+      if (s.check) parts.push(webhookCheck(s.check));
       return parts.join(' ');
     }
     case 'create_sink': {
@@ -443,6 +452,14 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     case 'explain_effects':
       return `EXPLAIN EFFECTS FOR ${print(s.statement, opts)}`;
   }
+}
+
+/** `CHECK (WITH (...) expr)`, the `WITH` items in Materialize's order: headers, bodies, secrets. */
+export function webhookCheck(c: WebhookCheck): string {
+  const column = (word: string, x: WebhookCheckColumn) => `${word}${x.alias !== undefined ? ` AS ${ident(x.alias)}` : ''}${x.bytes ? ' BYTES' : ''}`;
+  const o = c.options;
+  const items = o ? [...o.headers.map((h) => column('HEADERS', h)), ...o.bodies.map((b) => column('BODY', b)), ...o.secrets.map((x) => column(`SECRET ${objectName(x.secret)}`, x))] : [];
+  return `CHECK (${o ? `WITH (${items.join(', ')}) ` : ''}${c.expr.text})`;
 }
 
 function clusterWait(w: ClusterAlterWait): string {

@@ -3,9 +3,9 @@
  * evaluator of the subset the parser reads (one relation, plain columns, WHERE, ORDER BY, LIMIT).
  * Pure: the caller loads the inputs.
  */
-import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot } from '../catalog/model';
+import { DEFAULT_DATABASE, DEFAULT_SCHEMA, TEMP_SCHEMA, type CatalogSnapshot } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
-import { findItem, isSystemRelation, unknownItem } from '../planner/names';
+import { findItem, isSystemRelation, tempSchema, unknownItem } from '../planner/names';
 import type { Expr, ObjectName, Statement } from '../sql/ast';
 import { reconfigurationNotice } from '../planner/reconfigure';
 import { typeDisplayName } from '../planner/types';
@@ -61,12 +61,14 @@ export function inputsNeeded(s: Extract<Statement, { kind: 'show' | 'select' }>,
   return new Set(s.what === 'cluster replicas' ? ['replicaStatuses'] : []);
 }
 
-/** A user object named in FROM (resolved in materialize.public by default), if it is one. */
+/** A user object named in FROM (the request's temporary items first, then materialize.public by default), if it is one. */
 function userRelation(snapshot: CatalogSnapshot, name: ObjectName) {
-  const [db, schema, rel] = name.length === 3 ? name : name.length === 2 ? [DEFAULT_DATABASE, name[0]!, name[1]!] : [DEFAULT_DATABASE, DEFAULT_SCHEMA, name[0]!];
-  const d = snapshot.database(db!);
-  const sc = d ? snapshot.schema(d.id, schema!) : undefined;
-  return sc ? snapshot.item(sc.id, rel!) : undefined;
+  try {
+    return findItem(snapshot, name, 0);
+  } catch {
+    // An unknown database or schema: not a user object (a system relation, or unknown).
+    return undefined;
+  }
 }
 
 export function evaluateSelect(s: Extract<Statement, { kind: 'select' }>, inputs: SystemInputs, systemItems?: SystemSchemaItems): Relation {
@@ -201,8 +203,9 @@ function showSubsources(s: Extract<Statement, { kind: 'show' }>, snapshot: Catal
   return { columns: [col('name'), col('type')], rows: items.map((i) => [i.name, 'subsource']) };
 }
 
-/** The schema `SHOW ... FROM` names (`public` of `materialize` by default). */
-function schemaOf(snapshot: CatalogSnapshot, from: ObjectName | undefined) {
+/** The schema `SHOW ... FROM` names (`public` of `materialize` by default); `mz_temp` is the request's temporary items (none yet: empty). */
+function schemaOf(snapshot: CatalogSnapshot, from: ObjectName | undefined): { readonly id: string } {
+  if (from?.length === 1 && from[0] === TEMP_SCHEMA) return tempSchema(snapshot) ?? { id: '\u0000no temporary schema' };
   const [dbName, schemaName] = !from ? [DEFAULT_DATABASE, DEFAULT_SCHEMA] : from.length === 2 ? [from[0]!, from[1]!] : [DEFAULT_DATABASE, from[0]!];
   const db = snapshot.database(dbName);
   if (!db) throw new PlanError(`unknown database '${dbName}'`, { code: SQLSTATE.undefinedObject });
@@ -384,8 +387,15 @@ function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSna
   if (!wanted) throw new PlanError(`SHOW ${s.what.toUpperCase()} is not supported`, { code: SQLSTATE.featureNotSupported });
   const schema = schemaOf(snapshot, s.from);
   const clusterName = (id: string | undefined) => (id ? (snapshot.get(id)?.name ?? null) : null);
-  let items = snapshot.items().filter((i) => wanted.includes(i.kind) && i.spec.schemaId === schema.id);
-  if (s.on) {
+  // `SHOW INDEXES ON x` lists x's indexes, which live in x's schema (mz_temp for a temporary view's).
+  let items = snapshot.items().filter((i) => wanted.includes(i.kind) && ((s.what === 'indexes' && s.on && !s.from) || i.spec.schemaId === schema.id));
+  if (s.on && s.what === 'tables') {
+    // Materialize's wording (an unstructured plan error there).
+    const source = findItem(snapshot, s.on, 0);
+    if (!source) throw unknownItem(s.on, 0);
+    if (source.kind !== 'source') throw new PlanError(`cannot show tables on ${snapshot.qualifiedName(source).join('.')} because it is a ${OBJECT_TYPE[source.kind] ?? source.kind}`, { code: SQLSTATE.internalError });
+    items = items.filter((i) => i.kind === 'table' && i.spec.fromSource?.sourceId === source.id);
+  } else if (s.on) {
     // Resolved like any name (Materialize: `unknown catalog item 't'`); a system relation has no user indexes.
     const on = isSystemRelation(s.on) ? undefined : findItem(snapshot, s.on, 0);
     if (!on && !isSystemRelation(s.on)) throw unknownItem(s.on, 0);

@@ -3,7 +3,7 @@
  * are computed from a catalog read (and the status, effect and history items it needs). Pure: the
  * caller loads the inputs; shared/system/evaluate.ts evaluates SELECT and SHOW over them.
  */
-import type { CatalogSnapshot, Reconfiguration } from '../catalog/model';
+import { NO_DATABASE, type CatalogSnapshot, type Reconfiguration } from '../catalog/model';
 import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/status-store';
 import type { EffectRecord } from '../effects/model';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
@@ -143,7 +143,8 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
     schema: 'mz_catalog',
     columns: [col('id'), col('database_id'), col('name'), col('owner_id')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.ofKind('schema').map((x) => [x.id, x.spec.databaseId, x.name, x.owner]),
+    // The request's mz_temp belongs to no database: NULL, as Materialize's ambient schemas.
+    rows: ({ snapshot }) => snapshot.ofKind('schema').map((x) => [x.id, x.spec.databaseId === NO_DATABASE ? null : x.spec.databaseId, x.name, x.owner]),
   },
   mz_sources: {
     schema: 'mz_catalog',

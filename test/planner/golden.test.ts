@@ -24,7 +24,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from '../../shared/catalog/model';
-import type { CatalogOp, NameSpace } from '../../shared/catalog/ops';
+import { objectsAfter, type CatalogOp, type NameSpace } from '../../shared/catalog/ops';
 import { ControlPlaneError } from '../../shared/errors';
 import { Planner, type PlanContext, type StatementPlan } from '../../shared/planner/plan';
 import { Workspace } from '../../shared/planner/workspace';
@@ -158,7 +158,8 @@ function run(input: string): Outcome {
     const ws = new Workspace(snapshot, NOW);
     const planner = new Planner(ws, ctx);
     for (const ps of parse(sql)) planner.plan(ps);
-    snapshot = new CatalogSnapshot('t', [...ws.view().byId.values()]);
+    // What the commit writes, as the store applies it (a temporary item is in no commit).
+    snapshot = new CatalogSnapshot('t', [...CatalogSnapshot.derive(snapshot, objectsAfter(ws.diff())).byId.values()]);
   }
   const ws = new Workspace(snapshot, NOW);
   const planner = new Planner(ws, ctx);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CatalogSnapshot } from '../../shared/catalog/model';
+import { CatalogSnapshot, type CatalogObject } from '../../shared/catalog/model';
 import { ControlPlaneError } from '../../shared/errors';
 import { planStatement, type PlanContext } from '../../shared/planner/plan';
 import { Workspace } from '../../shared/planner/workspace';
@@ -87,5 +87,38 @@ describe('planner + workspace diff', () => {
     }
     expect(caught).toBeInstanceOf(ControlPlaneError);
     expect((caught as ControlPlaneError).code).toBe(code);
+  });
+});
+
+describe('temporary items', () => {
+  const base = { generation: 1, version: 1, dependents: 0, createdAt: NOW, updatedAt: NOW, owner: 'tester' };
+  const db = { ...base, id: 'db', kind: 'database', name: 'materialize', dependsOn: [], spec: {} } as CatalogObject;
+  const pub = { ...base, id: 'pub', kind: 'schema', name: 'public', dependsOn: ['db'], spec: { databaseId: 'db' } } as CatalogObject;
+  const view = { ...base, id: 'v', kind: 'view', name: 'v', dependsOn: ['pub'], spec: { schemaId: 'pub', createSql: '', query: 'SELECT 1' } } as CatalogObject;
+  const temp = { ...base, id: 'tv', kind: 'view', name: 'tv', dependsOn: ['pub', 'v'], spec: { schemaId: 'pub', createSql: '', query: 'SELECT * FROM v' } } as CatalogObject;
+
+  it('are seen by the request, never in its change, and add to no dependents counter', () => {
+    const ws = new Workspace(new CatalogSnapshot('t', [db, pub, view]), NOW);
+    ws.createTemporary(temp);
+    expect(ws.view().get('tv')?.name).toBe('tv');
+    expect(ws.view().dependentsOf('v').map((o) => o.id)).toEqual(['tv']);
+    expect(ws.get('v')?.dependents).toBe(0);
+    expect(ws.isTemporary('tv')).toBe(true);
+    expect(ws.diff()).toEqual({ ops: [], effects: [] });
+  });
+
+  it('are renamed and dropped in their own layer; ROLLBACK and fork carry them', () => {
+    const ws = new Workspace(new CatalogSnapshot('t', [db, pub, view]), NOW);
+    ws.createTemporary(temp);
+    ws.begin();
+    ws.update('tv', (o) => ({ ...o, name: 'tv2' }) as CatalogObject, true);
+    expect(ws.view().get('tv')?.name).toBe('tv2');
+    const copy = ws.fork();
+    ws.drop('tv');
+    expect(ws.view().get('tv')).toBeUndefined();
+    expect(copy.view().get('tv')?.name).toBe('tv2');
+    ws.rollback();
+    expect(ws.view().get('tv')?.name).toBe('tv');
+    expect(ws.diff()).toEqual({ ops: [], effects: [] });
   });
 });

@@ -15,6 +15,7 @@ import { NotSupportedError, SqlSyntaxError } from '../../shared/errors';
 import type {
   ColumnDef,
   DataType,
+  DocOnTarget,
   Expr,
   Format,
   FormatSpecifier,
@@ -214,6 +215,11 @@ const refreshOption: fc.Arbitrary<OptionValue> = fc
   )
   .map((refresh) => ({ kind: 'refresh' as const, refresh }));
 
+const docOnTarget: fc.Arbitrary<DocOnTarget> = fc.oneof(
+  name(1, 3).map((n): DocOnTarget => ({ kind: 'type', name: n })),
+  fc.tuple(name(1, 3), identifier).map(([relation, column]): DocOnTarget => ({ kind: 'column', relation, column })),
+);
+
 function options(spec: OptionListSpec, min = 0): fc.Arbitrary<SqlOption[]> {
   return fc
     .uniqueArray(fc.constantFrom(...spec.names.filter((n) => n !== 'REPLICAS')), { minLength: min, maxLength: 4 })
@@ -227,8 +233,9 @@ function options(spec: OptionListSpec, min = 0): fc.Arbitrary<SqlOption[]> {
               : n === 'REFRESH' && spec === OPTION_LISTS.materializedViewWith
                 ? refreshOption
                 : optionValue
-          ).map(
-            (value): SqlOption => ({ name: n, value, position: 0 }),
+          ).chain((value) =>
+            // `[KEY | VALUE] DOC ON TYPE t | COLUMN t.c`: the object is part of the name.
+            n.endsWith('DOC ON') ? docOnTarget.map((docOn): SqlOption => ({ name: n, value, position: 0, docOn })) : fc.constant<SqlOption>({ name: n, value, position: 0 }),
           ),
         ),
       ),
@@ -302,7 +309,26 @@ const envelope: fc.Arbitrary<SourceEnvelope> = fc.oneof(
 );
 const QUERIES = ['SELECT 1', 'SELECT a, b FROM t WHERE a->>\'x\' = \'y\'', "WITH w AS (SELECT * FROM t) SELECT * FROM w", '(SELECT 1)', 'VALUES (1), (2)'];
 
+const CHECK_EXPRESSIONS = ["headers->'sig' = s", "constant_time_eq(decode(headers->'x', 'hex'), hmac(body, s, 'sha256'))", "(body)::text IS NOT NULL AND length(body) BETWEEN 1 AND 10", "CASE WHEN body LIKE 'a%' THEN true ELSE false END"];
+const checkColumn = fc.record({ alias: maybe(identifier), bytes: fc.boolean() }).map((c) => defined(c));
+const webhookCheck = fc
+  .record({
+    options: maybe(fc.record({ headers: fc.array(checkColumn, { maxLength: 2 }), bodies: fc.array(checkColumn, { maxLength: 2 }), secrets: fc.array(fc.tuple(name(1, 3), checkColumn).map(([secret, c]) => ({ secret, position: 0, ...c })), { maxLength: 2 }) }).filter((o) => o.headers.length + o.bodies.length + o.secrets.length > 0)),
+    expr: fc.constantFrom(...CHECK_EXPRESSIONS).map((text) => ({ text, position: 0 })),
+  })
+  .map((c) => defined(c));
+
 const statement: fc.Arbitrary<Statement> = fc.oneof(
+  fc
+    .record({
+      name: name(1, 3),
+      ifNotExists: fc.boolean(),
+      inCluster: maybe(identifier),
+      bodyFormat: fc.constantFrom<Format>({ kind: 'json', array: false }, { kind: 'json', array: true }, { kind: 'text' }, { kind: 'bytes' }),
+      includeHeader: fc.array(fc.record({ header: str, alias: identifier, bytes: fc.boolean() }), { maxLength: 2 }),
+      check: maybe(webhookCheck),
+    })
+    .map((s) => defined({ kind: 'create_webhook_source' as const, ...s })),
   fc
     .record({ name: identifier, replicas: maybe(fc.array(fc.record({ name: identifier, options: options(OPTION_LISTS.replica) }), { maxLength: 3 })), options: options(OPTION_LISTS.cluster) })
     .map((s) => defined({ kind: 'create_cluster' as const, ...s })),

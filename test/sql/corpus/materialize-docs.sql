@@ -928,6 +928,7 @@ CREATE SOURCE rudderstack_source
 );
 
 -- source: docs ingest-data/index.md
+-- errata: BYTES before AS in CHECK's WITH (Materialize's parser: "Expected right parenthesis, found AS")
 CREATE SOURCE segment_source IN CLUSTER webhooks_cluster FROM WEBHOOK
   BODY FORMAT JSON
   INCLUDE HEADER 'event-type' AS event_type
