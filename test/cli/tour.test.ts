@@ -4,7 +4,6 @@
  * would make the quickstart collide. Its `sql()` shell helper itself runs in bash, with curl and
  * jq (the pretest check asks for both), on the port PORT names.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { freePort } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
 import { ScriptedProber } from '../../shared/probes/fake';
 import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { runProgram } from '../helpers/run';
 
 const README = join(dirname(fileURLToPath(import.meta.url)), '../../README.md');
 
@@ -26,18 +26,12 @@ function tour(markdown: string): { query: string; code?: string }[] {
   });
 }
 
-/** A bash script with only PATH and the given variables (what a user's shell would have exported). */
-function shell(script: string, args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script, 'bash', ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/**
+ * A bash script with only PATH and the given variables (what a user's shell would have exported).
+ * --norc: bash reads ~/.bashrc when its stdin is a socket (node's pipes are), and this machine's
+ * rc file is no part of the README.
+ */
+const shell = (script: string, args: readonly string[], env: Record<string, string>) => runProgram('bash', ['--norc', '-c', script, 'bash', ...args], { env: { PATH: process.env.PATH, ...env } });
 
 let p: Pipeline;
 let sql: SqlClient;
