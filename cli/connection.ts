@@ -69,14 +69,6 @@ export function runtimeFileOf(o: GlobalOptions): string {
   return o.runtime ? resolve(o.runtime) : join(dataDirOf(o), 'runtime.json');
 }
 
-/**
- * The running local pipeline: the one --runtime names, else the data folder's (runtime.json, or
- * the newest live in-memory instance); undefined when none is running.
- */
-export function readRuntime(o: GlobalOptions): LocalRuntimeInfo | undefined {
-  return locateRuntime(o).info;
-}
-
 /** The runtime, with the file it came from and the places looked in (for messages). */
 export function locateRuntime(o: GlobalOptions): { info?: LocalRuntimeInfo; file?: string; lookedIn: string[] } {
   if (!o.runtime) {
@@ -118,7 +110,7 @@ export function requireRuntime(o: GlobalOptions, what: string): LocalRuntimeInfo
 
 export function resolveConnection(o: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Connection {
   const file = readFileConfig(env);
-  const runtime = readRuntime(o);
+  const { info: runtime, lookedIn } = locateRuntime(o);
   const url = (o.url ?? env.DDLCTL_URL ?? file.url ?? runtime?.url ?? DEFAULT_URL).replace(/\/+$/, '');
   const conn = (password: string, passwordFrom: string): Connection => ({ url, password, passwordFrom, urlFrom: urlOrigin(o, env) });
   if (env.DDLCTL_PASSWORD) return conn(env.DDLCTL_PASSWORD, 'DDLCTL_PASSWORD');
@@ -130,6 +122,14 @@ export function resolveConnection(o: GlobalOptions, env: NodeJS.ProcessEnv = pro
   if (local && existsSync(bootstrap)) {
     const password = readFileSync(bootstrap, 'utf8').trim();
     if (password) return conn(password, bootstrap);
+  }
+  if (!o.url && !env.DDLCTL_URL && !file.url && !runtime) {
+    // Nothing said where the server is: that, not the password, is what the user has to fix.
+    throw new CliError(
+      `no running npm start found in ${lookedIn.join(' or ')}, and no app password for the default ${url}.\n` +
+        `  Is \`npm start\` running? Point ddlctl at it with --url http://127.0.0.1:<port> (or DDLCTL_URL) with DDLCTL_PASSWORD, or --data-dir <its data folder>.`,
+      EXIT.connection,
+    );
   }
   throw new CliError(
     `no app password for ${url}: set DDLCTL_PASSWORD, or put {"url": "${url}", "password": "..."} in ${configFile(env)}` +

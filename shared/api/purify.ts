@@ -36,17 +36,17 @@ export async function purify(prober: Prober, secrets: SecretStore | undefined, p
     if (w.op !== 'create_object') continue;
     const o = w.object;
     let result: ProbeResult | undefined;
-    let what = '';
     if (o.kind === 'connection' && o.spec.validate) {
       result = await prober.probeConnection(await input(o));
-      what = `connection ${o.name}`;
     } else if ((o.kind === 'source' || o.kind === 'sink') && (o.spec as { connectionId?: string }).connectionId) {
       const conn = (await p.getObject((o.spec as { connectionId: string }).connectionId)) as ObjectOf<'connection'> | undefined;
       if (!conn || !conn.spec.validate) continue;
       result = o.kind === 'source' ? await prober.probeSource(await input(conn), o.spec.options, p.references?.get(o.id)) : await prober.probeSink(await input(conn), o.spec.options);
-      what = `${o.kind} ${o.name}`;
     }
-    if (result && !result.ok) return upstreamError(result, `Fix the upstream, or create the ${what.split(' ')[0]} WITH (VALIDATE = false) on its connection to skip this check.`);
+    if (result && !result.ok) {
+      const skip = o.kind === 'connection' ? 'create the connection WITH (VALIDATE = false)' : `create the ${o.kind} on a connection made WITH (VALIDATE = false)`;
+      return upstreamError(result, `Fix the upstream, or ${skip} to skip this check.`);
+    }
   }
   return undefined;
 }

@@ -8,16 +8,19 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEFAULT_URL } from '../../cli/connection';
 import { freePort } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
 import type { LocalRuntimeInfo } from '../../local/runtime-info';
 import { ScriptedProber } from '../../shared/probes/fake';
 import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { runDdlctl } from '../helpers/ddlctl';
 import { dynamodbEndpoint } from '../helpers/endpoints';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli/ddlctl.mjs');
+const REDIRECT_HOST = pathToFileURL(resolve(dirname(fileURLToPath(import.meta.url)), '../helpers/redirect-host.mjs')).href;
 /** A small retry budget so an effect reaches the DLQ in seconds (see test/executor/effects.test.ts). */
 const FAST = { name: 'executor.compute', initialDelayMs: 0, factor: 2, capMs: 0, budget: 3 };
 
@@ -350,6 +353,30 @@ describe('connection', () => {
     expect(admin.code).toBe(2);
     expect(admin.stderr).toContain(`none running was found in ${join(dir, '.data', 'runtime.json')} or ${join(dir, '.data', 'instances', '<pid>.json')}`);
     expect(admin.stderr).toContain('--data-dir');
+  });
+
+  it('finding no server, sql -c and status say what they looked for and how to point them (exit 2)', async () => {
+    // Nothing listens where the default URL's requests go (see redirect-host.mjs for why not 6876 itself).
+    const closed = await freePort();
+    const nothingThere = { preload: [REDIRECT_HOST], env: { REDIRECT_HOST_FROM: new URL(DEFAULT_URL).host, REDIRECT_HOST_TO: `127.0.0.1:${closed}` } };
+    // A folder with no .data at all (ddlctl run from elsewhere), and a checkout whose npm start
+    // is gone with its runtime.json, the bootstrap password left behind.
+    const elsewhere = mkdtempSync(join(home, 'cwd-'));
+    const stopped = mkdtempSync(join(home, 'cwd-'));
+    mkdirSync(join(stopped, '.data'));
+    writeFileSync(join(stopped, '.data', 'bootstrap-app-password'), `${password}\n`);
+    const cases = [elsewhere, stopped].flatMap((cwd) => [['sql', '-c', 'SHOW CLUSTERS'], ['status']].map((args) => ({ cwd, args })));
+    const runs = await Promise.all(cases.map(({ cwd, args }) => runDdlctl(args, { ...nothingThere, cwd })));
+    cases.forEach(({ cwd, args }, i) => {
+      const r = runs[i]!;
+      const what = `ddlctl ${args[0]} in ${cwd === stopped ? 'a checkout without runtime.json' : 'a folder without .data'}`;
+      expect(r.code, what).toBe(2);
+      expect(r.stdout, what).toBe('');
+      expect(r.stderr, what).toContain(DEFAULT_URL);
+      expect(r.stderr, what).toContain(`no running npm start found in ${join(cwd, '.data', 'runtime.json')} or ${join(cwd, '.data', 'instances', '<pid>.json')}`);
+      expect(r.stderr, what).toContain('Point ddlctl at it with --url http://127.0.0.1:<port> (or DDLCTL_URL)');
+      if (cwd === stopped) expect(r.stderr, what).toContain('ECONNREFUSED');
+    });
   });
 
   it('reads url and password from ~/.config/ddlctl/config.json', async () => {

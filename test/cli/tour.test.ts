@@ -1,15 +1,18 @@
 /**
  * The README's two-minute tour runs as written, twice in a row (a reader reruns it, or runs it
  * after docs/quickstart.md), with the answers its comments promise; and it leaves nothing that
- * would make the quickstart collide.
+ * would make the quickstart collide. Its `sql()` shell helper itself runs in bash, with curl and
+ * jq (the pretest check asks for both), on the port PORT names.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
 import { ScriptedProber } from '../../shared/probes/fake';
 import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { runProgram } from '../helpers/run';
 
 const README = join(dirname(fileURLToPath(import.meta.url)), '../../README.md');
 
@@ -23,11 +26,19 @@ function tour(markdown: string): { query: string; code?: string }[] {
   });
 }
 
+/**
+ * A bash script with only PATH and the given variables (what a user's shell would have exported).
+ * --norc: bash reads ~/.bashrc when its stdin is a socket (node's pipes are), and this machine's
+ * rc file is no part of the README.
+ */
+const shell = (script: string, args: readonly string[], env: Record<string, string>) => runProgram('bash', ['--norc', '-c', script, 'bash', ...args], { env: { PATH: process.env.PATH, ...env } });
+
 let p: Pipeline;
 let sql: SqlClient;
+let password: string;
 beforeAll(async () => {
   p = await testPipeline('tour', { prober: new ScriptedProber() });
-  ({ sql } = await sqlClient(p));
+  ({ sql, password } = await sqlClient(p));
 });
 afterAll(async () => {
   await p.stop();
@@ -36,10 +47,25 @@ afterAll(async () => {
 describe("README's tour", () => {
   const steps = tour(readFileSync(README, 'utf8'));
 
-  it('is found, and its curl shows connection errors on the chosen port', () => {
+  it('is found', () => {
     expect(steps.length).toBeGreaterThan(8);
-    const section = readFileSync(README, 'utf8');
-    expect(section).toContain('sql() { curl -sS "http://127.0.0.1:${PORT:-6876}/api/sql"');
+  });
+
+  it("its sql() helper, run as written in bash, answers on the PORT chosen and shows curl's error on a wrong one", async () => {
+    const markdown = readFileSync(README, 'utf8');
+    const helper = /^sql\(\) \{[\s\S]*?\}$/m.exec(markdown)?.[0];
+    expect(helper, "README.md defines sql() { ... }").toBeDefined();
+    // The answer the README shows for its first curl, which the helper sends the same way.
+    const [, query, answer] = /-d '\{"query": "([^"]+)"\}'\n# (\{.*?\})\s/.exec(markdown)!;
+    const port = new URL(p.url!).port;
+    expect(port).not.toBe('6876');
+
+    const answered = await shell(`${helper}\nsql "$1"`, [query!], { PORT: port, DDL_APP_PASSWORD: password });
+    expect(answered).toEqual({ code: 0, stdout: `${answer}\n`, stderr: '' });
+
+    const closed = String(await freePort());
+    const refused = await shell(`${helper}\nsql "$1"`, [query!], { PORT: closed, DDL_APP_PASSWORD: password });
+    expect(refused.stderr).toMatch(new RegExp(`^curl: \\(7\\) Failed to connect to 127\\.0\\.0\\.1 port ${closed}\\b`));
   });
 
   it('runs twice in a row with the answers it promises, then the quickstart can start', async () => {

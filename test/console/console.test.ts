@@ -3,9 +3,10 @@
  * pipeline whose upstream checks are scripted. Log in, create a Postgres connection and source
  * through the SQL box and some sixty objects beside them, watch the source go running, make its
  * upstream fail, and see it stalled with the error in its history timeline; filter the list and
- * open the detail of a source, a materialized view and a cluster;
- * see a cluster's reconfiguration under way in the replicas table. Chromium missing is a failure,
- * not a skip: install it with `apt-get install -y chromium` (.ci/run does).
+ * open the detail of a source, a materialized view and a cluster; see a replica's availability
+ * zone in its own column and a cluster's reconfiguration under way in the replicas table.
+ * Chromium missing is a failure, not a skip: install it with `apt-get install -y chromium`
+ * (.ci/run does).
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -305,6 +306,25 @@ describe('console', () => {
     expect(await page.locator('main h2').allTextContents()).toEqual(['cluster analytics_c2', 'cluster c1']);
     // No replica has an availability zone: no empty column for it.
     expect(await page.locator('main table.grid').first().locator('th').allTextContents()).toEqual(['replica', 'size', 'status', 'reason', 'since']);
+  });
+
+  it('shows a replica’s availability zone in a zone column, in the Replicas tab and the cluster’s detail', async () => {
+    const r = await sql("CREATE CLUSTER zoned REPLICAS (z1 (SIZE = '25cc')); CREATE CLUSTER REPLICA zoned.z2 (SIZE = '25cc', AVAILABILITY ZONE = 'use1-az1')");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await settled();
+    const zoned = page.locator('main section.card', { has: page.locator('h2', { hasText: 'cluster zoned' }) });
+    await poll(() => zoned.locator('tbody tr').allTextContents()).toEqual([expect.stringMatching(/^z125cconline/), expect.stringMatching(/^z225ccuse1-az1online/)]);
+    expect(await zoned.locator('th').allTextContents()).toEqual(['replica', 'size', 'zone', 'status', 'reason', 'since']);
+    expect(await zoned.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[2]?.textContent))).toEqual(['', 'use1-az1']);
+    // Only the cluster with a zone gets the column.
+    expect(await page.locator('main h2').allTextContents()).toEqual(['cluster analytics_c2', 'cluster c1', 'cluster zoned2']);
+    expect(await page.locator('main table.grid').first().locator('th').allTextContents()).toEqual(['replica', 'size', 'status', 'reason', 'since']);
+
+    await zoned.locator('h2 a').click();
+    const detail = page.locator('#detail');
+    await poll(() => detail.locator('h2').textContent()).toBe('clusterzonedonline');
+    expect(await detail.locator('.facet-replicas th').allTextContents()).toEqual(['replica', 'size', 'zone', 'status', 'reason', 'since']);
+    expect(await detail.locator('.facet-replicas tbody tr').allTextContents()).toEqual([expect.stringMatching(/^z125cconline/), expect.stringMatching(/^z225ccuse1-az1online/)]);
   });
 
   it('lists status events in the Events tab, and restarts the stalled source with its Restart button', async () => {

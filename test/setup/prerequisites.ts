@@ -1,6 +1,7 @@
 /**
  * `npm test`'s pretest step: the suite needs Java 17+ (DynamoDB Local), Chromium (the console's
- * browser test) and MariaDB's server (the MySQL source tests, test/helpers/mysql.ts). Checked
+ * browser test), MariaDB's server (the MySQL source tests, test/helpers/mysql.ts), and curl and jq
+ * (test/cli/tour.test.ts runs the README's `sql()` shell helper, which uses both). Checked
  * before anything starts, with the one command that installs what is missing, instead of failures
  * minutes into the run.
  *
@@ -26,6 +27,10 @@ function executable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? '').split(delimiter).filter(Boolean).some((d) => executable(join(d, name)));
 }
 
 /** The first executable `name` on PATH or in MARIADB_DIRS. */
@@ -78,6 +83,10 @@ export function missingPrerequisites(env: NodeJS.ProcessEnv = process.env): Miss
   if (!mariadbdPath(env)) {
     const where = env.MARIADBD_PATH ? `not at ${env.MARIADBD_PATH}` : 'no mariadbd on PATH or in /usr/sbin; MARIADBD_PATH names another';
     missing.push({ what: `MariaDB's server (${where})`, ...MARIADB_INSTALL });
+  }
+  // The README's tour helper, run as written by test/cli/tour.test.ts.
+  for (const tool of ['curl', 'jq'] as const) {
+    if (!onPath(tool, env)) missing.push({ what: `${tool} (not on PATH; the README's sql() helper uses it)`, debian: tool, macos: tool });
   }
   return missing;
 }
