@@ -135,8 +135,13 @@ export interface Pipeline {
   stop(): Promise<void>;
 }
 
-/** SDK attempts per DynamoDB call against DynamoDB Local (AWS's standard mode makes 3; SQS calls keep 3). */
-const LOCAL_DYNAMO_MAX_ATTEMPTS = 8;
+/**
+ * SDK attempts per DynamoDB call against DynamoDB Local (AWS's standard mode makes 3; SQS calls
+ * keep 3). 8 attempts (about 6 s of backoff on average) still let the emulator's lock timeouts
+ * through as 500s at a load average of 20 on 2 cores (the IAM test's workload, and executor retries
+ * with backoff that skewed the fairness test's waits); 12 wait about 40 s before giving up.
+ */
+const LOCAL_DYNAMO_MAX_ATTEMPTS = 12;
 
 export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   const region = LOCAL_REGION;
