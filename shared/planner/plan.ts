@@ -902,6 +902,7 @@ export class Planner {
     }
     const columnNames = new Set(s.columns.map((c) => c.name));
     for (const c of s.columns) checkColumnDefault(c, columnNames);
+    checkTableKeys(s, at);
     checkPartitionBy(s.columns, s.withOptions);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
@@ -1677,6 +1678,35 @@ const SINKABLE_KINDS: ReadonlySet<string> = new Set(['table', 'source', 'subsour
 const CONTAINER_KINDS: ReadonlySet<string> = new Set(['cluster', 'schema', 'database']);
 /** Catalog entries that name an object without using it: dropped with it, never in its way. */
 const PASSENGER_KINDS: ReadonlySet<string> = new Set(['role_membership', 'default_privilege']);
+
+/**
+ * Materialize's reading of PRIMARY KEY and UNIQUE: a key is a primary key or a unique constraint
+ * over NOT NULL columns (or NULLS NOT DISTINCT); a unique constraint over a nullable column is no
+ * key and is accepted. Keys are not enforced there, and need a flag a fresh environment keeps off
+ * (unsafe_enable_table_keys), so a table with one is refused in its words.
+ */
+function checkTableKeys(s: S<'create_table'>, at: number): void {
+  const notNull = new Map(s.columns.map((c) => [c.name, c.notNull || c.unique === 'primary key']));
+  let keys = s.columns.some((c) => c.unique !== undefined);
+  let primary = false;
+  // As Materialize does, the first unique constraint over a nullable column ends the reading.
+  constraints: for (const k of s.constraints ?? []) {
+    if (primary && k.primary) throw new PlanError(`multiple primary keys for table ${s.name.join('.')} are not allowed`, { code: SQLSTATE.invalidTableDefinition, position: at });
+    primary ||= k.primary;
+    for (const column of k.columns) {
+      if (!notNull.has(column)) throw new PlanError(`unknown column in constraint: ${column}`, { code: SQLSTATE.undefinedColumn, position: at });
+      if (k.primary) notNull.set(column, true);
+      else if (!k.nullsNotDistinct && !notNull.get(column)) break constraints;
+    }
+    keys = true;
+  }
+  if (keys) {
+    throw new NotSupportedError('CREATE TABLE with a primary key or unique constraint is not supported', {
+      position: at,
+      detail: 'The requested feature (unsafe_enable_table_keys) is unsafe and is meant only for internal development and testing of Materialize.',
+    });
+  }
+}
 
 function stillDepended(type: string, name: string, dependents: readonly string[], at: number): PlanError {
   return new PlanError(`cannot drop ${type} ${name}: still depended upon by ${dependents.join(', ')}`, {

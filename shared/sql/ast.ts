@@ -133,6 +133,16 @@ export interface ColumnDef {
   readonly type: DataType;
   readonly notNull: boolean;
   readonly default?: RawExpr;
+  /** A column's own `PRIMARY KEY` or `UNIQUE`. */
+  readonly unique?: 'primary key' | 'unique';
+}
+
+/** A table's `[CONSTRAINT name] PRIMARY KEY (cols)` or `UNIQUE [NULLS [NOT] DISTINCT] (cols)`. */
+export interface TableConstraint {
+  readonly name?: string;
+  readonly primary: boolean;
+  readonly nullsNotDistinct: boolean;
+  readonly columns: readonly string[];
 }
 
 /** Connection types of `CREATE CONNECTION ... TO <type>`. */
@@ -410,6 +420,8 @@ export type Statement =
       readonly ifNotExists: boolean;
       readonly temporary: boolean;
       readonly columns: readonly ColumnDef[];
+      /** Table constraints, after the columns (Materialize's order when it prints them). */
+      readonly constraints?: readonly TableConstraint[];
       readonly withOptions: readonly SqlOption[];
     }
   /**

@@ -25,6 +25,7 @@ import type {
   SourceEnvelope,
   SqlOption,
   Statement,
+  TableConstraint,
 } from './ast';
 import { KEYWORDS } from './keywords';
 import { VALUE_PREFIX } from './options';
@@ -168,7 +169,12 @@ export function dataType(t: DataType): string {
 }
 
 function columnDef(c: ColumnDef): string {
-  return `${ident(c.name)} ${dataType(c.type)}${c.notNull ? ' NOT NULL' : ''}${c.default ? ` DEFAULT ${c.default.text}` : ''}`;
+  return `${ident(c.name)} ${dataType(c.type)}${c.notNull ? ' NOT NULL' : ''}${c.default ? ` DEFAULT ${c.default.text}` : ''}${c.unique ? ` ${c.unique.toUpperCase()}` : ''}`;
+}
+
+function tableConstraint(c: TableConstraint): string {
+  const head = c.name !== undefined ? `CONSTRAINT ${ident(c.name)} ` : '';
+  return `${head}${c.primary ? 'PRIMARY KEY' : `UNIQUE${c.nullsNotDistinct ? ' NULLS NOT DISTINCT' : ''}`} ${identList(c.columns)}`;
 }
 
 function identList(names: readonly string[]): string {
@@ -373,7 +379,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       return parts.join(' ') + withOptions(s.withOptions);
     }
     case 'create_table':
-      return `CREATE ${s.temporary ? 'TEMPORARY ' : ''}TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)} (${s.columns.map(columnDef).join(', ')})${withOptions(s.withOptions)}`;
+      return `CREATE ${s.temporary ? 'TEMPORARY ' : ''}TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)} (${[...s.columns.map(columnDef), ...(s.constraints ?? []).map(tableConstraint)].join(', ')})${withOptions(s.withOptions)}`;
     case 'create_table_from_source': {
       const parts = [`CREATE TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''} FROM SOURCE ${objectName(s.source)}`];
       if (s.reference) parts.push(`(REFERENCE = ${objectName(s.reference)})`);
