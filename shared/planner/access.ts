@@ -496,6 +496,7 @@ export class AccessPlanner {
   /** The ACL a new object starts with, when default privileges give more than its kind's default. */
   initialPrivileges(o: CatalogObject): readonly AclItem[] | undefined {
     const view = this.view();
+    if (view.ofKind('default_privilege').length === 0) return undefined;
     const owner = ownerOf(view, o);
     const acl = initialAcl(view, o, owner);
     return JSON.stringify(acl) === JSON.stringify(initialAcl(view, o, owner, false)) ? undefined : acl;

@@ -90,6 +90,15 @@ async function newTenant(): Promise<string> {
   return tenant;
 }
 
+/** A new tenant with roles r0..r19 and what `first` makes. */
+async function tenantWithRoles(first: string): Promise<string> {
+  const tenant = await newTenant();
+  const roles = Array.from({ length: 20 }, (_, i) => `CREATE ROLE r${i}`).join('; ');
+  const setup = new SqlApi({ store: new CatalogStore(p.clients.doc, p.config.catalogTable), logger });
+  expect((await setup.handle(tenant, 'setup', JSON.stringify({ query: `${first}; ${roles}` }), 'application/json')).status).toBe(200);
+  return tenant;
+}
+
 describe.each([
   ['each reading the table', false],
   ['each planning on its cached snapshot', true],
@@ -132,17 +141,9 @@ describe.each([
     expect(outcomes.viewWon + outcomes.dropWon).toBe(50);
     expect(await dependencyViolations(tenant)).toEqual([]);
   });
-});
 
-describe.each([
-  ['each reading the table', false],
-  ['each planning on its cached snapshot', true],
-])('racing DROP ROLE, %s', (_label, warm) => {
   it('20 pairs of GRANT SELECT ON t TO r against DROP ROLE r: never both, and no ACL names a dropped role', async () => {
-    const tenant = await newTenant();
-    const setup = new SqlApi({ store: new CatalogStore(p.clients.doc, p.config.catalogTable), logger });
-    const roles = Array.from({ length: 20 }, (_, i) => `CREATE ROLE r${i}`).join('; ');
-    expect((await setup.handle(tenant, 'setup', JSON.stringify({ query: `CREATE TABLE t (a int); ${roles}` }), 'application/json')).status).toBe(200);
+    const tenant = await tenantWithRoles('CREATE TABLE t (a int)');
     for (let i = 0; i < 20; i++) {
       const r = await race(tenant, `GRANT SELECT ON t TO r${i}`, `DROP ROLE r${i}`, warm);
       expect(r.a.status === 200 && r.b.status === 200, JSON.stringify(r)).toBe(false);
@@ -157,10 +158,7 @@ describe.each([
   });
 
   it('20 pairs of GRANT g TO r against DROP ROLE r: no membership outlives its role', async () => {
-    const tenant = await newTenant();
-    const setup = new SqlApi({ store: new CatalogStore(p.clients.doc, p.config.catalogTable), logger });
-    const roles = Array.from({ length: 20 }, (_, i) => `CREATE ROLE r${i}`).join('; ');
-    expect((await setup.handle(tenant, 'setup', JSON.stringify({ query: `CREATE ROLE g; ${roles}` }), 'application/json')).status).toBe(200);
+    const tenant = await tenantWithRoles('CREATE ROLE g');
     for (let i = 0; i < 20; i++) {
       const r = await race(tenant, `GRANT g TO r${i}`, `DROP ROLE r${i}`, warm);
       // Both may succeed one after the other (the drop then takes the membership with it).
