@@ -1,8 +1,9 @@
 /**
  * Materialize conformance: replays the statements extracted from Materialize's own tests
  * (test/conformance/cases, see extract.ts) in order against the API, one fresh tenant per file
- * (and per `reset-server`), and scores outcome and message agreement. The scores may not drop
- * below floor.json (a ratchet: raise it when they improve). The environment mirrors a fresh
+ * (and per `reset-server`), and scores outcome and message agreement, and outcome agreement again
+ * with the DDL we refuse (or fail for want of what we refused) counted against us. The scores may
+ * not drop below floor.json (a ratchet: raise it when they improve). The environment mirrors a fresh
  * Materialize one: the `quickstart` cluster exists. Upstream systems (Kafka, PostgreSQL) of
  * Materialize's test harness are not here, so connections are not probed.
  */
