@@ -222,7 +222,7 @@ export class AccessPlanner {
     for (const name of s.names) {
       const r = findRole(view, name);
       if (!r) {
-        if (!s.ifExists) throw resolveRole(view, name, at);
+        if (!s.ifExists) resolveRole(view, name, at);
         notices.push(`role "${name}" does not exist, skipping`);
         continue;
       }

@@ -1179,7 +1179,6 @@ export class Planner {
         throw new PlanError(`cannot drop type ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
       }
       const target = this.findForDrop(s.objectType, name, at);
-      if (target) requireOwner(this.view(), target, at);
       if (!target) {
         if (s.ifExists) {
           notices.push(`${s.objectType} "${name.join('.')}" does not exist, skipping`);
@@ -1225,6 +1224,8 @@ export class Planner {
         throw new PlanError(`cannot drop subsource ${target.name} on its own`, { code: SQLSTATE.dependentObjectsStillExist, position: at, hint: 'Drop its source instead.' });
       }
       const doomed = this.dropClosure(target, cascade, at);
+      // Materialize checks ownership once the plan stands (of what was named, not of what cascades).
+      requireOwner(this.view(), target, at);
       for (const id of doomed) this.ws.drop(id);
     }
     return this.write(tag, notices);
