@@ -26,6 +26,9 @@ export const SQLSTATE = {
   syntaxError: '42601',
   insufficientPrivilege: '42501',
   duplicateObject: '42P07',
+  /** PostgreSQL's duplicate_object (`role 'r' already exists`). */
+  duplicateRole: '42710',
+  invalidGrantOperation: '0LP01',
   duplicateColumn: '42701',
   invalidTableDefinition: '42P16',
   duplicateDatabase: '42P04',

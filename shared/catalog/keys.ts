@@ -66,6 +66,8 @@ export function nameSk(n: NameSpace): string {
       return `NAME#schema#${n.databaseId}#${escapeKeyPart(n.name)}`;
     case 'item':
       return `NAME#item#${n.schemaId}#${escapeKeyPart(n.name)}`;
+    case 'role':
+      return `NAME#role#${escapeKeyPart(n.name)}`;
   }
 }
 

@@ -16,6 +16,9 @@ export const OBJECT_KINDS = [
   'materialized_view',
   'index',
   'type',
+  'role',
+  'role_membership',
+  'default_privilege',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -164,7 +167,39 @@ export type ObjectSpec = {
   };
   index: ItemSpecBase & { readonly clusterId: string; readonly onId: string; readonly keyParts: readonly string[] };
   type: ItemSpecBase & TypeSpec;
+  /** `CREATE ROLE`: catalog only. Materialize supports inheriting roles only, so there is nothing else to keep. */
+  role: { readonly inherit: true };
+  /**
+   * `GRANT role TO member`: one membership per (role, member), as Materialize keeps them (its grantor
+   * is always mz_system). Its own object, so that the built-in role materialize, which is not
+   * stored, can be a member; it depends on the stored roles it names.
+   */
+  role_membership: { readonly roleId: string; readonly memberId: string; readonly grantorId: string };
+  /**
+   * `ALTER DEFAULT PRIVILEGES FOR ROLE r [IN DATABASE d | IN SCHEMA s] GRANT ... ON <type>S TO g`:
+   * what objects of `objectType` created by `roleId` get for `grantee` (Materialize's
+   * mz_default_privileges row). It depends on the stored roles, database and schema it names.
+   */
+  default_privilege: {
+    readonly roleId: string;
+    readonly databaseId?: string;
+    readonly schemaId?: string;
+    readonly objectType: PrivilegeObjectType;
+    readonly grantee: string;
+    /** ACL letters (`arwd`, `U`, `UC`), Materialize's order. */
+    readonly privileges: string;
+  };
 };
+
+/** The object types privileges are granted on (views, sources and materialized views are `table`). */
+export type PrivilegeObjectType = 'table' | 'type' | 'secret' | 'connection' | 'cluster' | 'database' | 'schema';
+
+/** One entry of an object's access control list (Materialize's mz_aclitem): role ids and ACL letters. */
+export interface AclItem {
+  readonly grantee: string;
+  readonly grantor: string;
+  readonly privileges: string;
+}
 
 /**
  * A user-defined type (`CREATE TYPE`): catalog only, nothing on the data plane. Type names are kept
@@ -195,7 +230,16 @@ interface ObjectBase {
   readonly dependsOn: readonly string[];
   readonly createdAt: string;
   readonly updatedAt: string;
+  /**
+   * A role id once `ALTER ... OWNER TO` or `REASSIGN OWNED` set one; until then the principal (app
+   * password) that created the object, which acts as the role materialize (shared/planner/roles.ts).
+   */
   readonly owner: string;
+  /**
+   * `GRANT` / `REVOKE` / default privileges: the object's access control list. Absent means the
+   * default its kind gets at creation (its owner's privileges, and Materialize's built-in defaults).
+   */
+  readonly privileges?: readonly AclItem[];
   /** `COMMENT ON`: the object's comment, and its columns' by column name (tables). */
   readonly comment?: string;
   readonly columnComments?: Readonly<Record<string, string>>;
@@ -236,9 +280,12 @@ function nameKey(o: CatalogObject): string | undefined {
       return databaseKey(o.name);
     case 'schema':
       return schemaKey(o.spec.databaseId, o.name);
+    case 'role':
+      return roleKey(o.name);
   }
   return undefined;
 }
+const roleKey = (name: string) => `role\u0000${name}`;
 const itemKey = (schemaId: string, name: string) => `i\u0000${schemaId}\u0000${name}`;
 const clusterKey = (name: string) => `c\u0000${name}`;
 const databaseKey = (name: string) => `d\u0000${name}`;
@@ -449,6 +496,10 @@ export class CatalogSnapshot {
   }
   schema(databaseId: string, name: string): ObjectOf<'schema'> | undefined {
     return this.byKey(schemaKey(databaseId, name)) as ObjectOf<'schema'> | undefined;
+  }
+  /** A stored role by name (the built-in ones are not stored: shared/planner/roles.ts). */
+  role(name: string): ObjectOf<'role'> | undefined {
+    return this.byKey(roleKey(name)) as ObjectOf<'role'> | undefined;
   }
   items(): ItemObject[] {
     const root = this.root ?? this;

@@ -14,10 +14,11 @@ export type NameSpace =
   | { readonly ns: 'database'; readonly name: string }
   | { readonly ns: 'schema'; readonly databaseId: string; readonly name: string }
   /** Items (sources, tables, views, ...) share one namespace per schema; keyed by the schema's id so renames above don't move guards. */
-  | { readonly ns: 'item'; readonly schemaId: string; readonly name: string };
+  | { readonly ns: 'item'; readonly schemaId: string; readonly name: string }
+  | { readonly ns: 'role'; readonly name: string };
 
-/** The namespace an object's name is unique in. */
-export function nameSpaceOf(o: CatalogObject): NameSpace {
+/** The namespace an object's name is unique in; none for memberships and default privileges, which have no name. */
+export function nameSpaceOf(o: CatalogObject): NameSpace | undefined {
   if (isItemKind(o.kind)) return { ns: 'item', schemaId: (o.spec as { schemaId: string }).schemaId, name: o.name };
   switch (o.kind) {
     case 'cluster':
@@ -28,8 +29,12 @@ export function nameSpaceOf(o: CatalogObject): NameSpace {
       return { ns: 'database', name: o.name };
     case 'schema':
       return { ns: 'schema', databaseId: o.spec.databaseId, name: o.name };
+    case 'role':
+      return { ns: 'role', name: o.name };
+    case 'role_membership':
+    case 'default_privilege':
+      return undefined;
   }
-  throw new Error(`no namespace for ${o.kind}`);
 }
 
 /**

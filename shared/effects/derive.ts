@@ -30,8 +30,11 @@ export const RESOURCES_OF: Readonly<Record<ObjectKind, readonly Resource[]>> = {
     { controller: 'compute', kind: 'dataflow' },
   ],
   index: [{ controller: 'compute', kind: 'dataflow' }],
-  // A user-defined type lives in the catalog alone.
+  // A user-defined type lives in the catalog alone, and so do roles and privileges.
   type: [],
+  role: [],
+  role_membership: [],
+  default_privilege: [],
 };
 
 /** The resources one object owns: its kind's, plus the ingestion export of a table fed by a source. */

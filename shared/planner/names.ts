@@ -36,6 +36,9 @@ export const KIND_LABEL: Readonly<Record<ObjectKind, string>> = {
   materialized_view: 'materialized view',
   index: 'index',
   type: 'type',
+  role: 'role',
+  role_membership: 'role membership',
+  default_privilege: 'default privilege',
 };
 
 /** Kinds a query can read from. */

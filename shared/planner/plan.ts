@@ -65,6 +65,8 @@ import { evaluateSecretExpr } from '../sql/secret-expr';
 import { LOAD_GENERATOR_TABLES, planTableExport } from './table-from-source';
 import type { Workspace } from './workspace';
 import type { UpstreamReferences } from '../probes/types';
+import { AccessPlanner, explainName, ownedBy, requireOwner, type Written } from './access';
+import { aclOf, isBuiltinRoleId, resolveRole, revokeAcl, roleMembership, MATERIALIZE_ROLE_ID } from './roles';
 import { nameOffset, offsetAfterWords } from '../sql/lexer';
 import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
@@ -128,10 +130,14 @@ export class Planner {
   private savedSecrets: Map<string, SecretWrite> | undefined;
   private readonly references = new Map<string, UpstreamReferences>();
 
+  private readonly access: AccessPlanner;
+
   constructor(
     private readonly ws: Workspace,
     private readonly ctx: PlanContext,
-  ) {}
+  ) {
+    this.access = new AccessPlanner(ws, (kind, name, dependsOn, spec) => this.base(kind, name, dependsOn, spec));
+  }
 
   secretWrites(): SecretWrite[] {
     return [...this.secrets.values()].filter((w) => this.ws.get(w.secretId));
@@ -237,7 +243,29 @@ export class Planner {
         return { kind: 'txn', tag: 'ROLLBACK' };
       case 'explain_effects':
         return this.explainEffects(s, at, parsed);
+      case 'create_role':
+        return this.written(this.access.createRole(s, at));
+      case 'alter_role':
+        return this.written(this.access.alterRole(s, at));
+      case 'drop_role':
+        return this.written(this.access.dropRole(s, at));
+      case 'grant_role':
+      case 'revoke_role':
+        return this.written(this.access.grantOrRevokeRole(s, at));
+      case 'grant_privileges':
+      case 'revoke_privileges':
+        return this.written(this.access.grantOrRevokePrivileges(s, at));
+      case 'alter_default_privileges':
+        return this.written(this.access.alterDefaultPrivileges(s, at));
+      case 'reassign_owned':
+        return this.written(this.access.reassignOwned(s, at));
+      case 'drop_owned':
+        return this.dropOwned(s, at);
     }
+  }
+
+  private written(w: Written): StatementPlan {
+    return this.write(w.tag, w.notices);
   }
 
   // ---- helpers ---------------------------------------------------------------------------------
@@ -248,7 +276,13 @@ export class Planner {
 
   private base<K extends ObjectKind>(kind: K, name: string, dependsOn: readonly string[], spec: ObjectSpec[K]): ObjectOf<K> {
     const now = this.ctx.now;
-    return { id: this.ctx.newId(), kind, name, generation: 1, version: 1, dependents: 0, dependsOn: [...new Set(dependsOn)], createdAt: now, updatedAt: now, owner: this.ctx.principal, spec } as unknown as ObjectOf<K>;
+    let id = this.ctx.newId();
+    // A stored role must not take a built-in role's id (object ids never look like `u1`; the planner goldens' do).
+    while (kind === 'role' && isBuiltinRoleId(id)) id = this.ctx.newId();
+    const o = { id, kind, name, generation: 1, version: 1, dependents: 0, dependsOn: [...new Set(dependsOn)], createdAt: now, updatedAt: now, owner: this.ctx.principal, spec } as unknown as ObjectOf<K>;
+    // Default privileges (ALTER DEFAULT PRIVILEGES) are given at creation, as in Materialize.
+    const privileges = this.access.initialPrivileges(o);
+    return privileges ? { ...o, privileges } : o;
   }
 
   private cluster(name: string | undefined, at: number): ClusterObject {
@@ -370,6 +404,7 @@ export class Planner {
       if (s.ifExists) return this.write('ALTER CLUSTER', [`cluster "${s.name}" does not exist, skipping`]);
       throw unknownCluster(s.name, at);
     }
+    requireOwner(this.view(), cluster, at);
     if (cluster.spec.reconfiguration) {
       throw new PlanError('cannot alter clusters with pending updates', {
         code: SQLSTATE.objectInUse,
@@ -574,6 +609,7 @@ export class Planner {
       throw unknownItem(s.name, at);
     }
     if (found.kind !== 'secret') throw wrongType(found, 'secret', at);
+    requireOwner(this.view(), found, at);
     const value = this.secretValue(s.value, at);
     this.ws.update(found.id, (o) => o, true);
     const updated = this.ws.get(found.id)!;
@@ -907,6 +943,7 @@ export class Planner {
     }
     const columnNames = new Set(s.columns.map((c) => c.name));
     for (const c of s.columns) checkColumnDefault(c, columnNames);
+    checkTableKeys(s, at);
     checkPartitionBy(s.columns, s.withOptions);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
@@ -1292,6 +1329,8 @@ export class Planner {
         throw new PlanError(`cannot drop subsource ${target.name} on its own`, { code: SQLSTATE.dependentObjectsStillExist, position: at, hint: 'Drop its source instead.' });
       }
       const doomed = this.dropClosure(target, cascade, at);
+      // Materialize checks ownership once the plan stands (of what was named, not of what cascades).
+      requireOwner(this.view(), target, at);
       for (const id of doomed) this.ws.drop(id);
     }
     return this.write(tag, notices);
@@ -1323,12 +1362,11 @@ export class Planner {
     const view = this.view();
     const order: string[] = [];
     const seen = new Set<string>();
-    const owned = (o: CatalogObject): CatalogObject[] =>
-      o.kind === 'cluster'
-        ? view.replicas(o.id)
-        : o.kind === 'source'
-          ? view.ofKind('subsource').filter((s) => s.spec.sourceId === o.id)
-          : [];
+    // Default privileges and memberships naming an object go with it; they never keep it.
+    const owned = (o: CatalogObject): CatalogObject[] => [
+      ...(o.kind === 'cluster' ? view.replicas(o.id) : o.kind === 'source' ? view.ofKind('subsource').filter((s) => s.spec.sourceId === o.id) : []),
+      ...view.dependentsOf(o.id).filter((d) => PASSENGER_KINDS.has(d.kind)),
+    ];
     const visit = (o: CatalogObject, isRoot: boolean) => {
       if (seen.has(o.id)) return;
       seen.add(o.id);
@@ -1364,7 +1402,8 @@ export class Planner {
 
   // ---- ALTER -----------------------------------------------------------------------------------
 
-  private findForAlter(type: S<'alter_rename'>['objectType'], name: ObjectName, ifExists: boolean, at: number): CatalogObject | undefined {
+  /** The object an ALTER changes (or SHOW CREATE reads, which needs no ownership: `owned` false). */
+  private findForAlter(type: S<'alter_rename'>['objectType'], name: ObjectName, ifExists: boolean, at: number, owned = true): CatalogObject | undefined {
     const o = this.findForDrop(type, name, at);
     if (!o) {
       if ((type === 'cluster' || type === 'cluster replica') && SYSTEM_CLUSTERS.has(name[0]!)) throw notOwner(type.toUpperCase(), name.join('.'), at);
@@ -1372,6 +1411,7 @@ export class Planner {
       throw type === 'cluster' ? unknownCluster(name[0]!, at) : type === 'database' ? unknownDatabase(name[0]!, at) : unknownItem(name, at);
     }
     if (!KINDS_OF_TYPE[type].includes(o.kind)) throw wrongType(o, type, at);
+    if (owned) requireOwner(this.view(), o, at);
     return o;
   }
 
@@ -1407,10 +1447,57 @@ export class Planner {
     const tag = `ALTER ${s.objectType.toUpperCase()}`;
     // A replica's owner is its cluster's; Materialize refuses this before it looks the replica up.
     if (s.objectType === 'cluster replica') throw new NotSupportedError('altering the owner of a cluster replica is not supported', { position: at });
+    // Materialize resolves the new owner's name before the object's.
+    resolveRole(this.view(), s.owner, at);
     const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
     if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
-    this.ws.update(o.id, (x) => ({ ...x, owner: s.owner }) as CatalogObject, false);
-    return this.write(tag);
+    return this.write(tag, this.access.alterOwner(o, s.owner, at).notices);
+  }
+
+  /**
+   * `DROP OWNED BY r, ...`: drops what the roles own (RESTRICT, the default, refuses when an object
+   * they do not own depends on it), revokes the privileges granted to them and drops the default
+   * privileges that name them (Materialize's plan_drop_owned).
+   */
+  private dropOwned(s: S<'drop_owned'>, at: number): StatementPlan {
+    const view = this.view();
+    const roles = s.roles.map((n) => resolveRole(view, n, at));
+    const held = roleMembership(view, MATERIALIZE_ROLE_ID);
+    const missing = roles.filter((r) => !held.has(r.id));
+    if (missing.length) throw new PlanError(`must be a member of ${missing.map((r) => `"${r.name}"`).join(', ')}`, { code: SQLSTATE.insufficientPrivilege, position: at });
+    for (const r of roles) if (r.builtin) throw new PlanError(`role name "${r.name}" is reserved`, { code: SQLSTATE.reservedName, position: at });
+    const ids = new Set(roles.map((r) => r.id));
+    const owned = ownedBy(view, ids);
+    const ownedIds = new Set(owned.map((o) => o.id));
+    const full = (o: CatalogObject) => `"${view.qualifiedName(o).join('.')}"`;
+    if (!s.cascade) {
+      for (const o of owned) {
+        if (o.kind === 'cluster') {
+          const bound = view.items().filter((i) => (i.spec as { clusterId?: string }).clusterId === o.id && !ownedIds.has(i.id));
+          if (bound.length) throw stillDepended('cluster', `"${o.name}"`, bound.map((b) => `${KIND_LABEL[b.kind]} ${full(b)}`), at);
+        } else if (o.kind === 'schema') {
+          if (view.items().some((i) => i.spec.schemaId === o.id && !ownedIds.has(i.id))) {
+            throw new PlanError(`schema "${view.qualifiedName(o).join('.')}" cannot be dropped without CASCADE while it contains non-owned objects`, { code: SQLSTATE.dependentObjectsStillExist, position: at });
+          }
+        } else if (o.kind === 'database') {
+          if (view.ofKind('schema').some((x) => x.spec.databaseId === o.id && !ownedIds.has(x.id))) {
+            throw new PlanError(`database "${o.name}" cannot be dropped without CASCADE while it contains non-owned schemas`, { code: SQLSTATE.dependentObjectsStillExist, position: at });
+          }
+        } else if (o.kind !== 'cluster_replica') {
+          const users = view.dependentsOf(o.id).filter((d) => !ownedIds.has(d.id) && !PASSENGER_KINDS.has(d.kind) && !(d.kind === 'index' && d.spec.onId === o.id));
+          if (users.length) throw stillDepended(KIND_LABEL[o.kind], full(o), users.map((d) => `${KIND_LABEL[d.kind]} ${full(d)}`), at);
+        }
+      }
+    }
+    for (const o of owned) for (const id of this.dropClosure(o, true, at)) this.ws.drop(id);
+    for (const o of this.view().all()) {
+      if (!o.privileges || !o.privileges.some((a) => ids.has(a.grantee))) continue;
+      let acl = aclOf(this.view(), o);
+      for (const a of acl) if (ids.has(a.grantee)) acl = revokeAcl(acl, a.grantee, a.grantor, a.privileges);
+      this.ws.update(o.id, (x) => ({ ...x, privileges: acl }) as CatalogObject, false);
+    }
+    for (const d of this.view().ofKind('default_privilege')) if (ids.has(d.spec.roleId) || ids.has(d.spec.grantee)) this.ws.drop(d.id);
+    return this.write('DROP OWNED');
   }
 
   private alterSetCluster(s: S<'alter_set_cluster'>, at: number): StatementPlan {
@@ -1593,6 +1680,7 @@ export class Planner {
       if (rel.kind !== 'table') {
         throw new NotSupportedError(`COMMENT ON COLUMN is not supported for a ${KIND_LABEL[rel.kind]}: the catalog knows the columns of tables only`, { position: at });
       }
+      requireOwner(this.view(), rel, at);
       const column = s.column!;
       if (!rel.spec.columns.some((c) => c.name === column)) {
         throw new PlanError(`column "${rel.name}.${column}" does not exist`, { code: SQLSTATE.undefinedColumn, position: at });
@@ -1619,6 +1707,7 @@ export class Planner {
     if (!KINDS_OF_TYPE[s.objectType].includes(o.kind)) {
       throw new PlanError(`${KIND_LABEL[o.kind]} ${o.name} is not a ${s.objectType}`, { code: SQLSTATE.wrongObjectType, position: at });
     }
+    requireOwner(this.view(), o, at);
     this.ws.update(o.id, (x) => withComment(x, s.comment), false);
     return this.write('COMMENT');
   }
@@ -1632,7 +1721,7 @@ export class Planner {
       const t = findItem(this.view(), s.name, at);
       if (!t || t.kind !== 'type') throw new PlanError(`type "${s.name.join('.')}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
     }
-    const o = this.findForAlter(s.objectType, s.name, false, at)!;
+    const o = this.findForAlter(s.objectType, s.name, false, at, false)!;
     const view = this.view();
     let sql: string;
     if (o.kind === 'cluster') {
@@ -1664,11 +1753,11 @@ export class Planner {
       if (seen.has(JSON.stringify(w))) continue;
       switch (w.op) {
         case 'create_object':
-          rows.push(['catalog', 'create', KIND_LABEL[w.object.kind], printName(names.qualifiedName(w.object)), `generation ${w.object.generation}`]);
+          rows.push(['catalog', 'create', KIND_LABEL[w.object.kind], explainName(names, w.object) ?? printName(names.qualifiedName(w.object)), `generation ${w.object.generation}`]);
           break;
         case 'update_object':
         case 'drop_object':
-          rows.push(['catalog', w.op === 'drop_object' ? 'drop' : 'update', KIND_LABEL[w.after.kind], w.before.name, `generation ${w.after.generation}`]);
+          rows.push(['catalog', w.op === 'drop_object' ? 'drop' : 'update', KIND_LABEL[w.after.kind], explainName(names, w.before) ?? w.before.name, `generation ${w.after.generation}`]);
           break;
         case 'adjust_dependents':
           rows.push(['catalog', 'dependents', KIND_LABEL[w.before.kind], printName(names.qualifiedName(w.before)), `${w.delta > 0 ? '+' : ''}${w.delta}`]);
@@ -1696,6 +1785,45 @@ function docTargets(docs: { readonly key: readonly { objectId: string }[]; reado
 /** What a sink may export (Materialize's plan_sink): anything with storage of its own. */
 const SINKABLE_KINDS: ReadonlySet<string> = new Set(['table', 'source', 'subsource', 'materialized_view']);
 const CONTAINER_KINDS: ReadonlySet<string> = new Set(['cluster', 'schema', 'database']);
+/** Catalog entries that name an object without using it: dropped with it, never in its way. */
+const PASSENGER_KINDS: ReadonlySet<string> = new Set(['role_membership', 'default_privilege']);
+
+/**
+ * Materialize's reading of PRIMARY KEY and UNIQUE: a key is a primary key or a unique constraint
+ * over NOT NULL columns (or NULLS NOT DISTINCT); a unique constraint over a nullable column is no
+ * key and is accepted. Keys are not enforced there, and need a flag a fresh environment keeps off
+ * (unsafe_enable_table_keys), so a table with one is refused in its words.
+ */
+function checkTableKeys(s: S<'create_table'>, at: number): void {
+  const notNull = new Map(s.columns.map((c) => [c.name, c.notNull || c.unique === 'primary key']));
+  let keys = s.columns.some((c) => c.unique !== undefined);
+  let primary = false;
+  // As Materialize does, the first unique constraint over a nullable column ends the reading.
+  constraints: for (const k of s.constraints ?? []) {
+    if (primary && k.primary) throw new PlanError(`multiple primary keys for table ${s.name.join('.')} are not allowed`, { code: SQLSTATE.invalidTableDefinition, position: at });
+    primary ||= k.primary;
+    for (const column of k.columns) {
+      if (!notNull.has(column)) throw new PlanError(`unknown column in constraint: ${column}`, { code: SQLSTATE.undefinedColumn, position: at });
+      if (k.primary) notNull.set(column, true);
+      else if (!k.nullsNotDistinct && !notNull.get(column)) break constraints;
+    }
+    keys = true;
+  }
+  if (keys) {
+    throw new NotSupportedError('CREATE TABLE with a primary key or unique constraint is not supported', {
+      position: at,
+      detail: 'The requested feature (unsafe_enable_table_keys) is unsafe and is meant only for internal development and testing of Materialize.',
+    });
+  }
+}
+
+function stillDepended(type: string, name: string, dependents: readonly string[], at: number): PlanError {
+  return new PlanError(`cannot drop ${type} ${name}: still depended upon by ${dependents.join(', ')}`, {
+    code: SQLSTATE.dependentObjectsStillExist,
+    position: at,
+    hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
+  });
+}
 
 /** A name as Materialize prints it for the default session: without `materialize.` and `public.`. */
 /** What a source asks of its upstream, without the subsource names (those are the catalog's). */

@@ -159,7 +159,7 @@ export class Workspace {
     // Names are unique among live objects, so only the changed objects' names can move.
     const remember = (names: typeof namesBefore, o: CatalogObject) => {
       const name = nameSpaceOf(o);
-      names.set(JSON.stringify(name), { name, objectId: o.id });
+      if (name) names.set(JSON.stringify(name), { name, objectId: o.id });
     };
     for (const { before, after } of changed) {
       if (before) remember(namesBefore, before);

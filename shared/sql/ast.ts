@@ -140,6 +140,16 @@ export interface ColumnDef {
   readonly type: DataType;
   readonly notNull: boolean;
   readonly default?: RawExpr;
+  /** A column's own `PRIMARY KEY` or `UNIQUE`. */
+  readonly unique?: 'primary key' | 'unique';
+}
+
+/** A table's `[CONSTRAINT name] PRIMARY KEY (cols)` or `UNIQUE [NULLS [NOT] DISTINCT] (cols)`. */
+export interface TableConstraint {
+  readonly name?: string;
+  readonly primary: boolean;
+  readonly nullsNotDistinct: boolean;
+  readonly columns: readonly string[];
 }
 
 /** Connection types of `CREATE CONNECTION ... TO <type>`. */
@@ -273,6 +283,52 @@ export interface WebhookCheck {
   readonly expr: RawExpr;
 }
 
+/**
+ * A role attribute of `CREATE ROLE` / `ALTER ROLE` as typed (Materialize's grammar): the planner
+ * decides which it takes. `PASSWORD` carries its value, `null` for `PASSWORD NULL`.
+ */
+export type RoleAttribute =
+  | {
+      readonly kind:
+        | 'SUPERUSER'
+        | 'NOSUPERUSER'
+        | 'LOGIN'
+        | 'NOLOGIN'
+        | 'INHERIT'
+        | 'NOINHERIT'
+        | 'CREATECLUSTER'
+        | 'NOCREATECLUSTER'
+        | 'CREATEDB'
+        | 'NOCREATEDB'
+        | 'CREATEROLE'
+        | 'NOCREATEROLE';
+    }
+  | { readonly kind: 'PASSWORD'; readonly password: string | null };
+
+/** `ALTER ROLE r [WITH] attributes | SET name {TO | =} value | RESET name`. */
+export type AlterRoleAction =
+  | { readonly kind: 'attributes'; readonly attributes: readonly RoleAttribute[] }
+  | { readonly kind: 'set'; readonly variable: string; readonly value: RawExpr }
+  | { readonly kind: 'reset'; readonly variable: string };
+
+/** A privilege of `GRANT` / `REVOKE` / `ALTER DEFAULT PRIVILEGES`, as Materialize spells it. */
+export type Privilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE' | 'USAGE' | 'CREATE' | 'CREATEROLE' | 'CREATEDB' | 'CREATECLUSTER' | 'CREATENETWORKPOLICY';
+
+/** `ALL [PRIVILEGES]` or a list. */
+export type PrivilegeSpec = { readonly kind: 'all' } | { readonly kind: 'list'; readonly privileges: readonly Privilege[] };
+
+/** Object types privileges are granted on (`ON TABLE t`, `ON ALL TYPES`): relations are all `table`. */
+export type GrantObjectType = 'table' | 'type' | 'cluster' | 'secret' | 'connection' | 'database' | 'schema';
+
+/** `ON SYSTEM`, `ON <type> name, ...`, or `ON ALL <type>S [IN DATABASE d, ... | IN SCHEMA s, ...]`. */
+export type GrantTarget =
+  | { readonly kind: 'system' }
+  | { readonly kind: 'objects'; readonly objectType: GrantObjectType; readonly names: readonly ObjectName[] }
+  | { readonly kind: 'all'; readonly objectType: GrantObjectType; readonly in?: GrantIn };
+
+/** `IN DATABASE d, ...` / `IN SCHEMA s, ...` of `ON ALL ...` and of `ALTER DEFAULT PRIVILEGES`. */
+export type GrantIn = { readonly kind: 'database'; readonly names: readonly ObjectName[] } | { readonly kind: 'schema'; readonly names: readonly ObjectName[] };
+
 export type SecretValue = { readonly kind: 'string'; readonly value: string } | { readonly kind: 'raw'; readonly expr: RawExpr };
 
 export type Statement =
@@ -390,6 +446,8 @@ export type Statement =
       readonly ifNotExists: boolean;
       readonly temporary: boolean;
       readonly columns: readonly ColumnDef[];
+      /** Table constraints, after the columns (Materialize's order when it prints them). */
+      readonly constraints?: readonly TableConstraint[];
       readonly withOptions: readonly SqlOption[];
     }
   /**
@@ -500,6 +558,33 @@ export type Statement =
       /** Byte offset of the name, for errors that point at it. */
       readonly namePosition: number;
     }
+  /** `CREATE ROLE name [WITH] attributes`. */
+  | { readonly kind: 'create_role'; readonly name: string; readonly attributes: readonly RoleAttribute[] }
+  | { readonly kind: 'alter_role'; readonly name: string; readonly action: AlterRoleAction }
+  /** `DROP ROLE [IF EXISTS] name, ...` (roles take no CASCADE). */
+  | { readonly kind: 'drop_role'; readonly ifExists: boolean; readonly names: readonly string[] }
+  /** `GRANT role, ... TO member, ...` / `REVOKE role, ... FROM member, ...` (`GROUP` before a member is noise). */
+  | { readonly kind: 'grant_role' | 'revoke_role'; readonly roles: readonly string[]; readonly members: readonly string[] }
+  /** `GRANT privileges ON target TO role, ...` / `REVOKE privileges ON target FROM role, ...`. */
+  | { readonly kind: 'grant_privileges' | 'revoke_privileges'; readonly privileges: PrivilegeSpec; readonly target: GrantTarget; readonly roles: readonly string[] }
+  /**
+   * `ALTER DEFAULT PRIVILEGES FOR {ROLE r, ... | ALL ROLES} [IN DATABASE ... | IN SCHEMA ...]
+   * {GRANT privileges ON <type>S TO g, ... | REVOKE privileges ON <type>S FROM g, ...}`;
+   * `targetRoles` is absent for `ALL ROLES`.
+   */
+  | {
+      readonly kind: 'alter_default_privileges';
+      readonly targetRoles?: readonly string[];
+      readonly in?: GrantIn;
+      readonly grant: boolean;
+      readonly privileges: PrivilegeSpec;
+      readonly objectType: GrantObjectType;
+      readonly grantees: readonly string[];
+    }
+  /** `DROP OWNED BY role, ... [CASCADE | RESTRICT]`. */
+  | { readonly kind: 'drop_owned'; readonly roles: readonly string[]; readonly cascade?: boolean }
+  /** `REASSIGN OWNED BY role, ... TO role`. */
+  | { readonly kind: 'reassign_owned'; readonly oldRoles: readonly string[]; readonly newRole: string }
   | {
       readonly kind: 'start_transaction';
       /** Canonical upper-case modes: `ISOLATION LEVEL SERIALIZABLE`, `READ ONLY`, `READ WRITE`. */

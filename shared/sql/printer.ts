@@ -12,10 +12,14 @@ import type {
   ExternalReferences,
   Format,
   FormatSpecifier,
+  GrantIn,
+  GrantTarget,
   IncludeMetadata,
   ObjectName,
   OptionValue,
+  PrivilegeSpec,
   RefreshOptionValue,
+  RoleAttribute,
   SchemaStrategy,
   SecretValue,
   SourceConnection,
@@ -24,6 +28,7 @@ import type {
   Statement,
   WebhookCheck,
   WebhookCheckColumn,
+  TableConstraint,
 } from './ast';
 import { KEYWORDS } from './keywords';
 import { VALUE_PREFIX } from './options';
@@ -173,7 +178,12 @@ export function dataType(t: DataType): string {
 }
 
 function columnDef(c: ColumnDef): string {
-  return `${ident(c.name)} ${dataType(c.type)}${c.notNull ? ' NOT NULL' : ''}${c.default ? ` DEFAULT ${c.default.text}` : ''}`;
+  return `${ident(c.name)} ${dataType(c.type)}${c.notNull ? ' NOT NULL' : ''}${c.default ? ` DEFAULT ${c.default.text}` : ''}${c.unique ? ` ${c.unique.toUpperCase()}` : ''}`;
+}
+
+function tableConstraint(c: TableConstraint): string {
+  const head = c.name !== undefined ? `CONSTRAINT ${ident(c.name)} ` : '';
+  return `${head}${c.primary ? 'PRIMARY KEY' : `UNIQUE${c.nullsNotDistinct ? ' NULLS NOT DISTINCT' : ''}`} ${identList(c.columns)}`;
 }
 
 function identList(names: readonly string[]): string {
@@ -378,7 +388,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       return parts.join(' ') + withOptions(s.withOptions);
     }
     case 'create_table':
-      return `CREATE ${s.temporary ? 'TEMPORARY ' : ''}TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)} (${s.columns.map(columnDef).join(', ')})${withOptions(s.withOptions)}`;
+      return `CREATE ${s.temporary ? 'TEMPORARY ' : ''}TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)} (${[...s.columns.map(columnDef), ...(s.constraints ?? []).map(tableConstraint)].join(', ')})${withOptions(s.withOptions)}`;
     case 'create_table_from_source': {
       const parts = [`CREATE TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''} FROM SOURCE ${objectName(s.source)}`];
       if (s.reference) parts.push(`(REFERENCE = ${objectName(s.reference)})`);
@@ -444,6 +454,35 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       return `SHOW CREATE ${s.objectType.toUpperCase()} ${objectName(s.name)}`;
     case 'comment':
       return `COMMENT ON ${s.objectType.toUpperCase()} ${objectName(s.column === undefined ? s.name : [...s.name, s.column])} IS ${s.comment === null ? 'NULL' : stringLiteral(s.comment)}`;
+    case 'create_role':
+      return `CREATE ROLE ${roleIdent(s.name)}${roleAttributes(s.attributes, opts)}`;
+    case 'alter_role': {
+      const head = `ALTER ROLE ${roleIdent(s.name)}`;
+      const a = s.action;
+      if (a.kind === 'set') return `${head} SET ${ident(a.variable)} = ${a.value.text}`;
+      if (a.kind === 'reset') return `${head} RESET ${ident(a.variable)}`;
+      return `${head}${a.attributes.length ? ` WITH${roleAttributes(a.attributes, opts)}` : ''}`;
+    }
+    case 'drop_role':
+      return `DROP ROLE ${ifExists(s.ifExists)}${s.names.map(roleIdent).join(', ')}`;
+    case 'grant_role':
+    case 'revoke_role':
+      return `${s.kind === 'grant_role' ? 'GRANT' : 'REVOKE'} ${s.roles.map(roleIdent).join(', ')} ${s.kind === 'grant_role' ? 'TO' : 'FROM'} ${s.members.map(roleIdent).join(', ')}`;
+    case 'grant_privileges':
+    case 'revoke_privileges': {
+      const grant = s.kind === 'grant_privileges';
+      return `${grant ? 'GRANT' : 'REVOKE'} ${privilegeSpec(s.privileges)} ON ${grantTarget(s.target)} ${grant ? 'TO' : 'FROM'} ${s.roles.map(roleIdent).join(', ')}`;
+    }
+    case 'alter_default_privileges': {
+      const parts = [`ALTER DEFAULT PRIVILEGES FOR ${s.targetRoles ? `ROLE ${s.targetRoles.map(roleIdent).join(', ')}` : 'ALL ROLES'}`];
+      if (s.in) parts.push(grantIn(s.in));
+      parts.push(`${s.grant ? 'GRANT' : 'REVOKE'} ${privilegeSpec(s.privileges)} ON ${s.objectType.toUpperCase()}S ${s.grant ? 'TO' : 'FROM'} ${s.grantees.map(roleIdent).join(', ')}`);
+      return parts.join(' ');
+    }
+    case 'drop_owned':
+      return `DROP OWNED BY ${s.roles.map(roleIdent).join(', ')}${s.cascade === undefined ? '' : s.cascade ? ' CASCADE' : ' RESTRICT'}`;
+    case 'reassign_owned':
+      return `REASSIGN OWNED BY ${s.oldRoles.map(roleIdent).join(', ')} TO ${roleIdent(s.newRole)}`;
     case 'start_transaction':
       return `START TRANSACTION${s.modes.length ? ` ${s.modes.join(', ')}` : ''}`;
     case 'commit':
@@ -460,6 +499,43 @@ export function webhookCheck(c: WebhookCheck): string {
   const o = c.options;
   const items = o ? [...o.headers.map((h) => column('HEADERS', h)), ...o.bodies.map((b) => column('BODY', b)), ...o.secrets.map((x) => column(`SECRET ${objectName(x.secret)}`, x))] : [];
   return `CHECK (${o ? `WITH (${items.join(', ')}) ` : ''}${c.expr.text})`;
+}
+
+/**
+ * A role name: quoted also when it is a word that starts a privilege or role list (`GRANT "usage"
+ * TO r` grants a role named usage), or a role attribute after the name.
+ */
+function roleIdent(name: string): string {
+  return ROLE_LIST_WORDS.has(name) ? `"${name}"` : ident(name);
+}
+const ROLE_LIST_WORDS: ReadonlySet<string> = new Set([
+  'insert', 'update', 'delete', 'usage', 'createrole', 'createdb', 'createcluster', 'createnetworkpolicy', 'group', 'grant', 'revoke', 'system',
+  'superuser', 'nosuperuser', 'login', 'nologin', 'inherit', 'noinherit', 'nocreatecluster', 'nocreatedb', 'nocreaterole', 'password', 'reset', 'set',
+]);
+
+function roleAttributes(attributes: readonly RoleAttribute[], opts: PrintOptions): string {
+  return attributes
+    .map((a) => (a.kind === 'PASSWORD' ? ` PASSWORD ${a.password === null ? 'NULL' : opts.redacted ? "'<REDACTED>'" : stringLiteral(a.password)}` : ` ${a.kind}`))
+    .join('');
+}
+
+function privilegeSpec(p: PrivilegeSpec): string {
+  return p.kind === 'all' ? 'ALL PRIVILEGES' : p.privileges.join(', ');
+}
+
+function grantIn(i: GrantIn): string {
+  return `IN ${i.kind.toUpperCase()} ${i.names.map(objectName).join(', ')}`;
+}
+
+function grantTarget(t: GrantTarget): string {
+  switch (t.kind) {
+    case 'system':
+      return 'SYSTEM';
+    case 'objects':
+      return `${t.objectType.toUpperCase()} ${t.names.map(objectName).join(', ')}`;
+    case 'all':
+      return `ALL ${t.objectType.toUpperCase()}S${t.in ? ` ${grantIn(t.in)}` : ''}`;
+  }
 }
 
 function clusterWait(w: ClusterAlterWait): string {

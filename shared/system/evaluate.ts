@@ -133,6 +133,16 @@ export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: Sy
       rel = { columns: [col('name'), col('comment')], rows: inputs.snapshot.ofKind('schema').filter((x) => x.spec.databaseId === db.id).map((x) => [x.name, commentOf(x)]) };
       break;
     }
+    case 'roles':
+      // Materialize's mz_show_roles: user roles only (not the system and predefined ones), and no COMMENT ON ROLE here.
+      rel = {
+        columns: [col('name'), col('comment')],
+        rows: RELATIONS.mz_roles!.rows(inputs)
+          .filter((r) => !/^[sg]/.test(String(r[0])))
+          .map((r) => [r[1]!, ''] as Value[])
+          .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      };
+      break;
     case 'columns':
       rel = showColumns(s, inputs.snapshot);
       break;

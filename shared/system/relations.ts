@@ -8,6 +8,7 @@ import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/s
 import type { EffectRecord } from '../effects/model';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
 import { formatInterval } from '../sql/interval';
+import { aclOf, aclText, BUILTIN_DEFAULT_PRIVILEGES, BUILTIN_ROLES, MATERIALIZE_ROLE_ID, MZ_SYSTEM_ROLE_ID, ownerOf, PUBLIC_ROLE_ID } from '../planner/roles';
 
 export type Value = string | number | boolean | null;
 export type ColumnType = 'text' | 'int8' | 'bool' | 'timestamptz';
@@ -113,13 +114,53 @@ export interface RelationDef {
   rows(i: SystemInputs): Value[][];
 }
 
+/** An object's ACL as mz_aclitem[] reads as text. */
+const acl = (snapshot: CatalogSnapshot, o: Parameters<typeof aclOf>[1]): string => aclText(aclOf(snapshot, o));
+
+/** Materialize's role rows: the built-in roles, then the stored ones. */
+function roleRows(snapshot: CatalogSnapshot): Value[][] {
+  const builtins = BUILTIN_ROLES.filter((r) => r.id !== PUBLIC_ROLE_ID).map((r) => [r.id, r.name, true, false, r.id === MZ_SYSTEM_ROLE_ID] as Value[]);
+  return [...builtins, ...snapshot.ofKind('role').map((r) => [r.id, r.name, true, false, false] as Value[])];
+}
+
 export const RELATIONS: Readonly<Record<string, RelationDef>> = {
+  /** Roles: Materialize's built-in ones (materialize is every caller here), and CREATE ROLE's. No role logs in with a password. */
+  mz_roles: {
+    schema: 'mz_catalog',
+    columns: [col('id'), col('name'), col('inherit', 'bool'), col('rolcanlogin', 'bool'), col('rolsuper', 'bool')],
+    needs: [],
+    rows: ({ snapshot }) => roleRows(snapshot),
+  },
+  /** GRANT role TO member: one row per membership (the grantor is always mz_system, as in Materialize). */
+  mz_role_members: {
+    schema: 'mz_catalog',
+    columns: [col('role_id'), col('member'), col('grantor')],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('role_membership').map((m) => [m.spec.roleId, m.spec.memberId, m.spec.grantorId]),
+  },
+  /** ALTER DEFAULT PRIVILEGES, after Materialize's built-in rows (`p` is PUBLIC). */
+  mz_default_privileges: {
+    schema: 'mz_catalog',
+    columns: [col('role_id'), col('database_id'), col('schema_id'), col('object_type'), col('grantee'), col('privileges')],
+    needs: [],
+    rows: ({ snapshot }) => [
+      ...BUILTIN_DEFAULT_PRIVILEGES.map((d) => [PUBLIC_ROLE_ID, null, null, d.objectType, d.grantee, d.privileges] as Value[]),
+      ...snapshot.ofKind('default_privilege').map((d) => [d.spec.roleId, d.spec.databaseId ?? null, d.spec.schemaId ?? null, d.spec.objectType, d.spec.grantee, d.spec.privileges] as Value[]),
+    ],
+  },
+  /** Fixed here: only a superuser may grant system privileges, and no caller is one. */
+  mz_system_privileges: {
+    schema: 'mz_catalog',
+    columns: [col('privileges')],
+    needs: [],
+    rows: () => [[`${MZ_SYSTEM_ROLE_ID}=RBNP/${MZ_SYSTEM_ROLE_ID}`], [`${MATERIALIZE_ROLE_ID}=RBNP/${MZ_SYSTEM_ROLE_ID}`]],
+  },
   mz_clusters: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('name'), col('owner_id'), col('managed', 'bool'), col('size'), col('replication_factor', 'int8')],
+    columns: [col('id'), col('name'), col('owner_id'), col('privileges'), col('managed', 'bool'), col('size'), col('replication_factor', 'int8')],
     needs: [],
     rows: ({ snapshot }) =>
-      snapshot.clusters().map((c) => [c.id, c.name, c.owner, c.spec.managed, c.spec.size ?? null, c.spec.managed ? (c.spec.replicationFactor ?? 1) : null]),
+      snapshot.clusters().map((c) => [c.id, c.name, ownerOf(snapshot, c), acl(snapshot, c), c.spec.managed, c.spec.size ?? null, c.spec.managed ? (c.spec.replicationFactor ?? 1) : null]),
   },
   /**
    * Materialize's seven columns, no more: a replica of a reconfiguration under way shows here as
@@ -131,78 +172,78 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
     schema: 'mz_catalog',
     columns: [col('id'), col('name'), col('cluster_id'), col('size'), col('availability_zone'), col('owner_id'), col('disk', 'bool')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.replicas().map((r) => [r.id, r.name, r.spec.clusterId, r.spec.size, r.spec.options['AVAILABILITY ZONE'] ?? null, r.owner, null]),
+    rows: ({ snapshot }) => snapshot.replicas().map((r) => [r.id, r.name, r.spec.clusterId, r.spec.size, r.spec.options['AVAILABILITY ZONE'] ?? null, ownerOf(snapshot, r), null]),
   },
   mz_databases: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('name'), col('owner_id')],
+    columns: [col('id'), col('name'), col('owner_id'), col('privileges')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.ofKind('database').map((d) => [d.id, d.name, d.owner]),
+    rows: ({ snapshot }) => snapshot.ofKind('database').map((d) => [d.id, d.name, ownerOf(snapshot, d), acl(snapshot, d)]),
   },
   mz_schemas: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('database_id'), col('name'), col('owner_id')],
+    columns: [col('id'), col('database_id'), col('name'), col('owner_id'), col('privileges')],
     needs: [],
     // The request's mz_temp belongs to no database: NULL, as Materialize's ambient schemas.
-    rows: ({ snapshot }) => snapshot.ofKind('schema').map((x) => [x.id, x.spec.databaseId === NO_DATABASE ? null : x.spec.databaseId, x.name, x.owner]),
+    rows: ({ snapshot }) => snapshot.ofKind('schema').map((x) => [x.id, x.spec.databaseId === NO_DATABASE ? null : x.spec.databaseId, x.name, ownerOf(snapshot, x), acl(snapshot, x)]),
   },
   mz_sources: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('connection_id'), col('envelope_type'), col('cluster_id'), col('owner_id'), col('create_sql')],
+    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('connection_id'), col('envelope_type'), col('cluster_id'), col('owner_id'), col('privileges'), col('create_sql')],
     needs: [],
     rows: ({ snapshot }) => [
-      ...snapshot.ofKind('source').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.sourceType, x.spec.connectionId ?? null, x.spec.envelope ?? null, x.spec.clusterId, x.owner, x.spec.createSql]),
-      ...snapshot.ofKind('subsource').map((x) => [x.id, x.spec.schemaId, x.name, 'subsource', null, null, null, x.owner, null]),
+      ...snapshot.ofKind('source').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.sourceType, x.spec.connectionId ?? null, x.spec.envelope ?? null, x.spec.clusterId, ownerOf(snapshot, x), acl(snapshot, x), x.spec.createSql]),
+      ...snapshot.ofKind('subsource').map((x) => [x.id, x.spec.schemaId, x.name, 'subsource', null, null, null, ownerOf(snapshot, x), acl(snapshot, x), null]),
     ],
   },
   mz_sinks: {
     schema: 'mz_catalog',
     columns: [col('id'), col('schema_id'), col('name'), col('type'), col('connection_id'), col('envelope_type'), col('cluster_id'), col('owner_id'), col('create_sql')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.ofKind('sink').map((x) => [x.id, x.spec.schemaId, x.name, 'kafka', x.spec.connectionId, x.spec.envelope ?? null, x.spec.clusterId, x.owner, x.spec.createSql]),
+    rows: ({ snapshot }) => snapshot.ofKind('sink').map((x) => [x.id, x.spec.schemaId, x.name, 'kafka', x.spec.connectionId, x.spec.envelope ?? null, x.spec.clusterId, ownerOf(snapshot, x), x.spec.createSql]),
   },
   mz_connections: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('owner_id'), col('create_sql')],
+    columns: [col('id'), col('schema_id'), col('name'), col('type'), col('owner_id'), col('privileges'), col('create_sql')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.ofKind('connection').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.connector.type, x.owner, x.spec.createSql]),
+    rows: ({ snapshot }) => snapshot.ofKind('connection').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.connector.type, ownerOf(snapshot, x), acl(snapshot, x), x.spec.createSql]),
   },
   mz_secrets: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('schema_id'), col('name'), col('owner_id')],
+    columns: [col('id'), col('schema_id'), col('name'), col('owner_id'), col('privileges')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.ofKind('secret').map((x) => [x.id, x.spec.schemaId, x.name, x.owner]),
+    rows: ({ snapshot }) => snapshot.ofKind('secret').map((x) => [x.id, x.spec.schemaId, x.name, ownerOf(snapshot, x), acl(snapshot, x)]),
   },
   mz_tables: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('schema_id'), col('name'), col('owner_id'), col('create_sql'), col('source_id')],
+    columns: [col('id'), col('schema_id'), col('name'), col('owner_id'), col('privileges'), col('create_sql'), col('source_id')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.ofKind('table').map((x) => [x.id, x.spec.schemaId, x.name, x.owner, x.spec.createSql, x.spec.fromSource?.sourceId ?? null]),
+    rows: ({ snapshot }) => snapshot.ofKind('table').map((x) => [x.id, x.spec.schemaId, x.name, ownerOf(snapshot, x), acl(snapshot, x), x.spec.createSql, x.spec.fromSource?.sourceId ?? null]),
   },
   mz_views: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('schema_id'), col('name'), col('definition'), col('owner_id')],
+    columns: [col('id'), col('schema_id'), col('name'), col('definition'), col('owner_id'), col('privileges')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.ofKind('view').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.query, x.owner]),
+    rows: ({ snapshot }) => snapshot.ofKind('view').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.query, ownerOf(snapshot, x), acl(snapshot, x)]),
   },
   mz_materialized_views: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('schema_id'), col('name'), col('cluster_id'), col('definition'), col('owner_id')],
+    columns: [col('id'), col('schema_id'), col('name'), col('cluster_id'), col('definition'), col('owner_id'), col('privileges')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.ofKind('materialized_view').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.clusterId, x.spec.query, x.owner]),
+    rows: ({ snapshot }) => snapshot.ofKind('materialized_view').map((x) => [x.id, x.spec.schemaId, x.name, x.spec.clusterId, x.spec.query, ownerOf(snapshot, x), acl(snapshot, x)]),
   },
   mz_indexes: {
     schema: 'mz_catalog',
     columns: [col('id'), col('name'), col('on_id'), col('cluster_id'), col('owner_id')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.ofKind('index').map((x) => [x.id, x.name, x.spec.onId, x.spec.clusterId, x.owner]),
+    rows: ({ snapshot }) => snapshot.ofKind('index').map((x) => [x.id, x.name, x.spec.onId, x.spec.clusterId, ownerOf(snapshot, x)]),
   },
   /** User-defined types (CREATE TYPE); Materialize's built-in types are not listed. `oid` is null: we assign none. */
   mz_types: {
     schema: 'mz_catalog',
-    columns: [col('id'), col('oid', 'int8'), col('schema_id'), col('name'), col('category'), col('owner_id'), col('create_sql')],
+    columns: [col('id'), col('oid', 'int8'), col('schema_id'), col('name'), col('category'), col('owner_id'), col('privileges'), col('create_sql')],
     needs: [],
-    rows: ({ snapshot }) => snapshot.ofKind('type').map((x) => [x.id, null, x.spec.schemaId, x.name, x.spec.category, x.owner, x.spec.createSql]),
+    rows: ({ snapshot }) => snapshot.ofKind('type').map((x) => [x.id, null, x.spec.schemaId, x.name, x.spec.category, ownerOf(snapshot, x), acl(snapshot, x), x.spec.createSql]),
   },
   /** A list type's element: the id of a user-defined type, else the built-in type's name as written (Materialize gives built-ins ids of their own). */
   mz_list_types: {
@@ -224,7 +265,7 @@ export const RELATIONS: Readonly<Record<string, RelationDef>> = {
     columns: [col('id'), col('schema_id'), col('name'), col('type'), col('owner_id'), col('cluster_id')],
     needs: [],
     rows: ({ snapshot }) =>
-      snapshot.items().map((x) => [x.id, x.spec.schemaId, x.name, OBJECT_TYPE[x.kind] ?? x.kind, x.owner, (x.spec as { clusterId?: string }).clusterId ?? null]),
+      snapshot.items().map((x) => [x.id, x.spec.schemaId, x.name, OBJECT_TYPE[x.kind] ?? x.kind, ownerOf(snapshot, x), (x.spec as { clusterId?: string }).clusterId ?? null]),
   },
   /** As in Materialize: which catalog items each item references (clusters and schemas are not items). */
   mz_object_dependencies: {

@@ -90,6 +90,15 @@ async function newTenant(): Promise<string> {
   return tenant;
 }
 
+/** A new tenant with roles r0..r19 and what `first` makes. */
+async function tenantWithRoles(first: string): Promise<string> {
+  const tenant = await newTenant();
+  const roles = Array.from({ length: 20 }, (_, i) => `CREATE ROLE r${i}`).join('; ');
+  const setup = new SqlApi({ store: new CatalogStore(p.clients.doc, p.config.catalogTable), logger });
+  expect((await setup.handle(tenant, 'setup', JSON.stringify({ query: `${first}; ${roles}` }), 'application/json')).status).toBe(200);
+  return tenant;
+}
+
 describe.each([
   ['each reading the table', false],
   ['each planning on its cached snapshot', true],
@@ -130,6 +139,32 @@ describe.each([
       }
     }
     expect(outcomes.viewWon + outcomes.dropWon).toBe(50);
+    expect(await dependencyViolations(tenant)).toEqual([]);
+  });
+
+  it('20 pairs of GRANT SELECT ON t TO r against DROP ROLE r: never both, and no ACL names a dropped role', async () => {
+    const tenant = await tenantWithRoles('CREATE TABLE t (a int)');
+    for (let i = 0; i < 20; i++) {
+      const r = await race(tenant, `GRANT SELECT ON t TO r${i}`, `DROP ROLE r${i}`, warm);
+      expect(r.a.status === 200 && r.b.status === 200, JSON.stringify(r)).toBe(false);
+      // The GRANT lost to the drop (unknown role), or the drop to the GRANT (the role holds a privilege).
+      if (r.a.status === 200) expect(['2BP01', '40001']).toContain(r.b.code);
+      else expect(['42704', '40001']).toContain(r.a.code);
+    }
+    const objects = (await partitionItems(p, `T#${tenant}`)).filter((i) => i.type === 'object' && !i.dropped);
+    const liveRoles = new Set(objects.filter((o) => o.kind === 'role').map((o) => o.id as string));
+    const grantees = ((objects.find((o) => o.name === 't')!.privileges ?? []) as { grantee: string }[]).map((a) => a.grantee).filter((g) => g !== 'u1');
+    expect(grantees.filter((g) => !liveRoles.has(g))).toEqual([]);
+  });
+
+  it('20 pairs of GRANT g TO r against DROP ROLE r: no membership outlives its role', async () => {
+    const tenant = await tenantWithRoles('CREATE ROLE g');
+    for (let i = 0; i < 20; i++) {
+      const r = await race(tenant, `GRANT g TO r${i}`, `DROP ROLE r${i}`, warm);
+      // Both may succeed one after the other (the drop then takes the membership with it).
+      if (r.a.status !== 200) expect(['42704', '40001']).toContain(r.a.code);
+      if (r.b.status !== 200) expect(r.b.code).toBe('40001');
+    }
     expect(await dependencyViolations(tenant)).toEqual([]);
   });
 });

@@ -32,3 +32,8 @@ export function classify(sql: string): CaseClass {
   if (OUTSIDE_FIRST_WORDS.has(first)) return 'outside';
   return 'ddl';
 }
+
+/** A SELECT (a query, of the catalog or beyond it), as opposed to DDL, SHOW and the rest. */
+export function isQuery(sql: string): boolean {
+  return /^\(*\s*select\b/i.test(sql.replace(/--[^\n]*/g, ' ').trim());
+}

@@ -34,9 +34,59 @@ describe('conformance scoring', () => {
     expect(judge({ line: 1, sql: 'INSERT INTO t VALUES (1)', expect: 'ok' }, { ok: false, code: '0A000', message: 'INSERT is not supported' })).toEqual({ bucket: 'outside', refusedAsOutside: false });
     expect(messageMatches({ line: 1, sql: 'x', expect: 'error', message: 'index "materialize.public.i" already exists', match: 'contains' }, { ok: false, message: 'index "materialize.public.i" already exists' })).toBe(true);
     expect(kindOf('CREATE OR REPLACE MATERIALIZED VIEW v AS SELECT 1')).toBe('CREATE MATERIALIZED');
-    expect(tally([{ bucket: 'counted', outcomeAgrees: true, messageAgrees: false }, { bucket: 'blocked' }, { bucket: 'outside', refusedAsOutside: true }])).toMatchObject({
+    expect(tally([{ bucket: 'counted', outcomeAgrees: true, messageAgrees: false }, { bucket: 'blocked', ddl: true }, { bucket: 'outside', refusedAsOutside: true }])).toMatchObject({
       counted: 1, outcomeAgreed: 1, expectedErrors: 1, messageAgreed: 0, blocked: 1, outside: 1, outsideRefused: 1,
     });
+  });
+});
+
+describe('the DDL-inclusive outcome figure', () => {
+  const refused = { ok: false, code: '0A000', message: 'CREATE ROLE is not supported by this control plane' };
+
+  it('counts a refused DDL statement Materialize ran as a disagreement, by kind', () => {
+    const verdicts = [
+      judge({ line: 1, sql: 'CREATE TABLE t (a int)', expect: 'ok' }, { ok: true }),
+      judge({ line: 2, sql: 'CREATE ROLE joe', expect: 'ok' }, refused),
+      judge({ line: 3, sql: 'create role "Ann" INHERIT', expect: 'ok' }, refused),
+      judge({ line: 4, sql: 'GRANT USAGE ON SCHEMA public TO joe', expect: 'ok' }, refused),
+      judge({ line: 5, sql: 'GRANT joe TO ann', expect: 'ok' }, refused),
+      judge({ line: 6, sql: 'SHOW ROLES', expect: 'ok' }, refused),
+    ];
+    const s = tally(verdicts);
+    expect(s).toMatchObject({ counted: 1, outcomeAgreed: 1, unsupported: 5, refusedDdl: 5, countedWithRefused: 6 });
+    expect([...s.refusedDdlKinds]).toEqual([['CREATE ROLE', 2], ['GRANT privileges', 1], ['GRANT role', 1], ['SHOW ROLES', 1]]);
+  });
+
+  it('leaves out refused SELECTs, refusals of what Materialize also refused, and data queries', () => {
+    const s = tally([
+      judge({ line: 1, sql: 'SELECT count(*) FROM mz_tables', expect: 'ok' }, { ok: false, code: '0A000', message: 'aggregates are not supported' }),
+      judge({ line: 2, sql: '  (SELECT * FROM mz_roles)', expect: 'ok' }, { ok: false, code: '0A000', message: 'system table mz_catalog.mz_roles is not supported' }),
+      judge({ line: 3, sql: 'CREATE ROLE joe SUPERUSER', expect: 'error', message: 'SUPERUSER' }, refused),
+      judge({ line: 4, sql: 'INSERT INTO t VALUES (1)', expect: 'ok' }, { ok: false, code: '0A000', message: 'INSERT is outside the control plane' }),
+      judge({ line: 5, sql: 'DROP TABLE t', expect: 'ok' }, { ok: true }),
+    ]);
+    expect(s).toMatchObject({ counted: 1, outcomeAgreed: 1, unsupported: 3, refusedDdl: 0, outside: 1, countedWithRefused: 1 });
+    expect(s.refusedDdlKinds.size).toBe(0);
+  });
+
+  it('counts a statement blocked by a refused CREATE as a disagreement too, and lowers the figure where the first does not move', () => {
+    const b = new Blocked();
+    const verdicts = [
+      b.judge({ line: 1, sql: 'CREATE TABLE t (a int)', expect: 'ok' }, { ok: true }),
+      b.judge({ line: 2, sql: 'CREATE ROLE joe', expect: 'ok' }, refused),
+      b.judge({ line: 3, sql: 'ALTER TABLE t OWNER TO joe', expect: 'ok' }, { ok: false, code: '42704', message: "unknown role 'joe'" }),
+    ];
+    expect(verdicts.map((v) => v.bucket)).toEqual(['counted', 'unsupported', 'blocked']);
+    const s = tally(verdicts);
+    expect(s.outcomeAgreed / s.counted).toBe(1);
+    expect(s).toMatchObject({ blocked: 1, blockedDdl: 1, refusedDdl: 1, countedWithRefused: 3 });
+  });
+
+  it('names the kinds of privilege and role statements apart', () => {
+    expect(kindOf('ALTER DEFAULT PRIVILEGES FOR ROLE joe GRANT SELECT ON TABLES TO ann')).toBe('ALTER DEFAULT PRIVILEGES');
+    expect(kindOf('REVOKE CREATE ON DATABASE materialize FROM joe')).toBe('REVOKE privileges');
+    expect(kindOf('REVOKE joe FROM ann')).toBe('REVOKE role');
+    expect(kindOf('CREATE DEFAULT INDEX ON t')).toBe('CREATE INDEX');
   });
 });
 

@@ -3,8 +3,12 @@
  * it is a control plane's business (classify) and we do not answer it 0A000 "not supported" (the
  * kinds still missing are reported on their own); out-of-scope cases must be refused with 0A000
  * and a message that says they are outside the control plane, and are not scored.
+ *
+ * Leaving refusals out means refusing can never lower that figure, so a second one counts every
+ * DDL statement Materialize ran and we refused (or failed for want of a refused object) as a
+ * disagreement: the measure of issue 18, which a new refusal lowers.
  */
-import { classify } from './classify';
+import { classify, isQuery } from './classify';
 import type { ConformanceCase } from './extract';
 
 export interface OurAnswer {
@@ -17,8 +21,14 @@ export interface OurAnswer {
 
 export type Verdict =
   | { readonly bucket: 'outside'; readonly refusedAsOutside: boolean }
-  | { readonly bucket: 'unsupported'; readonly kind: string }
-  | { readonly bucket: 'blocked' }
+  /**
+   * `refusedDdl`: a DDL or SHOW statement (not a SELECT) that Materialize ran ok: a disagreement in
+   * the DDL-inclusive figure. A refused SELECT is a query beyond our subset, and a refused statement
+   * Materialize also failed says nothing either way; both stay out of that figure too.
+   */
+  | { readonly bucket: 'unsupported'; readonly kind: string; readonly refusedDdl: boolean }
+  /** Only statements Materialize ran ok are blocked; `ddl` unless it is a SELECT. */
+  | { readonly bucket: 'blocked'; readonly ddl: boolean }
   | { readonly bucket: 'counted'; readonly outcomeAgrees: boolean; readonly messageAgrees?: boolean };
 
 /** Our refusal of what a control plane does not do (data queries, session state). */
@@ -51,6 +61,9 @@ export function kindOf(sql: string): string {
   const words = sql.replace(/--[^\n]*/g, ' ').trim().split(/\s+/).slice(0, 4).map((w) => w.toUpperCase().replace(/[^A-Z_]/g, ''));
   const skip = new Set(['OR', 'REPLACE', 'TEMP', 'TEMPORARY', 'IF', 'NOT', 'EXISTS', 'DEFAULT', 'UNIQUE']);
   const first = words[0] ?? '';
+  if (first === 'ALTER' && words[1] === 'DEFAULT') return 'ALTER DEFAULT PRIVILEGES';
+  // The word after GRANT is a privilege or a role's name: what the statement grants tells them apart.
+  if (first === 'GRANT' || first === 'REVOKE') return `${first} ${/\bON\b/i.test(sql) ? 'privileges' : 'role'}`;
   const rest = words.slice(1).filter((w) => w && !skip.has(w));
   return ['CREATE', 'DROP', 'ALTER', 'SHOW', 'COMMENT', 'GRANT', 'REVOKE'].includes(first) ? `${first} ${rest[0] ?? ''}`.trim() : first;
 }
@@ -91,7 +104,7 @@ export class Blocked {
     if (v.bucket === 'unsupported' && c.expect === 'ok' && name) this.names.add(name);
     if (v.bucket === 'counted' && !a.ok && UNKNOWN_OBJECT_CODES.has(a.code ?? '') && c.expect === 'ok' && mentions(c.sql, this.names)) {
       if (name) this.names.add(name);
-      return { bucket: 'blocked' };
+      return { bucket: 'blocked', ddl: !isQuery(c.sql) };
     }
     return v;
   }
@@ -100,7 +113,9 @@ const UNKNOWN_OBJECT_CODES = new Set(['42P01', '42704', '3F000', '42883']);
 
 export function judge(c: ConformanceCase, a: OurAnswer): Verdict {
   if (classify(c.sql) === 'outside') return { bucket: 'outside', refusedAsOutside: !a.ok && a.code === '0A000' && OUTSIDE_MESSAGE.test(a.message ?? '') };
-  if (!a.ok && a.code === '0A000' && !OUTSIDE_MESSAGE.test(a.message ?? '')) return { bucket: 'unsupported', kind: kindOf(c.sql) };
+  if (!a.ok && a.code === '0A000' && !OUTSIDE_MESSAGE.test(a.message ?? '')) {
+    return { bucket: 'unsupported', kind: kindOf(c.sql), refusedDdl: c.expect === 'ok' && !isQuery(c.sql) };
+  }
   const outcomeAgrees = a.ok === (c.expect === 'ok');
   if (c.expect === 'ok') return { bucket: 'counted', outcomeAgrees };
   return { bucket: 'counted', outcomeAgrees, messageAgrees: !a.ok && messageMatches(c, a) };
@@ -115,17 +130,35 @@ export interface Scores {
   readonly blocked: number;
   readonly outside: number;
   readonly outsideRefused: number;
+  /** DDL statements Materialize ran that we refused with 0A000 "not supported", by kind. */
+  readonly refusedDdl: number;
+  readonly refusedDdlKinds: ReadonlyMap<string, number>;
+  /** Blocked DDL statements (all of them ran in Materialize). */
+  readonly blockedDdl: number;
+  /**
+   * The DDL-inclusive outcome figure's denominator: the counted statements, the refused DDL and the
+   * blocked DDL; its numerator is `outcomeAgreed` (a refused or blocked statement never agrees).
+   */
+  readonly countedWithRefused: number;
 }
 
 export function tally(verdicts: readonly Verdict[]): Scores {
-  const s = { counted: 0, outcomeAgreed: 0, expectedErrors: 0, messageAgreed: 0, unsupported: 0, blocked: 0, outside: 0, outsideRefused: 0 };
+  const s = { counted: 0, outcomeAgreed: 0, expectedErrors: 0, messageAgreed: 0, unsupported: 0, blocked: 0, outside: 0, outsideRefused: 0, refusedDdl: 0, blockedDdl: 0 };
+  const refusedDdlKinds = new Map<string, number>();
   for (const v of verdicts) {
     if (v.bucket === 'outside') {
       s.outside++;
       if (v.refusedAsOutside) s.outsideRefused++;
-    } else if (v.bucket === 'unsupported') s.unsupported++;
-    else if (v.bucket === 'blocked') s.blocked++;
-    else {
+    } else if (v.bucket === 'unsupported') {
+      s.unsupported++;
+      if (v.refusedDdl) {
+        s.refusedDdl++;
+        refusedDdlKinds.set(v.kind, (refusedDdlKinds.get(v.kind) ?? 0) + 1);
+      }
+    } else if (v.bucket === 'blocked') {
+      s.blocked++;
+      if (v.ddl) s.blockedDdl++;
+    } else {
       s.counted++;
       if (v.outcomeAgrees) s.outcomeAgreed++;
       if (v.messageAgrees !== undefined) {
@@ -134,5 +167,6 @@ export function tally(verdicts: readonly Verdict[]): Scores {
       }
     }
   }
-  return s;
+  const byCount = new Map([...refusedDdlKinds].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+  return { ...s, refusedDdlKinds: byCount, countedWithRefused: s.counted + s.refusedDdl + s.blockedDdl };
 }

@@ -75,6 +75,16 @@ const STATEMENT_KINDS: Record<Statement['kind'], true> = {
   commit: true,
   rollback: true,
   explain_effects: true,
+  create_role: true,
+  alter_role: true,
+  drop_role: true,
+  grant_role: true,
+  revoke_role: true,
+  grant_privileges: true,
+  revoke_privileges: true,
+  alter_default_privileges: true,
+  drop_owned: true,
+  reassign_owned: true,
 };
 
 function bootstrap(): CatalogObject[] {

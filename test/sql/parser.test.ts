@@ -129,7 +129,7 @@ describe('errors', () => {
   it('statements Materialize has and we do not are NotSupportedError 0A000 with a position', () => {
     for (const [sql, position] of [
       ['INSERT INTO t VALUES (1)', 0],
-      ['CREATE ROLE r', 7],
+      ['CREATE CONTINUAL TASK ct ON INPUT t AS (INSERT INTO ct SELECT * FROM t)', 7],
       ['CREATE SOURCE s FROM YUGABYTE CONNECTION m', 21],
       ['ALTER SOURCE s DROP SUBSOURCE t', 15],
     ] as const) {

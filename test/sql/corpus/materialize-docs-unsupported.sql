@@ -1,5 +1,5 @@
 -- Materialize statements of kinds this control plane deliberately does not serve (DML, SUBSCRIBE,
--- GRANT/REVOKE, roles, types, session variables, EXPLAIN, COPY, SELECT
+-- network policies, session variables, EXPLAIN, COPY, SELECT
 -- beyond one relation and plain columns, ...), copied verbatim from Materialize's documentation
 -- (skills/materialize-docs/<page>/index.md of MaterializeInc/agent-skills). Every one must be
 -- answered 0A000 (feature not supported) with a byte position. Same format as
@@ -546,147 +546,6 @@ ALTER SYSTEM SET enable_rbac_checks = 'on';
 ALTER SYSTEM SET network_policy = office_access_policy;
 
 -- source: docs security/cloud/access-control/index.md
-CREATE ROLE view_manager;
-
--- source: docs security/cloud/access-control/index.md
-CREATE ROLE serving_index_manager;
-
--- source: docs security/cloud/access-control/index.md
-CREATE ROLE data_reader;
-
--- source: docs security/self-managed/access-control/index.md
-CREATE ROLE "blue.berry@example.com" WITH LOGIN PASSWORD '<password>';
-
--- source: docs security/self-managed/access-control/index.md
-CREATE ROLE "sales_report_app" WITH LOGIN PASSWORD '<password>';
-
--- source: docs security/self-managed/access-control/index.md
-CREATE ROLE "lemon@example.com" WITH LOGIN PASSWORD '<password>';
-
--- source: docs sql/create-role/index.md
-CREATE ROLE db_reader;
-
--- source: docs sql/create-role/index.md
-CREATE ROLE db_reader WITH LOGIN PASSWORD 'password';
-
--- source: docs sql/create-role/index.md
-CREATE ROLE super_user WITH SUPERUSER LOGIN PASSWORD 'password';
-
--- source: docs security/cloud/access-control/index.md
-ALTER ROLE "blue.berry@example.com" SET CLUSTER = compute_cluster;
-
--- source: docs security/cloud/access-control/index.md
-ALTER ROLE "blue.berry@example.com" SET DATABASE = mydb;
-
--- source: docs security/cloud/access-control/index.md
-ALTER ROLE "blue.berry@example.com" SET search_path = sales;
-
--- source: docs security/cloud/access-control/index.md
-ALTER ROLE data_reader SET CLUSTER = serving_cluster;
-
--- source: docs sql/alter-role/index.md
-ALTER ROLE rj INHERIT;
-
--- source: docs sql/alter-role/index.md
-ALTER ROLE rj SUPERUSER;
-
--- source: docs sql/alter-role/index.md
-ALTER ROLE rj NOSUPERUSER;
-
--- source: docs sql/alter-role/index.md
-ALTER ROLE rj PASSWORD NULL;
-
--- source: docs sql/alter-role/index.md
-ALTER ROLE rj PASSWORD 'new_password';
-
--- source: docs security/cloud/access-control/index.md
-GRANT USAGE ON SCHEMA mydb.sales TO view_manager;
-
--- source: docs security/cloud/access-control/index.md
-GRANT USAGE ON CLUSTER compute_cluster TO view_manager;
-
--- source: docs security/cloud/access-control/index.md
-GRANT SELECT ON ALL TABLES IN SCHEMA mydb.sales TO view_manager;
-
--- source: docs security/cloud/access-control/index.md
-GRANT CREATE ON CLUSTER compute_cluster TO view_manager;
-
--- source: docs security/cloud/access-control/index.md
-GRANT CREATE ON SCHEMA mydb.sales TO view_manager;
-
--- source: docs security/cloud/access-control/index.md
-GRANT CREATE ON CLUSTER serving_cluster TO serving_index_manager;
-
--- source: docs security/cloud/access-control/index.md
-GRANT CREATE ON SCHEMA mydb.sales TO serving_index_manager;
-
--- source: docs security/cloud/access-control/index.md
-GRANT USAGE ON CLUSTER serving_cluster TO serving_index_manager;
-
--- source: docs security/cloud/access-control/index.md
-GRANT USAGE ON SCHEMA mydb.sales TO data_reader;
-
--- source: docs security/cloud/access-control/index.md
-GRANT USAGE ON CLUSTER serving_cluster TO data_reader;
-
--- source: docs security/cloud/access-control/index.md
-GRANT SELECT ON ALL TABLES IN SCHEMA mydb.sales TO data_reader;
-
--- source: docs security/cloud/access-control/index.md
-GRANT view_manager TO "blue.berry@example.com";
-
--- source: docs security/cloud/access-control/index.md
-GRANT serving_index_manager TO view_manager;
-
--- source: docs security/cloud/access-control/index.md
-GRANT data_reader TO sales_report_app;
-
--- source: docs security/cloud/access-control/index.md
-GRANT view_manager TO "lemon@example.com";
-
--- source: docs sql/grant-privilege/index.md
-GRANT SELECT ON mv_quarterly_sales TO data_analysts, reporting;
-
--- source: docs sql/grant-privilege/index.md
-GRANT USAGE, CREATE ON DATABASE materialize TO data_analysts;
-
--- source: docs sql/grant-privilege/index.md
-GRANT ALL ON CLUSTER dev_cluster TO data_analysts, developers;
-
--- source: docs sql/grant-privilege/index.md
-GRANT CREATEDB ON SYSTEM TO source_owners;
-
--- source: docs sql/grant-role/index.md
-GRANT data_scientist TO joe;
-
--- source: docs sql/grant-role/index.md
-GRANT data_scientist TO joe, mike;
-
--- source: docs manage/terraform/index.md
-REVOKE CREATE ON DATABASE dev_table FROM dev_role;
-
--- source: docs security/cloud/access-control/index.md
-REVOKE data_reader FROM sales_report_app;
-
--- source: docs sql/index.md
-REVOKE SELECT ON mv FROM joe, mike;
-
--- source: docs sql/index.md
-REVOKE USAGE, CREATE ON DATABASE materialize FROM joe;
-
--- source: docs sql/index.md
-REVOKE ALL ON CLUSTER dev FROM joe;
-
--- source: docs sql/index.md
-REVOKE CREATEDB ON SYSTEM FROM joe;
-
--- source: docs sql/index.md
-REVOKE data_scientist FROM joe;
-
--- source: docs sql/index.md
-REVOKE data_scientist FROM joe, mike;
-
--- source: docs security/cloud/access-control/index.md
 SHOW PRIVILEGES FOR "blue.berry@example.com";
 
 -- source: docs security/cloud/access-control/index.md
@@ -754,42 +613,6 @@ SHOW DEFAULT PRIVILEGES ON SCHEMAS;
 
 -- source: docs sql/index.md
 SHOW DEFAULT PRIVILEGES FOR joe;
-
--- source: docs security/cloud/access-control/index.md
-ALTER DEFAULT PRIVILEGES FOR ROLE "blue.berry@example.com"
-IN SCHEMA mydb.sales  -- Optional. If specified, need USAGE on database and schema.
-GRANT SELECT ON TABLES TO view_manager, data_reader;
-
--- source: docs security/cloud/access-control/index.md
-ALTER DEFAULT PRIVILEGES FOR ROLE view_manager
-IN SCHEMA mydb.sales -- Optional. If specified, need USAGE on database and schema.
-GRANT INSERT ON TABLES TO view_manager;
-
--- source: docs security/cloud/access-control/index.md
-ALTER DEFAULT PRIVILEGES FOR ROLE PUBLIC
-IN SCHEMA mydb.sales
-GRANT INSERT ON TABLES TO view_manager;
-
--- source: docs sql/alter-default-privileges/index.md
-ALTER DEFAULT PRIVILEGES FOR ROLE mike GRANT SELECT ON TABLES TO joe;
-
--- source: docs sql/alter-default-privileges/index.md
-ALTER DEFAULT PRIVILEGES FOR ROLE interns IN DATABASE dev GRANT ALL PRIVILEGES ON TABLES TO intern_managers;
-
--- source: docs sql/alter-default-privileges/index.md
-ALTER DEFAULT PRIVILEGES FOR ROLE developers REVOKE USAGE ON SECRETS FROM project_managers;
-
--- source: docs sql/alter-default-privileges/index.md
-ALTER DEFAULT PRIVILEGES FOR ALL ROLES GRANT SELECT ON TABLES TO managers;
-
--- source: docs security/cloud/access-control/index.md
-SHOW ROLES;
-
--- source: docs sql/index.md
-SHOW ROLES LIKE 'jo%';
-
--- source: docs sql/index.md
-SHOW ROLES WHERE name = 'mike@ko.sh';
 
 -- source: docs security/cloud/index.md
 CREATE NETWORK POLICY office_access_policy (
@@ -1043,12 +866,6 @@ DELETE FROM transfers;
 -- source: docs transform-data/patterns/index.md
 DELETE FROM bird_rules WHERE id = 3;
 
--- source: docs sql/drop-owned/index.md
-DROP OWNED BY joe;
-
--- source: docs sql/drop-owned/index.md
-DROP OWNED BY joe, george CASCADE;
-
 -- source: docs sql/execute/index.md
 PREPARE a AS SELECT 1 + $1;
 
@@ -1208,12 +1025,6 @@ EXPLAIN WITH(filter_pushdown)
 SELECT count(*)
 FROM events
 WHERE mz_now() <= event_ts + INTERVAL '30s';
-
--- source: docs sql/index.md
-REASSIGN OWNED BY joe TO mike;
-
--- source: docs sql/index.md
-REASSIGN OWNED BY joe, george TO mike;
 
 -- source: docs sql/index.md
 SHOW search_path;

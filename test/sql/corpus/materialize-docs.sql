@@ -3814,3 +3814,192 @@ SHOW CREATE TYPE point;
 =======
 -- source: docs serve-results/sink/index.md
 VALIDATE CONNECTION aws_connection;
+
+-- source: docs security/cloud/access-control/index.md
+CREATE ROLE view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+CREATE ROLE serving_index_manager;
+
+-- source: docs security/cloud/access-control/index.md
+CREATE ROLE data_reader;
+
+-- source: docs security/self-managed/access-control/index.md
+CREATE ROLE "blue.berry@example.com" WITH LOGIN PASSWORD '<password>';
+
+-- source: docs security/self-managed/access-control/index.md
+CREATE ROLE "sales_report_app" WITH LOGIN PASSWORD '<password>';
+
+-- source: docs security/self-managed/access-control/index.md
+CREATE ROLE "lemon@example.com" WITH LOGIN PASSWORD '<password>';
+
+-- source: docs sql/create-role/index.md
+CREATE ROLE db_reader;
+
+-- source: docs sql/create-role/index.md
+CREATE ROLE db_reader WITH LOGIN PASSWORD 'password';
+
+-- source: docs sql/create-role/index.md
+CREATE ROLE super_user WITH SUPERUSER LOGIN PASSWORD 'password';
+
+-- source: docs security/cloud/access-control/index.md
+ALTER ROLE "blue.berry@example.com" SET CLUSTER = compute_cluster;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER ROLE "blue.berry@example.com" SET DATABASE = mydb;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER ROLE "blue.berry@example.com" SET search_path = sales;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER ROLE data_reader SET CLUSTER = serving_cluster;
+
+-- source: docs sql/alter-role/index.md
+ALTER ROLE rj INHERIT;
+
+-- source: docs sql/alter-role/index.md
+ALTER ROLE rj SUPERUSER;
+
+-- source: docs sql/alter-role/index.md
+ALTER ROLE rj NOSUPERUSER;
+
+-- source: docs sql/alter-role/index.md
+ALTER ROLE rj PASSWORD NULL;
+
+-- source: docs sql/alter-role/index.md
+ALTER ROLE rj PASSWORD 'new_password';
+
+-- source: docs security/cloud/access-control/index.md
+GRANT USAGE ON SCHEMA mydb.sales TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT USAGE ON CLUSTER compute_cluster TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT SELECT ON ALL TABLES IN SCHEMA mydb.sales TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT CREATE ON CLUSTER compute_cluster TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT CREATE ON SCHEMA mydb.sales TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT CREATE ON CLUSTER serving_cluster TO serving_index_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT CREATE ON SCHEMA mydb.sales TO serving_index_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT USAGE ON CLUSTER serving_cluster TO serving_index_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT USAGE ON SCHEMA mydb.sales TO data_reader;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT USAGE ON CLUSTER serving_cluster TO data_reader;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT SELECT ON ALL TABLES IN SCHEMA mydb.sales TO data_reader;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT view_manager TO "blue.berry@example.com";
+
+-- source: docs security/cloud/access-control/index.md
+GRANT serving_index_manager TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT data_reader TO sales_report_app;
+
+-- source: docs security/cloud/access-control/index.md
+GRANT view_manager TO "lemon@example.com";
+
+-- source: docs sql/grant-privilege/index.md
+GRANT SELECT ON mv_quarterly_sales TO data_analysts, reporting;
+
+-- source: docs sql/grant-privilege/index.md
+GRANT USAGE, CREATE ON DATABASE materialize TO data_analysts;
+
+-- source: docs sql/grant-privilege/index.md
+GRANT ALL ON CLUSTER dev_cluster TO data_analysts, developers;
+
+-- source: docs sql/grant-privilege/index.md
+GRANT CREATEDB ON SYSTEM TO source_owners;
+
+-- source: docs sql/grant-role/index.md
+GRANT data_scientist TO joe;
+
+-- source: docs sql/grant-role/index.md
+GRANT data_scientist TO joe, mike;
+
+-- source: docs manage/terraform/index.md
+REVOKE CREATE ON DATABASE dev_table FROM dev_role;
+
+-- source: docs security/cloud/access-control/index.md
+REVOKE data_reader FROM sales_report_app;
+
+-- source: docs sql/index.md
+REVOKE SELECT ON mv FROM joe, mike;
+
+-- source: docs sql/index.md
+REVOKE USAGE, CREATE ON DATABASE materialize FROM joe;
+
+-- source: docs sql/index.md
+REVOKE ALL ON CLUSTER dev FROM joe;
+
+-- source: docs sql/index.md
+REVOKE CREATEDB ON SYSTEM FROM joe;
+
+-- source: docs sql/index.md
+REVOKE data_scientist FROM joe;
+
+-- source: docs sql/index.md
+REVOKE data_scientist FROM joe, mike;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE "blue.berry@example.com"
+IN SCHEMA mydb.sales  -- Optional. If specified, need USAGE on database and schema.
+GRANT SELECT ON TABLES TO view_manager, data_reader;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE view_manager
+IN SCHEMA mydb.sales -- Optional. If specified, need USAGE on database and schema.
+GRANT INSERT ON TABLES TO view_manager;
+
+-- source: docs security/cloud/access-control/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE PUBLIC
+IN SCHEMA mydb.sales
+GRANT INSERT ON TABLES TO view_manager;
+
+-- source: docs sql/alter-default-privileges/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE mike GRANT SELECT ON TABLES TO joe;
+
+-- source: docs sql/alter-default-privileges/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE interns IN DATABASE dev GRANT ALL PRIVILEGES ON TABLES TO intern_managers;
+
+-- source: docs sql/alter-default-privileges/index.md
+ALTER DEFAULT PRIVILEGES FOR ROLE developers REVOKE USAGE ON SECRETS FROM project_managers;
+
+-- source: docs sql/alter-default-privileges/index.md
+ALTER DEFAULT PRIVILEGES FOR ALL ROLES GRANT SELECT ON TABLES TO managers;
+
+-- source: docs security/cloud/access-control/index.md
+SHOW ROLES;
+
+-- source: docs sql/index.md
+SHOW ROLES LIKE 'jo%';
+
+-- source: docs sql/index.md
+SHOW ROLES WHERE name = 'mike@ko.sh';
+
+-- source: docs sql/drop-owned/index.md
+DROP OWNED BY joe;
+
+-- source: docs sql/drop-owned/index.md
+DROP OWNED BY joe, george CASCADE;
+
+-- source: docs sql/index.md
+REASSIGN OWNED BY joe TO mike;
+
+-- source: docs sql/index.md
+REASSIGN OWNED BY joe, george TO mike;
