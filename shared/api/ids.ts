@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { txnTimePart } from '../catalog/keys';
 
 /** Object ids: `u` + 12 hex chars of randomness, unique per object for the data plane's fencing. */
 export function newObjectId(): string {
@@ -7,5 +8,5 @@ export function newObjectId(): string {
 
 /** Transaction ids sort by time, so the outbox (EFF#<txn>#<seq>) reads in commit order. */
 export function newTxnId(now: Date): string {
-  return `${now.getTime().toString(36).padStart(9, '0')}${randomBytes(5).toString('hex')}`;
+  return `${txnTimePart(now)}${randomBytes(5).toString('hex')}`;
 }

@@ -13,6 +13,13 @@ export const objSk = (id: string) => `OBJ#${id}`;
 export const effSk = (txnId: string, seq: number) => `EFF#${txnId}#${String(seq).padStart(4, '0')}`;
 /** The sort-key prefix of every effect one transaction committed. */
 export const effTxnPrefix = (txnId: string) => `EFF#${txnId}#`;
+/**
+ * The time part every transaction id starts with (base-36 milliseconds, fixed width), so the
+ * outbox's `EFF#<txn>#<seq>` keys sort in commit order and a time bounds a key range.
+ */
+export const txnTimePart = (at: Date) => at.getTime().toString(36).padStart(9, '0');
+/** Above every outbox record's sort key (`$` follows `#`): the upper end of an `EFF#` range. */
+export const EFF_RANGE_END = 'EFF$';
 export const txnSk = (txnId: string) => `TXN#${txnId}`;
 /** The outbox record's sort key of an effect id (`<txn>-<seq>`, outbox-store.ts `effectItem`); undefined for anything else. */
 export function effectSkOfId(effectId: string): string | undefined {

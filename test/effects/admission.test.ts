@@ -4,7 +4,10 @@
  * executor killed mid-batch, or between a settle and the next send, leaves no effect unapplied
  * and no slot held, and the sweeper releases slots held by effects no longer pending.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../local/emulators';
+import { dynamodbEndpoint } from '../helpers/endpoints';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { ADMISSION_SK, tenantPk } from '../../shared/catalog/keys';
@@ -103,4 +106,54 @@ describe('admission', () => {
     expect((await effectsOf(p, tenant)).every((e) => e.state === 'applied')).toBe(true);
     expect((await outbox.admitted(tenant)).size).toBe(0);
   }, 600_000);
+});
+
+describe('admission refills read from the floor', () => {
+  it("a refill reads from where the tenant's unadmitted effects begin, not its week of settled ones; one held back below the floor moves it down", async () => {
+    // Prepare: 40 pending effects (no router, no executors), the first 30 settled by hand.
+    p = await testPipeline('adm-floor', { workers: false });
+    const { sql, tenant } = await sqlClient(p);
+    expect((await sql(replicas('f', 40))).status).toBe(200);
+    let queried = 0;
+    const client = new DynamoDBClient({ endpoint: dynamodbEndpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const r = await next(args);
+        if (context.commandName === 'QueryCommand') queried += ((r.output as { Items?: unknown[] }).Items ?? []).length;
+        return r;
+      },
+      { step: 'initialize', name: 'countQueried' },
+    );
+    const outbox = new OutboxStore(DynamoDBDocumentClient.from(client), p.config.catalogTable);
+    const effects = (await effectsOf(p, tenant)).sort((a, b) => (a.sk < b.sk ? -1 : 1)) as any[];
+    expect(effects).toHaveLength(40);
+    for (const e of effects.slice(0, 30)) await outbox.settle(e, 'applied', new Date());
+    const skOf = (list: { sk: string }[]) => list.map((e) => e.sk);
+    const floor = async () => (await tenantItems(p!, tenant)).find((i) => i.sk === ADMISSION_SK)?.scanFrom;
+
+    // Act: the first refill reads the whole outbox once and leaves the floor at the first pending effect.
+    const first = await outbox.unadmitted(tenant, new Set(), 5);
+    const firstRead = queried;
+    queried = 0;
+    const again = await outbox.unadmitted(tenant, new Set(), 5);
+
+    // Assess
+    expect(skOf(first)).toEqual(skOf(effects.slice(30, 35)));
+    expect(skOf(again)).toEqual(skOf(first));
+    expect(await floor()).toBe(effects[30].sk);
+    expect(firstRead).toBeGreaterThanOrEqual(40);
+    // From the floor: the 10 pending records, none of the 30 settled ones.
+    expect(queried).toBeLessThanOrEqual(10);
+
+    // A read that takes all ten for admitted moves the floor past them...
+    await outbox.unadmitted(tenant, new Set(effects.slice(30).map((e) => e.effectId)), 5);
+    expect((await floor()) > effects[39].sk).toBe(true);
+    expect(await outbox.unadmitted(tenant, new Set(), 5)).toEqual([]);
+    // ...and one of them refused admission (the tenant at its cap) brings it back down to it.
+    expect(await outbox.admit(effects[39], 1, new Date())).toBe('admitted');
+    expect(await outbox.admit(effects[31], 1, new Date())).toBe('full');
+    expect(await floor()).toBe(effects[31].sk);
+    expect(skOf(await outbox.unadmitted(tenant, new Set(), 3))).toEqual(skOf(effects.slice(31, 34)));
+    client.destroy();
+  });
 });
