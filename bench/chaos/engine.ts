@@ -29,9 +29,10 @@ import { routeRecord } from '../../shared/router/routing';
 import type { SweepReport } from '../../shared/sweeper/sweeper';
 import type { Pipeline } from '../../local/pipeline';
 import { Environment } from './environment';
-import { checkHistory, statementsOf, type Answer, type FinalCatalog, type HistoryEntry } from './history';
+import { checkHistory, columnCommentFact, FACT, judgesRows, replicasFact, retainHistoryOf, statementsOf, type Answer, type Facts, type FinalCatalog, type HistoryEntry } from './history';
 import { generateWorkload, type FaultOpKind, type Op, type Workload } from './workload';
-import { isItemKind, type CatalogObject } from '../../shared/catalog/model';
+import { isItemKind, type CatalogObject, type ClusterObject, type ReplicaObject } from '../../shared/catalog/model';
+import { checkReplicaSets, checkResources } from './quiescence';
 
 export interface ChaosOptions {
   readonly seed: number;
@@ -58,6 +59,11 @@ export interface ChaosOptions {
   readonly progress?: (line: string) => void;
   /** Called after every finished step (each operation, each quiet-phase sweep, each check stage): a hang watchdog's heartbeat. */
   readonly step?: (what: string) => void;
+  /**
+   * How long a request waits for the graceful reconfigurations it depends on to settle (default
+   * 180 s): past it the run records a violation and sends the request anyway.
+   */
+  readonly settleTimeoutMs?: number;
   /**
    * Wall-clock limit of one request to the API (default 60 s). A caller with a progress watchdog
    * (`step`) passes a longer one: on a loaded machine a request can take minutes and still be moving.
@@ -109,6 +115,17 @@ export interface ChaosSummary {
    * serial order explains or the final catalog contradicts (first 10 of them in `first`).
    */
   readonly history: { readonly requests: number; readonly acknowledged: number; readonly unanswered: number; readonly anomalies: number; readonly first: readonly string[] };
+  /**
+   * After quiescence, each cluster runs one replica set: a managed cluster's replicas are r1..rN at
+   * its size and schedule with nothing pending, and the data plane runs exactly the catalog's
+   * replicas of every cluster, at their size, schedule and generation. Problems are violations.
+   */
+  readonly replicaSets: { readonly clusters: number; readonly reconfigured: number; readonly problems: number };
+  /**
+   * After quiescence, every resource of a live object is held at the object's generation with the
+   * spec the executor would ensure from the catalog now (bench/chaos/quiescence.ts). Problems are violations.
+   */
+  readonly resources: { readonly checked: number; readonly problems: number };
   /** Checker problems, then contract violations seen by the harness (5xx, idempotency); first 20. */
   readonly problems: readonly string[];
   /** Harness-side contract violations (counted; the first ones are among `problems`). */
@@ -238,7 +255,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
   const answers = new Map<number, Response>();
   const history: HistoryEntry[] = [];
   const record = (op: number, tenant: number, body: string, r: Response | undefined, group?: number) => {
-    history.push({ op, tenant, statements: statementsOf(body), answer: r && answerOf(r), ...(group !== undefined ? { group } : {}) });
+    const statements = statementsOf(body);
+    history.push({ op, tenant, statements, answer: r && answerOf(r, statements), ...(group !== undefined ? { group } : {}) });
   };
   /** Readers and sweepers stalled in a staged commit, resumed some operations later. */
   const stalled: { resumeAt: number; what: string; resume: () => void; done: Promise<unknown> }[] = [];
@@ -326,6 +344,44 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
       );
     };
 
+    /**
+     * Waits until the graceful reconfigurations of these clusters have settled (the client of a
+     * request whose answer depends on them waits, as a blocking ALTER in Materialize would have
+     * made it), sweeping meanwhile with the run's clock moved on so that each replay of the
+     * waiting step is due, as the sweeper's schedule would have replayed it.
+     */
+    const settle = async (i: number, tenant: number, names: readonly string[]): Promise<void> => {
+      const t0s = Date.now();
+      const timeout = o.settleTimeoutMs ?? 180_000;
+      let swept = 0;
+      for (;;) {
+        const p = env.pipeline;
+        const snapshot = await new CatalogStore(p.clients.doc, p.config.catalogTable).loadSnapshot(tenants[tenant]!);
+        const left = snapshot.clusters().filter((c) => names.includes(c.name) && c.spec.reconfiguration);
+        if (!left.length) break;
+        if (Date.now() - t0s > timeout) {
+          violations.push(`op ${i}: the reconfiguration of ${left.map((c) => c.name).join(', ')} did not settle within ${Math.round(timeout / 1000)} s`);
+          break;
+        }
+        if (Date.now() - swept >= 1_000) {
+          sweepClock = Math.max(sweepClock, Date.now()) + 600_000;
+          const rep = await p.sweeper.sweep(new Date(sweepClock)).catch((err: Error) => {
+            if (!(err instanceof SimulatedCrash)) violations.push(`op ${i}: sweep failed: ${err.message}`);
+            return undefined;
+          });
+          if (rep) {
+            noteSweep(rep);
+            // The runbook's answer to dead-lettered effects, as in the quiet phase.
+            if (rep.deadLettered > 0) for (const c of CONTROLLERS) await p.redrive(c);
+          }
+          swept = Date.now();
+          step(`op ${i}: waiting for the reconfiguration of ${left.map((c) => c.name).join(', ')}`);
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      bump(timeByOp, 'settle', Date.now() - t0s);
+    };
+
     const tw = Date.now();
     for (; opIndex < workload.ops.length; opIndex++) {
       const op = workload.ops[opIndex]!;
@@ -346,6 +402,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
       }
       switch (op.kind) {
         case 'sql': {
+          if (op.settle) await settle(i, op.tenant, op.settle);
           statements += op.statements;
           if (op.statements > 1) multiStatement++;
           const twinSkipped = op.twin && o.skip?.includes('twin');
@@ -584,14 +641,32 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
     const report = await new Checker(tableStores(p.clients.doc, p.config.catalogTable, { snapshotCacheObjects: 0 }), p.dataPlane).check();
     step('checked');
     const effectStates: Record<string, number> = {};
+    /** Graceful reconfigurations the run started (each has one reconfiguration step in the outbox). */
+    let reconfigurations = 0;
     for (const t of tenants) {
       for (const e of await effects(p, t)) {
         bump(effectStates, e.state);
+        if (e.kind === 'reconfiguration') reconfigurations++;
         if (e.state === 'failed') bump(effectStates, `failed:${String(e.intent)} ${String(e.controller)}.${String(e.kind)}`);
       }
     }
     const finals: FinalCatalog[] = [];
-    for (const t of tenants) finals.push(finalCatalog((await new CatalogStore(p.clients.doc, p.config.catalogTable).loadSnapshot(t)).all()));
+    const replicaProblems: string[] = [];
+    const resourceProblems: string[] = [];
+    let clustersChecked = 0;
+    let resourcesChecked = 0;
+    for (const t of tenants) {
+      const objects = (await new CatalogStore(p.clients.doc, p.config.catalogTable).loadSnapshot(t)).all();
+      finals.push(finalCatalog(objects));
+      const [observed, outbox] = [await p.dataPlane.observe(t), await effects(p, t)];
+      const sets = checkReplicaSets(t, objects, observed, outbox);
+      clustersChecked += sets.clusters;
+      replicaProblems.push(...sets.problems);
+      const held = await checkResources(t, objects, observed, outbox);
+      resourcesChecked += held.resources;
+      resourceProblems.push(...held.problems);
+    }
+    violations.push(...replicaProblems, ...resourceProblems);
     const hist = checkHistory(history, finals);
     checkMs = Date.now() - tc;
 
@@ -626,6 +701,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosSummary> {
       effects: effectStates,
       checker: { tenants: report.tenants, counts: report.counts },
       history: { requests: hist.requests, acknowledged: hist.acknowledged, unanswered: hist.unanswered, anomalies: hist.anomalies.length, first: hist.anomalies.slice(0, 10) },
+      replicaSets: { clusters: clustersChecked, reconfigured: reconfigurations, problems: replicaProblems.length },
+      resources: { checked: resourcesChecked, problems: resourceProblems.length },
       problems: [...report.problems, ...violations].slice(0, 20),
       violations: violations.length,
       mispredicted,
@@ -710,29 +787,90 @@ async function duplicate(p: Pipeline, tenant: string, picks: readonly number[], 
   return sent;
 }
 
-/** What an answer tells the history checker: committed, refused (with the failing statement), or nothing (5xx). */
-function answerOf(r: Response): Answer | undefined {
+/**
+ * What an answer tells the history checker: committed (with the rows of the reads it judges),
+ * refused (with the failing statement), or nothing (5xx).
+ */
+function answerOf(r: Response, statements: readonly string[]): Answer | undefined {
   if (r.status >= 500) return undefined;
-  if (r.status === 200) return { committed: true };
+  if (r.status === 200) {
+    const results = (r.body as { results?: { rows?: unknown[][] }[] } | undefined)?.results ?? [];
+    if (!statements.some(judgesRows)) return { committed: true };
+    return { committed: true, rows: statements.map((q, i) => (judgesRows(q) ? results[i]?.rows : undefined)) };
+  }
   const results = (r.body as { results?: { error?: { code?: string } }[] } | undefined)?.results ?? [];
   const index = results.findIndex((x) => x.error);
   const code = results[index]?.error?.code;
   return index >= 0 && code ? { committed: false, error: { index, code } } : { committed: false };
 }
 
-/** The final catalog as the history checker compares it: names, and each item's cluster. */
+/**
+ * The final catalog as the history checker compares it: names, each item's cluster, and the facts
+ * the acknowledged requests set (history.ts, FACT), read from the catalog as it is stored — the
+ * spec the data plane gets, and the definition SHOW CREATE shows.
+ */
 function finalCatalog(objects: readonly CatalogObject[]): FinalCatalog {
   const byId = new Map(objects.map((o) => [o.id, o]));
   const items: Record<string, string | null> = {};
+  const itemFacts: Record<string, Facts> = {};
+  const clusterFacts: Record<string, Facts> = {};
   for (const o of objects) {
+    if (o.kind === 'cluster') clusterFacts[o.name] = factsOfCluster(o, objects);
     if (!isItemKind(o.kind)) continue;
     const spec = o.spec as { schemaId: string; clusterId?: string };
     const schema = byId.get(spec.schemaId)?.name;
-    items[schema && schema !== 'public' ? `${schema}.${o.name}` : o.name] = spec.clusterId ? (byId.get(spec.clusterId)?.name ?? null) : null;
+    const name = schema && schema !== 'public' ? `${schema}.${o.name}` : o.name;
+    items[name] = spec.clusterId ? (byId.get(spec.clusterId)?.name ?? null) : null;
+    itemFacts[name] = factsOfItem(o);
   }
   return {
     clusters: objects.filter((o) => o.kind === 'cluster').map((o) => o.name),
     schemas: objects.filter((o) => o.kind === 'schema' && o.name !== 'public').map((o) => o.name),
     items,
+    facts: { clusters: clusterFacts, items: itemFacts },
   };
 }
+
+function factsOfCluster(c: ClusterObject, objects: readonly CatalogObject[]): Facts {
+  const facts: Record<string, string> = { [FACT.managed]: String(c.spec.managed) };
+  if (c.comment !== undefined) facts[FACT.comment] = c.comment;
+  if (c.spec.managed) {
+    facts[FACT.size] = c.spec.size ?? '';
+    facts[FACT.replicationFactor] = String(c.spec.replicationFactor);
+    facts[FACT.schedule] = c.spec.schedule ? 'on refresh' : 'manual';
+  } else {
+    const replicas = objects.filter((o): o is ReplicaObject => o.kind === 'cluster_replica' && o.spec.clusterId === c.id);
+    facts[FACT.replicas] = replicasFact(replicas.map((r) => [r.name, r.spec.size] as const));
+  }
+  return facts;
+}
+
+function factsOfItem(o: CatalogObject): Facts {
+  const facts: Record<string, string> = {};
+  if (o.comment !== undefined) facts[FACT.comment] = o.comment;
+  for (const [column, text] of Object.entries(o.columnComments ?? {})) facts[columnCommentFact(column)] = text;
+  const spec = o.spec as { retainHistoryMs?: number; createSql?: string };
+  if (spec.retainHistoryMs !== undefined) facts[FACT.retain] = String(spec.retainHistoryMs);
+  const shown = spec.createSql ? retainHistoryOf(spec.createSql) : undefined;
+  if (shown !== undefined) facts[FACT.retainShown] = shown;
+  switch (o.kind) {
+    case 'table':
+      if (!o.spec.fromSource) facts[FACT.columns] = o.spec.columns.map((c) => c.name).join(', ');
+      break;
+    case 'connection': {
+      const host = o.spec.connector.options.HOST ?? o.spec.connector.options.BROKER;
+      if (host !== undefined) facts[FACT.host] = host;
+      break;
+    }
+    case 'source': {
+      const interval = o.spec.options['TIMESTAMP INTERVAL'];
+      if (interval !== undefined) facts[FACT.timestampInterval] = interval;
+      break;
+    }
+    case 'materialized_view':
+      facts[FACT.refresh] = o.spec.refresh ? 'scheduled' : 'on commit';
+      break;
+  }
+  return facts;
+}
+

@@ -64,6 +64,12 @@ export interface ClusterSpec {
 export interface Reconfiguration {
   readonly size: string;
   readonly replicationFactor: number;
+  /**
+   * The schedule the cluster has once it commits, which its pending replicas run on: `null` is
+   * MANUAL. Absent in a reconfiguration recorded before schedules were part of the target: the
+   * cluster keeps the one it has.
+   */
+  readonly schedule?: ReplicaSchedule | null;
   /** `for`: cut over at the deadline whatever the replicas' state; `until_ready`: as soon as they are hydrated. */
   readonly strategy: 'for' | 'until_ready';
   readonly onTimeout: 'commit' | 'rollback';

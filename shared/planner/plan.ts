@@ -445,7 +445,9 @@ export class Planner {
     for (const r of reset) delete other[r];
     const wait = s.action.kind === 'set' ? s.action.wait : undefined;
     // Validated whenever given; graceful only when the size changes (otherwise nothing restarts), as in Materialize.
-    const reconfiguration = wait && cluster.spec.managed ? reconfigurationOf(wait, { size, replicationFactor }, this.ctx.now) : undefined;
+    // The target's schedule, when it is or was ON REFRESH (absent: MANUAL stays MANUAL).
+    const target = { size, replicationFactor, ...(schedule || cluster.spec.schedule ? { schedule: schedule ?? null } : {}) };
+    const reconfiguration = wait && cluster.spec.managed ? reconfigurationOf(wait, target, this.ctx.now) : undefined;
     if (reconfiguration && size !== cluster.spec.size) return this.startReconfiguration(cluster, other, reconfiguration);
     this.ws.update(cluster.id, (o) => {
       const { schedule: _old, ...spec } = cluster.spec;
@@ -530,7 +532,8 @@ export class Planner {
     this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec: { ...cluster.spec, options, reconfiguration: r } }), true);
     const names: string[] = [];
     for (let i = 1; i <= r.replicationFactor; i++) {
-      const replica = this.replica(cluster.id, pendingReplicaName(`r${i}`), r.size, true, {});
+      // On the target's schedule: these replicas are the cluster's once it commits.
+      const replica = this.replica(cluster.id, pendingReplicaName(`r${i}`), r.size, true, {}, r.schedule ?? undefined);
       this.ws.create({ ...replica, spec: { ...replica.spec, pending: true } });
       names.push(replica.name);
     }
@@ -642,6 +645,64 @@ export class Planner {
   }
 
   /**
+   * A connection definition's options with the objects they name (secrets, SSH tunnels, PrivateLink
+   * connections) named as they are now. The definition keeps the names it was written with, which a
+   * rename since leaves pointing nowhere (or at another object); the ids the connection recorded
+   * (`secretRefs`, `connectionRefs`) say which objects they are.
+   */
+  private namedAsNow(options: readonly SqlOption[], connector: ConnectorSettings): SqlOption[] {
+    const view = this.view();
+    const now = (written: ObjectName, id: string | undefined): ObjectName => {
+      const o = id === undefined ? undefined : view.get(id);
+      if (!o) return written;
+      let found: CatalogObject | undefined;
+      try {
+        found = findItem(view, written, 0);
+      } catch {
+        // Its schema or database is gone or renamed: the name no longer resolves.
+      }
+      if (found?.id === o.id) return written;
+      const q = view.qualifiedName(o);
+      return q[0] === DEFAULT_DATABASE && q[1] === DEFAULT_SCHEMA ? [q[2]!] : q;
+    };
+    const broker = (v: OptionValue): OptionValue =>
+      v.kind === 'broker' ? { ...v, via: { ...v.via, connection: now(v.via.connection, connector.connectionRefs[`BROKER ${v.address} ${v.via.kind.toUpperCase()}`]) } } : v;
+    return options.map((x): SqlOption => {
+      const v = x.value;
+      switch (v.kind) {
+        case 'secret':
+          return { ...x, value: { ...v, name: now(v.name, connector.secretRefs[x.name]) } };
+        case 'object':
+          return { ...x, value: { ...v, name: now(v.name, connector.connectionRefs[x.name]) } };
+        case 'ident': {
+          const id = /CONNECTION|TUNNEL|PRIVATELINK/.test(x.name) ? connector.connectionRefs[x.name] : undefined;
+          const name = now([v.value], id);
+          return name.length === 1 && name[0] === v.value ? x : { ...x, value: { kind: 'object', name } };
+        }
+        case 'privatelink':
+          return { ...x, value: { ...v, connection: now(v.connection, connector.connectionRefs[x.name]) } };
+        case 'broker':
+          return { ...x, value: broker(v) };
+        case 'list':
+          return { ...x, value: { ...v, items: v.items.map(broker) } };
+        default:
+          return x;
+      }
+    });
+  }
+
+  /**
+   * The tables fed by a source whose ingestion changed (its cluster, its options): each is an export
+   * built from the source's cluster and options (desiredSpec's table export), so it is ensured
+   * again at a new generation too, as Materialize restarts every export of an ingestion with it.
+   */
+  private reensureTablesOf(sourceId: string): void {
+    for (const d of this.view().dependentsOf(sourceId)) {
+      if (d.kind === 'table' && d.spec.fromSource?.sourceId === sourceId) this.ws.update(d.id, (x) => x, true);
+    }
+  }
+
+  /**
    * `ALTER CONNECTION ... SET / DROP / RESET (option), ... [WITH (VALIDATE = b)]` and `ROTATE KEYS`,
    * with Materialize's checks and messages (plan_alter_connection, then the connection planned
    * again from its definition with the options changed: errors there are `invalid ALTER
@@ -700,7 +761,8 @@ export class Planner {
     const created = parse(conn.spec.createSql)[0]?.statement;
     if (created?.kind !== 'create_connection') throw new PlanError(`connection ${conn.name} has no definition to alter`, { code: SQLSTATE.internalError, position: at });
     // Options kept from the definition point at the statement (their own positions are the definition's).
-    const options = [...created.options.filter((x) => !setNames.has(x.name) && !dropNames.has(x.name)).map((x) => ({ ...x, position: at })), ...sets];
+    const kept = this.namedAsNow(created.options, conn.spec.connector).filter((x) => !setNames.has(x.name) && !dropNames.has(x.name));
+    const options = [...kept.map((x) => ({ ...x, position: at })), ...sets];
     let planned: { settings: ConnectorSettings; dependsOn: string[] };
     try {
       planned = this.connectorSettings(type, options, at);
@@ -1515,6 +1577,7 @@ export class Planner {
       (x) => ({ ...x, dependsOn: [...x.dependsOn.filter((d) => d !== spec.clusterId), cluster.id], spec: { ...(x.spec as object), clusterId: cluster.id } }) as unknown as CatalogObject,
       true,
     );
+    if (o.kind === 'source') this.reensureTablesOf(o.id);
     return this.write(tag);
   }
 
@@ -1585,6 +1648,7 @@ export class Planner {
         else options['TIMESTAMP INTERVAL'] = value;
         return { ...x, spec: { ...spec, options } } as CatalogObject;
       }, true);
+      this.reensureTablesOf(o.id);
       return this.write(tag);
     }
     if (!['postgres', 'mysql', 'sql-server'].includes(source.spec.sourceType)) {
@@ -1611,6 +1675,7 @@ export class Planner {
       }
       return { ...x, spec: { ...spec, options } } as CatalogObject;
     }, true);
+    if (a.options.length) this.reensureTablesOf(o.id);
     return this.write(tag);
   }
 
@@ -1623,10 +1688,19 @@ export class Planner {
     const tag = `ALTER ${s.objectType.toUpperCase()}`;
     const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
     if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
+    if (o.kind === 'source' && o.spec.sourceType === 'webhook') {
+      // Materialize's webhook definitions take no WITH options, so its ALTER cannot record a
+      // window there (it fails with an internal error); one SHOW CREATE could not show is refused.
+      throw new PlanError(`webhook source ${this.view().qualifiedName(o).join('.')} does not support RETAIN HISTORY`, {
+        code: SQLSTATE.internalError,
+        position: at,
+        hint: 'A webhook source keeps the default history (1 s).',
+      });
+    }
     const window = retention(s.option ? [s.option] : [], at);
     this.ws.update(o.id, (x) => {
-      const { retainHistoryMs: _old, ...spec } = x.spec as { retainHistoryMs?: number };
-      return { ...x, spec: { ...spec, ...window } } as CatalogObject;
+      const { retainHistoryMs: _old, ...spec } = x.spec as { retainHistoryMs?: number; createSql: string };
+      return { ...x, spec: { ...spec, createSql: withRetainHistory(spec.createSql, s.option), ...window } } as CatalogObject;
     }, true);
     return this.write(tag);
   }
@@ -1865,6 +1939,26 @@ function retention(options: readonly SqlOption[], at: number): { retainHistoryMs
   if (ms === 0) throw new PlanError('RETAIN HISTORY cannot be disabled or set to 0', { code: SQLSTATE.invalidParameterValue, position, hint });
   if (ms < DEFAULT_RETAIN_HISTORY_MS) throw new PlanError(`RETAIN HISTORY cannot be set lower than ${DEFAULT_RETAIN_HISTORY_MS}ms`, { code: SQLSTATE.invalidParameterValue, position, hint });
   return { retainHistoryMs: ms };
+}
+
+/**
+ * A definition with its `RETAIN HISTORY` option replaced by `option` (removed without one), so that
+ * SHOW CREATE shows the window in force, as Materialize rewrites an item's create_sql on ALTER ...
+ * SET / RESET (RETAIN HISTORY). A definition with no WITH options (a subsource's, a webhook
+ * source's) stays as it is.
+ */
+function withRetainHistory(createSql: string, option: SqlOption | undefined): string {
+  const created = createSql ? parse(createSql)[0]?.statement : undefined;
+  if (!created || !('withOptions' in created)) return createSql;
+  const options = [...created.withOptions];
+  let at = -1;
+  options.forEach((x, i) => {
+    if (x.name === 'RETAIN HISTORY') at = i;
+  });
+  if (option && at >= 0) options[at] = option;
+  else if (option) options.push(option);
+  else if (at >= 0) options.splice(at, 1);
+  return print({ ...created, withOptions: options } as Statement);
 }
 
 /** `MANAGED`, `MANAGED = true | false | 'false'`. */

@@ -61,7 +61,7 @@ function durationOption(option: string, text: string, position: number): number 
 }
 
 /** The reconfiguration a `WITH (WAIT ...)` clause asks for, with Materialize's validations and messages. */
-export function reconfigurationOf(wait: ClusterAlterWait, target: { size: string; replicationFactor: number }, now: string): Reconfiguration {
+export function reconfigurationOf(wait: ClusterAlterWait, target: Pick<Reconfiguration, 'size' | 'replicationFactor' | 'schedule'>, now: string): Reconfiguration {
   let strategy: Reconfiguration['strategy'];
   let onTimeout: Reconfiguration['onTimeout'] = DEFAULT_ON_TIMEOUT;
   let ms: number;
@@ -159,7 +159,11 @@ export function settleReconfiguration(ws: Workspace, clusterId: string, outcome:
   }
   ws.update(clusterId, (o) => {
     const { reconfiguration: _r, ...spec } = (o as ClusterObject).spec;
-    return { ...o, spec: outcome === 'commit' ? { ...spec, size: r.size, replicationFactor: r.replicationFactor } : spec } as ClusterObject;
+    if (outcome === 'rollback') return { ...o, spec } as ClusterObject;
+    const { schedule, ...rest } = spec;
+    // The target's schedule is the one its (now current) replicas run on.
+    const next = r.schedule === undefined ? schedule : (r.schedule ?? undefined);
+    return { ...o, spec: { ...rest, size: r.size, replicationFactor: r.replicationFactor, ...(next ? { schedule: next } : {}) } } as ClusterObject;
   }, false);
   return true;
 }

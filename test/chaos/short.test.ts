@@ -12,10 +12,12 @@
  * (see test/chaos/findings.test.ts). So are the races around staged commits (paused readers and
  * sweepers, a lease running out mid-write, clocks 30 s apart) and a second API instance; the
  * history checker (bench/chaos/history.ts) checks every answer given against the final catalog.
+ * The workload has issue 18's statement kinds (graceful reconfiguration among them, with crashes on
+ * both sides of its settle commit); after quiescence each cluster must run one replica set.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { runChaos } from '../../bench/chaos/engine';
-import { generateWorkload, STAGED_RACES } from '../../bench/chaos/workload';
+import { CRASH_POINTS, generateWorkload, STAGED_RACES } from '../../bench/chaos/workload';
 import { isClean } from '../../shared/checker/checker';
 import { budget, progressWatchdog } from '../helpers/budget';
 import { uniquePrefix } from '../helpers/pipeline';
@@ -33,14 +35,18 @@ const SKIP: string[] = [];
 describe('the workload', () => {
   it('is a pure function of the seed, drawn without Math.random', () => {
     const random = vi.spyOn(Math, 'random');
-    const a = generateWorkload({ seed: SEEDS[0], ops: 500, tenants: 3 });
-    const b = generateWorkload({ seed: SEEDS[0], ops: 500, tenants: 3 });
+    const a = generateWorkload({ seed: SEEDS[0], ops: 1000, tenants: 3 });
+    const b = generateWorkload({ seed: SEEDS[0], ops: 1000, tenants: 3 });
     expect(random).not.toHaveBeenCalled();
     random.mockRestore();
     expect(b).toEqual(a);
-    expect(generateWorkload({ seed: SEEDS[1], ops: 500, tenants: 3 })).not.toEqual(a);
-    // Every boundary is in it, and every object kind.
+    expect(generateWorkload({ seed: SEEDS[1], ops: 1000, tenants: 3 })).not.toEqual(a);
+    // Every boundary is in it, every crash point, and every object kind.
     const kinds = new Set(a.ops.map((op) => op.kind));
+    const points = new Set(a.ops.flatMap((op) => (op.kind === 'crash' ? [op.point] : [])));
+    expect([...points].sort()).toEqual([...CRASH_POINTS].sort());
+    // Some requests wait for a reconfiguration to settle before they are sent.
+    expect(a.ops.some((op) => op.kind === 'sql' && op.settle?.length)).toBe(true);
     for (const k of ['sql', 'retry', 'crash', 'dataplane', 'duplicate', 'purge', 'sqs-restart', 'ddb-restart', 'process-restart', 'sweep', 'staged', 'staged-race', 'instances']) expect(kinds, k).toContain(k);
     // Every race around a staged commit, even in a short run.
     const races = new Set(generateWorkload({ seed: SEEDS[0], ops: OPS, tenants: 2 }).ops.flatMap((op) => (op.kind === 'staged-race' ? [op.race] : [])));
@@ -65,6 +71,35 @@ describe('the workload', () => {
       'SET CLUSTER',
       'CASCADE',
       'BEGIN',
+      // The statement kinds of issue 18.
+      'WITH (WAIT UNTIL READY',
+      "ON TIMEOUT = 'ROLLBACK'",
+      'WITH (WAIT FOR',
+      'SCHEDULE = ON REFRESH',
+      'SET (MANAGED = false)',
+      'SET (MANAGED',
+      'ADD SUBSOURCE',
+      'REFRESH REFERENCES',
+      'SET (TIMESTAMP INTERVAL',
+      'RESET (TIMESTAMP INTERVAL)',
+      'ALTER CONNECTION',
+      'ROTATE KEYS',
+      "AS decode('",
+      'SET (RETAIN HISTORY',
+      'RESET (RETAIN HISTORY)',
+      'WITH (REFRESH',
+      'FROM MYSQL CONNECTION',
+      'FROM SQL SERVER CONNECTION',
+      'FROM WEBHOOK',
+      'COMMENT ON COLUMN',
+      'COMMENT ON CLUSTER',
+      'ADD COLUMN',
+      'CREATE TYPE',
+      'DROP TYPE',
+      'SHOW COLUMNS FROM',
+      'SHOW SUBSOURCES ON',
+      'FROM (SHOW',
+      'mz_internal.mz_comments',
     ]) {
       expect(text, stmt).toContain(stmt);
     }
@@ -89,6 +124,8 @@ describe('a short chaos run', () => {
         retryPolicyOverrides: { compute: { name: 'executor.compute', ...FAST }, storage: { name: 'executor.storage', ...FAST }, secrets: { name: 'executor.secrets', ...FAST } },
         // Ends as soon as the system is quiet; the limit only matters if it never is.
         quietTimeoutMs: budget(60_000),
+        // Likewise for a request that waits for a graceful reconfiguration to settle.
+        settleTimeoutMs: budget(180_000),
         skip: SKIP,
         step: watchdog.beat,
         // The watchdog tells stuck from slow; a fixed 60 s per request failed runs on a machine
@@ -104,6 +141,10 @@ describe('a short chaos run', () => {
       expect(summary.history.first, report).toEqual([]);
       expect(summary.history.anomalies, report).toBe(0);
       expect(summary.history.acknowledged, report).toBeGreaterThan(OPS / 2);
+      // After quiescence each cluster runs one replica set, the one its catalog entry describes.
+      expect(summary.replicaSets.problems, report).toBe(0);
+      // ...and every resource is held at its object's generation with the spec the catalog gives it.
+      expect(summary.resources.problems, report).toBe(0);
       for (const k of ['staged-race:slow-roll-forward', 'staged-race:paused-rollback', 'staged-race:mid-rollback', 'staged-race:lease-expiry', 'instances']) {
         expect(Object.keys(summary.faults.scheduled).some((x) => x.startsWith(k)), `${k} in ${report}`).toBe(true);
       }

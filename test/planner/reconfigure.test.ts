@@ -106,4 +106,18 @@ describe('settleReconfiguration', () => {
     expect(settleReconfiguration(w, 'c1', 'commit')).toBe(false);
     expect(settleReconfiguration(ws(), 'nope', 'commit')).toBe(false);
   });
+  it("commit leaves the target's schedule on the cluster: ON REFRESH, MANUAL (null), or, for a target without one, the cluster's own", () => {
+    const onRefresh = { kind: 'on_refresh', hydrationTimeEstimateMs: 3_600_000 } as const;
+    const settled = (schedule: Reconfiguration['schedule'] | 'absent', current?: typeof onRefresh) => {
+      const r: Reconfiguration = { ...target, ...(schedule === 'absent' ? {} : { schedule }) };
+      const c = { ...cluster, spec: { ...cluster.spec, reconfiguration: r, ...(current ? { schedule: current } : {}) } } as ClusterObject;
+      const w = new Workspace(new CatalogSnapshot('t', [c, old, fresh] as CatalogObject[]), NOW);
+      settleReconfiguration(w, 'c1', 'commit');
+      return (w.view().get('c1') as ClusterObject).spec.schedule;
+    };
+    expect(settled(onRefresh)).toEqual(onRefresh);
+    expect(settled(null, onRefresh)).toBeUndefined();
+    expect(settled('absent', onRefresh)).toEqual(onRefresh);
+    expect(settled('absent')).toBeUndefined();
+  });
 });

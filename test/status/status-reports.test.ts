@@ -175,7 +175,12 @@ describe('status reports', () => {
     upstream = { ok: false, namespace: 'postgres', error: 'error connecting to server: Connection refused (os error 111)', hint: 'Is the server running?' };
     try {
       const last = Math.max(...(await Promise.all(ids.map(async (id) => Date.parse((await store.get(tenant, id))!.lastReportAt!)))));
-      const sweep = await p.sweeper.sweep(new Date(last + (HEARTBEAT_TIMEOUT_SECONDS + 1) * 1000));
+      const at = new Date(last + (HEARTBEAT_TIMEOUT_SECONDS + 1) * 1000);
+      // Only these two went silent: the rest of the data plane reported just before the sweep (else
+      // the sweep rightly finds the whole data plane silent, the liveness stamp being up to 5 s older
+      // than their last report, and probes nothing).
+      await store.stampDataPlane(new Date(at.getTime() - 1000));
+      const sweep = await p.sweeper.sweep(at);
       // (Other tests' load generators are overdue too, with nothing to probe.)
       expect(sweep.connectors).toMatchObject({ probes: ids.length, secretReads: 1 });
       expect(sweep.connectors.overdue).toBeGreaterThanOrEqual(ids.length);
