@@ -14,7 +14,7 @@ import { ADMISSION_SK, tenantPk } from '../../shared/catalog/keys';
 import { OutboxStore } from '../../shared/catalog/outbox-store';
 import { FaultInjector } from '../../shared/dataplane/faults';
 import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
-import { tenantItems } from '../helpers/catalog';
+import { partitionItems, tenantItems } from '../helpers/catalog';
 import { eventually, sqlClient, testPipeline } from '../helpers/pipeline';
 
 let p: Pipeline | undefined;
@@ -129,7 +129,7 @@ describe('admission refills read from the floor', () => {
     expect(effects).toHaveLength(40);
     for (const e of effects.slice(0, 30)) await outbox.settle(e, 'applied', new Date());
     const skOf = (list: { sk: string }[]) => list.map((e) => e.sk);
-    const floor = async () => (await tenantItems(p!, tenant)).find((i) => i.sk === ADMISSION_SK)?.scanFrom;
+    const floor = async () => (await partitionItems(p!, `T#${tenant}`)).find((i) => i.sk === ADMISSION_SK)?.scanFrom;
 
     // Act: the first refill reads the whole outbox once and leaves the floor at the first pending effect.
     const first = await outbox.unadmitted(tenant, new Set(), 5);
