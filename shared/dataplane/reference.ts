@@ -106,6 +106,13 @@ export class ReferenceDataPlane implements DataPlane {
     return out;
   }
 
+  /** A tenant's present ingestions and exports: a query of its partition, not a scan of every tenant's. */
+  async liveConnectorsOf(tenant: string): Promise<ResourceItem[]> {
+    const kinds: ResourceKind[] = ['ingestion', 'export'];
+    const items = await Promise.all(kinds.map((k) => queryPartition<ResourceItem>(this.doc, this.table, resPk(tenant), `${k}#`, { ConsistentRead: true })));
+    return items.flat().filter((i) => i.present);
+  }
+
   /** One resource as stored (present or a tombstone). */
   async resource(tenant: string, kind: ResourceKind, resourceId: string): Promise<ResourceItem | undefined> {
     return (await this.doc.send(new GetCommand({ TableName: this.table, Key: { pk: resPk(tenant), sk: resSk(kind, resourceId) }, ConsistentRead: true }))).Item as ResourceItem | undefined;
