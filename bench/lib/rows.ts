@@ -226,7 +226,7 @@ export function benchRows(r: Results): BenchRow[] {
         measured: `${f2(f.smallOverBig)}×`,
         target: `≤ ${GOALS.burstSmallOverBig}×`,
         met: f.smallOverBig <= GOALS.burstSmallOverBig,
-        cause: `the small tenants waited for the big tenant's burst to drain: no per-tenant admission cap yet (docs/operations.md, "Effect capacity and per-tenant fairness")`,
+        cause: `the small tenants waited for the big tenant's burst to drain: its per-tenant cap (EFFECT_CAPACITY.perTenantInQueue) did not hold it back (docs/operations.md, "Effect capacity and per-tenant fairness")`,
       });
     }
     const share = c.drainPerSecond / c.allowedPerSecond;

@@ -395,7 +395,10 @@ export async function scaleFigures(env: ScaleEnv, shape: SourceShape): Promise<S
     for (const s of await listAll()) before.set(s.objectId, Date.parse(s.reportDueAt!));
     const sweeps: SilenceSweep[] = [];
     let stalledSoFar = 0;
-    for (let j = 0; j < 8 && stalledSoFar < connectors; j++) {
+    // Until every connector is stalled and the data plane itself is marked: the last liveness stamp
+    // can be up to a heartbeat interval newer than a connector's report, so the sweep that stalls the
+    // last connectors may come before the whole-data-plane threshold; the next one marks it.
+    for (let j = 0; j < 8 && (stalledSoFar < connectors || !sweeps.some((w) => w.dataPlaneMarked)); j++) {
       const at = phase + j * STACK_SETTINGS.sweepIntervalSeconds;
       const s0 = now();
       const r = await sweeper.sweep(new Date(S + at * 1000), { deadline: Date.now() + STACK_SETTINGS.sweepTimeoutSeconds * 1000 * STACK_SETTINGS.sweepBudget, fullPass: false });

@@ -113,7 +113,7 @@ describe('the capacity rows (bench/lib/rows.ts, item 7)', () => {
     const rows = benchRows({ machine, quick: false, capacity: { runs: [run({ ratio: 4, drain: 4.3, effectMs: 1114 })] } });
     expect(rows.map((r) => r.met)).toEqual([false, false, false]);
     expect(rows[0]!.cause).toMatch(/^tenant b-7 waited behind/);
-    expect(rows[1]!.cause).toMatch(/^the small tenants waited for the big tenant's burst to drain: no per-tenant admission cap yet/);
+    expect(rows[1]!.cause).toMatch(/^the small tenants waited for the big tenant's burst to drain: its per-tenant cap \(EFFECT_CAPACITY.perTenantInQueue\) did not hold it back/);
     expect(rows[2]!.cause).toMatch(/^an effect takes 1114 ms here against the 100 ms the setting assumes/);
   });
 });
