@@ -127,6 +127,10 @@ describe('admission refills read from the floor', () => {
     const outbox = new OutboxStore(DynamoDBDocumentClient.from(client), p.config.catalogTable);
     const effects = (await effectsOf(p, tenant)).sort((a, b) => (a.sk < b.sk ? -1 : 1)) as any[];
     expect(effects).toHaveLength(40);
+    // A refill reads pages of about what it needs (limit + admitted + 10), not the whole backlog.
+    expect((await outbox.unadmitted(tenant, new Set(), 1)).map((e) => e.sk)).toEqual([effects[0].sk]);
+    expect(queried).toBeLessThanOrEqual(11);
+    queried = 0;
     for (const e of effects.slice(0, 30)) await outbox.settle(e, 'applied', new Date());
     const skOf = (list: { sk: string }[]) => list.map((e) => e.sk);
     const floor = async () => (await partitionItems(p!, `T#${tenant}`)).find((i) => i.sk === ADMISSION_SK)?.scanFrom;
