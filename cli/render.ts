@@ -5,6 +5,7 @@
  */
 import Table from 'cli-table3';
 import pc from 'picocolors';
+import { timestampOf } from '../shared/api/timestamps';
 import { caretPadding, locate } from './caret';
 import type { ErrorBody, StatementResult } from './client';
 
@@ -92,11 +93,11 @@ export function colourStatus(status: string): string {
   }
 }
 
-/** "3s ago", "4m ago", "2h ago" from an ISO timestamp. */
+/** "3s ago", "4m ago", "2h ago" from a timestamp (the API's epoch text, or ISO). */
 export function ago(iso: unknown, now: number = Date.now()): string {
   if (typeof iso !== 'string') return '';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
+  const t = timestampOf(iso)?.getTime();
+  if (t === undefined) return iso;
   const s = Math.max(0, Math.round((now - t) / 1000));
   if (s < 60) return `${s}s ago`;
   if (s < 3600) return `${Math.floor(s / 60)}m ago`;

@@ -13,6 +13,7 @@ export const SQLSTATE = {
   sqlclientUnableToEstablish: '08001',
   featureNotSupported: '0A000',
   invalidParameterValue: '22023',
+  cantChangeRuntimeParam: '55P02',
   characterNotInRepertoire: '22021',
   invalidTextRepresentation: '22P02',
   dataException: '22000',

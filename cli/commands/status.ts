@@ -13,7 +13,8 @@ interface ConnectorRow {
   last_status_change_at: string | null;
   status: string;
   error: string | null;
-  details: string | null;
+  /** jsonb: an object (a string from older servers). */
+  details: { hints?: string[] } | string | null;
 }
 
 interface HistoryRow {
@@ -95,7 +96,8 @@ export async function readStatus(client: SqlClient): Promise<StatusSnapshot> {
 function errorCell(r: ConnectorRow & { last_error?: HistoryRow }, now: number): string {
   const hints: string[] = (() => {
     try {
-      return (JSON.parse(r.details ?? '{}') as { hints?: string[] }).hints ?? [];
+      const d = typeof r.details === 'string' ? (JSON.parse(r.details) as { hints?: string[] }) : r.details;
+      return d?.hints ?? [];
     } catch {
       return [];
     }

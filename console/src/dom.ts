@@ -2,6 +2,8 @@
  * A tiny DOM builder. Every piece of server data goes in as text (never as HTML), so object
  * names and error messages cannot inject markup.
  */
+import { timestampOf } from '../../shared/api/timestamps';
+
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | boolean | ((ev: Event) => void) | undefined>;
 
@@ -22,13 +24,23 @@ export function badge(status: string): HTMLElement {
   return h('span', { class: `badge badge-${status.replace(/[^a-z-]/g, '')}`, 'data-status': status }, status);
 }
 
-/** "5s ago" from an ISO time; the exact time in the element's title. */
+/** "5s ago" from a timestamp (the API's epoch text, or ISO); the exact time in the element's title. */
 export function ago(iso: unknown): HTMLElement {
-  if (typeof iso !== 'string') return h('span', { class: 'muted' }, '—');
-  const t = Date.parse(iso);
-  const s = Math.max(0, Math.round((Date.now() - t) / 1000));
+  const d = timestampOf(iso);
+  if (!d) return h('span', { class: 'muted' }, '—');
+  const s = Math.max(0, Math.round((Date.now() - d.getTime()) / 1000));
   const text = s < 60 ? `${s}s ago` : s < 3600 ? `${Math.floor(s / 60)}m ago` : s < 86_400 ? `${Math.floor(s / 3600)}h ago` : `${Math.floor(s / 86_400)}d ago`;
-  return h('time', { datetime: iso, title: new Date(t).toLocaleString() }, text);
+  return h('time', { datetime: d.toISOString(), title: d.toLocaleString() }, text);
+}
+
+/** A timestamp's local time of day, or '' when it is not one. */
+export function timeOfDay(value: unknown): string {
+  return timestampOf(value)?.toLocaleTimeString() ?? '';
+}
+
+/** A timestamp's local date and time, or the value as it came when it is not one. */
+export function localTime(value: unknown): string {
+  return timestampOf(value)?.toLocaleString() ?? String(value ?? '');
 }
 
 /** A plain table of rows. */

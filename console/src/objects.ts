@@ -8,7 +8,7 @@
  * keeps its text, focus and caret while the data refreshes under it.
  */
 import { lit, SqlError, type Api } from './api';
-import { ago, badge, empty, h, table } from './dom';
+import { ago, badge, empty, h, localTime, table, timeOfDay } from './dom';
 import { restartButton } from './events';
 
 interface ObjectRow {
@@ -292,8 +292,11 @@ interface Details {
   namespaced?: Record<string, string>;
 }
 
-function parseDetails(raw: string | null): Details {
+/** `details` is jsonb: an object in answers (a string from older servers, parsed). */
+function parseDetails(raw: unknown): Details {
   if (!raw) return {};
+  if (typeof raw === 'object') return raw as Details;
+  if (typeof raw !== 'string') return {};
   try {
     return JSON.parse(raw) as Details;
   } catch {
@@ -302,7 +305,7 @@ function parseDetails(raw: string | null): Details {
 }
 
 /** Hints and per-namespace errors of a status or history row. */
-function detailsBlock(raw: string | null): HTMLElement | null {
+function detailsBlock(raw: unknown): HTMLElement | null {
   const d = parseDetails(raw);
   const items = [
     ...(d.hints ?? []).map((x) => h('li', { class: 'hint' }, h('b', {}, 'hint '), x)),
@@ -362,7 +365,7 @@ export function replicasTable(replicas: readonly ReplicaRow[], statuses: Readonl
 /** What the reconfiguration does with the replica, and the deadline (its local time in the tooltip). */
 function reconfigurationCell(r: ReplicaReconfigurationRow): HTMLElement {
   const onTimeout = r.strategy === 'wait until ready' ? ` (ON TIMEOUT = ${r.on_timeout.toUpperCase()})` : '';
-  return h('span', { class: 'muted', title: new Date(r.deadline).toLocaleString() }, `${r.role}, ${r.strategy}${onTimeout} until ${r.deadline}`);
+  return h('span', { class: 'muted', title: localTime(r.deadline) }, `${r.role}, ${r.strategy}${onTimeout} until ${localTime(r.deadline)}`);
 }
 
 async function definition(api: Api, e: Entry): Promise<HTMLElement> {
@@ -388,7 +391,7 @@ async function timeline(api: Api, c: ConnectorStatus & { kind: 'source' | 'sink'
       h(
         'li',
         { class: `event event-${x.status}` },
-        h('div', { class: 'when' }, ago(x.occurred_at), h('span', { class: 'muted' }, ` ${new Date(x.occurred_at).toLocaleTimeString()}`)),
+        h('div', { class: 'when' }, ago(x.occurred_at), h('span', { class: 'muted' }, ` ${timeOfDay(x.occurred_at)}`)),
         badge(x.status),
         x.error ? h('div', { class: 'error-line' }, x.error) : null,
         detailsBlock(x.details),

@@ -7,6 +7,7 @@ import type { CatalogSnapshot } from '../catalog/model';
 import { CommitConflictError } from '../catalog/store';
 import { ControlPlaneError } from '../errors';
 import { Planner, type PlanContext } from '../planner/plan';
+import { Session } from '../planner/session';
 import { Workspace } from '../planner/workspace';
 import type { ParsedStatement } from '../sql/ast';
 import { AnswerSize, errorBody, NOTHING_COMMITTED, rowsResult, statusFor, type ApiResponse } from './answer';
@@ -24,9 +25,11 @@ export interface PlanRequestInput {
   /** The answer is kept under an Idempotency-Key, so it must fit in one item. */
   readonly remembered: boolean;
   /** Answers a SHOW or SELECT over the system tables as the request's catalog view sees them. */
-  readonly readSystem: (view: CatalogSnapshot, statement: SystemRead) => Promise<StatementResult>;
+  readonly readSystem: (view: CatalogSnapshot, statement: SystemRead, session: Session) => Promise<StatementResult>;
   /** `VALIDATE CONNECTION`: runs the connection's upstream check; throws the upstream's error. */
   readonly validateConnection: (view: CatalogSnapshot, connection: ValidatedConnection) => Promise<void>;
+  /** The session its SET, SHOW and queries read and write: a pgwire connection's, or the request's own. @default a fresh session */
+  readonly session?: Session;
 }
 
 export type PlanOutcome =
@@ -54,6 +57,7 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
     ...(viewDeps ? { relationsReferenced: viewDeps.relationsReferenced, viewShape: viewDeps.viewShape } : {}),
   };
   const ws = new Workspace(input.snapshot, ctx.now);
+  const session = input.session ?? new Session();
   const planner = new Planner(ws, ctx);
   const results: StatementResult[] = [];
   const writeTags: string[] = [];
@@ -66,14 +70,18 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
         result = { ok: plan.tag, notices: plan.notices.map((message) => ({ message, severity: 'notice' as const })) };
         writeTags.push(plan.tag);
       } else if (plan.kind === 'txn') {
+        if (plan.tag === 'BEGIN') session.begin();
+        else session.end(plan.tag === 'COMMIT');
         result = { ok: plan.tag, notices: [] };
+      } else if (plan.kind === 'session') {
+        result = sessionStatement(session, plan.statement);
       } else if (plan.kind === 'rows') {
         result = rowsResult(plan.columns, plan.rows);
       } else if (plan.kind === 'validate') {
         await input.validateConnection(ws.view(), plan.connection);
         result = { ok: 'VALIDATE CONNECTION', notices: [] };
       } else {
-        result = await input.readSystem(ws.view(), plan.statement);
+        result = await input.readSystem(ws.view(), plan.statement, session);
       }
       size.add(result, ps.start, input.remembered);
       results.push(result);
@@ -89,4 +97,21 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
     }
   }
   return { kind: 'planned', ws, planner, ctx, results, writeTags };
+}
+
+/** SET, RESET and SHOW of a session variable, as Materialize answers them. */
+function sessionStatement(session: Session, s: Extract<ReturnType<Planner['plan']>, { kind: 'session' }>['statement']): StatementResult {
+  switch (s.kind) {
+    case 'set_variable':
+      session.set(s.name, s.value, s.local);
+      return { ok: 'SET', notices: [] };
+    case 'reset_variable':
+      session.reset(s.name);
+      return { ok: 'RESET', notices: [] };
+    case 'show_variable': {
+      if (s.name === 'all') return rowsResult(['name', 'setting', 'description'], session.showAll());
+      const { column, value } = session.show(s.name);
+      return rowsResult([column], [[value]]);
+    }
+  }
 }

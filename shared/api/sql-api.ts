@@ -28,6 +28,7 @@ import { purify, validateConnection } from './purify';
 import { checkIdempotencyKey, readRequest } from './request';
 import { writeSecretValues } from './secret-writes';
 import { readSystemTables, type SystemReadStores } from './system-reads';
+import { CatalogSql, inProcessCatalogSql } from './catalog-sql';
 import { TenantTurns } from './tenant-turn';
 
 export type { ColumnDesc, ErrorBody, Notice, StatementResult } from './wire';
@@ -52,10 +53,12 @@ export interface SqlApiDeps {
   readonly newId?: () => string;
   /** The key of the Idempotency-Key fingerprint (the Lambda and the local runtime always give one). */
   readonly fingerprintKey?: FingerprintKey;
+  /** The SQL engine for queries over the catalog. @default one PGlite in this process, started by the first query */
+  readonly catalogSql?: CatalogSql;
 }
 
 /** Statements that only read the catalog: they are answered from a confirmed-current snapshot. */
-const READ_ONLY_KINDS: ReadonlySet<string> = new Set(['show', 'select', 'show_create', 'explain_effects', 'start_transaction', 'commit', 'rollback', 'validate_connection']);
+const READ_ONLY_KINDS: ReadonlySet<string> = new Set(['show', 'select', 'query', 'set_variable', 'reset_variable', 'show_variable', 'show_create', 'explain_effects', 'start_transaction', 'commit', 'rollback', 'validate_connection']);
 
 /** An attempt's answer, and whether it committed (a commit on a basis validates everything the plan read). */
 interface Outcome {
@@ -71,12 +74,14 @@ export class SqlApi {
   private readonly turns = new TenantTurns();
   private readonly idempotency: IdempotentAnswers;
   private readonly systemStores: SystemReadStores;
+  readonly catalogSql: CatalogSql;
 
   constructor(private readonly deps: SqlApiDeps) {
     this.systemStores = { outbox: deps.outbox ?? new OutboxStore(deps.store.doc, deps.store.table), statuses: deps.statuses ?? new StatusStore(deps.store.doc, deps.store.table) };
     this.clock = deps.clock ?? (() => new Date());
     this.newId = deps.newId ?? newObjectId;
     this.idempotency = new IdempotentAnswers(deps.store, this.clock, deps.fingerprintKey);
+    this.catalogSql = deps.catalogSql ?? inProcessCatalogSql();
   }
 
   async handle(tenant: string, principal: string, body: string | null | undefined, contentType: string | undefined, idempotencyKey?: string): Promise<ApiResponse> {
@@ -159,7 +164,7 @@ export class SqlApi {
       now,
       newId: this.newId,
       remembered: idem !== undefined,
-      readSystem: (view, statement) => readSystemTables(this.systemStores, tenant, view, statement, this.clock()),
+      readSystem: (view, statement, session) => readSystemTables(this.systemStores, tenant, view, statement, this.clock(), { catalogSql: this.catalogSql, session }),
       validateConnection: async (view, connection) => {
         const problem = await validateConnection(prober, secrets, { tenant, connection, getObject: async (id) => view.get(id) ?? (await store.getObject(tenant, id)) });
         if (problem) throw problem;

@@ -1,18 +1,24 @@
 /**
- * SHOW and SELECT over the system tables: fetch only the status, effect and history items the
- * statement needs, then evaluate it on them and the request's view of the catalog.
+ * Reads of the system catalog: a query goes to the SQL engine (./catalog-sql.ts) with the status,
+ * effect and history items its tables need; SHOW (and `SELECT ... FROM (SHOW ...)`) is answered
+ * from the request's view of the catalog. Only what a statement needs is fetched.
  */
-import type { CatalogSnapshot } from '../catalog/model';
+import type { CatalogSnapshot, ItemObject } from '../catalog/model';
 import type { OutboxStore } from '../catalog/outbox-store';
 import type { StatusStore } from '../catalog/status-store';
-import { ControlPlaneError, SQLSTATE } from '../errors';
+import { ControlPlaneError, PlanError, SQLSTATE } from '../errors';
+import type { Session } from '../planner/session';
+import type { ObjectName, Statement } from '../sql/ast';
+import { failingUpstream, type SystemInputs } from '../system/catalog-relations';
 import { evaluateSelect, evaluateShow, inputsNeeded, systemRelationName, systemSchemaOf } from '../system/evaluate';
-import type { SystemInputs } from '../system/relations';
+import type { Input } from '../system/typed';
 import { selectResult } from './answer';
+import type { CatalogSql } from './catalog-sql';
+import { jsonRows } from './json-values';
 import { activeSilence, withDataPlaneSilence } from '../status/data-plane';
 import type { StatementResult } from './wire';
 
-type SystemRead = Parameters<typeof inputsNeeded>[0];
+type SystemRead = Extract<Statement, { kind: 'show' | 'select' | 'query' }>;
 
 /** What the system tables read besides the catalog: effects, and statuses with their history. */
 export interface SystemReadStores {
@@ -20,9 +26,31 @@ export interface SystemReadStores {
   readonly statuses: Pick<StatusStore, 'list' | 'history' | 'listReplicaStatuses' | 'dataPlaneLiveness'>;
 }
 
-export async function readSystemTables(store: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, statement: SystemRead, now: Date = new Date()): Promise<StatementResult> {
+export interface SystemReadContext {
+  readonly catalogSql: CatalogSql;
+  readonly session: Session;
+}
+
+export async function readSystemTables(store: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, statement: SystemRead, now: Date, ctx: SystemReadContext): Promise<StatementResult> {
+  if (statement.kind === 'query') {
+    const answer = await ctx.catalogSql.query({
+      text: statement.text,
+      position: statement.position,
+      snapshot,
+      session: ctx.session,
+      inputs: (needs) => readInputs(store, tenant, snapshot, needs, now),
+      userRead: (item, name, position) => userRead(store, tenant, snapshot, item, name, position, now),
+    });
+    const fields = answer.fields ?? [];
+    return {
+      tag: answer.tag,
+      rows: jsonRows(fields, answer.rows),
+      desc: { columns: fields.map((f) => ({ name: f.name, type_oid: f.typeOid, type_len: f.typeLen, type_mod: f.typeMod })) },
+      notices: answer.notices.map((n) => ({ message: n.message, severity: n.severity?.toLowerCase() === 'warning' ? ('warning' as const) : ('notice' as const) })),
+    };
+  }
   try {
-    const inputs = await readInputs(store, tenant, snapshot, statement, now);
+    const inputs = await readInputs(store, tenant, snapshot, inputsNeeded(statement, snapshot), now);
     const show = statement.kind === 'select' ? statement.fromShow : statement;
     // Materialize's list of its system relations is loaded only for a SHOW that lists them.
     const systemItems = show && systemSchemaOf(show.from) ? (await import('../system/materialize-only')).materializeSchemaItems : undefined;
@@ -37,8 +65,29 @@ export async function readSystemTables(store: SystemReadStores, tenant: string, 
   }
 }
 
-async function readInputs({ outbox, statuses }: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, s: SystemRead, now: Date): Promise<SystemInputs> {
-  const needs = inputsNeeded(s, snapshot);
+/**
+ * A query that reads a user object: its rows are the data plane's. Reading a stalled or failed
+ * source (or anything built on one) is the source's error, never stale rows.
+ */
+async function userRead(store: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, user: ItemObject, name: ObjectName, position: number, now: Date): Promise<never> {
+  const { connectorStatuses } = await readInputs(store, tenant, snapshot, new Set<Input>(['connectorStatuses']), now);
+  const own = user.kind === 'source' || user.kind === 'subsource' ? connectorStatuses.find((x) => x.objectId === (user.kind === 'subsource' ? user.spec.sourceId : user.id)) : undefined;
+  const failing = own && (own.status === 'stalled' || own.status === 'failed') ? own : failingUpstream(snapshot, connectorStatuses, user.id);
+  if (failing) {
+    throw new PlanError(`cannot read ${name.join('.')}: ${failing.kind} ${failing.name} is ${failing.status}: ${failing.error}`, {
+      code: SQLSTATE.internalError,
+      position,
+      ...(failing.details?.hints?.length ? { hint: failing.details.hints.join(' ') } : {}),
+    });
+  }
+  throw new PlanError(`reading the rows of ${name.join('.')} is outside the control plane: the data plane serves them`, {
+    code: SQLSTATE.featureNotSupported,
+    position,
+    hint: 'SELECT here reads the system catalog (mz_sources, mz_internal.mz_source_statuses, ...).',
+  });
+}
+
+async function readInputs({ outbox, statuses }: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, needs: ReadonlySet<Input>, now: Date): Promise<SystemInputs> {
   const [replicaStatuses, effects, connectorStatuses, history, liveness] = await Promise.all([
     needs.has('replicaStatuses') ? statuses.listReplicaStatuses(tenant) : [],
     needs.has('effects') ? outbox.listEffects(tenant) : [],

@@ -100,7 +100,9 @@ export type PlanValue = string | number | boolean | null;
 
 export type StatementPlan =
   | { readonly kind: 'write'; readonly tag: string; readonly notices: readonly string[] }
-  | { readonly kind: 'read'; readonly statement: Extract<Statement, { kind: 'show' | 'select' }> }
+  | { readonly kind: 'read'; readonly statement: Extract<Statement, { kind: 'show' | 'select' | 'query' }> }
+  /** SET, RESET and SHOW of a session variable: the caller's session answers them. */
+  | { readonly kind: 'session'; readonly statement: Extract<Statement, { kind: 'set_variable' | 'reset_variable' | 'show_variable' }> }
   | { readonly kind: 'rows'; readonly columns: readonly string[]; readonly rows: readonly (readonly PlanValue[])[] }
   | { readonly kind: 'txn'; readonly tag: 'BEGIN' | 'COMMIT' | 'ROLLBACK' }
   /** `VALIDATE CONNECTION`: the caller runs the connection's upstream check (I/O, so not here). */
@@ -230,7 +232,12 @@ export class Planner {
         return this.comment(s);
       case 'show':
       case 'select':
+      case 'query':
         return { kind: 'read', statement: s };
+      case 'set_variable':
+      case 'reset_variable':
+      case 'show_variable':
+        return { kind: 'session', statement: s };
       case 'start_transaction':
         this.ws.begin();
         this.savedSecrets = new Map(this.secrets);

@@ -541,6 +541,17 @@ export type Statement =
     }
   /** `VALIDATE CONNECTION c`: runs the connection's upstream check now and answers OK or the upstream's error. */
   | { readonly kind: 'validate_connection'; readonly name: ObjectName }
+  /**
+   * Any other query (SELECT, WITH, VALUES, TABLE, a parenthesized query): its text as typed,
+   * answered by the SQL engine over the system catalog (shared/api/catalog-sql.ts).
+   */
+  | { readonly kind: 'query'; readonly text: string; readonly position: number }
+  /** `SET [SESSION | LOCAL] name { TO | = } value, ...` (`SET TIME ZONE x`, `SET NAMES x`): a session variable. */
+  | { readonly kind: 'set_variable'; readonly name: string; readonly local: boolean; readonly value: readonly string[] | 'default' }
+  /** `RESET name` / `RESET ALL`. */
+  | { readonly kind: 'reset_variable'; readonly name: string }
+  /** `SHOW name` / `SHOW ALL` / `SHOW TRANSACTION ISOLATION LEVEL`: a session variable. */
+  | { readonly kind: 'show_variable'; readonly name: string }
   /** Our extension: a new generation of a source or sink, so the data plane starts it again (the way out of `failed`). */
   | { readonly kind: 'alter_restart'; readonly objectType: 'source' | 'sink'; readonly ifExists: boolean; readonly name: ObjectName }
   | { readonly kind: 'alter_cluster'; readonly name: string; readonly ifExists: boolean; readonly action: AlterClusterAction }

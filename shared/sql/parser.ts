@@ -66,8 +66,8 @@ const KNOWN_UNSUPPORTED = new Set(['inspect', 'raise']);
  * control plane's. Answered 0A000 with a message that says so (OUTSIDE_CONTROL_PLANE).
  */
 const OUTSIDE_CONTROL_PLANE_STATEMENTS = new Set([
-  'abort', 'close', 'copy', 'deallocate', 'declare', 'delete', 'discard', 'end', 'execute', 'fetch', 'insert', 'prepare', 'release', 'reset',
-  'savepoint', 'set', 'subscribe', 'table', 'tail', 'update', 'values', 'with',
+  'abort', 'close', 'copy', 'deallocate', 'declare', 'delete', 'discard', 'end', 'execute', 'fetch', 'insert', 'prepare', 'release',
+  'savepoint', 'subscribe', 'tail', 'update',
 ]);
 const OUTSIDE_CONTROL_PLANE = 'is outside the control plane: it serves DDL and reads of the system catalog; send data queries and session commands to the data plane';
 
@@ -92,7 +92,7 @@ const SHOW_PLURALS: readonly (readonly string[])[] = [
   ['cluster', 'replicas'], ['materialized', 'views'], ['clusters'], ['connections'], ['databases'], ['indexes'], ['objects'],
   ['roles'], ['schemas'], ['secrets'], ['sinks'], ['sources'], ['subsources'], ['tables'], ['types'], ['views'],
 ];
-const SHOW_UNSUPPORTED = ['privileges', 'default', 'role', 'all', 'extended', 'full', 'network', 'continual'];
+const SHOW_UNSUPPORTED = ['privileges', 'default', 'role', 'extended', 'full', 'network', 'continual'];
 
 /** Object types Materialize has and we do not serve (answered 0A000 where an object type is read). */
 const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['network', 'continual'];
@@ -273,8 +273,25 @@ export class Parser {
           this.next();
           return this.parseShow();
         case 'select':
+          // `SELECT ... FROM (SHOW ...)` is Materialize's and not PostgreSQL's: the SHOW evaluator reads it.
+          if (this.selectsFromShow()) {
+            this.next();
+            return this.parseSelectOrUnsupported();
+          }
+          return this.parseQuery();
+        case 'with':
+        case 'values':
+        case 'table':
+          return this.parseQuery();
+        case 'set':
           this.next();
-          return this.parseSelectOrUnsupported();
+          return this.parseSetVariable();
+        case 'reset': {
+          this.next();
+          if (this.eatKeyword('all')) return { kind: 'reset_variable', name: 'all' };
+          if (this.eatKeyword('schema')) return { kind: 'reset_variable', name: 'search_path' };
+          return { kind: 'reset_variable', name: this.parseVariableName() };
+        }
         case 'begin':
           this.next();
           if (!this.eatKeyword('transaction')) this.eatKeyword('work');
@@ -321,6 +338,7 @@ export class Parser {
       }
       if (OUTSIDE_CONTROL_PLANE_STATEMENTS.has(t.value)) throw this.outside(t, t.value.toUpperCase());
     }
+    if (t.kind === 'op' && t.value === '(') return this.parseQuery();
     return this.fail(`a statement (one of ${oneOf(STATEMENT_STARTS)})`);
   }
 
@@ -1575,7 +1593,9 @@ export class Parser {
     if (what === undefined) {
       if (t.kind === 'word' && SHOW_UNSUPPORTED.includes(t.value)) throw this.unsupported(t, `SHOW ${t.raw.toUpperCase()}`);
       if (t.kind === 'word' || t.kind === 'quoted') {
-        throw this.outside(t, `SHOW ${t.raw} (a session variable)`);
+        if (this.eatKeywords('transaction', 'isolation', 'level')) return { kind: 'show_variable', name: 'transaction_isolation' };
+        if (this.eatKeywords('time', 'zone')) return { kind: 'show_variable', name: 'timezone' };
+        return { kind: 'show_variable', name: this.parseVariableName() };
       }
       return this.fail(`CREATE or what to show (one of ${oneOf([...SHOW_PLURALS.map((w) => w.join(' ').toUpperCase()), 'COLUMNS'].sort())})`);
     }
@@ -1648,6 +1668,72 @@ export class Parser {
     const statement = this.parseStatement();
     if (!DDL_KINDS.has(statement.kind)) return this.failAt(t, 'a DDL statement after EXPLAIN EFFECTS FOR');
     return { kind: 'explain_effects', statement };
+  }
+
+  // ---- queries and session variables -------------------------------------------------------
+
+  /** Whether the SELECT at the cursor reads `FROM (SHOW ...)`. */
+  private selectsFromShow(): boolean {
+    for (let k = this.i; k < this.tokens.length - 1; k++) {
+      const t = this.tokens[k]!;
+      if (t.kind === 'eof' || (t.kind === 'op' && t.value === ';')) return false;
+      if (t.kind === 'op' && t.value === '(' && this.tokens[k + 1]!.kind === 'word' && this.tokens[k + 1]!.value === 'show' && this.tokens[k - 1]?.kind === 'word' && this.tokens[k - 1]!.value === 'from') return true;
+    }
+    return false;
+  }
+
+  /** A query to the end of the statement, as typed: PostgreSQL's parser reads it (shared/system/query.ts). */
+  private parseQuery(): Statement {
+    const raw = this.rawToStatementEnd('a query');
+    return { kind: 'query', text: raw.text, position: raw.position };
+  }
+
+  /** A session variable's name: a word or a quoted identifier, lowercased as PostgreSQL does (`search_path`, `DateStyle`). */
+  private parseVariableName(): string {
+    const t = this.peek();
+    if (t.kind !== 'word' && t.kind !== 'quoted') return this.fail('a variable name');
+    this.next();
+    let name = t.kind === 'word' ? t.value : t.value.toLowerCase();
+    // `SET mz.x = ...`: a dotted name, as PostgreSQL's custom settings.
+    while (this.eatOp('.')) name += `.${this.parseIdent()}`;
+    return name;
+  }
+
+  /** `SET [SESSION | LOCAL] name { TO | = } { value [, ...] | DEFAULT }`, `SET TIME ZONE value`, `SET NAMES value`. */
+  private parseSetVariable(): Statement {
+    const local = this.eatKeyword('local');
+    if (!local) this.eatKeyword('session');
+    if (this.peekKeywords('transaction') || this.peekKeywords('characteristics')) throw this.outside(this.peek(), 'SET TRANSACTION');
+    let name: string;
+    if (this.eatKeywords('time', 'zone')) name = 'timezone';
+    else if (this.eatKeyword('names')) name = 'client_encoding';
+    else if (this.eatKeyword('schema')) {
+      // Materialize's `SET SCHEMA [TO | =] x`: search_path, and one value only.
+      name = 'search_path';
+      if (!this.eatKeyword('to')) this.eatOp('=');
+      if (this.eatKeyword('default')) return { kind: 'set_variable', name, local, value: 'default' };
+      const v = this.peek();
+      if (v.kind !== 'string' && v.kind !== 'word' && v.kind !== 'quoted') return this.fail('a schema name');
+      this.next();
+      return { kind: 'set_variable', name, local, value: [v.value] };
+    } else {
+      name = this.parseVariableName();
+      if (!this.eatKeyword('to') && !this.eatOp('=')) return this.fail("TO or '='");
+    }
+    if (this.eatKeyword('default')) return { kind: 'set_variable', name, local, value: 'default' };
+    const value: string[] = [];
+    do {
+      const v = this.peek();
+      if (v.kind === 'string') value.push(v.value);
+      else if (v.kind === 'word' || v.kind === 'quoted') value.push(v.value);
+      else if (v.kind === 'number') value.push(v.raw);
+      else if (v.kind === 'op' && (v.value === '-' || v.value === '+') && this.peek(1).kind === 'number') {
+        this.next();
+        value.push(`${v.value === '-' ? '-' : ''}${this.peek().raw}`);
+      } else return this.fail('a value');
+      this.next();
+    } while (this.eatOp(','));
+    return { kind: 'set_variable', name, local, value };
   }
 
   // ---- SELECT ------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import type { ObjectName } from './ast';
 interface PgQueryApi {
   loadModule(): Promise<void>;
   parseSync(query: string): { stmts?: { stmt?: Record<string, unknown> }[] };
+  scanSync(query: string): { tokens: { start: number; end: number; text: string; tokenName: string; keywordKind: number }[] };
 }
 
 let api: PgQueryApi | undefined;

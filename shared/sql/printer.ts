@@ -310,6 +310,14 @@ const inCluster = (c: string | undefined): string => (c !== undefined ? ` IN CLU
 
 export function print(s: Statement, opts: PrintOptions = {}): string {
   switch (s.kind) {
+    case 'query':
+      return s.text;
+    case 'set_variable':
+      return `SET ${s.local ? 'LOCAL ' : ''}${ident(s.name)} = ${s.value === 'default' ? 'DEFAULT' : s.value.map(stringLiteral).join(', ')}`;
+    case 'reset_variable':
+      return s.name === 'all' ? 'RESET ALL' : `RESET ${ident(s.name)}`;
+    case 'show_variable':
+      return s.name === 'all' ? 'SHOW ALL' : `SHOW ${ident(s.name)}`;
     case 'create_cluster': {
       const parts = [`CREATE CLUSTER ${ident(s.name)}`];
       if (s.replicas) {

@@ -9,33 +9,21 @@ import { findItem, isSystemRelation, tempSchema, unknownItem } from '../planner/
 import type { Expr, ObjectName, Statement } from '../sql/ast';
 import { reconfigurationNotice } from '../planner/reconfigure';
 import { typeDisplayName } from '../planner/types';
-import { col, failingUpstream, OBJECT_TYPE, RELATIONS, type Input, type Relation, type RelationDef, type SystemInputs, type Value } from './relations';
+import { BUILTIN_ROLES } from '../planner/roles';
+import { OBJECT_TYPE, type SystemInputs } from './catalog-relations';
+import { systemRelation } from './registry';
+import { col, type Relation, type Value } from './relations';
+import type { Input } from './typed';
 
 /** SHOW's comment column: the object's comment, or an empty string, as in Materialize. */
 const commentOf = (o: { readonly comment?: string }): string => o.comment ?? '';
 
-/** Resolves `mz_clusters`, `mz_catalog.mz_clusters`, `materialize.mz_internal.x`, ... */
-export function resolveRelation(name: ObjectName, position: number): { name: string; def: RelationDef } {
-  const parts = name.length === 3 && name[0] === 'materialize' ? name.slice(1) : name;
-  const [schema, rel] = parts.length === 2 ? [parts[0], parts[1]!] : [undefined, parts[0]!];
-  const def = RELATIONS[rel];
-  // mz_catalog is on the search path; mz_internal must be named, as in Materialize.
-  if (def && (schema === def.schema || (schema === undefined && def.schema === 'mz_catalog'))) return { name: rel, def };
-  throw new PlanError(`unknown catalog item '${name.join('.')}'`, {
-    code: SQLSTATE.undefinedTable,
-    position,
-    hint: `System tables: ${Object.entries(RELATIONS).map(([n, d]) => `${d.schema}.${n}`).join(', ')}.`,
-  });
-}
-
-/** The qualified name (`mz_catalog.mz_clusters`) of the system relation `name` resolves to, if any. */
+/** The qualified name (`mz_catalog.mz_clusters`) of the system relation `name` resolves to, if any (unqualified: mz_catalog, then pg_catalog). */
 export function systemRelationName(name: ObjectName): string | undefined {
-  try {
-    const { name: rel, def } = resolveRelation(name, 0);
-    return `${def.schema}.${rel}`;
-  } catch {
-    return undefined;
-  }
+  const parts = name.length === 3 && name[0] === DEFAULT_DATABASE ? name.slice(1) : name;
+  const candidates = parts.length === 2 ? [[parts[0]!, parts[1]!]] : parts.length === 1 ? [['mz_catalog', parts[0]!], ['pg_catalog', parts[0]!]] : [];
+  const hit = candidates.find(([schema, rel]) => systemRelation(schema!, rel!));
+  return hit ? `${hit[0]}.${hit[1]}` : undefined;
 }
 
 /** Materialize's system schemas: SHOW ... FROM one of them lists its system relations. */
@@ -51,13 +39,9 @@ export function systemSchemaOf(from: ObjectName | undefined): string | undefined
 /** The relations of a system schema and their kinds (`table`, `view`, `source`, ...), by name. */
 export type SystemSchemaItems = (schema: string) => readonly { readonly name: string; readonly kind: string }[];
 
-/** Which inputs a read statement needs beyond the snapshot. */
+/** Which inputs a SHOW (or `SELECT ... FROM (SHOW ...)`) needs beyond the snapshot. */
 export function inputsNeeded(s: Extract<Statement, { kind: 'show' | 'select' }>, snapshot?: CatalogSnapshot): Set<Input> {
-  if (s.kind === 'select') {
-    if (s.fromShow) return inputsNeeded(s.fromShow, snapshot);
-    if (snapshot && userRelation(snapshot, s.from)) return new Set<Input>(['connectorStatuses']);
-    return new Set(resolveRelation(s.from, s.fromPosition).def.needs);
-  }
+  if (s.kind === 'select') return s.fromShow ? inputsNeeded(s.fromShow, snapshot) : new Set();
   return new Set(s.what === 'cluster replicas' ? ['replicaStatuses'] : []);
 }
 
@@ -71,29 +55,10 @@ function userRelation(snapshot: CatalogSnapshot, name: ObjectName) {
   }
 }
 
+/** `SELECT ... FROM (SHOW ...)`: the SHOW's output, then the same WHERE, ORDER BY, LIMIT and columns (any other query goes to the SQL engine). */
 export function evaluateSelect(s: Extract<Statement, { kind: 'select' }>, inputs: SystemInputs, systemItems?: SystemSchemaItems): Relation {
-  // `FROM (SHOW ...)`: the SHOW's output, then the same WHERE, ORDER BY, LIMIT and columns.
-  if (s.fromShow) return project(filterSortLimit(evaluateShow(s.fromShow, inputs, systemItems), s.where, s.orderBy, s.limit, s.offset), s.columns);
-  const user = userRelation(inputs.snapshot, s.from);
-  if (user) {
-    // Reading a stalled or failed source (or anything built on one) is an error, never stale rows.
-    const own = user.kind === 'source' || user.kind === 'subsource' ? inputs.connectorStatuses.find((x) => x.objectId === (user.kind === 'subsource' ? user.spec.sourceId : user.id)) : undefined;
-    const failing = own && (own.status === 'stalled' || own.status === 'failed') ? own : failingUpstream(inputs.snapshot, inputs.connectorStatuses, user.id);
-    if (failing) {
-      throw new PlanError(`cannot read ${s.from.join('.')}: ${failing.kind} ${failing.name} is ${failing.status}: ${failing.error}`, {
-        code: SQLSTATE.internalError,
-        position: s.fromPosition,
-        ...(failing.details?.hints?.length ? { hint: failing.details.hints.join(' ') } : {}),
-      });
-    }
-    throw new PlanError(`reading the rows of ${s.from.join('.')} is outside the control plane: the data plane serves them`, {
-      code: SQLSTATE.featureNotSupported,
-      position: s.fromPosition,
-      hint: 'SELECT here reads the system catalog (mz_sources, mz_internal.mz_source_statuses, ...).',
-    });
-  }
-  const { def } = resolveRelation(s.from, s.fromPosition);
-  return project(filterSortLimit({ columns: def.columns, rows: def.rows(inputs) }, s.where, s.orderBy, s.limit, s.offset), s.columns);
+  if (!s.fromShow) throw new PlanError('a SELECT of a relation is answered by the SQL engine', { code: SQLSTATE.internalError });
+  return project(filterSortLimit(evaluateShow(s.fromShow, inputs, systemItems), s.where, s.orderBy, s.limit, s.offset), s.columns);
 }
 
 export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: SystemInputs, systemItems?: SystemSchemaItems): Relation {
@@ -137,9 +102,8 @@ export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: Sy
       // Materialize's mz_show_roles: user roles only (not the system and predefined ones), and no COMMENT ON ROLE here.
       rel = {
         columns: [col('name'), col('comment')],
-        rows: RELATIONS.mz_roles!.rows(inputs)
-          .filter((r) => !/^[sg]/.test(String(r[0])))
-          .map((r) => [r[1]!, ''] as Value[])
+        rows: [...inputs.snapshot.ofKind('role').map((r) => r.name), ...BUILTIN_ROLES.filter((r) => !r.builtin).map((r) => r.name)]
+          .map((name) => [name, ''] as Value[])
           .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
       };
       break;

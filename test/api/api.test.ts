@@ -83,7 +83,8 @@ describe('malformed requests', () => {
 
   it('reports positions in bytes, past multi-byte characters', async () => {
     const { sql } = await sqlClient(p);
-    const r = await sql("SELECT * FROM mz_clusters WHERE name = 'é' AND ?");
+    const r = await sql("SELECT * FROM mz_clusters WHERE name = 'é' AND AND");
+    expect(r.body.results[0].error).toMatchObject({ code: '42601', message: 'syntax error at or near "AND"' });
     expect(r.body.results[0].error.position).toBe(Buffer.byteLength("SELECT * FROM mz_clusters WHERE name = 'é' AND "));
   });
 });

@@ -39,12 +39,12 @@ describe('roles and privileges', () => {
     expect(members).toEqual(expect.arrayContaining([[analysts, 'u1', 's1'], [analysts, joe, 's1']]));
 
     await ok(sql, 'GRANT SELECT, INSERT ON t TO joe, PUBLIC');
-    expect(await rows(sql, "SELECT owner_id, privileges FROM mz_tables WHERE name = 't'")).toEqual([['u1', `{u1=arwd/u1,${joe}=ar/u1,=ar/u1}`]]);
+    expect(await rows(sql, "SELECT owner_id, privileges FROM mz_tables WHERE name = 't'")).toEqual([['u1', ['u1=arwd/u1', `${joe}=ar/u1`, '=ar/u1']]]);
 
     // What materialize creates from now on in public, analysts may read.
     await ok(sql, 'ALTER DEFAULT PRIVILEGES FOR ROLE materialize IN SCHEMA public GRANT SELECT ON TABLES TO analysts');
     await ok(sql, 'CREATE VIEW v AS SELECT a FROM t');
-    expect(await rows(sql, "SELECT privileges FROM mz_views WHERE name = 'v'")).toEqual([[`{u1=r/u1,${analysts}=r/u1}`]]);
+    expect(await rows(sql, "SELECT privileges FROM mz_views WHERE name = 'v'")).toEqual([[[`u1=r/u1`, `${analysts}=r/u1`]]]);
     expect(await rows(sql, "SELECT role_id, object_type, grantee, privileges FROM mz_default_privileges WHERE grantee <> 's2'")).toEqual([
       ['p', 'type', 'p', 'U'],
       ['u1', 'table', analysts, 'r'],
@@ -52,7 +52,7 @@ describe('roles and privileges', () => {
 
     // The table changes owner: its privileges move to the new owner, and the view's do not.
     await ok(sql, 'ALTER TABLE t OWNER TO analysts');
-    expect(await rows(sql, "SELECT owner_id, privileges FROM mz_tables WHERE name = 't'")).toEqual([[analysts, `{${analysts}=arwd/${analysts},${joe}=ar/${analysts},=ar/${analysts}}`]]);
+    expect(await rows(sql, "SELECT owner_id, privileges FROM mz_tables WHERE name = 't'")).toEqual([[analysts, [`${analysts}=arwd/${analysts}`, `${joe}=ar/${analysts}`, `=ar/${analysts}`]]]);
     expect(await effects()).toBe(before);
   });
 
@@ -74,7 +74,7 @@ describe('roles and privileges', () => {
     });
     await ok(sql, 'DROP OWNED BY joe');
     expect(await rows(sql, "SELECT name FROM mz_tables ORDER BY name")).toEqual([['t']]);
-    expect(await rows(sql, "SELECT privileges FROM mz_tables WHERE name = 't'")).toEqual([['{u1=arwd/u1}']]);
+    expect(await rows(sql, "SELECT privileges FROM mz_tables WHERE name = 't'")).toEqual([[['u1=arwd/u1']]]);
     await ok(sql, 'DROP ROLE joe');
     expect(await rows(sql, "SELECT name FROM mz_roles WHERE id LIKE 'u%'")).toEqual([['materialize']]);
     // Its membership went with it.

@@ -39,6 +39,10 @@ const NOW = '2026-01-01T00:00:00.000Z';
 
 /** Every statement kind; the type makes a new kind a compile error here until a golden case covers it. */
 const STATEMENT_KINDS: Record<Statement['kind'], true> = {
+  query: true,
+  set_variable: true,
+  reset_variable: true,
+  show_variable: true,
   create_cluster: true,
   create_cluster_replica: true,
   create_database: true,
@@ -149,6 +153,8 @@ function planLines(plan: StatementPlan): string[] {
       return [`rows ${plan.columns.join(', ')}`, ...plan.rows.map((r) => `  ${json(r)}`)];
     case 'validate':
       return [`validate connection ${plan.connection.id}`];
+    case 'session':
+      return [`session ${plan.statement.kind}`];
   }
 }
 

@@ -158,14 +158,14 @@ describe('parser robustness', () => {
 
   it('caps nesting depth with a clear error instead of overflowing the stack', () => {
     for (const text of [
-      `SELECT * FROM t WHERE ${'('.repeat(100_000)}a${')'.repeat(100_000)}`,
-      `SELECT * FROM t WHERE ${'NOT '.repeat(100_000)}a`,
+      `SHOW SOURCES WHERE ${'('.repeat(100_000)}a${')'.repeat(100_000)}`,
+      `SHOW SOURCES WHERE ${'NOT '.repeat(100_000)}a`,
       `CREATE CLUSTER c (SIZE = ${'('.repeat(100_000)}`,
       `EXPLAIN EFFECTS FOR ${'EXPLAIN EFFECTS FOR '.repeat(10_000)}DROP CLUSTER c`,
     ]) {
       expect(parseOrError(text) === undefined, text.slice(0, 60)).toBe(true);
     }
-    expect(() => parse(`SELECT * FROM t WHERE ${'('.repeat(200)}a${')'.repeat(200)}`)).toThrow(/nested expression limit of 128/);
+    expect(() => parse(`SHOW SOURCES WHERE ${'('.repeat(200)}a${')'.repeat(200)}`)).toThrow(/nested expression limit of 128/);
     // The deep index key is a raw span (scanned iteratively): it parses.
     expect(parse(`CREATE INDEX i ON t (${'('.repeat(10_000)}a${')'.repeat(10_000)})`)).toHaveLength(1);
   });
@@ -355,15 +355,10 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
     })
     .map((s) => defined({ kind: 'show' as const, ...s, on: s.what === 'indexes' ? s.on : undefined })),
   fc
-    .record({
-      columns: maybe(fc.array(identifier, { minLength: 1, maxLength: 3 })),
-      from: name(1, 3),
-      where: maybe(expr),
-      orderBy: fc.array(fc.record({ column: identifier, desc: fc.boolean() }), { maxLength: 2 }),
-      limit: maybe(fc.nat()),
-      offset: maybe(fc.nat()),
-    })
-    .map((s) => defined({ kind: 'select' as const, fromPosition: 0, ...s })),
+    .record({ name: fc.constantFrom('cluster', 'search_path', 'application_name', 'datestyle', 'mz.custom'), local: fc.boolean(), value: fc.oneof(fc.constant('default' as const), fc.array(str, { minLength: 1, maxLength: 3 })) })
+    .map((s): Statement => ({ kind: 'set_variable', ...s })),
+  fc.constantFrom('all', 'cluster', 'timezone').map((name): Statement => ({ kind: 'reset_variable', name })),
+  fc.constantFrom('all', 'cluster', 'server_version').map((name): Statement => ({ kind: 'show_variable', name })),
   fc.record({ name: identifier, ifNotExists: fc.boolean() }).map((s): Statement => ({ kind: 'create_database', ...s })),
   fc.record({ name: name(1, 2), ifNotExists: fc.boolean() }).map((s): Statement => ({ kind: 'create_schema', ...s })),
   fc.record({ name: name(1, 3), ifNotExists: fc.boolean(), value: str.map((value) => ({ kind: 'string' as const, value })) }).map((s): Statement => ({ kind: 'create_secret', ...s })),
@@ -492,7 +487,7 @@ describe('random ASTs round-trip through print and parse', () => {
   });
 
   it('EXPLAIN EFFECTS FOR wraps generated DDL statements', () => {
-    const ddl = statement.filter((s) => !['select', 'show', 'show_create', 'start_transaction', 'commit', 'rollback'].includes(s.kind));
+    const ddl = statement.filter((s) => !['select', 'show', 'show_create', 'start_transaction', 'commit', 'rollback', 'set_variable', 'reset_variable', 'show_variable'].includes(s.kind));
     fc.assert(
       fc.property(ddl, (s) => expectRoundTrip({ kind: 'explain_effects', statement: s })),
       { numRuns: 300 },

@@ -71,13 +71,16 @@ describe('AST shapes consumed elsewhere (compatibility)', () => {
     });
     expect(one(`SHOW CLUSTER REPLICAS LIKE 'a%'`)).toEqual({ kind: 'show', what: 'cluster replicas', filter: { kind: 'like', pattern: 'a%' } });
     expect(one('SHOW MATERIALIZED VIEWS IN CLUSTER c')).toEqual({ kind: 'show', what: 'materialized views', inCluster: 'c' });
+    // A query is PostgreSQL's: its text goes whole to the catalog SQL engine, with its byte position.
     expect(one('SELECT a FROM mz_internal.x WHERE a IS NULL LIMIT 2')).toEqual({
+      kind: 'query',
+      text: 'SELECT a FROM mz_internal.x WHERE a IS NULL LIMIT 2',
+      position: 0,
+    });
+    // Materialize's `SELECT ... FROM (SHOW ...)` keeps its own evaluator and fields.
+    expect(one('SELECT name FROM (SHOW CLUSTERS) WHERE name IS NULL LIMIT 2')).toMatchObject({
       kind: 'select',
-      columns: ['a'],
-      from: ['mz_internal', 'x'],
-      fromPosition: 14,
-      where: { kind: 'is_null', expr: { kind: 'column', name: 'a', position: 34 }, negated: false },
-      orderBy: [],
+      columns: ['name'],
       limit: 2,
     });
   });
@@ -178,9 +181,9 @@ describe('errors', () => {
   });
 
   it('nesting deeper than the limit is a clear error, not a stack overflow', () => {
-    const ok = `SELECT * FROM t WHERE ${'('.repeat(MAX_NESTING_DEPTH - 1)}a${')'.repeat(MAX_NESTING_DEPTH - 1)}`;
+    const ok = `SELECT * FROM (SHOW CLUSTERS) WHERE ${'('.repeat(MAX_NESTING_DEPTH - 1)}name = 'a'${')'.repeat(MAX_NESTING_DEPTH - 1)}`;
     expect(one(ok)).toMatchObject({ kind: 'select' });
-    const e = errorOf(`SELECT * FROM t WHERE ${'('.repeat(1_000_000)}`);
+    const e = errorOf(`SELECT * FROM (SHOW CLUSTERS) WHERE ${'('.repeat(1_000_000)}`);
     expect(e).toBeInstanceOf(SqlSyntaxError);
     expect(e.code).toBe(SQLSTATE.statementTooComplex);
     expect(e.message).toBe(`statement exceeds nested expression limit of ${MAX_NESTING_DEPTH}`);

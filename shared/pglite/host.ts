@@ -1,0 +1,261 @@
+/**
+ * The SQL engine's adapter: one PGlite (PostgreSQL compiled to WebAssembly) holding a table per
+ * system relation, filled from catalog snapshots on demand, answering queries in read-only
+ * transactions as an unprivileged role. The only code that touches PGlite.
+ *
+ * Cold start: PGlite's `create()` on an empty folder runs initdb (2.3 s here); ours opens a copy of
+ * a data folder prepared once with every table and function already created (the template,
+ * kept under the OS temp folder or shipped beside a bundle), which takes a sixth of that. The
+ * template is keyed by PGlite's version and the schema's text, so a changed schema builds anew.
+ */
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import type { PGlite as PGliteType } from '@electric-sql/pglite';
+import { fBind, fDescribe, fExecute, fParse, fQuery, fSync, messages, readCommandTag, readFields, readParameterDescription, readRowDescription, type ErrorFields, type FieldDesc } from '../pgwire/protocol';
+
+/** The session a query runs in: who asks, in which database, with which settings. */
+export interface EngineSession {
+  readonly user: string;
+  readonly database: string;
+  /** Session settings the query may read (`current_setting`, TimeZone, DateStyle, ...), by lower-case name. */
+  readonly settings: Readonly<Record<string, string>>;
+}
+
+/** A table to (re)fill before the query: its rows as a JSON array of objects keyed by column. */
+export interface Load {
+  /** The engine's qualified table name, quoted (`"mzpg"."pg_class"`). */
+  readonly table: string;
+  /** What the rows are of; the same key is not loaded twice. */
+  readonly key: string;
+  /** The rows, asked for only when the engine does not hold `key` already. */
+  readonly json: () => string;
+}
+
+export interface RunRequest {
+  /** The query as the engine runs it (rewritten: shared/system/query.ts). */
+  readonly sql: string;
+  readonly paramTypes: readonly number[];
+  readonly params: readonly (Buffer | null)[];
+  readonly paramFormats: readonly number[];
+  readonly resultFormats: readonly number[];
+  readonly session: EngineSession;
+  readonly loads: readonly Load[];
+  /** Describe only: the parameter types and the row description, nothing executed. */
+  readonly describeOnly?: boolean;
+  /** More rows than this is an error (54000), not a longer answer. */
+  readonly maxRows: number;
+}
+
+export type RunResult =
+  | {
+      readonly ok: true;
+      readonly paramTypes: readonly number[];
+      /** Absent: the statement returns no rows. */
+      readonly fields?: readonly FieldDesc[];
+      /** The DataRow messages as PostgreSQL wrote them, back to back. */
+      readonly rows: Buffer;
+      readonly rowCount: number;
+      readonly tag?: string;
+      readonly notices: readonly ErrorFields[];
+    }
+  | { readonly ok: false; readonly error: ErrorFields; readonly notices: readonly ErrorFields[] };
+
+export interface HostOptions {
+  /** The schema (tables, functions, roles) every query runs against: shared/system/engine-schema.ts. */
+  readonly schemaSql: string;
+  /** A prepared data folder to open (a copy of it); absent: the template under `cacheDir`, built when missing. */
+  readonly templateDir?: string;
+  /** @default `<os temp>/ddl-control-plane-pglite-<uid>` */
+  readonly cacheDir?: string;
+}
+
+const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+async function pglite(): Promise<typeof import('@electric-sql/pglite')> {
+  return import('@electric-sql/pglite');
+}
+
+/** PGlite's version, part of the template's key (a new PGlite may not open an old data folder). */
+function pgliteVersion(): string {
+  try {
+    const url = import.meta.resolve('@electric-sql/pglite');
+    const pkg = new URL('../package.json', url);
+    return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function defaultCacheDir(): string {
+  let uid = 'user';
+  try {
+    uid = String(userInfo().uid);
+  } catch {
+    // no passwd entry (some containers): one folder for all
+  }
+  return join(tmpdir(), `ddl-control-plane-pglite-${uid}`);
+}
+
+/** The template's folder for this schema, built once (concurrent builders each build aside and the first rename wins). */
+export async function ensureTemplate(schemaSql: string, cacheDir = defaultCacheDir()): Promise<string> {
+  const key = createHash('sha256').update(pgliteVersion()).update('\0').update(schemaSql).digest('hex').slice(0, 16);
+  const dir = join(cacheDir, `template-${key}`);
+  if (existsSync(join(dir, '.complete'))) return dir;
+  mkdirSync(cacheDir, { recursive: true });
+  const aside = `${dir}.build-${process.pid}-${Date.now()}`;
+  const { PGlite } = await pglite();
+  const db = await PGlite.create({ dataDir: aside, relaxedDurability: true });
+  try {
+    await db.exec(schemaSql);
+    await db.exec('CHECKPOINT');
+  } finally {
+    await db.close();
+  }
+  // postmaster.pid is gone once closed; the copy a host opens starts clean.
+  writeFileSync(join(aside, '.complete'), `${new Date().toISOString()}\n`);
+  try {
+    renameSync(aside, dir);
+  } catch {
+    rmSync(aside, { recursive: true, force: true });
+    if (!existsSync(join(dir, '.complete'))) throw new Error(`could not place the SQL engine's template at ${dir}`);
+  }
+  return dir;
+}
+
+let workDirs = 0;
+
+/** One PGlite instance on a private copy of the template. Calls are serialized: PGlite runs one at a time. */
+export class PgliteHost {
+  private readonly loaded = new Map<string, string>();
+  private readonly roles = new Set<string>(['materialize']);
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly db: PGliteType,
+    private readonly workDir: string,
+  ) {}
+
+  static async open(o: HostOptions): Promise<PgliteHost> {
+    const template = o.templateDir ?? (await ensureTemplate(o.schemaSql, o.cacheDir));
+    const workDir = join(o.cacheDir ?? defaultCacheDir(), `run-${process.pid}-${++workDirs}-${Date.now()}`);
+    cpSync(template, workDir, { recursive: true });
+    const { PGlite } = await pglite();
+    const db = await PGlite.create({ dataDir: workDir, relaxedDurability: true });
+    const host = new PgliteHost(db, workDir);
+    process.once('exit', () => rmSync(workDir, { recursive: true, force: true }));
+    return host;
+  }
+
+  async close(): Promise<void> {
+    await this.db.close().catch(() => undefined);
+    rmSync(this.workDir, { recursive: true, force: true });
+  }
+
+  run(req: RunRequest): Promise<RunResult> {
+    const next = this.queue.then(() => this.runNow(req));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runNow(req: RunRequest): Promise<RunResult> {
+    await this.fill(req.loads);
+    await this.ensureRole(req.session.user);
+    const s = req.session;
+    const settings = Object.entries(s.settings)
+      .map(([k, v]) => `set_config(${quoteLiteral(`mz.${k}`)}, ${quoteLiteral(v)}, true)`)
+      .concat([`set_config('mz.database', ${quoteLiteral(s.database)}, true)`, `set_config('mz.user', ${quoteLiteral(s.user)}, true)`]);
+    const pgSettings: string[] = [];
+    for (const [k, pg] of [['timezone', 'TimeZone'], ['datestyle', 'DateStyle'], ['intervalstyle', 'IntervalStyle'], ['extra_float_digits', 'extra_float_digits']] as const) {
+      const v = s.settings[k];
+      if (v !== undefined) pgSettings.push(`set_config(${quoteLiteral(pg)}, ${quoteLiteral(v)}, true)`);
+    }
+    const preamble = `BEGIN READ ONLY; SET LOCAL ROLE ${quoteIdent(s.user)}; SET LOCAL search_path = mzpg, pg_catalog; SELECT ${[...settings, ...pgSettings].join(', ')}`;
+    const parts: Buffer[] = [fQuery(preamble), fParse(req.sql, req.paramTypes)];
+    if (req.describeOnly) parts.push(fDescribe('S'), fSync());
+    else parts.push(fDescribe('S'), fBind(req.params, req.paramFormats, req.resultFormats), fDescribe('P'), fExecute(req.maxRows + 1), fSync());
+    parts.push(fQuery('ROLLBACK'));
+    const answer = Buffer.from(await this.db.execProtocolRaw(Buffer.concat(parts), { syncToFs: false }));
+    return readAnswer(answer, req.maxRows);
+  }
+
+  /** Loads what the query reads and this instance does not hold yet, in one transaction. */
+  private async fill(loads: readonly Load[]): Promise<void> {
+    const todo = loads.filter((l) => this.loaded.get(l.table) !== l.key);
+    if (todo.length === 0) return;
+    for (const l of todo) this.loaded.delete(l.table);
+    await this.db.transaction(async (tx) => {
+      for (const l of todo) {
+        await tx.query(`TRUNCATE ${l.table}`);
+        await tx.query(`INSERT INTO ${l.table} SELECT * FROM json_populate_recordset(NULL::${l.table}, $1::json)`, [l.json()]);
+      }
+    });
+    for (const l of todo) this.loaded.set(l.table, l.key);
+  }
+
+  private async ensureRole(user: string): Promise<void> {
+    if (this.roles.has(user)) return;
+    await this.db.exec(`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = ${quoteLiteral(user)}) THEN CREATE ROLE ${quoteIdent(user)} NOLOGIN IN ROLE mz_reader; END IF; END $$`);
+    this.roles.add(user);
+  }
+}
+
+/**
+ * Reads the answer to [preamble query, Parse, Describe, (Bind, Describe, Execute,) Sync, ROLLBACK]:
+ * the first error is the result; notices are kept.
+ */
+export function readAnswer(answer: Buffer, maxRows: number): RunResult {
+  const notices: ErrorFields[] = [];
+  let paramTypes: number[] = [];
+  let fields: FieldDesc[] | undefined;
+  let tag: string | undefined;
+  let error: ErrorFields | undefined;
+  let rowsStart = -1;
+  let rowsEnd = -1;
+  let rowCount = 0;
+  let suspended = false;
+  // Three parts, each ended by a ReadyForQuery: the preamble, the query's extended messages, ROLLBACK.
+  let part = 0;
+  for (const m of messages(answer)) {
+    if (m.type === 'Z') {
+      part++;
+      continue;
+    }
+    if (m.type === 'E') {
+      error ??= readFields(m.body);
+      continue;
+    }
+    if (part !== 1) continue;
+    switch (m.type) {
+      case 'N':
+        notices.push(readFields(m.body));
+        break;
+      case 't':
+        paramTypes = readParameterDescription(m.body);
+        break;
+      case 'T':
+        fields = readRowDescription(m.body);
+        break;
+      case 'D':
+        if (rowsStart < 0) rowsStart = m.start;
+        rowsEnd = m.end;
+        rowCount++;
+        break;
+      case 'C':
+        tag = readCommandTag(m.body);
+        break;
+      case 's':
+        suspended = true;
+        break;
+      default:
+        break;
+    }
+  }
+  if (error) return { ok: false, error, notices };
+  if (suspended || rowCount > maxRows) {
+    return { ok: false, error: { severity: 'ERROR', code: '54000', message: `result exceeds ${maxRows} rows, the most one answer can carry`, hint: 'Read fewer rows (WHERE, LIMIT).' }, notices };
+  }
+  return { ok: true, paramTypes, ...(fields ? { fields } : {}), rows: rowsStart < 0 ? Buffer.alloc(0) : answer.subarray(rowsStart, rowsEnd), rowCount, ...(tag ? { tag } : {}), notices };
+}

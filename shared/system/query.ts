@@ -1,0 +1,205 @@
+/**
+ * A query over the system relations, read by PostgreSQL's own parser (libpg-query) and made ready
+ * for the SQL engine: every relation it names resolved as Materialize resolves it (its CTEs, the
+ * session's schemas, then mz_catalog and pg_catalog), each system relation rewritten to the
+ * engine's table for it, and functions Materialize answers differently from PostgreSQL (`version()`,
+ * `current_database()`, `pg_get_userbyid`, ...) pointed at the engine's stand-ins. Pure: the parser
+ * is passed in loaded; positions in errors are 0-based byte offsets of the original text.
+ */
+import { NotSupportedError, PlanError, SqlSyntaxError, SQLSTATE } from '../errors';
+import type { ObjectName } from '../sql/ast';
+import { ENGINE_SCHEMA, engineTable, standIn, type SystemRelation } from './registry';
+
+/** libpg-query's API, as much of it as we use. */
+export interface PgParser {
+  parseSync(query: string): { stmts?: { stmt?: Record<string, unknown>; stmt_location?: number; stmt_len?: number }[] };
+  scanSync(query: string): { tokens: readonly { start: number; end: number; text: string; tokenName: string; keywordKind: number }[] };
+}
+
+/** What a name in FROM resolves to. */
+export type Resolved =
+  | { readonly kind: 'system'; readonly relation: SystemRelation }
+  | { readonly kind: 'user'; readonly id: string }
+  /** A relation Materialize has and this control plane does not serve: the error to answer. */
+  | { readonly kind: 'refused'; readonly error: PlanError }
+  | { readonly kind: 'unknown' };
+
+export interface AnalyzedQuery {
+  /** The text the engine runs. */
+  readonly sql: string;
+  /** The system relations it reads (to load first). */
+  readonly relations: readonly SystemRelation[];
+  /** The names of the functions it calls (their last part), for the tables stand-ins read. */
+  readonly functions: readonly string[];
+  /** User objects it reads: answered by the caller (their rows are the data plane's). */
+  readonly userReads: readonly { readonly id: string; readonly name: ObjectName; readonly position: number }[];
+  /** Maps a 0-based byte offset of `sql` back to the original text. */
+  originalOffset(rewrittenByte: number): number;
+}
+
+
+/** SQL's value functions the engine would answer for itself, by parse-tree op: the stand-in that answers for the session. */
+const VALUE_FUNCTIONS: Readonly<Record<string, string>> = { SVFOP_SESSION_USER: 'session_user', SVFOP_CURRENT_CATALOG: 'current_catalog', SVFOP_CURRENT_SCHEMA: 'current_schema' };
+
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+interface Edit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+const str = (n: unknown): string | undefined => (isNode(n) && isNode(n.String) && typeof n.String.sval === 'string' ? n.String.sval : undefined);
+
+export interface AnalyzeOptions {
+  readonly parser: PgParser;
+  /** Resolves a relation name (`[name]`, `[schema, name]` or `[db, schema, name]`). */
+  readonly resolve: (name: ObjectName) => Resolved;
+}
+
+/** Reads `text`, one query. Throws PlanError (42601, 42P01, 0A000) for what the engine should not run. */
+export function analyzeQuery(text: string, o: AnalyzeOptions): AnalyzedQuery {
+  let result;
+  try {
+    result = o.parser.parseSync(text);
+  } catch (e) {
+    const details = (e as { sqlDetails?: { cursorPosition?: number } }).sqlDetails;
+    throw new SqlSyntaxError((e as Error).message, details?.cursorPosition !== undefined ? charPositionToByte(text, details.cursorPosition + 1) : 0);
+  }
+  const stmts = result.stmts ?? [];
+  const stmt = stmts[0]?.stmt;
+  if (stmts.length !== 1 || !isNode(stmt) || !isNode(stmt.SelectStmt)) throw new SqlSyntaxError('expected a single query', 0);
+  const bytes = Buffer.from(text, 'utf8');
+  const tokens = o.parser.scanSync(text).tokens;
+  const tokenAt = new Map(tokens.map((t, k) => [t.start, k]));
+  /** The byte span of a dotted name starting at `loc` with `parts` parts. */
+  const nameSpan = (loc: number, parts: number): { start: number; end: number } | undefined => {
+    let k = tokenAt.get(loc);
+    if (k === undefined) return undefined;
+    let end = tokens[k]!.end;
+    for (let p = 1; p < parts; p++) {
+      if (tokens[k + 1]?.text !== '.' || !tokens[k + 2]) return undefined;
+      k += 2;
+      end = tokens[k]!.end;
+    }
+    return { start: loc, end };
+  };
+  const edits: Edit[] = [];
+  const relations = new Map<string, SystemRelation>();
+  const userReads: { id: string; name: ObjectName; position: number }[] = [];
+  const functions = new Set<string>();
+
+  const walk = (n: unknown, ctes: ReadonlySet<string>): void => {
+    if (Array.isArray(n)) {
+      for (const x of n) walk(x, ctes);
+      return;
+    }
+    if (!isNode(n)) return;
+    let scope = ctes;
+    const wc = isNode(n.withClause) ? (isNode(n.withClause.WithClause) ? n.withClause.WithClause : n.withClause) : undefined;
+    if (wc && Array.isArray(wc.ctes)) {
+      const names = wc.ctes.map((c) => (isNode(c) && isNode(c.CommonTableExpr) ? c.CommonTableExpr.ctename : undefined));
+      scope = new Set([...ctes, ...names.filter((x): x is string => typeof x === 'string')]);
+    }
+    if (n.intoClause) throw new NotSupportedError('SELECT ... INTO is not supported', { position: 0 });
+    if (Array.isArray(n.lockingClause) && n.lockingClause.length) throw new NotSupportedError('SELECT ... FOR UPDATE is not supported', { position: 0 });
+    for (const [k, v] of Object.entries(n)) {
+      if (k === 'RangeVar' && isNode(v)) {
+        visitRangeVar(v, scope);
+        continue;
+      }
+      if (k === 'FuncCall' && isNode(v)) visitFunc(v);
+      if (k === 'SQLValueFunction' && isNode(v)) visitValueFunction(v);
+      walk(v, scope);
+    }
+  };
+
+  const visitRangeVar = (v: Node, ctes: ReadonlySet<string>) => {
+    const name = [v.catalogname, v.schemaname, v.relname].filter((p): p is string => typeof p === 'string');
+    const loc = typeof v.location === 'number' ? v.location : 0;
+    if (name.length === 1 && ctes.has(name[0]!)) return;
+    const r = o.resolve(name);
+    switch (r.kind) {
+      case 'system': {
+        const span = nameSpan(loc, name.length);
+        if (!span) throw new PlanError(`could not read the name at byte ${loc}`, { code: SQLSTATE.syntaxError, position: loc });
+        relations.set(`${r.relation.schema}.${r.relation.name}`, r.relation);
+        edits.push({ ...span, text: engineTable(r.relation) });
+        return;
+      }
+      case 'user':
+        userReads.push({ id: r.id, name, position: loc });
+        return;
+      case 'refused':
+        throw withPosition(r.error, loc);
+      case 'unknown':
+        throw new PlanError(`unknown catalog item '${name.join('.')}'`, { code: SQLSTATE.undefinedTable, position: loc });
+    }
+  };
+
+  const visitFunc = (f: Node) => {
+    if (!Array.isArray(f.funcname)) return;
+    const parts = f.funcname.map(str);
+    const fname = parts[parts.length - 1];
+    if (fname) functions.add(fname);
+    // Only a pg_catalog stand-in is pointed at: `mz_catalog.mz_version()` is already where the engine has it.
+    if (!fname || parts.length > 2 || !standIn(fname)?.sql.includes(`FUNCTION mzpg.${fname}(`)) return;
+    if (parts.length === 1) return; // resolved through the engine's search path: its stand-ins first
+    const schema = parts[0];
+    if (schema !== 'pg_catalog' && schema !== 'mz_catalog' && schema !== 'mz_internal') return;
+    const loc = typeof f.location === 'number' ? f.location : -1;
+    const k = tokenAt.get(loc);
+    if (k === undefined) return;
+    edits.push({ start: tokens[k]!.start, end: tokens[k]!.end, text: ENGINE_SCHEMA.pg_catalog });
+  };
+
+  /** `session_user`, `current_catalog`, `current_schema`: the session's, not the engine's (the column keeps its name). */
+  const visitValueFunction = (f: Node) => {
+    const fn = VALUE_FUNCTIONS[String(f.op)];
+    const loc = typeof f.location === 'number' ? f.location : -1;
+    const k = tokenAt.get(loc);
+    if (!fn || k === undefined) return;
+    edits.push({ start: tokens[k]!.start, end: tokens[k]!.end, text: `${ENGINE_SCHEMA.pg_catalog}."${fn}"()` });
+    functions.add(fn);
+  };
+
+  walk(stmt, new Set());
+  edits.sort((a, b) => a.start - b.start);
+  const chunks: Buffer[] = [];
+  let at = 0;
+  for (const e of edits) {
+    chunks.push(bytes.subarray(at, e.start), Buffer.from(e.text, 'utf8'));
+    at = e.end;
+  }
+  chunks.push(bytes.subarray(at));
+  const sql = Buffer.concat(chunks).toString('utf8');
+  return {
+    sql,
+    relations: [...relations.values()],
+    functions: [...functions],
+    userReads,
+    originalOffset(rewritten: number): number {
+      let delta = 0;
+      for (const e of edits) {
+        const newStart = e.start + delta;
+        const newEnd = newStart + Buffer.byteLength(e.text);
+        if (rewritten < newStart) break;
+        if (rewritten < newEnd) return e.start;
+        delta += Buffer.byteLength(e.text) - (e.end - e.start);
+      }
+      return Math.max(0, rewritten - delta);
+    },
+  };
+}
+
+function withPosition(e: PlanError, position: number): PlanError {
+  if (e.position !== undefined) return e;
+  (e as { position?: number }).position = position;
+  return e;
+}
+
+/** A 1-based character position in `text` (as PostgreSQL reports them) as a 0-based byte offset. */
+export function charPositionToByte(text: string, position: number): number {
+  return Buffer.byteLength(Array.from(text).slice(0, Math.max(0, position - 1)).join(''), 'utf8');
+}
