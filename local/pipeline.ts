@@ -10,6 +10,8 @@ import { FaultInjector } from '../shared/dataplane/faults';
 import { ReferenceDataPlane } from '../shared/dataplane/reference';
 import { AppPasswords } from '../shared/auth/app-passwords';
 import { makeLogger } from '../shared/lambda/logger';
+import { startPgServer, type PgServer, type PgServerOptions } from '../shared/pgwire/server';
+import { sqlApiFor } from '../shared/lambda/api';
 import { apiHandler, authorizerHandler, executorHandler, makeSweeper, routerHandler, statusIngestHandler } from '../shared/lambda/wiring';
 import { OutboxStore } from '../shared/catalog/outbox-store';
 import { HealthMonitor } from '../shared/dataplane/health-monitor';
@@ -96,6 +98,10 @@ export interface PipelineOptions {
   readonly eventLog?: EventLog;
   /** Effects of one tenant admitted to the queues at a time (default EFFECT_CAPACITY.perTenantInQueue, as in the stack). */
   readonly perTenantInQueue?: number;
+  /** The Postgres wire endpoint's port (0 picks one); undefined serves none. */
+  readonly pgPort?: number;
+  /** Its settings beyond the port (the tenant of connections that name none, TLS, limits). */
+  readonly pg?: Omit<PgServerOptions, 'api' | 'passwords' | 'logger'>;
 }
 
 export interface Pipeline {
@@ -104,6 +110,9 @@ export interface Pipeline {
   readonly profile: RuntimeProfile;
   readonly clients: Clients;
   readonly url?: string;
+  /** The Postgres wire endpoint's port, when it listens. */
+  readonly pgPort?: number;
+  readonly pgServer?: PgServer;
   readonly faults: FaultInjector;
   readonly dataPlane: ReferenceDataPlane;
   readonly secrets: LocalSecretStore;
@@ -267,12 +276,21 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
       ...(o.host ? { host: o.host } : {}),
     });
   }
+  // The Postgres wire endpoint: the DDL function's SQL API, in this process (the stack runs it on Fargate).
+  let pg: PgServer | undefined;
+  if (o.pgPort !== undefined) {
+    const sqlApi = sqlApiFor(cfg, (o.fastPath ?? o.workers !== false) ? clients : { doc: clients.doc }, makeLogger('pgwire'), secrets, o.prober, localFingerprintKey(secretsKey), faults);
+    // Its AWS calls are the DDL function's (the IAM test holds them to that role).
+    const api = { run: (...a: Parameters<typeof sqlApi.run>) => runAs('ddl-api', () => sqlApi.run(...a)) };
+    pg = await startPgServer({ ...(o.pg ?? {}), api, passwords, logger: makeLogger('pgwire'), port: o.pgPort, ...(o.host ? { host: o.host } : {}) });
+  }
 
   return {
     config: cfg,
     profile,
     clients,
     ...(http ? { url: http.url } : {}),
+    ...(pg ? { pgPort: pg.port, pgServer: pg } : {}),
     faults,
     dataPlane,
     secrets,
@@ -304,6 +322,7 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
       // Stop accepting and drain the API first: its requests still need the workers' tables.
       if (sweepTimer) clearInterval(sweepTimer);
       await http?.stop();
+      await pg?.close();
       await sweeping;
       await Promise.all([router.stop(), ...CONTROLLERS.map((c) => pollers[c].stop())]);
       await health.stop();

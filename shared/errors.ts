@@ -10,6 +10,7 @@ export const SQLSTATE = {
   successfulCompletion: '00000',
   connectionException: '08000',
   connectionFailure: '08006',
+  protocolViolation: '08P01',
   sqlclientUnableToEstablish: '08001',
   featureNotSupported: '0A000',
   invalidParameterValue: '22023',

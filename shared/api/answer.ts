@@ -7,6 +7,7 @@ import { ControlPlaneError, PlanError, RequestError, SQLSTATE } from '../errors'
 import type { PlanValue } from '../planner/plan';
 import type { ColumnType, Relation } from '../system/relations';
 import type { ColumnDesc, ErrorBody, StatementResult } from './wire';
+import type { FieldDesc } from '../pgwire/protocol';
 
 export interface ApiResponse {
   readonly status: number;
@@ -20,6 +21,18 @@ export interface ApiResponse {
  * over 6 MB (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html); the rest is
  * room for the error entry, headers and the proxy envelope.
  */
+/**
+ * The SQL engine's rows as PostgreSQL wrote them (DataRow messages), beside their JSON form: pgwire
+ * sends these bytes (text or binary, as bound), HTTP the JSON. A symbol key: JSON.stringify skips it.
+ */
+export const WIRE_ROWS = Symbol('wire rows');
+export interface WireRows {
+  readonly fields: readonly FieldDesc[];
+  readonly rows: Buffer;
+  readonly rowCount: number;
+  readonly paramTypes: readonly number[];
+}
+
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
 /** The entry the request stopped at, added after the results of the statements before it. */

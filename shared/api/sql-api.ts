@@ -30,6 +30,8 @@ import { writeSecretValues } from './secret-writes';
 import { readSystemTables, type SystemReadStores } from './system-reads';
 import { CatalogSql, inProcessCatalogSql } from './catalog-sql';
 import { TenantTurns } from './tenant-turn';
+import type { Session } from '../planner/session';
+import type { QueryBind } from './system-reads';
 
 export type { ColumnDesc, ErrorBody, Notice, StatementResult } from './wire';
 export { MAX_ANSWER_BYTES, errorBody, type ApiResponse } from './answer';
@@ -59,6 +61,17 @@ export interface SqlApiDeps {
 
 /** Statements that only read the catalog: they are answered from a confirmed-current snapshot. */
 const READ_ONLY_KINDS: ReadonlySet<string> = new Set(['show', 'select', 'query', 'set_variable', 'reset_variable', 'show_variable', 'show_create', 'explain_effects', 'start_transaction', 'commit', 'rollback', 'validate_connection']);
+
+/** How a pgwire connection runs statements: its session, a dry run inside a transaction block, a query's bound parameters. */
+export interface RunOptions {
+  /** The connection's session (SET, SHOW, search_path, the transaction block). @default a fresh one */
+  readonly session?: Session;
+  /** Plan and answer, commit nothing (a statement inside a pgwire transaction block, before its COMMIT). */
+  readonly dryRun?: boolean;
+  /** The extended protocol's Bind of a query: parameters and formats, passed to the SQL engine as they came. */
+  readonly bind?: QueryBind;
+  readonly idempotency?: { readonly key: string; readonly body: string };
+}
 
 /** An attempt's answer, and whether it committed (a commit on a basis validates everything the plan read). */
 interface Outcome {
@@ -93,17 +106,28 @@ export class SqlApi {
       if (err instanceof ControlPlaneError) return errorResponse(err);
       throw err;
     }
-    const statements = groups.flat();
+    return this.run(tenant, principal, groups.flat(), idempotencyKey === undefined ? {} : { idempotency: { key: idempotencyKey, body: body ?? '' } });
+  }
+
+  /**
+   * Runs parsed statements as one transaction: the HTTP request's, or a pgwire message's (simple
+   * query), statement (extended protocol) or transaction block (its statements again at COMMIT).
+   */
+  async run(tenant: string, principal: string, statements: readonly ParsedStatement[], o: RunOptions = {}): Promise<ApiResponse> {
     const policy = RETRY_POLICIES['ddl.commit'];
-    const idem = idempotencyKey === undefined ? undefined : await this.idempotency.claim(idempotencyKey, body ?? '');
+    const idem = o.idempotency === undefined ? undefined : await this.idempotency.claim(o.idempotency.key, o.idempotency.body);
     for (let attempt = 1; ; attempt++) {
       try {
         if (idem) {
           const seen = await this.idempotency.recorded(tenant, idem);
           if (seen) return seen;
         }
-        const readOnly = statements.every((s) => READ_ONLY_KINDS.has(s.statement.kind));
-        const response = readOnly ? await this.execute(tenant, principal, statements, true, idem) : await this.turns.run(tenant, () => this.execute(tenant, principal, statements, false, idem));
+        const readOnly = o.dryRun || statements.every((s) => READ_ONLY_KINDS.has(s.statement.kind));
+        // Each attempt plans on its own copy of the session: a replanned attempt starts from the same values.
+        const session = o.session?.clone();
+        const run = (ro: boolean) => this.execute(tenant, principal, statements, ro, { ...o, ...(session ? { session } : {}) }, idem);
+        const response = readOnly ? await run(true) : await this.turns.run(tenant, () => run(false));
+        if (session && response.status === 200) o.session!.adopt(session);
         if (idem && response.status !== 200) {
           const twin = await this.idempotency.twin(tenant, idem);
           if (twin) return twin;
@@ -129,7 +153,7 @@ export class SqlApi {
    * still at its version, and any answer given without a commit (an error, a read, a no-op) is
    * given only after the snapshot is confirmed current — else planned again on a fresh one.
    */
-  private async execute(tenant: string, principal: string, statements: readonly ParsedStatement[], readOnly: boolean, idem?: IdempotencyClaim): Promise<ApiResponse> {
+  private async execute(tenant: string, principal: string, statements: readonly ParsedStatement[], readOnly: boolean, o: RunOptions, idem?: IdempotencyClaim): Promise<ApiResponse> {
     const store = this.deps.store;
     let basis = await store.basis(tenant);
     if (basis.cached && readOnly) {
@@ -138,7 +162,7 @@ export class SqlApi {
       basis = c.current ? { ...basis, cached: false } : c.fresh;
     }
     for (;;) {
-      const outcome = await this.attempt(tenant, principal, statements, basis, idem);
+      const outcome = await this.attempt(tenant, principal, statements, basis, o, idem);
       if (!outcome.committed && basis.cached) {
         const c = await store.confirm(tenant, basis);
         if (!c.current) {
@@ -154,7 +178,7 @@ export class SqlApi {
     }
   }
 
-  private async attempt(tenant: string, principal: string, statements: readonly ParsedStatement[], basis: CatalogBasis, idem?: IdempotencyClaim): Promise<Outcome> {
+  private async attempt(tenant: string, principal: string, statements: readonly ParsedStatement[], basis: CatalogBasis, o: RunOptions, idem?: IdempotencyClaim): Promise<Outcome> {
     const { store, secrets, prober } = this.deps;
     const now = this.clock();
     const planned = await planRequest({
@@ -164,7 +188,8 @@ export class SqlApi {
       now,
       newId: this.newId,
       remembered: idem !== undefined,
-      readSystem: (view, statement, session) => readSystemTables(this.systemStores, tenant, view, statement, this.clock(), { catalogSql: this.catalogSql, session }),
+      ...(o.session ? { session: o.session } : {}),
+      readSystem: (view, statement, session) => readSystemTables(this.systemStores, tenant, view, statement, this.clock(), { catalogSql: this.catalogSql, session, ...(o.bind ? { bind: o.bind } : {}) }),
       validateConnection: async (view, connection) => {
         const problem = await validateConnection(prober, secrets, { tenant, connection, getObject: async (id) => view.get(id) ?? (await store.getObject(tenant, id)) });
         if (problem) throw problem;
@@ -173,6 +198,8 @@ export class SqlApi {
     if (planned.kind === 'refused') return { response: planned.response, committed: false };
     const { ws, planner, ctx, results, writeTags } = planned;
     const changes = ws.diff();
+    // A statement of an open pgwire transaction block: answered as planned; its COMMIT runs them all again.
+    if (o.dryRun) return { response: { status: 200, body: { results } }, committed: false };
     if (prober) {
       const view = ws.view();
       const problem = await purify(prober, secrets, {

@@ -12,7 +12,7 @@ import type { ObjectName, Statement } from '../sql/ast';
 import { failingUpstream, type SystemInputs } from '../system/catalog-relations';
 import { evaluateSelect, evaluateShow, inputsNeeded, systemRelationName, systemSchemaOf } from '../system/evaluate';
 import type { Input } from '../system/typed';
-import { selectResult } from './answer';
+import { selectResult, WIRE_ROWS, type WireRows } from './answer';
 import type { CatalogSql } from './catalog-sql';
 import { jsonRows } from './json-values';
 import { activeSilence, withDataPlaneSilence } from '../status/data-plane';
@@ -26,9 +26,20 @@ export interface SystemReadStores {
   readonly statuses: Pick<StatusStore, 'list' | 'history' | 'listReplicaStatuses' | 'dataPlaneLiveness'>;
 }
 
+/** A query's Bind (extended protocol): parameters and formats as the client sent them. */
+export interface QueryBind {
+  readonly params: readonly (Buffer | null)[];
+  readonly paramTypes: readonly number[];
+  readonly paramFormats: readonly number[];
+  readonly resultFormats: readonly number[];
+  /** Describe only: the parameter types and columns, nothing run. */
+  readonly describeOnly?: boolean;
+}
+
 export interface SystemReadContext {
   readonly catalogSql: CatalogSql;
   readonly session: Session;
+  readonly bind?: QueryBind;
 }
 
 export async function readSystemTables(store: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, statement: SystemRead, now: Date, ctx: SystemReadContext): Promise<StatementResult> {
@@ -38,16 +49,21 @@ export async function readSystemTables(store: SystemReadStores, tenant: string, 
       position: statement.position,
       snapshot,
       session: ctx.session,
+      ...(ctx.bind ?? {}),
       inputs: (needs) => readInputs(store, tenant, snapshot, needs, now),
       userRead: (item, name, position) => userRead(store, tenant, snapshot, item, name, position, now),
     });
     const fields = answer.fields ?? [];
-    return {
+    const wire: WireRows = { fields, rows: answer.rows, rowCount: answer.rowCount, paramTypes: answer.paramTypes };
+    const result: StatementResult & { [WIRE_ROWS]: WireRows } = {
+      [WIRE_ROWS]: wire,
       tag: answer.tag,
-      rows: jsonRows(fields, answer.rows),
+      // Binary columns (pgwire) have no JSON form; HTTP asks for text only.
+      rows: ctx.bind?.resultFormats.some((f) => f === 1) ? [] : jsonRows(fields, answer.rows),
       desc: { columns: fields.map((f) => ({ name: f.name, type_oid: f.typeOid, type_len: f.typeLen, type_mod: f.typeMod })) },
       notices: answer.notices.map((n) => ({ message: n.message, severity: n.severity?.toLowerCase() === 'warning' ? ('warning' as const) : ('notice' as const) })),
     };
+    return result;
   }
   try {
     const inputs = await readInputs(store, tenant, snapshot, inputsNeeded(statement, snapshot), now);

@@ -9,6 +9,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AuthError } from '../errors';
 import { PasswordStore } from '../catalog/password-store';
 import { CatalogStore } from '../catalog/store';
+import { scramVerifier, tenantSalt } from '../pgwire/scram';
 
 const PREFIX = 'ddlp_';
 const TOKEN_RE = /^ddlp_([0-9a-f]{16})([0-9a-f]{64})$/;
@@ -98,7 +99,23 @@ export class AppPasswords {
     await this.catalog.registerTenant(tenant, now);
     await this.catalog.ensureTenantCatalog(tenant, now);
     await this.passwords.put(tokenId(password), { tenant, hash: sha256(password), description, createdAt: now });
+    // The verifier pgwire's SCRAM-SHA-256 checks (only now is the password itself at hand).
+    await this.passwords.putScram(tenant, tokenId(password), scramVerifier(password, tenantSalt(tenant)));
     return password;
+  }
+
+  /** The tenant's SCRAM verifiers, for a pgwire login (read every time: a revoked password stops at once). */
+  async scramVerifiers(tenant: string): Promise<{ tokenId: string; storedKey: string; serverKey: string }[]> {
+    if (!TENANT_RE.test(tenant)) return [];
+    return this.passwords.listScram(tenant);
+  }
+
+  /** A cleartext password (pgwire): the tenant it belongs to, or AuthError. */
+  async verifyPassword(password: string, tenant?: string): Promise<Principal> {
+    return this.verify(`Bearer ${password}`).then((p) => {
+      if (tenant !== undefined && p.tenant !== tenant) throw new AuthError('invalid app password');
+      return p;
+    });
   }
 
   /** Removes the password with this token id (a warm authorizer elsewhere may accept it until its cache entry expires). */

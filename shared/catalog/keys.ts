@@ -51,6 +51,8 @@ export const HIST_PREFIX = 'HIST#';
 /** App passwords live outside any tenant's partition: looked up by their public id. */
 export const authPk = (tokenId: string) => `AUTH#${tokenId}`;
 export const AUTH_SK = 'AUTH';
+/** A tenant's SCRAM verifiers (one item per password, sk = its token id): pgwire reads them all at once. */
+export const scramPk = (tenant: string) => `AUTH#SCRAM#${tenant}`;
 export const TENANTS_PK = 'TENANTS';
 /** The data plane's liveness (shared/status/data-plane.ts): one item per deployment. */
 export const DATA_PLANE_PK = 'DATAPLANE';

@@ -4,8 +4,8 @@
  * hold only a hash, so they are their own small store rather than part of the catalog store;
  * the authorizer's role may read nothing else (cdk/constructs/ddl-api.ts, leading keys `AUTH#*`).
  */
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { AUTH_SK, authPk } from './keys';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AUTH_SK, authPk, scramPk } from './keys';
 
 export interface PasswordRecord {
   readonly tenant: string;
@@ -32,6 +32,24 @@ export class PasswordStore {
   }
 
   async delete(tokenId: string): Promise<void> {
+    const record = await this.get(tokenId);
     await this.doc.send(new DeleteCommand({ TableName: this.table, Key: { pk: authPk(tokenId), sk: AUTH_SK } }));
+    if (record) await this.doc.send(new DeleteCommand({ TableName: this.table, Key: { pk: scramPk(record.tenant), sk: tokenId } }));
+  }
+
+  /** A password's SCRAM verifier, under its tenant (the pgwire endpoint checks a proof against all of them). */
+  async putScram(tenant: string, tokenId: string, verifier: { readonly storedKey: string; readonly serverKey: string }): Promise<void> {
+    await this.doc.send(new PutCommand({ TableName: this.table, Item: { pk: scramPk(tenant), sk: tokenId, type: 'scram_verifier', ...verifier } }));
+  }
+
+  async listScram(tenant: string): Promise<{ tokenId: string; storedKey: string; serverKey: string }[]> {
+    const out: { tokenId: string; storedKey: string; serverKey: string }[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await this.doc.send(new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': scramPk(tenant) }, ...(start ? { ExclusiveStartKey: start } : {}) }));
+      for (const i of r.Items ?? []) out.push({ tokenId: i.sk as string, storedKey: i.storedKey as string, serverKey: i.serverKey as string });
+      start = r.LastEvaluatedKey;
+    } while (start);
+    return out;
   }
 }

@@ -13,6 +13,27 @@ import { createEffectSender } from '../effects/fast-path';
 import type { FaultInjector } from '../dataplane/faults';
 import { makeAdmission } from './admission';
 
+/** The SQL API of the DDL function, as its handler and the Postgres wire endpoint run it. */
+export function sqlApiFor(
+  cfg: Config,
+  clients: Pick<Clients, 'doc'> & Partial<Pick<Clients, 'sqs'>>,
+  logger: Logger,
+  secrets?: SecretStore,
+  prober?: Prober,
+  fingerprintKey?: FingerprintKey,
+  faults?: FaultInjector,
+): SqlApi {
+  const sendEffects = clients.sqs ? createEffectSender({ sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, admission: makeAdmission(cfg, clients.doc), ...(faults ? { faults } : {}) }) : undefined;
+  return new SqlApi({
+    store: new CatalogStore(clients.doc, cfg.catalogTable),
+    logger,
+    ...(secrets ? { secrets } : {}),
+    ...(prober ? { prober } : {}),
+    ...(fingerprintKey ? { fingerprintKey } : {}),
+    ...(sendEffects ? { sendEffects } : {}),
+  });
+}
+
 /** With an SQS client, committed effects take the fast path to their queues (shared/effects/fast-path.ts). */
 export function apiHandler(
   cfg: Config,
@@ -23,15 +44,7 @@ export function apiHandler(
   fingerprintKey?: FingerprintKey,
   faults?: FaultInjector,
 ) {
-  const sendEffects = clients.sqs ? createEffectSender({ sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, admission: makeAdmission(cfg, clients.doc), ...(faults ? { faults } : {}) }) : undefined;
-  const api = new SqlApi({
-    store: new CatalogStore(clients.doc, cfg.catalogTable),
-    logger,
-    ...(secrets ? { secrets } : {}),
-    ...(prober ? { prober } : {}),
-    ...(fingerprintKey ? { fingerprintKey } : {}),
-    ...(sendEffects ? { sendEffects } : {}),
-  });
+  const api = sqlApiFor(cfg, clients, logger, secrets, prober, fingerprintKey, faults);
   // Without an API Gateway authorizer in front (LocalStack mode), the function checks app passwords itself, with the authorizer's cache setting.
   const passwords = cfg.authenticateInFunction ? appPasswords(cfg, clients) : undefined;
   return createApiHandler({ api, logger, ...(cfg.corsAllowOrigins ? { corsAllowOrigins: cfg.corsAllowOrigins } : {}), ...(passwords ? { passwords } : {}) });

@@ -137,6 +137,31 @@ export class Session {
     }
   }
 
+  /** A copy to plan on: a pgwire transaction is planned again at each statement and adopted at its end. */
+  clone(): Session {
+    const c = new Session(this.user);
+    for (const [k, v] of this.values) c.values.set(k, v);
+    c.txnSaved = this.txnSaved && new Map(this.txnSaved);
+    c.localSaved = this.localSaved && new Map(this.localSaved);
+    c.superuser = this.superuser;
+    return c;
+  }
+
+  /** Takes a copy's values (and its reported changes) as this session's. */
+  adopt(c: Session): void {
+    const before = new Map(this.reported().map((r) => [r.name, r.value]));
+    this.values.clear();
+    for (const [k, v] of c.values) this.values.set(k, v);
+    this.txnSaved = c.txnSaved && new Map(c.txnSaved);
+    this.localSaved = c.localSaved && new Map(c.localSaved);
+    for (const r of this.reported()) if (before.get(r.name) !== r.value) this.changes.push(r);
+  }
+
+  /** Whether a transaction block is open (BEGIN without its COMMIT or ROLLBACK yet). */
+  get inTransaction(): boolean {
+    return this.txnSaved !== undefined;
+  }
+
   get(name: string): string {
     const d = lookup(name);
     if (d.name === 'is_superuser') return this.superuser ? 'on' : 'off';

@@ -270,7 +270,25 @@ const sessionDb = `(database_name IS NULL OR database_name = mzpg.current_databa
 
 const view = (schema: SystemSchema, name: string, sql: string, reads: readonly string[]): SqlView => ({ kind: 'view', schema, name, sql, reads });
 
+/**
+ * Relations Materialize has and leaves empty (it has no collations, triggers, policies, rewrite
+ * rules, extensions, enums, ... of PostgreSQL's kind), or that we leave empty (pg_proc, pg_operator,
+ * pg_aggregate, pg_depend, pg_language, pg_locks: a driver's metadata query joins them and finds no
+ * rows). Their columns are Materialize's.
+ */
+const EMPTY_PG_RELATIONS = [
+  'pg_aggregate', 'pg_collation', 'pg_depend', 'pg_enum', 'pg_event_trigger', 'pg_extension', 'pg_language', 'pg_locks',
+  'pg_operator', 'pg_policy', 'pg_proc', 'pg_range', 'pg_rewrite', 'pg_shdescription', 'pg_trigger',
+] as const;
+
+const emptyView = (name: (typeof EMPTY_PG_RELATIONS)[number]): SqlView => {
+  const columns = MATERIALIZE_COLUMNS[`pg_catalog.${name}`] as Readonly<Record<string, string>>;
+  const list = Object.entries(columns).map(([c, t]) => `NULL::${t === 'char' ? '"char"' : t} AS ${c}`);
+  return view('pg_catalog', name, `SELECT ${list.join(', ')} WHERE false`, []);
+};
+
 export const PG_VIEWS: readonly SqlView[] = [
+  ...EMPTY_PG_RELATIONS.map(emptyView),
   view('pg_catalog', 'pg_namespace', `SELECT ${cols('pg_catalog.pg_namespace')} FROM mz_internal.pg_namespace_all_databases WHERE ${sessionDb}`, ['mz_internal.pg_namespace_all_databases']),
   view('pg_catalog', 'pg_class', `SELECT ${cols('pg_catalog.pg_class')} FROM mz_internal.pg_class_all_databases WHERE ${sessionDb}`, ['mz_internal.pg_class_all_databases']),
   view('pg_catalog', 'pg_attribute', `SELECT ${cols('pg_catalog.pg_attribute')} FROM mz_internal.pg_attribute_all_databases WHERE ${sessionDb}`, ['mz_internal.pg_attribute_all_databases']),

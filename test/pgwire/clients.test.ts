@@ -1,0 +1,250 @@
+/**
+ * The Postgres wire endpoint with the clients Materialize's users drive it with, run the way their
+ * users run them: psql (Debian's postgresql-client), psycopg2 the way dbt uses it (Debian's
+ * /usr/bin/python3), node-postgres, and pgjdbc's DatabaseMetaData as SQL IDEs call it. Every
+ * statement runs through the same SQL API as POST /api/sql, on the real emulators.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pipeline } from '../../local/pipeline';
+import { tenantItems } from '../helpers/catalog';
+import { rows, sqlClient, testPipeline } from '../helpers/pipeline';
+
+const run = promisify(execFile);
+let p: Pipeline;
+let tenant: string;
+let password: string;
+let http: Awaited<ReturnType<typeof sqlClient>>['sql'];
+
+beforeAll(async () => {
+  p = await testPipeline('pgwire-clients', { workers: false, pgPort: 0 });
+  ({ sql: http, tenant, password } = await sqlClient(p));
+});
+afterAll(async () => {
+  await p?.stop();
+});
+
+const conninfo = (extra = '') => `host=127.0.0.1 port=${p.pgPort} user=materialize dbname=materialize options=--tenant=${tenant} ${extra}`;
+
+/** psql as a person runs it: no ~/.psqlrc, the password from PGPASSWORD. */
+async function psql(args: string[], o: { input?: string; pw?: string } = {}): Promise<{ code: number; out: string; err: string }> {
+  const child = execFile('psql', ['-X', '-v', 'ON_ERROR_STOP=1', conninfo(), ...args], { env: { ...process.env, PGPASSWORD: o.pw ?? password, PGCONNECT_TIMEOUT: '20' } });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  if (o.input !== undefined) child.stdin!.end(o.input);
+  const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? -1)));
+  return { code, out, err };
+}
+
+describe('psql', () => {
+  it('runs a DDL script with ON_ERROR_STOP and reads the catalog back with JOINs', async () => {
+    const script = `CREATE CLUSTER analytics (SIZE = '25cc', REPLICATION FACTOR = 2);
+CREATE SCHEMA sales;
+CREATE TABLE sales.orders (id int, amount numeric);
+CREATE VIEW sales.big AS SELECT id FROM sales.orders WHERE amount > 100;
+`;
+    const r = await psql(['-f', '-'], { input: script });
+    expect(r.err).not.toMatch(/ERROR/);
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n').filter(Boolean)).toEqual(['CREATE CLUSTER', 'CREATE SCHEMA', 'CREATE TABLE', 'CREATE VIEW']);
+    const q = await psql(['-A', '-t', '-c', `SELECT c.name, count(r.id) FROM mz_clusters c JOIN mz_cluster_replicas r ON r.cluster_id = c.id WHERE c.name = 'analytics' GROUP BY c.name`]);
+    expect(q.out.trim()).toBe('analytics|2');
+    // What psql ran is what HTTP sees: one catalog.
+    expect(await rows(http, "SELECT name FROM mz_tables WHERE name = 'orders'")).toEqual([['orders']]);
+  });
+
+  it("answers psql's describe commands from pg_catalog", async () => {
+    const dn = await psql(['-c', '\\dn']);
+    expect(dn.code, dn.err).toBe(0);
+    expect(dn.out).toMatch(/sales/);
+    expect(dn.out).toMatch(/public/);
+    const dt = await psql(['-c', '\\dt sales.*']);
+    expect(dt.code, dt.err).toBe(0);
+    expect(dt.out).toMatch(/orders/);
+    const dv = await psql(['-c', '\\dv sales.*']);
+    expect(dv.code, dv.err).toBe(0);
+    expect(dv.out).toMatch(/big/);
+    const d = await psql(['-c', '\\d sales.orders']);
+    expect(d.code, d.err).toBe(0);
+    expect(d.out).toMatch(/id\s+\|\s+integer/);
+    expect(d.out).toMatch(/amount\s+\|\s+numeric/);
+    const l = await psql(['-c', '\\l']);
+    expect(l.code, l.err).toBe(0);
+    expect(l.out).toMatch(/materialize/);
+    for (const cmd of ['\\dm', '\\di']) {
+      const x = await psql(['-c', cmd]);
+      expect(x.code, `${cmd}: ${x.err}`).toBe(0);
+    }
+  });
+
+  it('shows an error with its SQLSTATE and position (VERBOSITY verbose), and a BEGIN ... ROLLBACK leaves nothing', async () => {
+    const e = await psql(['-v', 'VERBOSITY=verbose', '-c', 'CREATE CLUSTER analytics (SIZE = \'25cc\')']);
+    expect(e.code).not.toBe(0);
+    expect(e.err).toMatch(/ERROR:\s+42P07: cluster 'analytics' already exists\nLINE 1: CREATE CLUSTER analytics/);
+    const before = (await tenantItems(p, tenant)).length;
+    const r = await psql(['-f', '-'], { input: "BEGIN;\nCREATE SCHEMA rolled;\nSELECT count(*) FROM mz_schemas WHERE name = 'rolled';\nROLLBACK;\n" });
+    expect(r.code, r.err).toBe(0);
+    // Inside the block the schema is visible to the block's own reads; after ROLLBACK it never was.
+    expect(r.out).toMatch(/\n\s+1\n/);
+    expect(await rows(http, "SELECT count(*) FROM mz_schemas WHERE name = 'rolled'")).toEqual([[0]]);
+    expect((await tenantItems(p, tenant)).length).toBe(before);
+  });
+
+  it('refuses a wrong password with 28P01 and no hint whether the user exists', async () => {
+    const r = await psql(['-c', 'SELECT 1'], { pw: `${password.slice(0, -1)}${password.endsWith('a') ? 'b' : 'a'}` });
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/password authentication failed for user "materialize"/);
+  });
+});
+
+describe('psycopg2, the way dbt uses it', () => {
+  it('runs with autocommit off: parameters, commit, rollback, and errors as psycopg2.errors classes', async () => {
+    const py = `
+import sys, json, psycopg2, psycopg2.errors
+conn = psycopg2.connect(sys.argv[1], password=sys.argv[2])
+out = {}
+cur = conn.cursor()
+cur.execute("SET cluster = 'analytics'")
+cur.execute("SHOW cluster")
+out['cluster'] = cur.fetchone()[0]
+cur.execute("CREATE SCHEMA dbt_stage")
+conn.commit()
+cur.execute("SELECT name FROM mz_schemas WHERE name = %s", ('dbt_stage',))
+out['schema'] = cur.fetchall()
+cur.execute("CREATE TABLE dbt_stage.t (a int)")
+conn.rollback()
+cur.execute("SELECT count(*) FROM mz_tables WHERE name = 't'")
+out['after_rollback'] = cur.fetchone()[0]
+try:
+    cur.execute("CREATE SCHEMA dbt_stage")
+except psycopg2.errors.DuplicateSchema as e:
+    out['error'] = [type(e).__name__, e.pgcode]
+conn.rollback()
+try:
+    cur.execute("SELEC 1")
+except psycopg2.errors.SyntaxError as e:
+    out['syntax'] = e.pgcode
+conn.rollback()
+cur.execute("SELECT version(), current_database(), current_schema(), current_user")
+out['who'] = list(cur.fetchone())
+conn.close()
+print(json.dumps(out))
+`;
+    const { stdout } = await run('/usr/bin/python3', ['-c', py, conninfo(), password]);
+    const out = JSON.parse(stdout);
+    expect(out.cluster).toBe('analytics');
+    expect(out.schema).toEqual([['dbt_stage']]);
+    expect(out.after_rollback).toBe(0);
+    expect(out.error).toEqual(['DuplicateSchema', '42P06']);
+    expect(out.syntax).toBe('42601');
+    expect(out.who[0]).toMatch(/^PostgreSQL 9\.5\.0 on .*Materialize v/);
+    expect(out.who.slice(1)).toEqual(['materialize', 'public', 'materialize']);
+  });
+});
+
+describe('node-postgres', () => {
+  const config = () => ({ host: '127.0.0.1', port: p.pgPort!, user: 'materialize', database: 'materialize', password, options: `--tenant=${tenant}` });
+
+  it('runs the extended protocol with parameters, binary-free text results and typed values', async () => {
+    const c = new pg.Client(config());
+    await c.connect();
+    try {
+      const r = await c.query('SELECT name, replication_factor::int4 AS rf, id LIKE $2 AS user_id FROM mz_clusters WHERE name = $1', ['analytics', 'u%']);
+      expect(r.rows).toEqual([{ name: 'analytics', rf: 2, user_id: true }]);
+      expect(r.fields.map((f) => f.dataTypeID)).toEqual([25, 23, 16]);
+      // Only queries take parameters (Materialize plans DDL without them): nothing is created.
+      const e = await c.query('CREATE SCHEMA with_param', ['x']).catch((x: Error & { code?: string }) => x);
+      expect((e as { code?: string }).code).toBe('42P02');
+      expect((await c.query("SELECT count(*)::int AS n FROM mz_schemas WHERE name = 'with_param'")).rows).toEqual([{ n: 0 }]);
+      const named = await c.query({ name: 'by-name', text: 'SELECT count(*)::int AS n FROM mz_schemas WHERE name = $1', values: ['sales'] });
+      expect(named.rows).toEqual([{ n: 1 }]);
+      expect((await c.query({ name: 'by-name', text: 'SELECT count(*)::int AS n FROM mz_schemas WHERE name = $1', values: ['nope'] })).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('serves a pool of many concurrent connections', async () => {
+    const pool = new pg.Pool({ ...config(), max: 40 });
+    try {
+      const answers = await Promise.all(Array.from({ length: 80 }, (_, i) => pool.query('SELECT $1::int + 1 AS n, count(*) AS clusters FROM mz_clusters', [i])));
+      expect(answers.map((a) => a.rows[0].n)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
+      expect(p.pgServer!.connections).toBeGreaterThan(1);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('leaves nothing applied when a client disconnects mid-transaction', async () => {
+    const c = new pg.Client(config());
+    c.on('error', () => undefined); // the disconnect below is ours
+    await c.connect();
+    await c.query('BEGIN');
+    await c.query('CREATE SCHEMA never_committed');
+    expect((await c.query("SELECT count(*)::int AS n FROM mz_schemas WHERE name = 'never_committed'")).rows).toEqual([{ n: 1 }]);
+    (c as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    expect(await rows(http, "SELECT count(*) FROM mz_schemas WHERE name = 'never_committed'")).toEqual([[0]]);
+    // And a block that commits is one transaction.
+    const d = new pg.Client(config());
+    await d.connect();
+    await d.query('BEGIN');
+    await d.query('CREATE SCHEMA s1');
+    await d.query('CREATE SCHEMA s2');
+    await d.query('COMMIT');
+    await d.end();
+    expect(await rows(http, "SELECT name FROM mz_schemas WHERE name IN ('s1', 's2') ORDER BY name")).toEqual([['s1'], ['s2']]);
+    const txns = (await tenantItems(p, tenant)).filter((i) => i.type === 'txn' && JSON.stringify(i).includes('s1'));
+    expect(txns).toHaveLength(1);
+  });
+});
+
+const JDBC_JAR = '/usr/share/java/postgresql.jar';
+
+describe('pgjdbc', () => {
+  it("answers DatabaseMetaData's getSchemas, getTables and getColumns as SQL IDEs call them", async () => {
+    expect(existsSync(JDBC_JAR), `${JDBC_JAR} (Debian's libpostgresql-jdbc-java; .ci/run installs it)`).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'jdbc-'));
+    writeFileSync(
+      join(dir, 'Meta.java'),
+      `import java.sql.*;
+public class Meta {
+  public static void main(String[] a) throws Exception {
+    java.util.Properties props = new java.util.Properties();
+    props.setProperty("user", "materialize");
+    props.setProperty("password", a[1]);
+    props.setProperty("options", "--tenant=" + a[2]);
+    try (Connection c = DriverManager.getConnection(a[0], props)) {
+      DatabaseMetaData m = c.getMetaData();
+      StringBuilder out = new StringBuilder();
+      out.append("product=").append(m.getDatabaseProductVersion()).append("\\n");
+      try (ResultSet r = m.getSchemas()) { while (r.next()) out.append("schema=").append(r.getString("TABLE_SCHEM")).append("\\n"); }
+      try (ResultSet r = m.getTables(null, "sales", "%", null)) { while (r.next()) out.append("table=").append(r.getString("TABLE_NAME")).append(":").append(r.getString("TABLE_TYPE")).append("\\n"); }
+      try (ResultSet r = m.getColumns(null, "sales", "orders", "%")) { while (r.next()) out.append("column=").append(r.getString("COLUMN_NAME")).append(":").append(r.getString("TYPE_NAME")).append("\\n"); }
+      try (PreparedStatement s = c.prepareStatement("SELECT name FROM mz_clusters WHERE name = ?")) {
+        s.setString(1, "analytics");
+        try (ResultSet r = s.executeQuery()) { while (r.next()) out.append("cluster=").append(r.getString(1)).append("\\n"); }
+      }
+      System.out.print(out);
+    }
+  }
+}
+`,
+    );
+    const { stdout } = await run('java', ['-cp', JDBC_JAR, join(dir, 'Meta.java'), `jdbc:postgresql://127.0.0.1:${p.pgPort}/materialize`, password, tenant], { timeout: 120_000 });
+    const lines = stdout.trim().split('\n');
+    expect(lines).toContain('schema=sales');
+    expect(lines).toContain('schema=public');
+    expect(lines).toContain('table=orders:TABLE');
+    expect(lines).toContain('table=big:VIEW');
+    expect(lines).toContain('column=id:int4');
+    expect(lines).toContain('column=amount:numeric');
+    expect(lines).toContain('cluster=analytics');
+  });
+});
