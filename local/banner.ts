@@ -5,6 +5,8 @@
 
 export interface BannerInput {
   readonly url: string;
+  /** The Postgres wire endpoint (postgres://materialize@host:port/materialize). */
+  readonly pgUrl?: string;
   /** The data folder, or undefined for --in-memory. */
   readonly dataDir?: string;
   readonly tenant: string;
@@ -30,7 +32,7 @@ export function banner(b: BannerInput): string {
   return `ddl-control-plane is running
   endpoint:      ${b.url}/api/sql   (health: ${b.url}/api/health)
   console:       ${b.url}/
-  cli:           npx ddlctl sql   (no flags needed locally)
+  cli:           npx ddlctl sql   (no flags needed locally)${b.pgUrl ? `\n  postgres:      ${b.pgUrl}   (the app password is the password)` : ''}
   catalog:       ${where}
   tenant:        ${b.tenant}
   app password:  ${b.password}
@@ -38,7 +40,7 @@ export function banner(b: BannerInput): string {
 
 Try it:
 ${curl('CREATE SCHEMA IF NOT EXISTS hello')}
-${curl('SELECT name FROM mz_schemas')}
+${curl('SELECT name FROM mz_schemas')}${b.pgUrl ? `\n  PGPASSWORD=${b.password} psql ${b.pgUrl}` : ''}
 
 Ctrl-C stops everything.`;
 }
@@ -54,7 +56,13 @@ export function weakPasswordReason(password: string): string | undefined {
 }
 
 /** The message for a port that is already taken, naming the ways to pick another. */
-export function portInUseMessage(host: string, port: number): string {
+export function portInUseMessage(host: string, port: number, kind: 'http' | 'pg' = 'http'): string {
+  if (kind === 'pg') {
+    return (
+      `Postgres port ${port} on ${host} is already in use (another npm start, or a PostgreSQL server?).\n` +
+      `  Pick another with --pg-port <n> (npm start -- --pg-port 6877) or the PG_PORT variable (PG_PORT=6877 npm start).`
+    );
+  }
   return (
     `port ${port} on ${host} is already in use (another npm start?).\n` +
     `  Pick another with --port <n> (npm start -- --port 7000) or the PORT variable (PORT=7000 npm start).`

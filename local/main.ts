@@ -24,6 +24,8 @@ process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const DEFAULT_PORT = 6876;
+/** Materialize's SQL port (and its HTTP one, 6876, is ours above). */
+const DEFAULT_PG_PORT = 6875;
 const TENANT = 'default';
 
 const program = new Command()
@@ -32,11 +34,12 @@ const program = new Command()
   .option('--in-memory', 'keep the catalog in memory (lost on exit) instead of under the data folder')
   .option('--data-dir <dir>', 'where DynamoDB Local keeps the catalog', defaultDataDir())
   .option('--port <port>', 'HTTP port (also the PORT variable)', process.env.PORT ?? String(DEFAULT_PORT))
-  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--pg-port <port>', 'Postgres wire port (also the PG_PORT variable)', process.env.PG_PORT ?? String(DEFAULT_PG_PORT))
+  .option('--host <host>', 'address to listen on (HTTP and Postgres)', '127.0.0.1')
   .option('--fast', "the fast profile: quicker local mapping and queue settings instead of the deployed stack's (docs/operations.md)")
   .parse();
 
-const opts = program.opts<{ inMemory?: boolean; dataDir: string; port: string; host: string; fast?: boolean }>();
+const opts = program.opts<{ inMemory?: boolean; dataDir: string; port: string; pgPort: string; host: string; fast?: boolean }>();
 
 interface Bootstrap {
   readonly password: string;
@@ -80,11 +83,11 @@ function bootstrapPassword(dataDir: string | undefined): Bootstrap {
 }
 
 /** Fails fast, before the emulators take seconds to boot, when the API's port is taken. */
-async function checkPortFree(host: string, port: number): Promise<void> {
+async function checkPortFree(host: string, port: number, kind: 'http' | 'pg' = 'http'): Promise<void> {
   if (port === 0) return;
   await new Promise<void>((resolveFree, reject) => {
     const probe = createServer();
-    probe.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new StartupError(portInUseMessage(host, port)) : err));
+    probe.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new StartupError(portInUseMessage(host, port, kind)) : err));
     probe.listen(port, host, () => probe.close(() => resolveFree()));
   });
 }
@@ -115,7 +118,10 @@ async function main(): Promise<void> {
   } catch (err) {
     throw new StartupError((err as Error).message);
   }
+  const pgPort = Number(opts.pgPort);
+  if (!Number.isInteger(pgPort) || pgPort < 0 || pgPort > 65535) throw new StartupError(`invalid Postgres port ${JSON.stringify(opts.pgPort)} (from ${process.env.PG_PORT !== undefined && opts.pgPort === process.env.PG_PORT ? 'PG_PORT' : '--pg-port'}): use 0-65535`);
   await checkPortFree(opts.host, port);
+  await checkPortFree(opts.host, pgPort, 'pg');
   const lock = dataDir ? acquireDataDirLock(dataDir) : undefined;
   const bootstrap = bootstrapPassword(dataDir);
   if (bootstrap.from === 'DDL_APP_PASSWORD') {
@@ -168,13 +174,15 @@ async function main(): Promise<void> {
   pipeline = await startPipeline({
     ...(recorder ? { recorder } : {}),
     profile: opts.fast ? 'fast' : 'deployed',
-    dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, sweepIntervalSeconds, healthIntervalSeconds: 5, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing,
+    dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, pgPort, pg: { defaultTenant: TENANT }, sweepIntervalSeconds, healthIntervalSeconds: 5, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing,
     // Status events (the stack's EventBridge bus, locally): kept with the catalog, or in memory.
     eventLog: new EventLog(dataDir ? join(dataDir, EVENTS_FILE) : undefined) });
   const url = pipeline.url!;
+  const pgUrl = `postgres://materialize@${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${pipeline.pgPort}/materialize`;
   const runtime: LocalRuntimeInfo = {
     pid: process.pid,
     url,
+    pgUrl,
     dynamodbEndpoint: ddb.endpoint,
     sqsEndpoint: sqs.endpoint,
     region: pipeline.config.region,
@@ -186,7 +194,7 @@ async function main(): Promise<void> {
   mkdirSync(dirname(infoFile), { recursive: true });
   writeFileSync(infoFile, `${JSON.stringify(runtime, null, 2)}\n`, { mode: 0o600 });
 
-  console.log(banner({ url, ...(dataDir ? { dataDir } : {}), tenant: TENANT, password: bootstrap.password, passwordFrom: bootstrap.from, ...(corsAllowOrigins ? { corsAllowOrigins } : {}) }));
+  console.log(banner({ url, pgUrl, ...(dataDir ? { dataDir } : {}), tenant: TENANT, password: bootstrap.password, passwordFrom: bootstrap.from, ...(corsAllowOrigins ? { corsAllowOrigins } : {}) }));
 }
 
 main().catch((err) => {

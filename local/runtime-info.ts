@@ -17,6 +17,8 @@ import type { Config } from '../shared/config';
 export interface LocalRuntimeInfo {
   readonly pid: number;
   readonly url: string;
+  /** The Postgres wire endpoint, as a connection string (the app password is the password). */
+  readonly pgUrl?: string;
   readonly dynamodbEndpoint: string;
   readonly sqsEndpoint: string;
   readonly region: string;

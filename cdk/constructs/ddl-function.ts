@@ -50,7 +50,13 @@ export const FUNCTION_DEFAULTS = {
     // Files a bundled module reads from its own folder at run time, copied beside every output
     // file that holds the module (esbuild-bundle.mjs): libpg-query's Emscripten loader reads its
     // WebAssembly from `__dirname` (the second reader of view bodies, shared/sql/pg-parser.ts).
-    moduleAssets: { 'node_modules/libpg-query/wasm/libpg-query.js': ['libpg-query.wasm'] },
+    // PGlite (the SQL engine of catalog queries, shared/pglite/host.ts) reads its WebAssembly and
+    // its file system image beside its chunk (`new URL('./pglite.wasm', import.meta.url)`); the
+    // chunk's name is PGlite's build's, pinned with the version in package.json.
+    moduleAssets: {
+      'node_modules/libpg-query/wasm/libpg-query.js': ['libpg-query.wasm'],
+      'node_modules/@electric-sql/pglite/dist/chunk-CTPU3OXM.js': ['pglite.wasm', 'pglite.data', 'initdb.wasm'],
+    },
   },
 } as const;
 

@@ -27,8 +27,8 @@ import { planRequest } from './planning';
 import { purify, validateConnection } from './purify';
 import { checkIdempotencyKey, readRequest } from './request';
 import { writeSecretValues } from './secret-writes';
-import { readSystemTables, type SystemReadStores } from './system-reads';
-import { CatalogSql, inProcessCatalogSql } from './catalog-sql';
+import type { SystemReadStores } from './system-reads';
+import type { CatalogSql } from './catalog-sql';
 import { TenantTurns } from './tenant-turn';
 import type { Session } from '../planner/session';
 import type { QueryBind } from './system-reads';
@@ -87,14 +87,19 @@ export class SqlApi {
   private readonly turns = new TenantTurns();
   private readonly idempotency: IdempotentAnswers;
   private readonly systemStores: SystemReadStores;
-  readonly catalogSql: CatalogSql;
+  private catalogSqlPromise: Promise<CatalogSql> | undefined;
 
   constructor(private readonly deps: SqlApiDeps) {
     this.systemStores = { outbox: deps.outbox ?? new OutboxStore(deps.store.doc, deps.store.table), statuses: deps.statuses ?? new StatusStore(deps.store.doc, deps.store.table) };
     this.clock = deps.clock ?? (() => new Date());
     this.newId = deps.newId ?? newObjectId;
     this.idempotency = new IdempotentAnswers(deps.store, this.clock, deps.fingerprintKey);
-    this.catalogSql = deps.catalogSql ?? inProcessCatalogSql();
+  }
+
+  /** The SQL engine over the catalog: the one given, or one in this process, loaded by the first query. */
+  catalogSql(): Promise<CatalogSql> {
+    this.catalogSqlPromise ??= this.deps.catalogSql ? Promise.resolve(this.deps.catalogSql) : import('./catalog-sql').then((m) => m.inProcessCatalogSql());
+    return this.catalogSqlPromise;
   }
 
   async handle(tenant: string, principal: string, body: string | null | undefined, contentType: string | undefined, idempotencyKey?: string): Promise<ApiResponse> {
@@ -189,7 +194,9 @@ export class SqlApi {
       newId: this.newId,
       remembered: idem !== undefined,
       ...(o.session ? { session: o.session } : {}),
-      readSystem: (view, statement, session) => readSystemTables(this.systemStores, tenant, view, statement, this.clock(), { catalogSql: this.catalogSql, session, ...(o.bind ? { bind: o.bind } : {}) }),
+      // Reads (and the SQL engine behind queries) load on the first read: a DDL request never pays for them.
+      readSystem: async (view, statement, session) =>
+        (await import('./system-reads')).readSystemTables(this.systemStores, tenant, view, statement, this.clock(), { catalogSql: () => this.catalogSql(), session, ...(o.bind ? { bind: o.bind } : {}) }),
       validateConnection: async (view, connection) => {
         const problem = await validateConnection(prober, secrets, { tenant, connection, getObject: async (id) => view.get(id) ?? (await store.getObject(tenant, id)) });
         if (problem) throw problem;

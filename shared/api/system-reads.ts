@@ -37,14 +37,15 @@ export interface QueryBind {
 }
 
 export interface SystemReadContext {
-  readonly catalogSql: CatalogSql;
+  /** The SQL engine, started on the first query. */
+  readonly catalogSql: () => Promise<CatalogSql>;
   readonly session: Session;
   readonly bind?: QueryBind;
 }
 
 export async function readSystemTables(store: SystemReadStores, tenant: string, snapshot: CatalogSnapshot, statement: SystemRead, now: Date, ctx: SystemReadContext): Promise<StatementResult> {
   if (statement.kind === 'query') {
-    const answer = await ctx.catalogSql.query({
+    const answer = await (await ctx.catalogSql()).query({
       text: statement.text,
       position: statement.position,
       snapshot,

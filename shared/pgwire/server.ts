@@ -25,7 +25,7 @@ import { MAX_BODY_BYTES, MAX_STATEMENTS, type ApiResponse, type RunOptions, type
 import { WIRE_ROWS, type WireRows } from '../api/answer';
 import type { QueryBind } from '../api/system-reads';
 import type { ErrorBody, Notice, StatementResult } from '../api/wire';
-import { ControlPlaneError, SQLSTATE } from '../errors';
+import { ControlPlaneError, PgFatalError, SQLSTATE } from '../errors';
 import { MZ_VERSION, Session } from '../planner/session';
 import type { ParsedStatement } from '../sql/ast';
 import { parse } from '../sql/parser';
@@ -96,13 +96,7 @@ const PROTOCOL_3 = 196608;
 const ROW_KINDS: ReadonlySet<string> = new Set(['query', 'show', 'select', 'show_variable', 'show_create', 'explain_effects']);
 const TXN_KINDS: ReadonlySet<string> = new Set(['start_transaction', 'commit', 'rollback']);
 
-class Fatal extends Error {
-  constructor(readonly fields: ErrorFields) {
-    super(fields.message);
-  }
-}
-
-const fatal = (code: string, message: string, extra: Partial<ErrorFields> = {}) => new Fatal({ severity: 'FATAL', code, message, ...extra });
+const fatal = (code: string, message: string, extra: Partial<ErrorFields> = {}) => new PgFatalError({ severity: 'FATAL', code, message, ...extra });
 
 export interface PgServer {
   readonly port: number;
@@ -246,7 +240,7 @@ class Connection {
     }
   }
 
-  private fail(f: Fatal): void {
+  private fail(f: PgFatalError): void {
     this.send(errorResponse(f.fields));
     this.stream.end();
     this.terminate();
@@ -283,7 +277,7 @@ class Connection {
         else await this.message(type, body);
       }
     } catch (e) {
-      if (e instanceof Fatal) this.fail(e);
+      if (e instanceof PgFatalError) this.fail(e);
       else {
         this.o.logger.error('pgwire connection failed', { error: e as Error });
         this.fail(fatal(SQLSTATE.internalError, `internal error: ${(e as Error).message}`));
@@ -453,7 +447,7 @@ class Connection {
           throw fatal(SQLSTATE.protocolViolation, `invalid frontend message type '${t}'`);
       }
     } catch (e) {
-      if (e instanceof Fatal) throw e;
+      if (e instanceof PgFatalError) throw e;
       if (!(e instanceof ControlPlaneError)) throw e;
       this.sendError(errorOf(e));
       if ('PBDE'.includes(t)) this.skipToSync = true;

@@ -1684,6 +1684,18 @@ export class Parser {
 
   /** A query to the end of the statement, as typed: PostgreSQL's parser reads it (shared/system/query.ts). */
   private parseQuery(): Statement {
+    // Materialize's parser caps nesting for queries too (its RECURSION_LIMIT): brackets stand for it here.
+    let depth = 0;
+    for (let k = this.i; k < this.tokens.length; k++) {
+      const t = this.tokens[k]!;
+      if (t.kind === 'eof' || (t.kind === 'op' && t.value === ';')) break;
+      if (t.kind !== 'op') continue;
+      if (t.value === '(' || t.value === '[') depth++;
+      else if (t.value === ')' || t.value === ']') depth--;
+      if (depth >= MAX_NESTING_DEPTH) {
+        throw new SqlSyntaxError(`statement exceeds nested expression limit of ${MAX_NESTING_DEPTH}`, this.byte(t.start), { code: SQLSTATE.statementTooComplex });
+      }
+    }
     const raw = this.rawToStatementEnd('a query');
     return { kind: 'query', text: raw.text, position: raw.position };
   }

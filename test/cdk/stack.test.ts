@@ -1006,8 +1006,9 @@ describe('bundles', () => {
         expect(view).toEqual({ response: { statusCode: 200, body: { results: [{ ok: 'CREATE VIEW', notices: [] }] } } });
         expect(dependent).toEqual({ response: { statusCode: 200, body: { results: [{ ok: 'CREATE VIEW', notices: [] }] } } });
         expect(pgRead).toEqual({ response: { statusCode: 200, body: { results: [{ ok: 'CREATE VIEW', notices: [] }] } } });
-        const wasmChunks = filesUnder(assetDirOf('ddl-api')).filter((f) => f.endsWith('.wasm'));
-        expect(wasmChunks).toEqual([`${CHUNKS_DIR}/libpg-query.wasm`]);
+        const wasmChunks = filesUnder(assetDirOf('ddl-api')).filter((f) => f.endsWith('.wasm') || f.endsWith('.data'));
+        // libpg-query's, and PGlite's beside its chunk (catalog queries run in the function).
+        expect(wasmChunks.sort()).toEqual([`${CHUNKS_DIR}/initdb.wasm`, `${CHUNKS_DIR}/libpg-query.wasm`, `${CHUNKS_DIR}/pglite.data`, `${CHUNKS_DIR}/pglite.wasm`]);
         const objects = (await new CatalogStore(clients.doc, table).loadSnapshot(TENANT)).all();
         const [v1, v2] = ['v1', 'v2'].map((n) => objects.find((o) => o.name === n));
         expect(v2?.dependsOn).toContain(v1!.id);

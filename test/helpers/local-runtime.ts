@@ -28,7 +28,9 @@ export interface LocalRuntime {
 }
 
 export function startLocalRuntime(args: string[], o: { cwd: string; env?: Record<string, string | undefined> }): LocalRuntime {
-  const env: NodeJS.ProcessEnv = { ...process.env, POWERTOOLS_LOG_LEVEL: undefined, PORT: undefined, DDL_APP_PASSWORD: undefined, NO_COLOR: '1', ...o.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, POWERTOOLS_LOG_LEVEL: undefined, PORT: undefined, PG_PORT: undefined, DDL_APP_PASSWORD: undefined, NO_COLOR: '1', ...o.env };
+  // Instances run side by side: each takes a free Postgres port unless the test names one.
+  if (!args.includes('--pg-port') && env.PG_PORT === undefined) args = [...args, '--pg-port', '0'];
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -3,12 +3,13 @@
  * listens on, when it is ready, what it prints, how it refuses a second instance or a busy port,
  * and how it stops on Ctrl-C.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/emulators';
 import { isAlive, type LocalRuntimeInfo } from '../../local/runtime-info';
@@ -138,6 +139,7 @@ describe('npm start on a data folder', () => {
       .stdout()
       .trim()
       .replaceAll(firstUrl, 'http://127.0.0.1:6876')
+      .replace(/127\.0\.0\.1:\d+\/materialize/g, '127.0.0.1:6875/materialize')
       .replaceAll(dataDir, '/home/you/ddl-control-plane/.data')
       .replaceAll(password, /ddlp_[0-9a-f]+/.exec(doc!)![0]);
     expect(doc).toBe(printed);
@@ -145,6 +147,11 @@ describe('npm start on a data folder', () => {
     for (const m of printed.matchAll(/"query": "([^"]+)"/g)) {
       for (let i = 0; i < 2; i++) expect((await sql(firstUrl, password, m[1]!)).status).toBe(200);
     }
+    // And its psql line: the connection string of runtime.json, the app password as the password.
+    const info = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as LocalRuntimeInfo;
+    expect(first.stdout()).toContain(`PGPASSWORD=${password} psql ${info.pgUrl}`);
+    const { stdout } = await promisify(execFile)('psql', ['-X', '-A', '-t', info.pgUrl!, '-c', "SELECT name FROM mz_schemas WHERE name = 'hello'"], { env: { ...process.env, PGPASSWORD: password } });
+    expect(stdout.trim().split('\n').at(-1)).toBe('hello');
   });
 
   it('refuses a second instance on the same folder, saying which one holds it', async () => {
