@@ -43,6 +43,11 @@ export function localTime(value: unknown): string {
   return timestampOf(value)?.toLocaleString() ?? String(value ?? '');
 }
 
+/** A timestamp of an answer in UTC, as ISO text (the same in every browser). */
+export function utcTime(value: unknown): string {
+  return timestampOf(value)?.toISOString() ?? String(value ?? '');
+}
+
 /** A plain table of rows. */
 export function table(columns: readonly string[], rows: readonly (readonly (Node | string | number | null | undefined)[])[], cls = 'grid'): HTMLElement {
   return h(

@@ -8,7 +8,7 @@
  * keeps its text, focus and caret while the data refreshes under it.
  */
 import { lit, SqlError, type Api } from './api';
-import { ago, badge, empty, h, localTime, table, timeOfDay } from './dom';
+import { ago, badge, empty, h, localTime, table, timeOfDay, utcTime } from './dom';
 import { restartButton } from './events';
 
 interface ObjectRow {
@@ -365,7 +365,7 @@ export function replicasTable(replicas: readonly ReplicaRow[], statuses: Readonl
 /** What the reconfiguration does with the replica, and the deadline (its local time in the tooltip). */
 function reconfigurationCell(r: ReplicaReconfigurationRow): HTMLElement {
   const onTimeout = r.strategy === 'wait until ready' ? ` (ON TIMEOUT = ${r.on_timeout.toUpperCase()})` : '';
-  return h('span', { class: 'muted', title: localTime(r.deadline) }, `${r.role}, ${r.strategy}${onTimeout} until ${localTime(r.deadline)}`);
+  return h('span', { class: 'muted', title: localTime(r.deadline) }, `${r.role}, ${r.strategy}${onTimeout} until ${utcTime(r.deadline)}`);
 }
 
 async function definition(api: Api, e: Entry): Promise<HTMLElement> {

@@ -100,16 +100,22 @@ describe('CREATE OR REPLACE', () => {
 });
 
 describe('what a control plane does not do', () => {
-  it.each([
-    ['INSERT INTO t VALUES (1)'],
-    ['SET cluster = quickstart'],
-    ['SELECT 1'],
-    ['SELECT count(*) FROM t'],
-    ['EXPLAIN SELECT 1'],
-    ['SHOW search_path'],
-  ])('%s is refused as outside the control plane', async (query) => {
+  it.each([['INSERT INTO t VALUES (1)'], ['SELECT count(*) FROM t'], ['EXPLAIN SELECT 1']])('%s is refused as outside the control plane', async (query) => {
     const r = await run('CREATE TABLE t (a int)', query);
     expect(r.error.code).toBe('0A000');
     expect(r.error.message).toMatch(/outside the control plane/);
+  });
+
+  // A query that reads no user object goes to the SQL engine, and session commands to the request's
+  // session: both are answered as Materialize answers them.
+  it.each([
+    ['SELECT 1', 'SELECT 1', [[1]]],
+    ['SHOW search_path', 'SELECT 1', [['public']]],
+    ["SET cluster = quickstart; SHOW cluster", 'SELECT 1', [['quickstart']]],
+  ])('%s is answered as Materialize answers it', async (query, tag, rows) => {
+    const r = await run('CREATE TABLE t (a int)', query);
+    expect(r.error).toBeUndefined();
+    expect(r.tag).toBe(tag);
+    expect(r.rows).toEqual(rows);
   });
 });

@@ -37,7 +37,7 @@ const setup = (source: string) => [`CREATE SECRET mypass AS '${db.password}'`, c
 
 async function status(sql: SqlClient, name: string) {
   const row = (await rows(sql, `SELECT status, error, details FROM mz_internal.mz_source_statuses WHERE name = '${name}'`))[0] ?? [];
-  return { status: row[0] as string, error: row[1] as string | null, details: row[2] ? JSON.parse(row[2]) : null };
+  return { status: row[0] as string, error: row[1] as string | null, details: (row[2] as any) ?? null };
 }
 
 async function history(sql: SqlClient, name: string): Promise<string[]> {

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 async function status(sql: SqlClient, name: string) {
   const [row] = (await sql(`SELECT status, error, details FROM mz_internal.mz_source_statuses WHERE name = '${name}'`)).body.results[0].rows;
-  return { status: row[0] as string, error: row[1] as string | null, details: row[2] ? JSON.parse(row[2]) : null };
+  return { status: row[0] as string, error: row[1] as string | null, details: (row[2] as any) ?? null };
 }
 
 const connection = () => `CREATE CONNECTION pg TO POSTGRES (HOST '${pg.host}', PORT ${pg.port}, USER '${pg.user}', PASSWORD SECRET pgpass, DATABASE '${pg.database}')`;

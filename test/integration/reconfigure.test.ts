@@ -11,6 +11,7 @@ import type { ReplicaObject } from '../../shared/catalog/model';
 import { tableStores } from '../../shared/catalog/stores';
 import { Checker, isClean } from '../../shared/checker/checker';
 import { FaultInjector, type FaultKind } from '../../shared/dataplane/faults';
+import { timestampOf } from '../../shared/api/timestamps';
 import { SimulatedCrash } from '../../shared/errors';
 import { dataPlaneReplicas, tenantItems } from '../helpers/catalog';
 import { eventually, sqlClient, testPipeline, uniquePrefix, type SqlClient, ok } from '../helpers/pipeline';
@@ -108,7 +109,7 @@ describe('graceful reconfiguration', () => {
     const pending = await rows(sql, 'SELECT cluster_name, size, replication_factor, strategy, on_timeout, pending_replicas, deadline FROM mz_internal.mz_pending_cluster_reconfigurations');
     expect(pending).toHaveLength(1);
     expect(pending[0]!.slice(0, 6)).toEqual(['c', '50cc', 2, 'wait until ready', 'rollback', 'r1-pending, r2-pending']);
-    expect(Date.parse(pending[0]![6]) - Date.now()).toBeGreaterThan(5 * 60_000);
+    expect(timestampOf(pending[0]![6])!.getTime() - Date.now()).toBeGreaterThan(5 * 60_000);
     const deadline = pending[0]![6];
     // mz_cluster_replicas keeps Materialize's columns; the pending ones are its `-pending` names and mz_pending_cluster_replicas.
     const [replicas] = await ok(sql, 'SELECT * FROM mz_cluster_replicas ORDER BY name');

@@ -49,8 +49,9 @@ describe('REFRESH options and SCHEDULE = ON REFRESH', () => {
     expect(createSql).toContain(`REFRESH = EVERY '1 day' ALIGNED TO '${refresh.everies[0]!.alignedToMs}'::mz_timestamp`);
     const strategies = await rows(sql, 'SELECT type, interval, aligned_to, at FROM mz_internal.mz_materialized_view_refresh_strategies ORDER BY type');
     expect(strategies).toEqual([
-      ['at', null, null, Date.parse('3000-01-01T23:59:00Z')],
-      ['every', '1 day', refresh.everies[0]!.alignedToMs, null],
+      // timestamptz, as Materialize's HTTP API writes it: epoch milliseconds, a dot, the microseconds beyond them.
+      ['at', null, null, `${Date.parse('3000-01-01T23:59:00Z')}.000`],
+      ['every', '1 day', `${refresh.everies[0]!.alignedToMs}.000`, null],
       ['on-commit', null, null, null],
     ]);
     expect(await rows(sql, 'SELECT type, refresh_hydration_time_estimate FROM mz_internal.mz_cluster_schedules')).toEqual([['on-refresh', '00:10:00']]);

@@ -43,7 +43,7 @@ async function settled(tenant: string): Promise<void> {
 async function status(sql: SqlClient, name: string): Promise<{ status: string; error: string | null; details: any }> {
   const r = await sql(`SELECT status, error, details FROM mz_internal.mz_source_statuses WHERE name = '${name}'`);
   const [row] = r.body.results[0].rows;
-  return { status: row[0], error: row[1], details: row[2] ? JSON.parse(row[2]) : null };
+  return { status: row[0], error: row[1], details: row[2] ?? null };
 }
 
 async function history(sql: SqlClient, id: string): Promise<string[]> {
