@@ -136,6 +136,8 @@ export class PgliteHost {
   private constructor(
     private readonly db: PGliteType,
     private readonly workDir: string,
+    /** Engine type OID → PostgreSQL's, for the engine's stand-in types (`mzpg.regclass`, ...). */
+    private readonly wireTypes: ReadonlyMap<number, number>,
   ) {}
 
   static async open(o: HostOptions): Promise<PgliteHost> {
@@ -144,7 +146,7 @@ export class PgliteHost {
     cpSync(template, workDir, { recursive: true });
     const { PGlite } = await pglite();
     const db = await PGlite.create({ dataDir: workDir, relaxedDurability: true });
-    const host = new PgliteHost(db, workDir);
+    const host = new PgliteHost(db, workDir, await standInTypes(db));
     process.once('exit', () => rmSync(workDir, { recursive: true, force: true }));
     return host;
   }
@@ -172,13 +174,15 @@ export class PgliteHost {
       const v = s.settings[k];
       if (v !== undefined) pgSettings.push(`set_config(${quoteLiteral(pg)}, ${quoteLiteral(v)}, true)`);
     }
-    const preamble = `BEGIN READ ONLY; SET LOCAL ROLE ${quoteIdent(s.user)}; SET LOCAL search_path = mzpg, pg_catalog; SELECT ${[...settings, ...pgSettings].join(', ')}`;
-    const parts: Buffer[] = [fQuery(preamble), fParse(req.sql, req.paramTypes)];
+    // Materialize's implicit schemas, mz_catalog first, then pg_catalog: its stand-ins (mzpg) shadow PostgreSQL's own.
+    const preamble = `BEGIN READ ONLY; SET LOCAL ROLE ${quoteIdent(s.user)}; SET LOCAL search_path = mz_catalog, mzpg, pg_catalog; SELECT ${[...settings, ...pgSettings].join(', ')}`;
+    const engineTypes = new Map([...this.wireTypes].map(([engine, pg]) => [pg, engine]));
+    const parts: Buffer[] = [fQuery(preamble), fParse(req.sql, req.paramTypes.map((t) => engineTypes.get(t) ?? t))];
     if (req.describeOnly) parts.push(fDescribe('S'), fSync());
     else parts.push(fDescribe('S'), fBind(req.params, req.paramFormats, req.resultFormats), fDescribe('P'), fExecute(req.maxRows + 1), fSync());
     parts.push(fQuery('ROLLBACK'));
     const answer = Buffer.from(await this.db.execProtocolRaw(Buffer.concat(parts), { syncToFs: false }));
-    return readAnswer(answer, req.maxRows);
+    return onTheWire(readAnswer(answer, req.maxRows), this.wireTypes);
   }
 
   /** Loads what the query reads and this instance does not hold yet, in one transaction. */
@@ -200,6 +204,27 @@ export class PgliteHost {
     await this.db.exec(`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = ${quoteLiteral(user)}) THEN CREATE ROLE ${quoteIdent(user)} NOLOGIN IN ROLE mz_reader; END IF; END $$`);
     this.roles.add(user);
   }
+}
+
+/**
+ * The engine's base types that stand in for pg_catalog's of the same name (`mzpg.regclass` for
+ * `regclass`, and their arrays), by OID: a client is told PostgreSQL's type, as Materialize tells it.
+ */
+async function standInTypes(db: PGliteType): Promise<Map<number, number>> {
+  const r = await db.query<{ engine: number; pg: number }>(
+    `SELECT t.oid::int8 AS engine, p.oid::int8 AS pg
+       FROM pg_catalog.pg_type t JOIN pg_catalog.pg_type p ON p.typname = t.typname AND p.typnamespace = 'pg_catalog'::regnamespace
+       LEFT JOIN pg_catalog.pg_type e ON e.oid = t.typelem
+      WHERE t.typnamespace = 'mzpg'::regnamespace AND t.typtype = 'b' AND (t.typelem = 0 OR e.typtype = 'b')`,
+  );
+  return new Map(r.rows.map((x) => [Number(x.engine), Number(x.pg)]));
+}
+
+/** An answer with the stand-in types' OIDs replaced by PostgreSQL's. */
+function onTheWire(r: RunResult, types: ReadonlyMap<number, number>): RunResult {
+  if (!r.ok || types.size === 0) return r;
+  const pg = (t: number) => types.get(t) ?? t;
+  return { ...r, paramTypes: r.paramTypes.map(pg), ...(r.fields ? { fields: r.fields.map((f) => (types.has(f.typeOid) ? { ...f, typeOid: pg(f.typeOid) } : f)) } : {}) };
 }
 
 /**

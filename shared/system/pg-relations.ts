@@ -51,7 +51,8 @@ function systemEntries(): ClassEntry[] {
   if (systemCache) return systemCache;
   const sorted = [...served].sort((a, b) => `${a.schema}.${a.name}`.localeCompare(`${b.schema}.${b.name}`));
   systemCache = sorted.map((r, k) => ({
-    oid: 17_000 + k,
+    // pg_class, pg_namespace, ...: PostgreSQL's OIDs, the classoid of pg_description and `'pg_class'::regclass` alike.
+    oid: (r.schema === 'pg_catalog' ? (CLASS_OID as Readonly<Record<string, number>>)[r.name] : undefined) ?? 17_000 + k,
     name: r.name,
     namespace: SYSTEM_SCHEMA_OIDS[r.schema]!,
     owner: oidOfRole(MZ_SYSTEM_ROLE_ID),
@@ -428,8 +429,9 @@ export const STAND_INS: readonly StandInFunction[] = [
   { name: 'pg_function_is_visible', reads: [], sql: `CREATE FUNCTION mzpg.pg_function_is_visible(f oid) RETURNS boolean LANGUAGE sql STABLE AS $$ SELECT pg_catalog.pg_function_is_visible(f) $$;` },
   {
     name: 'obj_description',
-    reads: ['mz_internal.pg_description_all_databases'],
-    sql: `CREATE FUNCTION mzpg.obj_description(obj oid, catalog name) RETURNS text LANGUAGE sql STABLE AS $$ SELECT description FROM mzpg.pg_description WHERE objoid = obj AND classoid = (catalog::text)::regclass::oid AND objsubid = 0 $$;
+    reads: ['mz_internal.pg_description_all_databases', 'mz_internal.pg_class_all_databases'],
+    // The catalog is named in pg_catalog, as Materialize finds it (not with the engine's regclass: the engine's pg_class).
+    sql: `CREATE FUNCTION mzpg.obj_description(obj oid, catalog name) RETURNS text LANGUAGE sql STABLE AS $$ SELECT description FROM mzpg.pg_description WHERE objoid = obj AND classoid = (SELECT c.oid FROM mzpg.pg_class c WHERE c.relname = catalog::text AND c.relnamespace = 11) AND objsubid = 0 $$;
           CREATE FUNCTION mzpg.obj_description(obj oid) RETURNS text LANGUAGE sql STABLE AS $$ SELECT description FROM mzpg.pg_description WHERE objoid = obj AND objsubid = 0 LIMIT 1 $$;`,
   },
   {
@@ -458,16 +460,6 @@ export const STAND_INS: readonly StandInFunction[] = [
   },
   { name: 'pg_get_expr', reads: [], sql: `CREATE FUNCTION mzpg.pg_get_expr(expr text, rel oid) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT expr $$; CREATE FUNCTION mzpg.pg_get_expr(expr text, rel oid, pretty boolean) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT expr $$;` },
   { name: 'pg_get_constraintdef', reads: [], sql: `CREATE FUNCTION mzpg.pg_get_constraintdef(c oid) RETURNS text LANGUAGE sql STABLE AS $$ SELECT NULL::text $$; CREATE FUNCTION mzpg.pg_get_constraintdef(c oid, pretty boolean) RETURNS text LANGUAGE sql STABLE AS $$ SELECT NULL::text $$;` },
-  {
-    name: 'has_table_privilege',
-    reads: [],
-    sql: `CREATE FUNCTION mzpg.has_table_privilege(rel text, priv text) RETURNS boolean LANGUAGE sql STABLE AS $$ SELECT true $$;
-          CREATE FUNCTION mzpg.has_table_privilege(rel oid, priv text) RETURNS boolean LANGUAGE sql STABLE AS $$ SELECT true $$;
-          CREATE FUNCTION mzpg.has_table_privilege(role name, rel text, priv text) RETURNS boolean LANGUAGE sql STABLE AS $$ SELECT true $$;
-          CREATE FUNCTION mzpg.has_table_privilege(role name, rel oid, priv text) RETURNS boolean LANGUAGE sql STABLE AS $$ SELECT true $$;`,
-  },
-  { name: 'has_schema_privilege', reads: [], sql: `CREATE FUNCTION mzpg.has_schema_privilege(s text, priv text) RETURNS boolean LANGUAGE sql STABLE AS $$ SELECT true $$; CREATE FUNCTION mzpg.has_schema_privilege(s oid, priv text) RETURNS boolean LANGUAGE sql STABLE AS $$ SELECT true $$; CREATE FUNCTION mzpg.has_schema_privilege(r name, s text, priv text) RETURNS boolean LANGUAGE sql STABLE AS $$ SELECT true $$;` },
-  { name: 'has_database_privilege', reads: [], sql: `CREATE FUNCTION mzpg.has_database_privilege(d text, priv text) RETURNS boolean LANGUAGE sql STABLE AS $$ SELECT true $$; CREATE FUNCTION mzpg.has_database_privilege(r name, d text, priv text) RETURNS boolean LANGUAGE sql STABLE AS $$ SELECT true $$;` },
   {
     name: 'current_setting',
     reads: [],

@@ -41,6 +41,9 @@ export interface AnalyzedQuery {
 /** SQL's value functions the engine would answer for itself, by parse-tree op: the stand-in that answers for the session. */
 const VALUE_FUNCTIONS: Readonly<Record<string, string>> = { SVFOP_SESSION_USER: 'session_user', SVFOP_CURRENT_CATALOG: 'current_catalog', SVFOP_CURRENT_SCHEMA: 'current_schema' };
 
+/** The OID alias types the engine has stand-ins for (shared/system/functions.ts). */
+const REG_TYPES: ReadonlySet<string> = new Set(['regclass', 'regtype', 'regproc']);
+
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -110,6 +113,7 @@ export function analyzeQuery(text: string, o: AnalyzeOptions): AnalyzedQuery {
         continue;
       }
       if (k === 'FuncCall' && isNode(v)) visitFunc(v);
+      if (k === 'TypeCast' && isNode(v)) visitCast(v);
       if (k === 'SQLValueFunction' && isNode(v)) visitValueFunction(v);
       walk(v, scope);
     }
@@ -152,6 +156,50 @@ export function analyzeQuery(text: string, o: AnalyzeOptions): AnalyzedQuery {
     const k = tokenAt.get(loc);
     if (k === undefined) return;
     edits.push({ start: tokens[k]!.start, end: tokens[k]!.end, text: ENGINE_SCHEMA.pg_catalog });
+  };
+
+  /**
+   * A cast to `regclass`, `regtype` or `regproc`: the engine's stand-in type of that name (an
+   * unqualified name finds it; `pg_catalog.regclass` is pointed at it), whose casts look names up in
+   * the catalog. A string literal is read by the type's input function, which knows no names: it
+   * becomes a call that resolves it (an OID when it starts with a digit, as in Materialize).
+   */
+  const visitCast = (c: Node) => {
+    const tn = isNode(c.typeName) ? c.typeName : undefined;
+    const names = tn && Array.isArray(tn.names) ? tn.names.map(str) : [];
+    const type = names[names.length - 1];
+    if (!tn || !type || !REG_TYPES.has(type) || names.length > 2 || (names.length === 2 && names[0] !== 'pg_catalog') || tn.arrayBounds) return;
+    functions.add(type);
+    const typeLoc = typeof tn.location === 'number' ? tn.location : -1;
+    const typeSpan = nameSpan(typeLoc, names.length);
+    const lit = isNode(c.arg) && isNode(c.arg.A_Const) ? c.arg.A_Const : undefined;
+    const litLoc = lit && typeof lit.location === 'number' ? lit.location : -1;
+    const k = tokenAt.get(litLoc);
+    const token = k === undefined ? undefined : tokens[k];
+    const value = lit && isNode(lit.sval) && typeof lit.sval.sval === 'string' ? lit.sval.sval : undefined;
+    if (value !== undefined && token?.tokenName === 'SCONST') {
+      if (type === 'regclass') refuseUnserved(value, litLoc);
+      const call = `mzfn.${type}_in(${bytes.subarray(token.start, token.end).toString('utf8')})`;
+      // `regclass 'name'`: the type name and the literal become the call.
+      if (typeSpan && typeSpan.start < token.start) {
+        edits.push({ start: typeSpan.start, end: token.end, text: call });
+        return;
+      }
+      edits.push({ start: token.start, end: token.end, text: call });
+    }
+    if (names.length === 2 && typeSpan) edits.push({ ...typeSpan, text: `${ENGINE_SCHEMA.pg_catalog}.${type}` });
+  };
+
+  /** A relation named in a regclass literal that Materialize has and we do not serve: the same 0A000 as in FROM. */
+  const refuseUnserved = (value: string, loc: number) => {
+    if (!/^[a-z_][a-z0-9_$]*(\.[a-z_][a-z0-9_$]*){0,2}$/i.test(value)) return;
+    let r: Resolved;
+    try {
+      r = o.resolve(value.toLowerCase().split('.'));
+    } catch {
+      return;
+    }
+    if (r.kind === 'refused') throw withPosition(r.error, loc);
   };
 
   /** `session_user`, `current_catalog`, `current_schema`: the session's, not the engine's (the column keeps its name). */

@@ -6,7 +6,8 @@
  */
 import { CATALOG_RELATIONS, type SystemInputs } from './catalog-relations';
 import { MATERIALIZE_COLUMNS } from './materialize-columns';
-import { PG_RELATIONS, PG_VIEWS, setServedRelations, STAND_INS } from './pg-relations';
+import { ENGINE_HELPERS_SQL, FUNCTION_STAND_INS } from './functions';
+import { PG_RELATIONS, PG_VIEWS, setServedRelations, STAND_INS as PG_STAND_INS } from './pg-relations';
 import { qualified, type AnyRelation, type Columns, type SqlView, type StandInFunction, type SystemSchema } from './typed';
 
 export type SystemTable = AnyRelation<SystemInputs>;
@@ -24,6 +25,8 @@ export const ENGINE_SCHEMA: Readonly<Record<SystemSchema, string>> = {
 export const SYSTEM_TABLES: readonly SystemTable[] = [...CATALOG_RELATIONS, ...PG_RELATIONS];
 export const SYSTEM_VIEWS: readonly SqlView[] = PG_VIEWS;
 export const SYSTEM_RELATIONS: readonly SystemRelation[] = [...SYSTEM_TABLES, ...SYSTEM_VIEWS];
+/** The functions the engine answers itself: pg_catalog's stand-ins, then Materialize's functions over the catalog (./functions.ts). */
+export const STAND_INS: readonly StandInFunction[] = [...PG_STAND_INS, ...FUNCTION_STAND_INS];
 
 const BY_NAME: ReadonlyMap<string, SystemRelation> = new Map(SYSTEM_RELATIONS.map((r) => [qualified(r), r]));
 const STAND_IN_BY_NAME: ReadonlyMap<string, StandInFunction> = new Map(STAND_INS.map((f) => [f.name, f]));
@@ -94,6 +97,7 @@ export function engineSchemaSql(): string {
     out.push(`CREATE TABLE ${engineTable(t)} (${cols.join(', ')})`);
   }
   // Function bodies name views and views call functions: bodies are checked when first run instead.
+  out.push(ENGINE_HELPERS_SQL);
   for (const f of STAND_INS) out.push(f.sql.trim().replace(/;$/, ''));
   // A view that names another view comes after it.
   const viewNames = new Set(SYSTEM_VIEWS.map((v) => qualified(v)));
