@@ -2,27 +2,29 @@
  * Materialize conformance: replays the statements extracted from Materialize's own tests
  * (test/conformance/cases, see extract.ts) in order against the API, one fresh tenant per file
  * (and per `reset-server`), and scores outcome and message agreement, and outcome agreement again
- * with the DDL we refuse (or fail for want of what we refused) counted against us. The scores may
- * not drop below floor.json (a ratchet: raise it when they improve). The environment mirrors a fresh
+ * with the DDL we refuse (or fail for want of what we refused) counted against us, for two parts
+ * of the files apart: the part fixes are made against, and a held-back fifth (parts.ts) whose
+ * answers are never listed, so the gap between the two says whether fixes follow Materialize's
+ * rules or our test files. The scores of each part may not drop below floor.json (a ratchet: raise
+ * it when they improve). The environment mirrors a fresh
  * Materialize one: the `quickstart` cluster exists. Upstream systems (Kafka, PostgreSQL) of
  * Materialize's test harness are not here, so connections are not probed.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDynamoLocal, type DynamoLocal } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
 import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
 import type { CaseFile } from './extract';
-import { Blocked, kindOf, tally, type OurAnswer, type Verdict } from './score';
+import { caseFileNames, HELD_BACK_FILE, heldBack } from './parts';
+import { Blocked, kindOf, tally, type OurAnswer, type Scores, type Verdict } from './score';
 
 const DIR = join(import.meta.dirname, 'cases');
-const FLOOR = JSON.parse(readFileSync(join(import.meta.dirname, 'floor.json'), 'utf8')) as {
-  outcome: number;
-  outcomeWithRefused: number;
-  message: number;
-  outsideRefused: number;
-};
+type Floor = { outcome: number; outcomeWithRefused: number; message: number; outsideHandled: number };
+/** A ratchet per part: raise it when the scores improve. */
+const FLOOR = JSON.parse(readFileSync(join(import.meta.dirname, 'floor.json'), 'utf8')) as { fix: Floor; heldBack: Floor };
+const HELD_BACK = JSON.parse(readFileSync(HELD_BACK_FILE, 'utf8')) as { seed: string; files: string[] };
 const PREAMBLE = "CREATE CLUSTER quickstart (SIZE = '25cc')";
 const FILES_AT_ONCE = 4;
 
@@ -69,28 +71,29 @@ async function replay(file: CaseFile): Promise<{ file: CaseFile; verdicts: Verdi
 const pct = (n: number, d: number) => (d === 0 ? 100 : Math.round((1000 * n) / d) / 10);
 
 it('agrees with Materialize on the statements of its own tests', { timeout: 2_700_000 }, async () => {
-  const files = readdirSync(DIR)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(join(DIR, f), 'utf8')) as CaseFile);
-  const runs: Awaited<ReturnType<typeof replay>>[] = [];
+  const names = caseFileNames(DIR);
+  // The held-back part is the seeded fifth that held-back.json names (parts.ts), fixed in the repository.
+  const held = new Set(HELD_BACK.files);
+  expect(HELD_BACK.files).toEqual(heldBack(names));
+  const files = names.map((f) => ({ name: f, file: JSON.parse(readFileSync(join(DIR, f), 'utf8')) as CaseFile }));
+  const runs: (Awaited<ReturnType<typeof replay>> & { heldBack: boolean })[] = [];
   const queue = [...files];
   await Promise.all(
     Array.from({ length: FILES_AT_ONCE }, async () => {
-      for (let f = queue.shift(); f; f = queue.shift()) runs.push(await replay(f));
+      for (let f = queue.shift(); f; f = queue.shift()) runs.push({ ...(await replay(f.file)), heldBack: held.has(f.name) });
     }),
   );
-  const s = tally(runs.flatMap((r) => r.verdicts));
   const unsupportedKinds = new Map<string, number>();
   const misses: unknown[] = [];
-  for (const r of runs) {
+  // Only the part fixes are made against is listed: the held-back files' answers are never read.
+  for (const r of runs.filter((x) => !x.heldBack)) {
     r.verdicts.forEach((v, i) => {
       const c = r.file.cases[i]!;
       const a = r.answers[i]!;
       if (v.bucket === 'unsupported') unsupportedKinds.set(v.kind, (unsupportedKinds.get(v.kind) ?? 0) + 1);
       const disagrees =
         (v.bucket === 'counted' && (!v.outcomeAgrees || v.messageAgrees === false)) ||
-        (v.bucket === 'outside' && !v.refusedAsOutside) ||
+        (v.bucket === 'outside' && !v.handled) ||
         (v.bucket === 'unsupported' && v.refusedDdl) ||
         (v.bucket === 'blocked' && v.ddl);
       if (disagrees) {
@@ -100,24 +103,41 @@ it('agrees with Materialize on the statements of its own tests', { timeout: 2_70
   }
   // For whoever works on the next group of differences (not checked in).
   writeFileSync(join(import.meta.dirname, 'last-run.json'), `${JSON.stringify(misses, null, 1)}\n`);
-  const outcome = pct(s.outcomeAgreed, s.counted);
-  const outcomeWithRefused = pct(s.outcomeAgreed, s.countedWithRefused);
-  const message = pct(s.messageAgreed, s.expectedErrors);
-  const outsideRefused = pct(s.outsideRefused, s.outside);
+  const fix = figures(tally(runs.filter((x) => !x.heldBack).flatMap((r) => r.verdicts)));
+  const back = figures(tally(runs.filter((x) => x.heldBack).flatMap((r) => r.verdicts)));
+  const s = fix.scores;
   const top = [...unsupportedKinds].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, n]) => `${k} ${n}`).join(', ');
   const refusedKinds = [...s.refusedDdlKinds].map(([k, n]) => `${k} ${n}`).join(', ');
+  const gap = (k: keyof Figures) => Math.round(10 * (fix[k] - back[k])) / 10;
   process.stdout.write(
-    `conformance: ${files.length} files, ${s.counted} statements scored\n` +
-      `  outcome agreement ${s.outcomeAgreed}/${s.counted} = ${outcome} %\n` +
-      `  outcome agreement counting refused DDL as disagreements ${s.outcomeAgreed}/${s.countedWithRefused} = ${outcomeWithRefused} %\n` +
+    `conformance: ${files.length} files (${files.length - held.size} to fix against, ${held.size} held back), ${s.counted} + ${back.scores.counted} statements scored\n` +
+      `  the part fixed against (${files.length - held.size} files):\n` +
+      `  outcome agreement ${s.outcomeAgreed}/${s.counted} = ${fix.outcome} %\n` +
+      `  outcome agreement counting refused DDL as disagreements ${s.outcomeAgreed}/${s.countedWithRefused} = ${fix.outcomeWithRefused} %\n` +
       `    DDL Materialize ran that we refused (0A000): ${s.refusedDdl}: ${refusedKinds}; blocked by them: ${s.blockedDdl}\n` +
-      `  message agreement ${s.messageAgreed}/${s.expectedErrors} expected errors = ${message} %\n` +
-      `  not supported yet (0A000, issue 18): ${s.unsupported} statements: ${top}\n` +
+      `  message agreement ${s.messageAgreed}/${s.expectedErrors} expected errors = ${fix.message} %\n` +
+      `  not supported yet (0A000): ${s.unsupported} statements: ${top}\n` +
       `  blocked (name an object whose unsupported CREATE we refused): ${s.blocked}\n` +
-      `  outside a control plane (data queries, session state): ${s.outside}, refused as such ${s.outsideRefused} = ${outsideRefused} %\n`,
+      `  outside a control plane (data queries, session state): ${s.outside}, refused as such or answered as Materialize ${s.outsideHandled} = ${fix.outsideHandled} %\n` +
+      `  the held-back part (${held.size} files, figures only): outcome ${back.scores.outcomeAgreed}/${back.scores.counted} = ${back.outcome} %, ` +
+      `with refused DDL ${back.outcomeWithRefused} %, message ${back.scores.messageAgreed}/${back.scores.expectedErrors} = ${back.message} %, outside handled ${back.outsideHandled} %\n` +
+      `  gap (fixed against − held back, points): outcome ${gap('outcome')}, with refused DDL ${gap('outcomeWithRefused')}, message ${gap('message')}\n`,
   );
-  expect(outcome).toBeGreaterThanOrEqual(FLOOR.outcome);
-  expect(outcomeWithRefused).toBeGreaterThanOrEqual(FLOOR.outcomeWithRefused);
-  expect(message).toBeGreaterThanOrEqual(FLOOR.message);
-  expect(outsideRefused).toBeGreaterThanOrEqual(FLOOR.outsideRefused);
+  for (const [part, got] of [['fix', fix], ['heldBack', back]] as const) {
+    for (const k of ['outcome', 'outcomeWithRefused', 'message', 'outsideHandled'] as const) {
+      expect(got[k], `${part}.${k}`).toBeGreaterThanOrEqual(FLOOR[part][k]);
+    }
+  }
 });
+
+type Figures = { outcome: number; outcomeWithRefused: number; message: number; outsideHandled: number };
+
+function figures(s: Scores): Figures & { scores: Scores } {
+  return {
+    scores: s,
+    outcome: pct(s.outcomeAgreed, s.counted),
+    outcomeWithRefused: pct(s.outcomeAgreed, s.countedWithRefused),
+    message: pct(s.messageAgreed, s.expectedErrors),
+    outsideHandled: pct(s.outsideHandled, s.outside),
+  };
+}

@@ -66,7 +66,7 @@ export function parseSlt(text: string): ConformanceCase[] {
       i++;
       continue;
     }
-    const stmt = /^statement\s+(ok|error|count\s+\d+)\s*(.*)$/.exec(head);
+    const stmt = /^statement\s+(ok|OK|error|count\s+\d+)\s*(.*)$/.exec(head);
     const query = /^query\s+(\S+)(.*)$/.exec(head);
     if (stmt || query) {
       const { sql, end } = block(i + 1);
