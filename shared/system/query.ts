@@ -6,7 +6,7 @@
  * `current_database()`, `pg_get_userbyid`, ...) pointed at the engine's stand-ins. Pure: the parser
  * is passed in loaded; positions in errors are 0-based byte offsets of the original text.
  */
-import { NotSupportedError, PlanError, SqlSyntaxError, SQLSTATE } from '../errors';
+import { ControlPlaneError, NotSupportedError, PlanError, SqlSyntaxError, SQLSTATE } from '../errors';
 import type { ObjectName } from '../sql/ast';
 import { ENGINE_SCHEMA, engineTable, standIn, type SystemRelation } from './registry';
 
@@ -60,6 +60,66 @@ export interface AnalyzeOptions {
 
 /** Reads `text`, one query. Throws PlanError (42601, 42P01, 0A000) for what the engine should not run. */
 export function analyzeQuery(text: string, o: AnalyzeOptions): AnalyzedQuery {
+  const pre = parenthesizeFieldSelections(text, o.parser);
+  if (!pre) return analyzeText(text, o);
+  try {
+    const a = analyzeText(pre.text, o);
+    return { ...a, originalOffset: (rewritten) => pre.original(a.originalOffset(rewritten)) };
+  } catch (e) {
+    if (e instanceof ControlPlaneError && e.position !== undefined) e.position = pre.original(e.position);
+    throw e;
+  }
+}
+
+/**
+ * Materialize reads a field of a function's result without parentheses around the call
+ * (`mz_aclexplode(privileges).*`, as dbt-materialize's deploy macros write it); PostgreSQL wants
+ * `(mz_aclexplode(privileges)).*`. Adds them, and maps byte offsets of the new text back to the
+ * old. Undefined when there is nothing to add.
+ */
+export function parenthesizeFieldSelections(text: string, parser: PgParser): { text: string; original(byte: number): number } | undefined {
+  let tokens;
+  try {
+    tokens = parser.scanSync(text).tokens;
+  } catch {
+    return undefined;
+  }
+  // A function's name: an identifier, or a keyword that is not reserved (`coalesce`, `left`).
+  const isName = (k: number) => k >= 0 && /^[A-Za-z_"\u0080-\uffff]/.test(tokens[k]!.text) && tokens[k]!.keywordKind < 4;
+  const inserts: { pos: number; ch: '(' | ')' }[] = [];
+  for (let k = 1; k < tokens.length; k++) {
+    if (tokens[k]!.text !== '.' || tokens[k - 1]!.text !== ')') continue;
+    let depth = 0;
+    let open = k - 1;
+    for (; open >= 0; open--) {
+      if (tokens[open]!.text === ')') depth++;
+      else if (tokens[open]!.text === '(' && --depth === 0) break;
+    }
+    if (open <= 0 || !isName(open - 1)) continue;
+    let first = open - 1;
+    while (first >= 2 && tokens[first - 1]!.text === '.' && isName(first - 2)) first -= 2;
+    inserts.push({ pos: tokens[first]!.start, ch: '(' }, { pos: tokens[k - 1]!.end, ch: ')' });
+  }
+  if (!inserts.length) return undefined;
+  // Closers first where a call ends just as another starts.
+  inserts.sort((a, b) => a.pos - b.pos || (a.ch === ')' ? -1 : 1));
+  const bytes = Buffer.from(text, 'utf8');
+  const chunks: Buffer[] = [];
+  let at = 0;
+  for (const x of inserts) {
+    chunks.push(bytes.subarray(at, x.pos), Buffer.from(x.ch));
+    at = x.pos;
+  }
+  chunks.push(bytes.subarray(at));
+  // Each byte inserted before an offset moved it one to the right.
+  const inserted = inserts.map((x, n) => x.pos + n);
+  return {
+    text: Buffer.concat(chunks).toString('utf8'),
+    original: (byte) => byte - inserted.filter((p) => p < byte).length,
+  };
+}
+
+function analyzeText(text: string, o: AnalyzeOptions): AnalyzedQuery {
   let result;
   try {
     result = o.parser.parseSync(text);

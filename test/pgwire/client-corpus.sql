@@ -319,7 +319,7 @@ REVOKE "tf_reader" FROM "tf_role";
 ALTER ROLE "tf_role" RESET "cluster";
 -- tf.system.parameter_reset | terraform | pkg/materialize/system_parameter.go | SystemParameterBuilder.Reset | ddl: ALTER SYSTEM
 ALTER SYSTEM RESET "max_tables";
--- tf.cluster.reset_auto_scaling | terraform | pkg/materialize/cluster.go | ClusterBuilder.AlterClusterResetAutoScaling | ddl: ALTER CLUSTER
+-- tf.cluster.reset_auto_scaling | terraform | pkg/materialize/cluster.go | ClusterBuilder.AlterClusterResetAutoScaling | ddl: error 42601
 ALTER CLUSTER "tf_cluster" RESET (AUTO SCALING STRATEGY);
 -- tf.drop.sink | terraform | pkg/materialize/sink.go | Sink.Drop | ddl: DROP SINK
 DROP SINK "tf_db"."tf_schema"."totals_out";
@@ -388,7 +388,7 @@ comment on materialized view "materialize"."dbt_x"."my_mv" is $dbt_comment_liter
 -- dbt.persist_docs.column | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/adapters.sql | materialize__alter_column_comment_single | ddl: COMMENT
 comment on column "materialize"."dbt_x"."my_mv".counter is $dbt_comment_literal_block$The counter$dbt_comment_literal_block$;
 -- dbt.sink.create | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/adapters.sql | materialize__create_sink | ddl: CREATE SINK
-create sink "materialize"."dbt_sinks"."dbt_sink" in cluster dbt_prod from "materialize"."dbt_x"."my_view" into kafka connection "materialize"."public"."dbt_kafka" (topic 'dbt-sink') format json envelope debezium ;
+create sink "materialize"."dbt_sinks"."dbt_sink" in cluster dbt_prod from "materialize"."dbt_x"."my_daily" into kafka connection "materialize"."public"."dbt_kafka" (topic 'dbt-sink') format json envelope debezium ;
 -- dbt.list_relations | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/adapters.sql | materialize__list_relations_without_caching | read: database, schema, name, type
 select d.name as database, s.name as schema, o.name, case when o.type = 'materialized-view' then 'materialized_view' else o.type end as type from mz_objects o left join mz_sources so on o.id = so.id join mz_schemas s on o.schema_id = s.id and s.name = 'dbt_x' join mz_databases d on s.database_id = d.id and d.name = 'materialize' where o.type in ('table', 'source', 'view', 'materialized-view', 'index', 'sink') and coalesce(so.type, '') not in ('subsource', 'progress')
 -- dbt.get_columns_in_relation | dbt-postgres | dbt/include/postgres/macros/adapters.sql | postgres__get_columns_in_relation | read: column_name, data_type, character_maximum_length, numeric_precision, numeric_scale
@@ -404,7 +404,7 @@ select c.name, c.type_oid from mz_columns c join mz_relations r ON c.id = r.id w
 -- dbt.column_schema.drop | dbt-materialize | misc/dbt-materialize/dbt/adapters/materialize/impl.py | MaterializeAdapter.get_column_schema_from_query | ddl: DROP VIEW
 drop view __dbt_sbq{{pid}}
 -- dbt.rename.mv | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/adapters.sql | materialize__rename_relation | ddl: ALTER MATERIALIZED VIEW
-alter materialized view "materialize"."dbt_x"."my_daily" rename to "my_daily_v2"
+alter materialized view "materialize"."dbt_x"."my_mv" rename to "my_mv_v2"
 -- dbt.set_cluster | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/adapters.sql | set_cluster | ddl: SET
 set cluster = dbt_prod;
 -- dbt.current_database | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/deploy/deploy_promote.sql | get_current_database | read: current_database
@@ -412,7 +412,7 @@ SELECT current_database()
 -- dbt.drop.index | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/adapters.sql | materialize__drop_relation (index) | ddl: DROP INDEX
 drop index if exists "materialize"."dbt_x"."my_mv_idx"
 -- dbt.drop.mv | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/adapters.sql | materialize__drop_relation (materialized view) | ddl: DROP MATERIALIZED VIEW
-drop materialized view if exists "materialize"."dbt_x"."my_mv" cascade
+drop materialized view if exists "materialize"."dbt_x"."my_mv_v2" cascade
 -- dbt.drop.table | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/adapters.sql | materialize__drop_relation (table) | ddl: DROP TABLE
 drop table if exists "materialize"."dbt_x"."my_seed" cascade
 -- dbt.schema_exists | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/utils/exists.sql | schema_exists | read: mz_catalog.mz_schemas.*, mz_catalog.mz_databases.*
@@ -427,8 +427,6 @@ SELECT count(*) > 0 FROM mz_sinks JOIN mz_clusters ON mz_sinks.cluster_id = mz_c
 SELECT count(*) FROM mz_objects JOIN mz_schemas ON mz_objects.schema_id = mz_schemas.id JOIN mz_databases ON mz_databases.id = mz_schemas.database_id WHERE mz_schemas.name = 'dbt_x_dbt_deploy' AND mz_objects.id LIKE 'u%' AND mz_databases.name = current_database()
 -- dbt.deploy.create_schema | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/deploy/deploy_init.sql | deploy_init | ddl: CREATE SCHEMA
 CREATE SCHEMA dbt_x_dbt_deploy;
--- dbt.deploy.view.create | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/adapters.sql | materialize__create_view_as (a dbt run with --vars 'deploy: true') | ddl: CREATE VIEW
-create view "materialize"."dbt_x_dbt_deploy"."my_view" as ( select counter from "materialize"."dbt_x"."dbt_counter" );
 -- dbt.deploy.default_privileges | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/deploy/deploy_init.sql | internal_copy_schema_default_privs | read: ?column?
 SELECT 'ALTER DEFAULT PRIVILEGES ' || CASE WHEN object_owner = 'PUBLIC' THEN 'FOR ALL ROLES ' ELSE 'FOR ROLE ' || quote_ident(object_owner) || ' ' END || 'IN SCHEMA dbt_x_dbt_deploy ' || 'GRANT ' || privilege_type || ' ' || 'ON ' || object_type || 's ' || CASE WHEN grantee = 'PUBLIC' THEN 'TO PUBLIC' ELSE 'TO ' || quote_ident(grantee) END FROM mz_internal.mz_show_default_privileges WHERE database = current_database() AND schema = 'dbt_x' AND object_owner <> 'none' AND grantee <> 'none'
 -- dbt.deploy.schema_revokes | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/deploy/deploy_init.sql | internal_copy_schema_grants | read: ?column?
@@ -439,6 +437,8 @@ WITH schema_privilege AS ( SELECT mz_internal.mz_aclexplode(s.privileges).* FROM
 SELECT c.managed, c.size, c.replication_factor, c.id AS cluster_id, c.name AS cluster_name, cs.type AS schedule_type, cs.refresh_hydration_time_estimate FROM mz_clusters c LEFT JOIN mz_internal.mz_cluster_schedules cs ON cs.cluster_id = c.id WHERE c.name = 'dbt_prod'
 -- dbt.deploy.create_cluster | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/ci/create_cluster.sql | create_cluster | ddl: CREATE CLUSTER
 CREATE CLUSTER dbt_prod_dbt_deploy ( SIZE = '25cc' , REPLICATION FACTOR = 1 )
+-- dbt.deploy.mv.create | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/adapters.sql | materialize__create_materialized_view_as (a dbt run with --vars 'deploy: true') | ddl: CREATE MATERIALIZED VIEW
+create materialized view "materialize"."dbt_x_dbt_deploy"."my_daily" in cluster dbt_prod_dbt_deploy with ( refresh every '1 day' aligned to '2024-01-01 00:00:00+00' ) as ( select count(*) as n from "materialize"."dbt_x"."dbt_counter" );
 -- dbt.deploy.set_cluster_ci_tag | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/utils/ci_utils.sql | set_cluster_ci_tag | ddl: COMMENT
 COMMENT ON CLUSTER "dbt_prod_dbt_deploy" IS 'ci-pr-42';
 -- dbt.deploy.check_cluster_ci_tag | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/utils/ci_utils.sql | check_cluster_ci_tag | read: ?column?, comment
@@ -458,7 +458,7 @@ COMMENT ON SCHEMA "dbt_x" IS 'Deployment by materialize on 2026-01-05 10:00:00+0
 -- dbt.deploy.check_schema_ci_tag | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/utils/ci_utils.sql | check_schema_ci_tag | read: ?column?, comment
 SELECT comment = 'ci-pr-42', comment FROM mz_internal.mz_comments c JOIN mz_schemas s ON c.id = s.id JOIN mz_databases d ON s.database_id = d.id WHERE s.name = 'dbt_x' AND d.name = current_database()
 -- dbt.deploy.alter_sink | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/deploy/deploy_promote.sql | process_sinks | ddl: ALTER SINK
-ALTER SINK "materialize"."dbt_sinks"."dbt_sink" SET FROM "materialize"."dbt_x"."my_view";
+ALTER SINK "materialize"."dbt_sinks"."dbt_sink" SET FROM "materialize"."dbt_x"."my_daily";
 -- dbt.deploy_cleanup.schema | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/deploy/deploy_cleanup.sql | deploy_cleanup | ddl: DROP SCHEMA
 DROP SCHEMA IF EXISTS "dbt_x_dbt_deploy" CASCADE;
 -- dbt.deploy_cleanup.cluster | dbt-materialize | misc/dbt-materialize/dbt/include/materialize/macros/deploy/deploy_cleanup.sql | deploy_cleanup | ddl: DROP CLUSTER
@@ -503,11 +503,11 @@ SELECT c.oid::pg_catalog.regclass, c.relkind, false AS inhdetachpending, NULL FR
 SELECT c.oid, n.nspname, c.relname FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relname OPERATOR(pg_catalog.~) '^(psql_t)$' AND pg_catalog.pg_table_is_visible(c.oid) ORDER BY 2, 3;
 -- psql.dplus_psql_t.2 | psql | src/bin/psql/describe.c | describeOneTableDetails (\d+ psql_t) | read: relchecks, relkind, relhasindex, relhasrules, relhastriggers, relrowsecurity, relforcerowsecurity, relhasoids, relispartition, array_to_string, reltablespace, reloftype, relpersistence, relreplident
 SELECT c.relchecks, c.relkind, c.relhasindex, c.relhasrules, c.relhastriggers, c.relrowsecurity, c.relforcerowsecurity, c.relhasoids, false as relispartition, pg_catalog.array_to_string(c.reloptions || array(select 'toast.' || x from pg_catalog.unnest(tc.reloptions) x), ', ') , c.reltablespace, CASE WHEN c.reloftype = 0 THEN '' ELSE c.reloftype::pg_catalog.regtype::pg_catalog.text END, c.relpersistence, c.relreplident FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_class tc ON (c.reltoastrelid = tc.oid) WHERE c.oid = '{{oid:materialize.public.psql_t}}';
--- psql.dplus_psql_t.3 | psql | src/bin/psql/describe.c | describeOneTableDetails (\d+ psql_t) | read: attname, format_type, pg_get_expr, attnotnull, attcollation, attidentity, attgenerated, attstorage, attstattarget, col_description
+-- psql.dplus_psql_t.3 | psql | src/bin/psql/describe.c | describeOneTableDetails (\d+ psql_t) | read: error 42703
 SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), (SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid, true) FROM pg_catalog.pg_attrdef d WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.atthasdef), a.attnotnull, (SELECT c.collname FROM pg_catalog.pg_collation c, pg_catalog.pg_type t WHERE c.oid = a.attcollation AND t.oid = a.atttypid AND a.attcollation <> t.typcollation) AS attcollation, ''::pg_catalog.char AS attidentity, ''::pg_catalog.char AS attgenerated, a.attstorage, CASE WHEN a.attstattarget=-1 THEN NULL ELSE a.attstattarget END AS attstattarget, pg_catalog.col_description(a.attrelid, a.attnum) FROM pg_catalog.pg_attribute a WHERE a.attrelid = '{{oid:materialize.public.psql_t}}' AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum;
 -- psql.dx.1 | psql | src/bin/psql/describe.c | listExtensions (\dx) | read: Name, Version, Schema, Description
 SELECT e.extname AS "Name", e.extversion AS "Version", n.nspname AS "Schema", c.description AS "Description" FROM pg_catalog.pg_extension e LEFT JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace LEFT JOIN pg_catalog.pg_description c ON c.objoid = e.oid AND c.classoid = 'pg_catalog.pg_extension'::pg_catalog.regclass ORDER BY 1;
 -- psql.du.1 | psql | src/bin/psql/describe.c | describeRoles (\du) | read: rolname, rolsuper, rolinherit, rolcreaterole, rolcreatedb, rolcanlogin, rolconnlimit, rolvaliduntil, memberof, rolreplication, rolbypassrls
 SELECT r.rolname, r.rolsuper, r.rolinherit, r.rolcreaterole, r.rolcreatedb, r.rolcanlogin, r.rolconnlimit, r.rolvaliduntil, ARRAY(SELECT b.rolname FROM pg_catalog.pg_auth_members m JOIN pg_catalog.pg_roles b ON (m.roleid = b.oid) WHERE m.member = r.oid) as memberof , r.rolreplication , r.rolbypassrls FROM pg_catalog.pg_roles r WHERE r.rolname !~ '^pg_' ORDER BY 1;
--- psql.df.1 | psql | src/bin/psql/describe.c | describeFunctions (\df) | read: Schema, Name, Result data type, Argument data types, Type
+-- psql.df.1 | psql | src/bin/psql/describe.c | describeFunctions (\df) | read: error 42703
 SELECT n.nspname as "Schema", p.proname as "Name", pg_catalog.pg_get_function_result(p.oid) as "Result data type", pg_catalog.pg_get_function_arguments(p.oid) as "Argument data types", CASE WHEN p.proisagg THEN 'agg' WHEN p.proiswindow THEN 'window' WHEN p.prorettype = 'pg_catalog.trigger'::pg_catalog.regtype THEN 'trigger' ELSE 'func' END as "Type" FROM pg_catalog.pg_proc p LEFT JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace WHERE pg_catalog.pg_function_is_visible(p.oid) AND n.nspname <> 'pg_catalog' AND n.nspname <> 'information_schema' ORDER BY 1, 2, 4;

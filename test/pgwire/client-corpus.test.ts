@@ -72,14 +72,49 @@ function parseCorpus(text: string): Entry[] {
 
 const CORPUS = parseCorpus(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'client-corpus.sql'), 'utf8'));
 
-/** The issue that tracks what another change is bringing (docs/pgwire.md's issue 29 list). */
-const ISSUE_29 = 'issue 29';
+/** Another change is bringing these (issue 29): when it lands, they leave this list. */
+const issue29 = (what: string) => `issue 29 brings ${what}`;
 
 /**
- * What we do not serve, by corpus id: the SQLSTATE it gets and why. Materialize answers every one of
- * these (or, where marked, answers as we do).
+ * What we do not serve, by corpus id: the SQLSTATE it gets and why. Materialize serves every one of
+ * these. `blocked` marks a statement that names an object whose CREATE is refused.
  */
-const EXPECTED_REFUSALS: Readonly<Record<string, { readonly code: string; readonly reason: string }>> = {};
+const EXPECTED_REFUSALS: Readonly<Record<string, { readonly code: string; readonly reason: string }>> = {
+  'tf.role.create_login': { code: '0A000', reason: issue29('LOGIN and PASSWORD roles: the role mapping of app passwords (Materialize answers this 0A000 too, unless password authentication is on)') },
+  'tf.role.comment': { code: '0A000', reason: issue29('COMMENT ON ROLE') },
+  'tf.role.parameter': { code: '0A000', reason: issue29('ALTER ROLE ... SET') },
+  'tf.role.parameter_reset': { code: '0A000', reason: issue29('ALTER ROLE ... RESET') },
+  'tf.system.parameter': { code: '0A000', reason: issue29('ALTER SYSTEM') },
+  'tf.system.parameter_reset': { code: '0A000', reason: issue29('ALTER SYSTEM') },
+  'tf.network_policy.create': { code: '0A000', reason: issue29('NETWORK POLICY') },
+  'tf.drop.network_policy': { code: '0A000', reason: issue29('NETWORK POLICY') },
+  'tf.read.network_policy': { code: '0A000', reason: issue29('NETWORK POLICY, and with it mz_network_policies and mz_network_policy_rules') },
+  'tf.source_table.webhook': { code: '42601', reason: issue29('CREATE TABLE ... FROM WEBHOOK') },
+  'tf.table.column_comment': { code: '42601', reason: issue29('COMMENT ON COLUMN database.schema.table.column') },
+  'tf.grant.system': { code: '42501', reason: issue29('the superuser mapping of app passwords: a caller acts as the role materialize, which is no superuser') },
+  'tf.revoke.system': { code: '42501', reason: issue29('the superuser mapping of app passwords') },
+  'tf.default_privilege.all_roles': { code: '42501', reason: issue29('the superuser mapping of app passwords (FOR ALL ROLES takes a superuser)') },
+  'tf.sink.alter_from': { code: '0A000', reason: issue29('ALTER SINK ... SET FROM') },
+  'tf.read.connection.ssh': {
+    code: '0A000',
+    reason: 'mz_ssh_tunnel_connections gives the public keys of the key pair Materialize makes for each SSH tunnel; none is made here (it is the data plane secret store\'s to make), so there is no true answer',
+  },
+  'tf.read.connection.privatelink': { code: '0A000', reason: 'mz_aws_privatelink_connections gives the AWS principal the data plane connects as, which the control plane does not know' },
+  'tf.read.source_reference': {
+    code: '0A000',
+    reason: "mz_source_references lists every table an upstream offers, read from it at purification and REFRESH REFERENCES; the catalog keeps only those a source exports",
+  },
+  'dbt.persist_docs.column': { code: '42601', reason: issue29('COMMENT ON COLUMN database.schema.relation.column') },
+  'dbt.column_schema.drop': {
+    code: '42P01',
+    reason: "a temporary view lives as long as the request that made it (over pgwire, one statement outside a block: docs/pgwire.md), so dbt's next statement does not find it; Materialize keeps it for the session",
+  },
+  'dbt.deploy.is_cluster_ready': {
+    code: '0A000',
+    reason: 'it reads hydration, lag and replica history (mz_hydration_statuses, mz_wallclock_global_lag, mz_cluster_replica_status_history, mz_now()): the data plane introspects those, the catalog does not have them',
+  },
+  'dbt.deploy.alter_sink': { code: '0A000', reason: issue29('ALTER SINK ... SET FROM') },
+};
 
 let p: Pipeline;
 let tenant: string;
@@ -237,7 +272,7 @@ describe('the corpus', () => {
     const ids = new Set(CORPUS.map((e) => e.id));
     expect(ids.size).toBe(CORPUS.length);
     expect(Object.keys(EXPECTED_REFUSALS).filter((id) => !ids.has(id))).toEqual([]);
-    for (const client of ['terraform', 'dbt-materialize', 'dbt-postgres', 'psql']) expect(byClient(client).length, client).toBeGreaterThan(10);
+    for (const client of ['terraform', 'dbt-materialize', 'dbt-postgres', 'psql']) expect(byClient(client).length, client).toBeGreaterThan(5);
     for (const e of CORPUS) expect(e.file, e.id).toMatch(/\.(go|sql|py|c)$/);
   });
 
@@ -280,7 +315,7 @@ describe('replayed over pgwire', () => {
     expect(served + refused).toBe(byClient('psql').length);
   });
 
-  it('psql itself: each meta-command sends the corpus queries and prints its table, or fails where they are refused', async () => {
+  it('psql itself: each meta-command sends the corpus queries and prints its table, or fails where Materialize fails too', async () => {
     const { stdout: version } = await run('psql', ['--version']);
     // The corpus holds what psql 15 sends (its queries depend on psql's version).
     expect(version).toMatch(/\(PostgreSQL\) 15\./);
@@ -291,7 +326,8 @@ describe('replayed over pgwire', () => {
     const problems: string[] = [];
     for (const cmd of commands) {
       const entries = byClient('psql').filter((e) => e.fn.endsWith(`(${cmd})`));
-      const refused = entries.filter((e) => EXPECTED_REFUSALS[e.id]);
+      // psql stops at the first query that fails: refused here, or failing in Materialize too.
+      const fails = entries.some((e) => EXPECTED_REFUSALS[e.id] || e.expectedError);
       const child = await run('psql', ['-X', '-E', '-v', 'ON_ERROR_STOP=1', `host=127.0.0.1 port=${p.pgPort} user=materialize dbname=materialize options='--tenant=${tenant} --welcome_message=off'`, '-c', cmd], {
         env: { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: '20' },
       }).then(
@@ -301,7 +337,7 @@ describe('replayed over pgwire', () => {
       const sent = [...child.stdout.matchAll(/\*{9} QUERY \*{10}\n([\s\S]*?)\n\*{26}/g)].map((m) => m[1]!.split(/\s+/).join(' ').trim());
       const want = entries.map((e) => e.sql.replace('{{oid:materialize.public.psql_t}}', oid));
       if (JSON.stringify(sent) !== JSON.stringify(want)) problems.push(`${cmd}: psql sent ${JSON.stringify(sent)}`);
-      if (refused.length ? child.code === 0 : child.code !== 0) problems.push(`${cmd}: exit ${child.code} ${child.stderr.trim()}`);
+      if (fails ? child.code === 0 : child.code !== 0) problems.push(`${cmd}: exit ${child.code} ${child.stderr.trim()}`);
     }
     expect(problems).toEqual([]);
   });
