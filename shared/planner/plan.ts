@@ -1462,10 +1462,12 @@ export class Planner {
           const q = view.qualifiedName(x);
           return `"${x.kind === 'type' && builtinTypeName([x.name]) ? q.slice(q[0] === DEFAULT_DATABASE ? 1 : 0).join('.') : minimalName(q)}"`;
         };
+        // Materialize's item types: a subsource is a source there.
+        const label = (x: CatalogObject) => (x.kind === 'subsource' ? 'source' : KIND_LABEL[x.kind]);
         const reason = CONTAINER_KINDS.has(o.kind)
           ? ' because other objects depend on it'
-          : `: still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`;
-        throw new PlanError(`cannot drop ${KIND_LABEL[o.kind]} ${isRoot ? '' : 'dependency '}${minimal(o)}${reason}`, {
+          : `: still depended upon by ${blocking.map((d) => `${label(d)} ${minimal(d)}`).join(', ')}`;
+        throw new PlanError(`cannot drop ${label(o)} ${isRoot ? '' : 'dependency '}${minimal(o)}${reason}`, {
           code: SQLSTATE.dependentObjectsStillExist,
           position: at,
           hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
