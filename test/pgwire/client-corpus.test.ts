@@ -61,6 +61,7 @@ function parseCorpus(text: string): Entry[] {
   };
   for (const line of text.split('\n')) {
     const head = HEADER.exec(line);
+    if (!head && /^-- [a-z][\w.]* \| /.test(line)) throw new Error(`client-corpus.sql: a header that does not read: ${line}`);
     if (head) {
       flush();
       current = { head, body: [] };
