@@ -1352,7 +1352,7 @@ export class Planner {
         // Built-in types come first on the search path: `bool` is pg_catalog's even when public.bool exists.
         throw new PlanError(`cannot drop type ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
       }
-      const target = this.findForDrop(s.objectType, name, at);
+      const target = this.findForDropIfExists(s, name, at);
       if (!target) {
         if (s.ifExists) {
           notices.push(`${s.objectType} "${name.join('.')}" does not exist, skipping`);
@@ -1394,15 +1394,25 @@ export class Planner {
         }
         if (cluster) this.ws.touch(cluster.id);
       }
-      if (target.kind === 'subsource') {
-        throw new PlanError(`cannot drop subsource ${target.name} on its own`, { code: SQLSTATE.dependentObjectsStillExist, position: at, hint: 'Drop its source instead.' });
-      }
+      // As in Materialize, a subsource goes on its own (the way to stop ingesting one upstream
+      // table): its source's ingestion is ensured again at a new generation, without the export.
+      if (target.kind === 'subsource') this.ws.update(target.spec.sourceId, (x) => x, true);
       const doomed = this.dropClosure(target, cascade, at);
       // Materialize checks ownership once the plan stands (of what was named, not of what cascades).
       requireOwner(this.view(), target, at);
       for (const id of doomed) this.ws.drop(id);
     }
     return this.write(tag, notices);
+  }
+
+  /** With IF EXISTS, a name whose schema or database is missing names nothing (Materialize's notice, not an error). */
+  private findForDropIfExists(s: S<'drop'>, name: ObjectName, at: number): CatalogObject | undefined {
+    try {
+      return this.findForDrop(s.objectType, name, at);
+    } catch (e) {
+      if (s.ifExists && e instanceof PlanError && (e.code === SQLSTATE.undefinedObject || e.code === SQLSTATE.invalidSchemaName)) return undefined;
+      throw e;
+    }
   }
 
   private findForDrop(type: S<'drop'>['objectType'], name: ObjectName, at: number): CatalogObject | undefined {
@@ -1452,10 +1462,12 @@ export class Planner {
           const q = view.qualifiedName(x);
           return `"${x.kind === 'type' && builtinTypeName([x.name]) ? q.slice(q[0] === DEFAULT_DATABASE ? 1 : 0).join('.') : minimalName(q)}"`;
         };
+        // Materialize's item types: a subsource is a source there.
+        const label = (x: CatalogObject) => (x.kind === 'subsource' ? 'source' : KIND_LABEL[x.kind]);
         const reason = CONTAINER_KINDS.has(o.kind)
           ? ' because other objects depend on it'
-          : `: still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`;
-        throw new PlanError(`cannot drop ${KIND_LABEL[o.kind]} ${isRoot ? '' : 'dependency '}${minimal(o)}${reason}`, {
+          : `: still depended upon by ${blocking.map((d) => `${label(d)} ${minimal(d)}`).join(', ')}`;
+        throw new PlanError(`cannot drop ${label(o)} ${isRoot ? '' : 'dependency '}${minimal(o)}${reason}`, {
           code: SQLSTATE.dependentObjectsStillExist,
           position: at,
           hint: 'Use DROP ... CASCADE to drop the dependent objects too.',

@@ -8,7 +8,9 @@ import { NO_DATABASE, type CatalogObject, type CatalogSnapshot, type ItemObject,
 import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/status-store';
 import type { EffectRecord } from '../effects/model';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
+import type { Statement } from '../sql/ast';
 import { formatInterval } from '../sql/interval';
+import { parse } from '../sql/parser';
 import { aclItemText, aclOf, BUILTIN_DEFAULT_PRIVILEGES, BUILTIN_ROLES, MATERIALIZE_ROLE_ID, MZ_SYSTEM_ROLE_ID, ownerOf, PUBLIC_ROLE_ID } from '../planner/roles';
 import { MATERIALIZE_COLUMNS } from './materialize-columns';
 import { oidsOf, SYSTEM_SCHEMAS } from './oids';
@@ -131,6 +133,9 @@ const RELATION_KINDS: ReadonlySet<string> = new Set(['table', 'source', 'subsour
 const databaseIdOf = (s: ObjectOf<'schema'>): string | null => (s.spec.databaseId === NO_DATABASE ? null : s.spec.databaseId);
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The relation that lists each upstream table a source of this type exports (Materialize's names). */
+const UPSTREAM_TABLES_RELATION = { postgres: 'mz_postgres_source_tables', mysql: 'mz_mysql_source_tables', 'sql-server': 'mz_sql_server_source_tables' } as const;
 
 export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
   def({
@@ -463,6 +468,86 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
         .filter((s) => s.spec.sourceType === 'webhook')
         .map((s) => ({ id: s.id, name: s.name, url: `/api/webhook/${snapshot.qualifiedName(s).map(encodeURIComponent).join('/')}` })),
   }),
+  /**
+   * AWS connections' settings (what `CREATE CONNECTION ... TO AWS` named, secrets by id).
+   * `principal`, `external_id` and `example_trust_policy` are what the data plane assumes roles as:
+   * the data plane's to know, so NULL here, as Materialize shows them for access-key credentials.
+   */
+  def({
+    schema: 'mz_internal',
+    name: 'mz_aws_connections',
+    columns: mz['mz_internal.mz_aws_connections'],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot
+        .ofKind('connection')
+        .filter((c) => c.spec.connector.type === 'aws')
+        .map((c) => {
+          const { options: o, secretRefs: secrets } = c.spec.connector;
+          const plain = (k: string) => (o[k] !== undefined ? unquote(o[k]) : null);
+          return {
+            id: c.id,
+            endpoint: plain('ENDPOINT'),
+            region: plain('REGION'),
+            access_key_id: plain('ACCESS KEY ID'),
+            access_key_id_secret_id: secrets['ACCESS KEY ID'] ?? null,
+            secret_access_key_secret_id: secrets['SECRET ACCESS KEY'] ?? null,
+            session_token: plain('SESSION TOKEN'),
+            session_token_secret_id: secrets['SESSION TOKEN'] ?? null,
+            assume_role_arn: plain('ASSUME ROLE ARN'),
+            assume_role_session_name: plain('ASSUME ROLE SESSION NAME'),
+            principal: null,
+            external_id: null,
+            example_trust_policy: null,
+          };
+        }),
+  }),
+  /**
+   * The key columns of each index, as Materialize lists them: a plain column by its position in the
+   * indexed relation, any other key by its expression. Like mz_columns, for the relations whose
+   * columns the catalog keeps (tables); a default index's key is all of them.
+   */
+  def({
+    schema: 'mz_catalog',
+    name: 'mz_index_columns',
+    columns: mz['mz_catalog.mz_index_columns'],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot.ofKind('index').flatMap((i) => {
+        const on = snapshot.get(i.spec.onId);
+        if (on?.kind !== 'table') return [];
+        const columns = on.spec.columns;
+        const keys = i.spec.keyParts.length ? i.spec.keyParts : columns.map((c) => c.name);
+        return keys.map((key, k) => {
+          const at = columns.findIndex((c) => c.name === unquoteIdent(key));
+          return { index_id: i.id, index_position: k + 1, on_position: at >= 0 ? at + 1 : null, on_expression: at >= 0 ? null : key, nullable: at >= 0 ? !columns[at]!.notNull : true };
+        });
+      }),
+  }),
+  /** The addresses the data plane's egress traffic comes from: none are announced here (as in a Materialize started without any). */
+  def({ schema: 'mz_catalog', name: 'mz_egress_ips', columns: mz['mz_catalog.mz_egress_ips'], needs: [], rows: () => [] }),
+  ...(['postgres', 'mysql', 'sql-server'] as const).map((type) =>
+    def({
+      schema: 'mz_internal',
+      name: UPSTREAM_TABLES_RELATION[type],
+      columns: mz[`mz_internal.${UPSTREAM_TABLES_RELATION[type]}`],
+      needs: [],
+      rows: ({ snapshot }) => upstreamTables(snapshot, type),
+    }),
+  ),
+  /** Tables fed by a Kafka source (`CREATE TABLE ... FROM SOURCE`): the topic, and the envelope and formats they decode with. */
+  def({
+    schema: 'mz_internal',
+    name: 'mz_kafka_source_tables',
+    columns: mz['mz_internal.mz_kafka_source_tables'],
+    needs: [],
+    rows: ({ snapshot }) =>
+      exportsOf(snapshot, 'kafka').flatMap(({ item }) => {
+        if (item.kind !== 'table') return [];
+        const topic = unquote((snapshot.get(item.spec.fromSource!.sourceId) as ObjectOf<'source'>).spec.options.TOPIC ?? item.spec.fromSource!.reference);
+        return [{ id: item.id, topic, ...kafkaDecoding(item.spec.createSql) }];
+      }),
+  }),
   /** As in Materialize: which catalog items each item references (clusters and schemas are not items). */
   def({
     schema: 'mz_internal',
@@ -703,4 +788,52 @@ export function columnType(written: string): { name: string; oid: number; mod: n
   // Array types: PostgreSQL's array OIDs for the common ones.
   const ARRAY: Record<number, number> = { 16: 1000, 20: 1016, 21: 1005, 23: 1007, 25: 1009, 1043: 1015, 701: 1022, 700: 1021, 1700: 1231, 1184: 1185, 1114: 1115, 1082: 1182, 2950: 2951, 3802: 3807 };
   return { name: array ? `${known[0]}[]` : known[0], oid: array ? (ARRAY[known[1]] ?? 0) : known[1], mod };
+}
+
+/** The subsources and source-fed tables of sources of `type`, with the upstream reference each exports. */
+function exportsOf(snapshot: CatalogSnapshot, type: ObjectOf<'source'>['spec']['sourceType']): { item: ObjectOf<'subsource'> | ObjectOf<'table'>; reference: string }[] {
+  const ofType = (sourceId: string) => (snapshot.get(sourceId) as ObjectOf<'source'> | undefined)?.spec.sourceType === type;
+  return [
+    ...snapshot.ofKind('subsource').filter((x) => ofType(x.spec.sourceId)).map((item) => ({ item, reference: item.spec.reference })),
+    ...snapshot.ofKind('table').flatMap((item) => (item.spec.fromSource && ofType(item.spec.fromSource.sourceId) ? [{ item, reference: item.spec.fromSource.reference }] : [])),
+  ];
+}
+
+/**
+ * Each upstream table of a PostgreSQL, MySQL or SQL Server source's subsources and tables: its
+ * schema and name (a PostgreSQL or SQL Server reference's database part is the connection's, and
+ * Materialize leaves it out).
+ */
+function upstreamTables(snapshot: CatalogSnapshot, type: 'postgres' | 'mysql' | 'sql-server') {
+  return exportsOf(snapshot, type).flatMap(({ item, reference }) => {
+    const parts = splitReference(reference);
+    if (parts.length < 2) return [];
+    return [{ id: item.id, schema_name: parts[parts.length - 2]!, table_name: parts[parts.length - 1]! }];
+  });
+}
+
+/** `public.orders`, `"my db".public."Orders"` as its parts. */
+function splitReference(reference: string): string[] {
+  return [...reference.matchAll(/"((?:[^"]|"")*)"|([^.]+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!.trim()));
+}
+
+const unquoteIdent = (key: string): string => {
+  const t = key.trim();
+  return /^"(?:[^"]|"")*"$/.test(t) ? t.slice(1, -1).replace(/""/g, '"') : t.toLowerCase();
+};
+
+/** A Kafka source-fed table's envelope and formats, as Materialize names them, from its statement. */
+function kafkaDecoding(createSql: string): { envelope_type: string | null; key_format: string | null; value_format: string | null } {
+  let s: Statement | undefined;
+  try {
+    s = parse(createSql)[0]?.statement;
+  } catch {
+    s = undefined;
+  }
+  if (s?.kind !== 'create_table_from_source') return { envelope_type: null, key_format: null, value_format: null };
+  const envelope = s.envelope?.kind ?? 'none';
+  const f = s.format;
+  const value = f ? (f.kind === 'bare' ? f.format.kind : f.value.kind) : null;
+  const key = f?.kind === 'key_value' ? f.key.kind : f && s.includeMetadata.some((m) => m.kind === 'key') ? value : null;
+  return { envelope_type: envelope, key_format: key, value_format: value };
 }

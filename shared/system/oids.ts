@@ -54,7 +54,9 @@ const cache = new WeakMap<CatalogSnapshot, Oids>();
 export function oidsOf(snapshot: CatalogSnapshot): Oids {
   const hit = cache.get(snapshot);
   if (hit) return hit;
-  const byId = new Map<string, number>([...BUILTIN_ROLE_OIDS, ...SYSTEM_SCHEMAS.map((s) => [s.id, s.oid] as const)]);
+  // System schemas are not looked up here: their ids (s1, s2, ...) are the built-in roles' too
+  // (Materialize keeps the two kinds of id apart), and their OIDs are fixed (SYSTEM_SCHEMA_OIDS).
+  const byId = new Map<string, number>(BUILTIN_ROLE_OIDS);
   const used = new Map<number, string>([...byId].map(([id, oid]) => [oid, id]));
   const ids = snapshot.all().map((o) => o.id).filter((id) => !byId.has(id)).sort();
   for (const id of ids) {

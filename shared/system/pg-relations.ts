@@ -358,6 +358,20 @@ export const PG_VIEWS: readonly SqlView[] = [
   view('pg_catalog', 'pg_inherits', `SELECT 0::oid AS inhrelid, 0::oid AS inhparent, 0::int4 AS inhseqno, false AS inhdetachpending WHERE false`, []),
   view('pg_catalog', 'pg_tablespace', `SELECT 1663::oid AS oid, 'pg_default'::text AS spcname, 16600::oid AS spcowner, NULL::text[] AS spcacl, NULL::text[] AS spcoptions`, []),
   view(
+    'mz_internal',
+    'mz_show_default_privileges',
+    // Materialize's definition (builtin.rs), its WHERE clause's precedence and all.
+    `SELECT CASE defaults.role_id WHEN 'p' THEN 'PUBLIC' ELSE object_owner.name END AS object_owner, databases.name AS database, schemas.name AS schema, defaults.object_type,
+            CASE defaults.grantee WHEN 'p' THEN 'PUBLIC' ELSE grantee.name END AS grantee, unnest(mz_internal.mz_format_privileges(defaults.privileges)) AS privilege_type
+       FROM mz_catalog.mz_default_privileges defaults
+       LEFT JOIN mz_catalog.mz_roles AS object_owner ON defaults.role_id = object_owner.id
+       LEFT JOIN mz_catalog.mz_roles AS grantee ON defaults.grantee = grantee.id
+       LEFT JOIN mz_catalog.mz_databases AS databases ON defaults.database_id = databases.id
+       LEFT JOIN mz_catalog.mz_schemas AS schemas ON defaults.schema_id = schemas.id
+      WHERE defaults.grantee NOT LIKE 's%' AND defaults.database_id IS NULL OR defaults.database_id NOT LIKE 's%' AND defaults.schema_id IS NULL OR defaults.schema_id NOT LIKE 's%'`,
+    ['mz_catalog.mz_default_privileges', 'mz_catalog.mz_roles', 'mz_catalog.mz_databases', 'mz_catalog.mz_schemas'],
+  ),
+  view(
     'information_schema',
     'schemata',
     `SELECT d.name AS catalog_name, s.name AS schema_name FROM mz_catalog.mz_schemas s LEFT JOIN mz_catalog.mz_databases d ON d.id = s.database_id WHERE d.name IS NULL OR d.name = mzpg.current_database()`,
@@ -475,6 +489,23 @@ export const STAND_INS: readonly StandInFunction[] = [
   { name: 'pg_total_relation_size', reads: [], sql: `CREATE FUNCTION mzpg.pg_total_relation_size(rel oid) RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT 0::bigint $$;` },
   { name: 'pg_relation_size', reads: [], sql: `CREATE FUNCTION mzpg.pg_relation_size(rel oid) RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT 0::bigint $$;` },
   { name: 'pg_indexes_size', reads: [], sql: `CREATE FUNCTION mzpg.pg_indexes_size(rel oid) RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT 0::bigint $$;` },
+  {
+    name: 'mz_format_privileges',
+    reads: [],
+    // ACL letters as privilege names, in Materialize's order (AclMode::explode).
+    sql: `CREATE FUNCTION mz_internal.mz_format_privileges(privileges text) RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
+            SELECT coalesce(array_agg(p.name ORDER BY p.k), '{}') FROM (VALUES ('r', 'SELECT', 1), ('a', 'INSERT', 2), ('w', 'UPDATE', 3), ('d', 'DELETE', 4), ('U', 'USAGE', 5), ('C', 'CREATE', 6),
+              ('R', 'CREATEROLE', 7), ('B', 'CREATEDB', 8), ('N', 'CREATECLUSTER', 9), ('P', 'CREATENETWORKPOLICY', 10)) AS p(letter, name, k) WHERE strpos(privileges, p.letter) > 0 $$;`,
+  },
+  {
+    name: 'mz_aclexplode',
+    reads: [],
+    // One row per privilege of each `grantee=letters/grantor` item (PUBLIC's grantee is empty there, `p` here); no grant options.
+    sql: `CREATE FUNCTION mz_internal.mz_aclexplode(items text[]) RETURNS TABLE (grantor text, grantee text, privilege_type text, is_grantable boolean) LANGUAGE sql IMMUTABLE AS $$
+            SELECT split_part(split_part(i.item, '=', 2), '/', 2), coalesce(nullif(split_part(i.item, '=', 1), ''), 'p'), f.name, false
+              FROM unnest(items) WITH ORDINALITY AS i(item, n), unnest(mz_internal.mz_format_privileges(split_part(split_part(i.item, '=', 2), '/', 1))) WITH ORDINALITY AS f(name, k)
+             ORDER BY i.n, f.k $$;`,
+  },
   { name: 'pg_backend_pid', reads: [], sql: `CREATE FUNCTION mzpg.pg_backend_pid() RETURNS int4 LANGUAGE sql STABLE AS $$ SELECT coalesce(nullif(pg_catalog.current_setting('mz.backend_pid', true), ''), '0')::int4 $$;` },
 ];
 

@@ -6,7 +6,7 @@
  * `current_database()`, `pg_get_userbyid`, ...) pointed at the engine's stand-ins. Pure: the parser
  * is passed in loaded; positions in errors are 0-based byte offsets of the original text.
  */
-import { NotSupportedError, PlanError, SqlSyntaxError, SQLSTATE } from '../errors';
+import { ControlPlaneError, NotSupportedError, PlanError, SqlSyntaxError, SQLSTATE } from '../errors';
 import type { ObjectName } from '../sql/ast';
 import { ENGINE_SCHEMA, engineTable, standIn, type SystemRelation } from './registry';
 
@@ -63,6 +63,77 @@ export interface AnalyzeOptions {
 
 /** Reads `text`, one query. Throws PlanError (42601, 42P01, 0A000) for what the engine should not run. */
 export function analyzeQuery(text: string, o: AnalyzeOptions): AnalyzedQuery {
+  let pre;
+  try {
+    return analyzeText(text, o);
+  } catch (e) {
+    if (!(e instanceof SqlSyntaxError) || !(pre = parenthesizeFieldSelections(text, o.parser))) throw e;
+  }
+  try {
+    const a = analyzeText(pre.text, o);
+    return { ...a, originalOffset: (rewritten) => pre.original(a.originalOffset(rewritten)) };
+  } catch (e) {
+    if (e instanceof ControlPlaneError && e.position !== undefined) e.position = pre.original(e.position);
+    throw e;
+  }
+}
+
+/**
+ * Materialize reads a field of a function's result without parentheses around the call
+ * (`mz_aclexplode(privileges).*`, as dbt-materialize's deploy macros write it); PostgreSQL wants
+ * `(mz_aclexplode(privileges)).*`. Where PostgreSQL's parser stops at such a `.`, adds them, and
+ * maps byte offsets of the new text back to the old. Undefined when there is nothing to add (the
+ * text parses, or fails for another reason, which the caller reports as it stands).
+ */
+export function parenthesizeFieldSelections(text: string, parser: PgParser): { text: string; original(byte: number): number } | undefined {
+  let current = text;
+  /** Offsets in `current` of the bytes added so far. */
+  let inserted: number[] = [];
+  for (let round = 0; round < 32; round++) {
+    let cursor: number | undefined;
+    try {
+      parser.parseSync(current);
+      break;
+    } catch (e) {
+      cursor = (e as { sqlDetails?: { cursorPosition?: number } }).sqlDetails?.cursorPosition;
+    }
+    if (cursor === undefined) return undefined;
+    let tokens;
+    try {
+      tokens = parser.scanSync(current).tokens;
+    } catch {
+      return undefined;
+    }
+    const at = charPositionToByte(current, cursor + 1);
+    const dot = tokens.findIndex((t) => t.start === at);
+    const call = dot > 0 && tokens[dot]!.text === '.' && tokens[dot - 1]!.text === ')' ? calledFunction(tokens, dot - 1) : undefined;
+    if (!call) return undefined;
+    const bytes = Buffer.from(current, 'utf8');
+    current = Buffer.concat([bytes.subarray(0, call.start), Buffer.from('('), bytes.subarray(call.start, call.end), Buffer.from(')'), bytes.subarray(call.end)]).toString('utf8');
+    inserted = [...inserted.map((p) => (p >= call.start ? p + 1 : p)).map((p) => (p >= call.end + 1 ? p + 1 : p)), call.start, call.end + 1].sort((a, b) => a - b);
+  }
+  if (!inserted.length) return undefined;
+  const added = inserted;
+  return { text: current, original: (byte) => byte - added.filter((p) => p < byte).length };
+}
+
+/** The byte span of the function call whose `)` is `tokens[close]` (`mz_internal.f(x)`), if it is one. */
+function calledFunction(tokens: ReturnType<PgParser['scanSync']>['tokens'], close: number): { start: number; end: number } | undefined {
+  let depth = 0;
+  let open = close;
+  for (; open >= 0; open--) {
+    if (tokens[open]!.text === ')') depth++;
+    else if (tokens[open]!.text === '(' && --depth === 0) break;
+  }
+  // A function's name: an identifier, or a keyword that is not reserved (`coalesce`, `left`).
+  const isName = (k: number) => k >= 0 && /^[A-Za-z_"\u0080-\uffff]/.test(tokens[k]!.text) && tokens[k]!.keywordKind < 4;
+  if (open <= 0 || !isName(open - 1)) return undefined;
+  let first = open - 1;
+  while (first >= 2 && tokens[first - 1]!.text === '.' && isName(first - 2)) first -= 2;
+  return { start: tokens[first]!.start, end: tokens[close]!.end };
+}
+
+function analyzeText(text: string, o: AnalyzeOptions): AnalyzedQuery {
   let result;
   try {
     result = o.parser.parseSync(text);
