@@ -14,9 +14,9 @@ export interface EffectRow {
   readonly controller: string;
   readonly kind: string;
   readonly intent: string;
-  readonly generation: number;
+  readonly generation: string;
   readonly state: 'pending' | 'failed';
-  readonly attempts: number;
+  readonly attempts: string;
   readonly last_error: string | null;
   readonly dead_lettered: boolean;
   readonly created_at: string;

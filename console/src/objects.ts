@@ -28,7 +28,8 @@ interface ClusterRow {
   name: string;
   managed: boolean;
   size: string | null;
-  replication_factor: number | null;
+  /** A number as Materialize's HTTP API gives it: its digits as a string. */
+  replication_factor: string | null;
 }
 export interface ReplicaRow {
   id: string;
@@ -83,9 +84,10 @@ export interface EffectRow {
   controller: string;
   kind: string;
   intent: string;
-  generation: number;
+  /** Numbers are strings in answers, as Materialize's HTTP API gives them. */
+  generation: string;
   state: string;
-  attempts: number;
+  attempts: string;
   last_error: string | null;
   dead_lettered: boolean;
   created_at: string;
@@ -404,7 +406,7 @@ async function timeline(api: Api, c: ConnectorStatus & { kind: 'source' | 'sink'
 function clusterShape(c: ClusterRow | undefined): string | null {
   if (!c) return null;
   if (!c.managed) return 'unmanaged';
-  const n = c.replication_factor ?? 1;
+  const n = Number(c.replication_factor ?? 1);
   return `${c.size ?? '?'} × ${n} replica${n === 1 ? '' : 's'}`;
 }
 

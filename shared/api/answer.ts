@@ -70,11 +70,11 @@ export function rowsResult(columns: readonly string[], rows: readonly (readonly 
   return { tag: `SELECT ${rows.length}`, rows, desc: { columns: columns.map((name) => column(name, 'text')) }, notices: [] };
 }
 
-/** Rows of a system-table read. */
+/** Rows of a system-table read (SHOW): numbers as strings, as Materialize's HTTP API gives them (json-values.ts). */
 export function selectResult(rel: Relation): StatementResult {
   return {
     tag: `SELECT ${rel.rows.length}`,
-    rows: rel.rows,
+    rows: rel.rows.map((r) => r.map((v) => (typeof v === 'number' ? String(v) : v))),
     desc: { columns: rel.columns.map((c) => column(c.name, c.type)) },
     notices: (rel.notices ?? []).map((message) => ({ message, severity: 'notice' as const })),
   };

@@ -1,8 +1,11 @@
 /**
  * Values of the SQL engine's rows (PostgreSQL's text format) as JSON for `POST /api/sql`, the way
- * Materialize's HTTP API gives them: numbers as numbers (an int8 beyond 2^53 as its digits),
- * booleans as booleans, jsonb as JSON, arrays as JSON arrays, timestamps as Materialize writes them
- * (`"<epoch millis>.<micros>"`, its `TypedDatum::json`), everything else as PostgreSQL's text. Pure.
+ * Materialize's HTTP API gives them (its `TypedDatum::json` with `JsonNumberPolicy::
+ * ConvertNumberToString`): numbers as strings of their digits ("Numeric results are converted to
+ * strings to avoid possible JavaScript number inaccuracy", its HTTP API docs; a float that is not a
+ * number is null), booleans as booleans, jsonb as JSON (numbers inside it stay numbers; a bare
+ * number is a string), arrays as JSON arrays of such values, timestamps as Materialize writes them
+ * (`"<epoch millis>.<micros>"`), everything else as PostgreSQL's text. Pure.
  */
 import { messages, readDataRow, type FieldDesc } from '../pgwire/protocol';
 import { epochText } from './timestamps';
@@ -15,23 +18,26 @@ const ARRAY_ELEMENT: ReadonlyMap<number, number> = new Map([
 ]);
 
 export function jsonValue(typeOid: number, text: string): unknown {
-  if (NUMBER_OIDS.has(typeOid)) {
-    const n = Number(text);
-    if (typeOid === 20 && !Number.isSafeInteger(n)) return text;
-    return Number.isFinite(n) ? n : text;
-  }
+  if (NUMBER_OIDS.has(typeOid)) return Number.isFinite(Number(text)) ? canonicalNumber(text) : null;
   if (typeOid === 16) return text === 't';
   if (typeOid === 3802 || typeOid === 114) {
+    let v: unknown;
     try {
-      return JSON.parse(text);
+      v = JSON.parse(text);
     } catch {
       return text;
     }
+    return typeof v === 'number' ? String(v) : v;
   }
   if (typeOid === 1184 || typeOid === 1114) return epochText(text);
   const element = ARRAY_ELEMENT.get(typeOid);
   if (element !== undefined) return parseArray(text, element);
   return text;
+}
+
+/** A number's digits as serde_json writes them: PostgreSQL's float text may carry an exponent (`1e+20`) where JSON's has none. */
+function canonicalNumber(text: string): string {
+  return /^-?\d+$/.test(text) ? text : String(Number(text));
 }
 
 /** PostgreSQL's array text format (`{a,"b c",NULL}`, nested braces for more dimensions). */

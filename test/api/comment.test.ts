@@ -36,7 +36,7 @@ describe('COMMENT ON', () => {
     expect(sorted(await comments(sql))).toEqual(
       sorted([
         [tableId, 'table', null, 'orders'],
-        [tableId, 'table', 2, 'free text'],
+        [tableId, 'table', '2', 'free text'],
         [clusterId, 'cluster', null, 'lab'],
       ]),
     );

@@ -87,7 +87,7 @@ describe('failures', () => {
     }, 15_000);
     const pending = await sql('SELECT state, attempts, last_error, dead_lettered FROM mz_internal.mz_pending_effects');
     expect(pending.body.results[0].rows).toEqual([
-      ['pending', FAST.budget, `replica quota exceeded in us-east-1a (retry budget of ${FAST.budget} attempts spent; moved to the dead-letter queue)`, true],
+      ['pending', String(FAST.budget), `replica quota exceeded in us-east-1a (retry budget of ${FAST.budget} attempts spent; moved to the dead-letter queue)`, true],
     ]);
     expect(await dataPlaneReplicas(p, tenant)).toEqual([]);
 

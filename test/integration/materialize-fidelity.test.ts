@@ -109,7 +109,7 @@ describe('what a control plane does not do', () => {
   // A query that reads no user object goes to the SQL engine, and session commands to the request's
   // session: both are answered as Materialize answers them.
   it.each([
-    ['SELECT 1', 'SELECT 1', [[1]]],
+    ['SELECT 1', 'SELECT 1', [['1']]],
     ['SHOW search_path', 'SELECT 1', [['public']]],
     ["SET cluster = quickstart; SHOW cluster", 'SELECT 1', [['quickstart']]],
   ])('%s is answered as Materialize answers it', async (query, tag, rows) => {

@@ -108,7 +108,7 @@ describe('graceful reconfiguration', () => {
     expect(JSON.stringify(altered.notices)).toContain('r1-pending, r2-pending');
     const pending = await rows(sql, 'SELECT cluster_name, size, replication_factor, strategy, on_timeout, pending_replicas, deadline FROM mz_internal.mz_pending_cluster_reconfigurations');
     expect(pending).toHaveLength(1);
-    expect(pending[0]!.slice(0, 6)).toEqual(['c', '50cc', 2, 'wait until ready', 'rollback', 'r1-pending, r2-pending']);
+    expect(pending[0]!.slice(0, 6)).toEqual(['c', '50cc', '2', 'wait until ready', 'rollback', 'r1-pending, r2-pending']);
     expect(timestampOf(pending[0]![6])!.getTime() - Date.now()).toBeGreaterThan(5 * 60_000);
     const deadline = pending[0]![6];
     // mz_cluster_replicas keeps Materialize's columns; the pending ones are its `-pending` names and mz_pending_cluster_replicas.

@@ -308,8 +308,8 @@ describe('regclass, regtype and regproc', () => {
   it('take OIDs: numbers, and literals that start with a digit (not text values)', async () => {
     expect(await value(`SELECT 2::regclass::text`)).toBe('2');
     expect(await value(`SELECT '2'::regclass::text`)).toBe('2');
-    expect(await value(`SELECT 1::int4::regclass::oid::int8`)).toBe(1);
-    expect(await value(`SELECT 1::oid::regclass::oid::int8`)).toBe(1);
+    expect(await value(`SELECT 1::int4::regclass::oid::int8`)).toBe('1');
+    expect(await value(`SELECT 1::oid::regclass::oid::int8`)).toBe('1');
     expect(await value(`SELECT '1'::pg_catalog.regclass::text`)).toBe('1');
     expect(await value(`SELECT NULL::regclass::text`)).toBeNull();
     expect(await failure(`SELECT '2'::text::regclass`)).toEqual({ code: 'XX000', message: 'string is not a valid identifier: "2"' });
@@ -323,7 +323,7 @@ describe('regclass, regtype and regproc', () => {
     expect(await value(`SELECT 'int4'::regclass::text`)).toBe('int4');
     expect(await value(`SELECT 'int4'::regtype::text`)).toBe('int4');
     expect(await value(`SELECT 'int4'::regclass::oid = 'int4'::regtype::oid`)).toBe(false);
-    expect(await value(`SELECT 'int4'::regtype::oid::int8`)).toBe(23);
+    expect(await value(`SELECT 'int4'::regtype::oid::int8`)).toBe('23');
     expect(await value(`SELECT 'ty'::regtype::oid = (SELECT oid FROM mz_types WHERE name = 'ty')`)).toBe(true);
     expect(await value(`SELECT 'sch.ty2'::regtype::text`)).toBe('sch.ty2');
     expect(await value(`SELECT pg_type_is_visible('bool'::REGTYPE::OID)`)).toBe(true);
@@ -332,8 +332,8 @@ describe('regclass, regtype and regproc', () => {
   });
 
   it("name pg_catalog's relations with PostgreSQL's OIDs, which pg_description's classoid holds", async () => {
-    expect(await value(`SELECT 'pg_class'::regclass::oid::int8`)).toBe(1259);
-    expect(await value(`SELECT 'pg_catalog.pg_namespace'::pg_catalog.regclass::oid::int8`)).toBe(2615);
+    expect(await value(`SELECT 'pg_class'::regclass::oid::int8`)).toBe('1259');
+    expect(await value(`SELECT 'pg_catalog.pg_namespace'::pg_catalog.regclass::oid::int8`)).toBe('2615');
     const commented = plannedCatalog(`CREATE CLUSTER quickstart (SIZE = '25cc'); CREATE TABLE t (i int); COMMENT ON TABLE t IS 'the t'`);
     expect(await value(`SELECT d.description FROM pg_description d WHERE d.classoid = 'pg_class'::regclass AND d.objoid = 't'::regclass`, { snapshot: commented })).toBe('the t');
     expect(await value(`SELECT obj_description('t'::regclass, 'pg_class')`, { snapshot: commented })).toBe('the t');
