@@ -18,7 +18,7 @@
  *   answering a catalog query, then held idle: the server's RSS and heap before and after.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startPipeline, type Pipeline } from '../../local/pipeline';
@@ -102,11 +102,20 @@ export interface ColdResult {
   readonly runs: number;
   /** Fresh process start → its first catalog SELECT answered over pgwire (ms), and the steps on the way. */
   readonly catalog: { answered: Summary; bodyStart: Summary; listening: Summary; connected: Summary };
+  /**
+   * The engine alone (bench/pglite-template.ts): fresh process start → PgliteHost opened the
+   * template and answered `SELECT 1` (ms). The part of the first SELECT no server can skip.
+   */
+  readonly engine: { answered: Summary; opened: Summary; boot: Summary };
   /** Fresh process start → `PGlite.create()` of an empty instance returned (ms), and the create call alone. */
   readonly pglite: { created: Summary; create: Summary; boot: Summary };
   readonly ratioP50: number;
+  /** The engine alone's p50 over PGlite.create()'s. */
+  readonly engineRatioP50: number;
+  /** Each run's first SELECT over the PGlite.create() run right after it. */
+  readonly pairRatios: number[];
   readonly query: string;
-  readonly profile?: ProfileSummary;
+  readonly profile: ProfileSummary;
 }
 
 export interface ConnectionsResult {
@@ -314,14 +323,29 @@ async function clusterReadAt(bench: Bench, p: Pipeline, objects: number, tmpDir:
 
 // ---- a fresh server process ----------------------------------------------------------------------
 
-/** bench/pgwire-server.ts bundled as a deployable server would be: our code in, node_modules out. */
-async function serverBundle(tmpDir: string): Promise<string> {
+/**
+ * bench/pgwire-server.ts and bench/pglite-template.ts bundled as a deployable server would be: our
+ * code in, node_modules out, code splitting on (as the DDL function's bundle: what the code loads
+ * with `import()` stays out of the start-up, as it does under tsx).
+ */
+async function serverBundles(tmpDir: string): Promise<{ server: string; engine: string }> {
   const esbuild = await import('esbuild');
-  const outfile = join(tmpDir, 'pgwire-server', 'index.mjs');
-  await esbuild.build({ entryPoints: [join(import.meta.dirname, '..', 'pgwire-server.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' });
-  // The bundle resolves its packages from the nearest node_modules: this checkout's.
+  const outdir = join(tmpDir, 'pgwire-server');
+  rmSync(outdir, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: { index: join(import.meta.dirname, '..', 'pgwire-server.ts'), engine: join(import.meta.dirname, '..', 'pglite-template.ts') },
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outdir,
+    logLevel: 'error',
+  });
+  // The bundles resolve their packages from the nearest node_modules: this checkout's.
   if (!existsSync(join(import.meta.dirname, '..', '..', 'node_modules'))) throw new Error('node_modules not found beside bench/');
-  return outfile;
+  return { server: join(outdir, 'index.js'), engine: join(outdir, 'engine.js') };
 }
 
 interface ServerChild {
@@ -370,16 +394,17 @@ async function startServerChild(bundle: string, endpoint: string, table: string,
 /** The parent's clock on the child's scale: ms since the child's process started. */
 const sinceOrigin = (origin: number) => performance.timeOrigin + performance.now() - origin;
 
-async function pgliteCreateRun(): Promise<{ bootMs: number; createMs: number; createdMs: number }> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'pglite-create.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** A child that prints one JSON line of times (ms from its process's start). */
+async function jsonChild<T>(args: string[]): Promise<T> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const line = stdout.trim().split('\n').pop();
-  if (code !== 0 || !line) throw new Error(`PGlite create child failed (${code}): ${stderr}`);
-  return JSON.parse(line) as { bootMs: number; createMs: number; createdMs: number };
+  if (code !== 0 || !line) throw new Error(`${args.join(' ').slice(0, 200)} failed (${code}): ${stderr}`);
+  return JSON.parse(line) as T;
 }
 
 async function coldFirstSelect(bench: Bench, tmpDir: string): Promise<ColdResult> {
@@ -389,12 +414,12 @@ async function coldFirstSelect(bench: Bench, tmpDir: string): Promise<ColdResult
   await seed.handle(login.tenant, `${login.tenant}/bench`, JSON.stringify({ query: "CREATE CLUSTER tf_cold (SIZE = '25cc', REPLICATION FACTOR = 1)" }), 'application/json');
   // The prebuilt template: built once per schema, before any measured start (npm start ships it built).
   const [{ ensureTemplate }, { engineSchemaSql }] = await Promise.all([import('../../shared/pglite/host'), import('../../shared/system/registry')]);
-  await ensureTemplate(engineSchemaSql());
-  const bundle = await serverBundle(tmpDir);
+  const templateDir = await ensureTemplate(engineSchemaSql());
+  const bundles = await serverBundles(tmpDir);
   const query = simpleRead('tf_cold');
 
   const oneCatalog = async (profile?: string) => {
-    const s = await startServerChild(bundle, bench.dynamoCommit.endpoint, p.config.catalogTable, [], profile);
+    const s = await startServerChild(bundles.server, bench.dynamoCommit.endpoint, p.config.catalogTable, [], profile);
     try {
       const client = new pg.Client(clientConfig(s.port, login));
       await client.connect();
@@ -409,20 +434,28 @@ async function coldFirstSelect(bench: Bench, tmpDir: string): Promise<ColdResult
       await s.stop();
     }
   };
-  // Not measured: the page cache holds both children's files afterwards, for both alike.
+  const oneEngine = () => jsonChild<{ bootMs: number; openedMs: number; answeredMs: number }>([bundles.engine, JSON.stringify({ templateDir })]);
+  const onePglite = () => jsonChild<{ bootMs: number; createMs: number; createdMs: number }>([join(import.meta.dirname, '..', 'pglite-create.mjs')]);
+  // Not measured: the page cache holds every child's files afterwards, for all alike.
   await oneCatalog();
-  await pgliteCreateRun();
+  await oneEngine();
+  await onePglite();
   const runs = bench.quick ? 2 : 5;
   const catalog: Awaited<ReturnType<typeof oneCatalog>>[] = [];
-  const pglite: Awaited<ReturnType<typeof pgliteCreateRun>>[] = [];
+  const engine: Awaited<ReturnType<typeof oneEngine>>[] = [];
+  const pglite: Awaited<ReturnType<typeof onePglite>>[] = [];
   for (let k = 0; k < runs; k++) {
     catalog.push(await oneCatalog());
-    pglite.push(await pgliteCreateRun());
+    engine.push(await oneEngine());
+    pglite.push(await onePglite());
   }
   const answered = summarize(catalog.map((c) => c.answered));
   const created = summarize(pglite.map((c) => c.createdMs));
+  const engineAnswered = summarize(engine.map((c) => c.answeredMs));
   const ratio = r2(answered.p50 / created.p50);
-  bench.log(`pgwire cold: first catalog SELECT answered ${answered.p50.toFixed(0)} ms after the process started vs PGlite create() done at ${created.p50.toFixed(0)} ms (${ratio}×)`);
+  bench.log(
+    `pgwire cold: first catalog SELECT answered ${answered.p50.toFixed(0)} ms after the process started vs PGlite create() done at ${created.p50.toFixed(0)} ms (${ratio}×); the engine alone from its template answered at ${engineAnswered.p50.toFixed(0)} ms (${r2(engineAnswered.p50 / created.p50)}×)`,
+  );
   // Where a cold start spends its time: one more run, profiled from the module code's start to the answer.
   const file = join(tmpDir, 'pgwire-cold.cpuprofile');
   await oneCatalog(file);
@@ -435,8 +468,11 @@ async function coldFirstSelect(bench: Bench, tmpDir: string): Promise<ColdResult
       listening: rounded(summarize(catalog.map((c) => c.listening))),
       connected: rounded(summarize(catalog.map((c) => c.connected))),
     },
+    engine: { answered: rounded(engineAnswered), opened: rounded(summarize(engine.map((c) => c.openedMs))), boot: rounded(summarize(engine.map((c) => c.bootMs))) },
     pglite: { created: rounded(created), create: rounded(summarize(pglite.map((c) => c.createMs))), boot: rounded(summarize(pglite.map((c) => c.bootMs))) },
     ratioP50: ratio,
+    engineRatioP50: r2(engineAnswered.p50 / created.p50),
+    pairRatios: catalog.map((c, k) => r2(c.answered / pglite[k]!.createdMs)),
     query,
     profile,
   };
@@ -446,8 +482,8 @@ async function heldConnections(bench: Bench, tmpDir: string): Promise<Connection
   const p = bench.commitOnly;
   const target = bench.quick ? 50 : 200;
   const login = await newTenant(p, `${bench.tag}-pg-conns`);
-  const bundle = await serverBundle(tmpDir);
-  const s = await startServerChild(bundle, bench.dynamoCommit.endpoint, p.config.catalogTable, ['--expose-gc']);
+  const { server } = await serverBundles(tmpDir);
+  const s = await startServerChild(server, bench.dynamoCommit.endpoint, p.config.catalogTable, ['--expose-gc']);
   const clients: pg.Client[] = [];
   const errors: string[] = [];
   const query = 'SELECT count(*) FROM mz_clusters';
