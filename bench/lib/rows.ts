@@ -294,7 +294,11 @@ function pgwireRows(r: Results, push: (row: BenchRow) => void): void {
   if (w.cold) {
     const c = w.cold;
     const budget = GOALS.coldOverPgliteCreate * c.pglite.created.p50;
-    const overEngine = c.catalog.answered.p50 / c.engine.answered.p50;
+    // What no server can skip: the engine's own start from the template, the server's own modules
+    // (its code starts later than a bare node's) and the login.
+    const modules = c.catalog.bodyStart.p50 - c.pglite.boot.p50;
+    const loginMs = c.catalog.connected.p50 - c.catalog.listening.p50;
+    const floor = c.engine.answered.p50 + modules + loginMs;
     push({
       item: 9,
       figure: `Cold: a fresh process's first catalog SELECT over pgwire (from the process's start; the engine opened from its prebuilt template) against a fresh process's PGlite.create() (empty instance, initdb included), ${c.runs} runs each`,
@@ -302,9 +306,10 @@ function pgwireRows(r: Results, push: (row: BenchRow) => void): void {
       target: `≤ ${GOALS.coldOverPgliteCreate}× PGlite create()`,
       met: c.ratioP50 <= GOALS.coldOverPgliteCreate,
       cause:
-        `the budget is ${GOALS.coldOverPgliteCreate} × ${f1(c.pglite.created.p50)} = ${f1(budget)} ms; the engine alone (a fresh process opening the template in PGlite and answering SELECT 1: WebAssembly, PostgreSQL's start and its first query) takes ${f1(c.engine.answered.p50)} ms of it (${f2(c.engineRatioP50)}×), ` +
-        `and the server ${f1(c.catalog.answered.p50 - c.engine.answered.p50)} ms more: its modules (its code starts at ${f1(c.catalog.bodyStart.p50)} ms, a bare node's at ${f1(c.pglite.boot.p50)}), the login (${f1(c.catalog.connected.p50 - c.catalog.listening.p50)} ms), then the catalog read, the query's analysis and the first fill` +
-        `${profileCause(c.profile)}${load}. Nearest honest target, a ratio to the engine alone of the same run: first SELECT ≤ 1.5× the engine alone (here ${f2(overEngine)}×)`,
+        `the budget is ${GOALS.coldOverPgliteCreate} × ${f1(c.pglite.created.p50)} = ${f1(budget)} ms. The floor: the engine alone (a fresh process opening the template in PGlite and answering SELECT 1: its WebAssembly, PostgreSQL's start and first query) ${f1(c.engine.answered.p50)} ms ` +
+        `+ the server's modules ${f1(modules)} ms (its code starts at ${f1(c.catalog.bodyStart.p50)} ms, a bare node's at ${f1(c.pglite.boot.p50)}) + the login ${f1(loginMs)} ms = ${f1(floor)} ms = ${f2(floor / c.pglite.created.p50)}× create(), ${floor > budget ? 'over' : 'under'} the budget before the catalog is read; ` +
+        `the catalog read, the query's analysis (libpg-query's first parse) and the first fill took the other ${f1(c.catalog.answered.p50 - floor)} ms${profileCause(c.profile)}${load}. ` +
+        `Nearest honest target: a ratio to that floor, measured in the same run: first SELECT ≤ 1.5× the floor (here ${f2(c.catalog.answered.p50 / floor)}×)`,
     });
   }
   if (w.connections) {
