@@ -6,7 +6,7 @@
  * Cold start: PGlite's `create()` on an empty folder runs initdb (2.3 s on a quiet machine here,
  * 5-18 s on the loaded 2-core one); ours opens a data folder prepared once with every table and
  * function already created (the template, kept under the OS temp folder or shipped beside a
- * bundle), which takes a sixth of that or less. The template is keyed by PGlite's version and the
+ * bundle), which takes a fifth of that or less. The template is keyed by PGlite's version and the
  * schema's text, so a changed schema builds anew.
  *
  * The template is opened, not copied: its files are read into PGlite's in-memory file system as
