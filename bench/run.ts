@@ -24,7 +24,7 @@ process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, phase: { type: 'string' }, 'same-emulator': { type: 'boolean', default: false }, out: { type: 'string' } } });
-const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles', 'cost', 'instances', 'deployed', 'cache', 'kinds', 'capacity', 'scale'] as const;
+const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput', 'parser', 'bundles', 'cost', 'instances', 'deployed', 'cache', 'kinds', 'capacity', 'scale', 'pgwire'] as const;
 type Phase = (typeof PHASES)[number];
 // `--phase` is another name for `--only`.
 if (values.phase !== undefined) values.only = [values.only, values.phase].filter(Boolean).join(',');
@@ -151,6 +151,10 @@ try {
   await phase('cache', async () => {
     const { cacheFigures } = await import('./phases/cache');
     results.cache = await cacheFigures(bench);
+  });
+  await phase('pgwire', async () => {
+    const { pgwireFigures } = await import('./phases/pgwire');
+    results.pgwire = await pgwireFigures(bench, TMP);
   });
   await phase('kinds', async () => {
     const { statementKinds } = await import('./phases/kinds');

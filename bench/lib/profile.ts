@@ -30,6 +30,9 @@ export interface ProfileSummary {
 
 function area(url: string, fn: string): string {
   if (url.includes('/bundles/')) return 'the function bundle (our code + bundled dependencies)';
+  if (url.includes('/pgwire-server/')) return 'the pgwire server bundle (our code)';
+  if (url.startsWith('wasm://')) return 'WebAssembly (PostgreSQL in PGlite, libpg-query)';
+  if (url.includes('/node_modules/@electric-sql/pglite/')) return 'PGlite (JS)';
   if (url.startsWith('node:internal/modules') || url.startsWith('node:internal/vm') || url.includes('internal/modules/esm')) return 'Node.js module loader';
   if (!url) return fn === '(idle)' ? 'idle' : fn === '(garbage collector)' ? 'garbage collector' : fn === '(program)' ? 'V8/native (program)' : 'native';
   if (url.includes('/node_modules/@aws-sdk/') || url.includes('/node_modules/@smithy/')) return 'AWS SDK (@aws-sdk, @smithy)';

@@ -14,6 +14,7 @@ import type { CacheSize } from '../phases/cache';
 import type { KindRow } from '../phases/kinds';
 import type { CapacityFigures } from '../phases/capacity';
 import type { ScaleResult } from '../phases/scale';
+import type { PgwireResult } from '../phases/pgwire';
 import { barChart, cdfChart, logLogPanels } from './svg';
 import { benchRows, rowsMarkdown, type BenchRow } from './rows';
 import { AWS_LATENCY, FIGURES, summarizeScale, type Figure } from './scale-model';
@@ -43,6 +44,8 @@ export interface Results {
   merged?: { phases: string[]; machine: Results['machine'] }[];
   /** Issue 16's numbers to show: the status path and the sweeper at three sizes, and the model's extrapolation (phases/scale.ts, lib/scale-model.ts). */
   scale?: ScaleResult;
+  /** Issue 28, item 7: the Postgres wire endpoint against its floors (phases/pgwire.ts). */
+  pgwire?: PgwireResult;
   /** Issue 15's rows (lib/rows.ts), computed from the figures above when the report is written. */
   rows?: BenchRow[];
   errors?: string[];
@@ -334,6 +337,7 @@ export function writeReport(r: Results, dir: string): string[] {
     md.push('');
   }
   if (r.scale?.sizes.length) md.push(...scaleSection(r.scale, r.phaseTimes?.find((p) => p.phase === 'scale')?.loadAverage1m));
+  if (r.pgwire) md.push(...pgwireSection(r.pgwire));
   if (r.errors?.length) md.push('## Errors', '', ...r.errors.map((e) => `- ${e}`), '');
   writeFileSync(join(dir, 'latest.md'), md.join('\n'));
   files.push('latest.md');
@@ -453,5 +457,59 @@ function scaleSection(sc: ScaleResult, load: { start: number; end: number } | un
   md.push(`| executors | 0 | 0 | 0 | 0 | a quiet minute queues no effect |`);
   md.push(`| **total** | ${int(Math.round(pm.sweeper.invocations + pm.fullPass.invocations + pm.statusIngest.invocations))} | ${int(Math.round(pm.sweeper.seconds + pm.fullPass.seconds + pm.statusIngest.seconds))} | ${int(Math.round(pm.readUnits))} | ${int(Math.round(pm.writeUnits))} | SQS ${int(pm.sqsMessages)} messages, Secrets Manager ${n1(pm.secretsManagerCalls)} calls, ${pm.probes} probes |`);
   md.push('');
+  return md;
+}
+
+/** Section 15: the Postgres wire endpoint's figures (phases/pgwire.ts). */
+function pgwireSection(w: PgwireResult): string[] {
+  const md: string[] = ['## 15. The Postgres wire endpoint (issue 28)', ''];
+  const sm = (x: { p50: number; p99: number }) => `${n2(x.p50)} / ${n2(x.p99)}`;
+  if (w.commit) {
+    const c = w.commit;
+    md.push(
+      `${c.iterations} CREATE TABLEs each way after ${c.warmup} warm-up, interleaved on the commit-only pipeline's table: the floor (the ${c.itemsPerTransaction} items the statement commits, as one raw TransactWriteItems: commit.ts's \`floorTransaction\`), \`SqlApi.handle\` in-process, and node-postgres over the wire endpoint (\`startPgServer\` on the same table, a simple Query per statement), then an empty query on the same connection (the wire's round trip). p50 / p99 ms:`,
+      '',
+      '| floor | in-process | pgwire | wire round trip | pgwire: basis | pgwire: store commit | pgwire: the rest |',
+      '|---|---|---|---|---|---|---|',
+      `| ${sm(c.floor)} | ${sm(c.inProcess)} | ${sm(c.pgwire)} | ${sm(c.wireHop)} | ${sm(c.breakdown.basis)} | ${sm(c.breakdown.storeCommit)} | ${sm(c.breakdown.rest)} |`,
+      '',
+    );
+  }
+  if (w.clusterRead?.length) {
+    md.push(
+      "The Terraform provider's cluster read (terraform-provider-materialize `pkg/materialize/cluster.go`, `clusterQuery` with `WHERE mz_clusters.name = '...'`: mz_clusters JOIN mz_roles LEFT JOIN a subquery of mz_internal.mz_comments) and `SELECT name FROM mz_clusters WHERE name = ...`, warm (one connection, an unchanged catalog, rounds in rotated order), as the provider sends it (lib/pq with no arguments: a simple Query, the name a literal) and with the name as `$1`. A tenant's objects: one cluster (one replica, a comment) per twenty objects, the rest tables, one in four commented. p50 / p99 ms:",
+      '',
+      '| objects (clusters, comments) | seeded in s | provider, literal | simple, literal | × | provider, $1 | simple, $1 | × | rows |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const s of w.clusterRead) {
+      md.push(`| ${int(s.objects)} (${s.clusters}, ${s.comments}) | ${s.seedSeconds} | ${sm(s.provider)} | ${sm(s.simple)} | ${n2(s.ratioP50.literal)} | ${sm(s.providerParam)} | ${sm(s.simpleParam)} | ${n2(s.ratioP50.param)} | ${s.rowsAnswered.provider} / ${s.rowsAnswered.simple} |`);
+    }
+    md.push('');
+    for (const s of w.clusterRead) {
+      const pr = s.profile;
+      if (pr) md.push(`CPU profile of the bench process (client and server) over the measured rounds at ${int(s.objects)} objects (${pr.sampledMs} ms sampled, busy ${pr.busyPct}%; shares of the busy time): ${pr.byArea.slice(0, 6).map((a) => `${a.area} ${a.pct}%`).join(' · ')}. Top: ${pr.topFunctions.slice(0, 6).map((f) => `\`${f.fn}\`${f.where ? ` (${f.where.slice(0, 60)})` : ''} ${f.pct}%`).join(', ')}.`, '');
+    }
+  }
+  if (w.cold) {
+    const c = w.cold;
+    md.push(
+      `Cold, ${c.runs} runs each, interleaved: a fresh \`node\` serving pgwire (bench/pgwire-server.ts bundled by esbuild with code splitting, node_modules external) from its process start to its first catalog SELECT (\`${c.query}\`) answered to a client that connects as soon as it listens; a fresh \`node\` with the engine alone (bench/pglite-template.ts: PgliteHost opens the template and answers \`SELECT 1\`); and a fresh \`node\` running PGlite's plain \`PGlite.create()\` (bench/pglite-create.mjs). p50 / p99 ms from the process's start; each run's first SELECT over the create() run after it: ${c.pairRatios.map(n2).join(', ')}.`,
+      '',
+      '| server: module code starts | listening | logged in (SCRAM) | first SELECT answered | engine alone: opened | engine alone: SELECT 1 answered | PGlite: node booted | PGlite.create() alone | create() done | ratio (p50) | engine alone ratio |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      `| ${sm(c.catalog.bodyStart)} | ${sm(c.catalog.listening)} | ${sm(c.catalog.connected)} | ${sm(c.catalog.answered)} | ${sm(c.engine.opened)} | ${sm(c.engine.answered)} | ${sm(c.pglite.boot)} | ${sm(c.pglite.create)} | ${sm(c.pglite.created)} | ${n2(c.ratioP50)} | ${n2(c.engineRatioP50)} |`,
+      '',
+    );
+    const pr = c.profile;
+    if (pr) md.push(`Cold start profile of the server (one more run, profiled from its module code's start to the answer; ${pr.sampledMs} ms sampled, busy ${pr.busyPct}%): ${pr.byArea.slice(0, 6).map((a) => `${a.area} ${a.pct}%`).join(' · ')}. Top: ${pr.topFunctions.slice(0, 6).map((f) => `\`${f.fn}\`${f.where ? ` (${f.where.slice(0, 60)})` : ''} ${f.pct}%`).join(', ')}.`, '');
+  }
+  if (w.connections) {
+    const c = w.connections;
+    md.push(
+      `${c.target} connections to that server process (a fresh one, \`--expose-gc\`; the engine loaded first by a connection that then left), opened 25 at a time and logged in by SCRAM (${c.loggedIn}), then each answering \`SELECT count(*) FROM mz_clusters\` (${c.answered}), then held idle (${c.held} open on the server). Its RSS / JS heap after a full GC: ${n1(c.before.rssMiB)} / ${n1(c.before.heapMiB)} MiB before, ${n1(c.loggedInMem.rssMiB)} / ${n1(c.loggedInMem.heapMiB)} MiB logged in (${n1(c.perConnectionKiB.rss)} / ${n1(c.perConnectionKiB.heap)} KiB per idle connection), ${n1(c.after.rssMiB)} / ${n1(c.after.heapMiB)} MiB after the queries (${n1(c.perConnectionKiB.rssAfterQuery)} / ${n1(c.perConnectionKiB.heapAfterQuery)} KiB per connection, the engine's own growth included).${c.errors.length ? ` Errors: ${c.errors.join('; ')}.` : ''}`,
+      '',
+    );
+  }
   return md;
 }

@@ -101,57 +101,88 @@ export interface CommitLatencyResult {
   readonly samples: { floor: number[]; inProcess: number[]; http: number[] };
 }
 
-export async function commitLatency(bench: Bench): Promise<CommitLatencyResult> {
+/** A path timed against the floor: `run(i)` commits (or does) its i-th step; `discard()` drops what a warm-up step left in breakdowns. */
+export interface TimedPath {
+  readonly run: (i: number) => Promise<void>;
+  readonly discard?: () => void;
+}
+
+export interface AgainstFloor<K extends string> {
+  readonly warmup: number;
+  readonly iterations: number;
+  /** Items of the floor's one TransactWriteItems. */
+  readonly itemsPerTransaction: number;
+  readonly floor: number[];
+  readonly samples: Record<K, number[]>;
+}
+
+/**
+ * The floor — the TransactWriteItems of a CREATE TABLE (fresh name each time, planned ahead over
+ * `floorTenant`'s catalog: the write alone) — and each path, round-robin on the commit-only
+ * pipeline, so that drift (JIT, the JVM, table growth) falls on all of them alike; each step timed.
+ */
+export async function interleavedWithFloor<K extends string>(bench: Bench, floorTenant: string, paths: Record<K, TimedPath>): Promise<AgainstFloor<K>> {
   const p: Pipeline = bench.commitOnly;
   const warmup = bench.quick ? 10 : 30;
   const iterations = bench.quick ? 40 : 300;
-  const floorT = await newTenant(p, `${bench.tag}-c1-floor`);
-  const ipT = await newTenant(p, `${bench.tag}-c1-inproc`);
-  const httpT = await newTenant(p, `${bench.tag}-c1-http`);
+  const floorT = await newTenant(p, floorTenant);
   const floorStore = new CatalogStore(p.clients.doc, p.config.catalogTable);
   const baseSnapshot = await floorStore.loadSnapshot(floorT.tenant);
-  const store = new TimedStore(p.clients.doc, p.config.catalogTable);
-  const api = new SqlApi({ store, logger: makeLogger('bench-ddl-api'), secrets: p.secrets });
-
   // Planned ahead: the floor is the write alone.
   const floorTxns = Array.from({ length: warmup + iterations }, (_, i) => floorTransaction(floorStore, baseSnapshot, floorT.tenant, createTable(`floor_${i}`), new Date()));
-  const itemsPerTransaction = floorTxns[0]!.input.TransactItems!.length;
-
   const floor: number[] = [];
-  const inProcess: number[] = [];
-  const http: number[] = [];
-  const hop: number[] = [];
-  const handlerMs: number[] = [];
+  const names = Object.keys(paths) as K[];
+  const samples = Object.fromEntries(names.map((k) => [k, [] as number[]])) as Record<K, number[]>;
   for (let i = 0; i < warmup + iterations; i++) {
     const keep = i >= warmup;
     let t0 = now();
     await p.clients.doc.send(floorTxns[i]!);
     if (keep) floor.push(now() - t0);
-
-    t0 = now();
-    const r = await api.handle(ipT.tenant, `${ipT.tenant}/bench`, JSON.stringify({ query: createTable(`ip_${i}`) }), 'application/json');
-    const dt = now() - t0;
-    if (r.status !== 200) throw new Error(`in-process commit failed: ${JSON.stringify(r.body)}`);
-    if (keep) {
-      inProcess.push(dt);
-      handlerMs.push(dt);
-    } else {
-      store.loadMs.pop();
-      store.commitMs.pop();
-      store.cacheHits = 0;
+    for (const k of names) {
+      t0 = now();
+      await paths[k].run(i);
+      if (keep) samples[k].push(now() - t0);
+      else paths[k].discard?.();
     }
-
-    t0 = now();
-    const h = await sqlHttp(p.url!, httpT.password, createTable(`http_${i}`));
-    if (h.status !== 200) throw new Error(`HTTP commit failed: ${h.status} ${JSON.stringify(h.body)}`);
-    if (keep) http.push(now() - t0);
-
-    // The HTTP hop alone: GET /api/health through the same server and handler, no authorizer, no I/O.
-    t0 = now();
-    const health = await fetch(`${p.url!}/api/health`);
-    await health.arrayBuffer();
-    if (keep) hop.push(now() - t0);
   }
+  return { warmup, iterations, itemsPerTransaction: floorTxns[0]!.input.TransactItems!.length, floor, samples };
+}
+
+export async function commitLatency(bench: Bench): Promise<CommitLatencyResult> {
+  const p: Pipeline = bench.commitOnly;
+  const ipT = await newTenant(p, `${bench.tag}-c1-inproc`);
+  const httpT = await newTenant(p, `${bench.tag}-c1-http`);
+  const store = new TimedStore(p.clients.doc, p.config.catalogTable);
+  const api = new SqlApi({ store, logger: makeLogger('bench-ddl-api'), secrets: p.secrets });
+  const run = await interleavedWithFloor(bench, `${bench.tag}-c1-floor`, {
+    inProcess: {
+      run: async (i) => {
+        const r = await api.handle(ipT.tenant, `${ipT.tenant}/bench`, JSON.stringify({ query: createTable(`ip_${i}`) }), 'application/json');
+        if (r.status !== 200) throw new Error(`in-process commit failed: ${JSON.stringify(r.body)}`);
+      },
+      discard: () => {
+        store.loadMs.pop();
+        store.commitMs.pop();
+        store.cacheHits = 0;
+      },
+    },
+    http: {
+      run: async (i) => {
+        const h = await sqlHttp(p.url!, httpT.password, createTable(`http_${i}`));
+        if (h.status !== 200) throw new Error(`HTTP commit failed: ${h.status} ${JSON.stringify(h.body)}`);
+      },
+    },
+    // The HTTP hop alone: GET /api/health through the same server and handler, no authorizer, no I/O.
+    hop: {
+      run: async () => {
+        const health = await fetch(`${p.url!}/api/health`);
+        await health.arrayBuffer();
+      },
+    },
+  });
+  const { warmup, iterations, itemsPerTransaction, floor } = run;
+  const { inProcess, http, hop } = run.samples;
+  const handlerMs = inProcess;
   const restOfHandler = handlerMs.map((t, i) => t - store.loadMs[i]! - store.commitMs[i]!);
   const f = summarize(floor);
   const ip = summarize(inProcess);

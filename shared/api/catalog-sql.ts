@@ -109,7 +109,10 @@ export class CatalogSql {
 
   async query(q: CatalogQuery): Promise<CatalogAnswer> {
     this.parserPromise ??= this.o.parser();
-    const [parser, host] = await Promise.all([this.parserPromise, this.host(), loadMaterializeNames()]);
+    // The engine starts (on a first query) while the query is read: reading needs only the parser.
+    const hostReady = this.host();
+    hostReady.catch(() => undefined);
+    const [parser] = await Promise.all([this.parserPromise, loadMaterializeNames()]);
     let analyzed;
     try {
       analyzed = analyzeQuery(q.text, { parser, resolve: (name) => resolve(q.snapshot, q.session, name) });
@@ -125,6 +128,7 @@ export class CatalogSql {
     const inputs = needs.size || tables.length ? await q.inputs(needs) : undefined;
     const catalogKey = keyOf(q.snapshot);
     const loads = tables.map((t) => this.load(t, inputs!, catalogKey));
+    const host = await hostReady;
     const result = await host.run({
       sql: analyzed.sql,
       paramTypes: q.paramTypes ?? [],

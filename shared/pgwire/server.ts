@@ -49,7 +49,6 @@ import {
   parameterStatus,
   parseComplete,
   portalSuspended,
-  readDataRow,
   readyForQuery,
   rowDescription,
   type ErrorFields,
@@ -576,13 +575,14 @@ class Connection {
     const wire = (r as { [WIRE_ROWS]?: WireRows })[WIRE_ROWS];
     const formats = o.portal?.bind.resultFormats ?? [];
     if (o.describe) this.send(rowDescription(wire ? wire.fields : fieldsOf(r, formats)));
-    const rows = wire ? [...messages(wire.rows)].map((m) => m.body) : undefined;
+    // The engine's DataRow messages go out as it wrote them (text or binary, as bound).
+    const rows = wire ? [...messages(wire.rows)].map((m) => wire.rows.subarray(m.start, m.end)) : undefined;
     const total = rows ? rows.length : r.rows.length;
     const from = o.portal?.sent ?? 0;
     const to = o.maxRows ? Math.min(total, from + o.maxRows) : total;
     const out: Buffer[] = [];
     for (let k = from; k < to; k++) {
-      if (rows) out.push(dataRow(readDataRow(rows[k]!)));
+      if (rows) out.push(rows[k]!);
       else out.push(dataRow(r.rows[k]!.map((v, c) => encodeValue(v, r.desc.columns[c]!.type_oid, formatOf(formats, c)))));
     }
     if (out.length) this.send(...out);
@@ -679,20 +679,19 @@ class Connection {
       this.send(noData());
       return;
     }
-    if (s.statement.kind === 'query' && !portal.answer) {
-      const d = await this.describeQuery(portal.prepared, { ...portal.bind });
-      this.send(d.fields.length ? rowDescription(d.fields) : noData());
-      return;
-    }
-    // A row statement other than a query: run it now (it only reads) and keep its answer for Execute.
-    portal.answer ??= await this.inBlock(s);
+    // A row statement, a query included: run it now (it only reads) and keep its answer for Execute,
+    // which clients send in the same batch (Bind, Describe, Execute, Sync): one catalog read, one
+    // analysis and one engine run, not a describe-only run and then the same query again.
+    const query = s.statement.kind === 'query';
+    portal.answer ??= await this.inBlock(s, query ? portal.bind : undefined);
     const r = portal.answer;
     if ('error' in r) {
       portal.answer = undefined;
       throw errorAsException(r.error);
     }
     const wire = (r as { [WIRE_ROWS]?: WireRows })[WIRE_ROWS];
-    this.send('ok' in r ? noData() : rowDescription(wire ? wire.fields : fieldsOf(r, portal.bind.resultFormats)));
+    if (query && wire) this.send(wire.fields.length ? rowDescription(wire.fields) : noData());
+    else this.send('ok' in r ? noData() : rowDescription(wire ? wire.fields : fieldsOf(r, portal.bind.resultFormats)));
   }
 
   /** A row statement's answer for Describe, without joining (or opening) the block. */
