@@ -101,6 +101,13 @@ export class CatalogSql {
     return this.hostPromise;
   }
 
+  /** Starts the engine and the parser without waiting for them (a request about to query starts them before it reads the catalog). */
+  start(): void {
+    this.parserPromise ??= this.o.parser();
+    this.parserPromise.catch(() => undefined);
+    this.host().catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     const h = this.hostPromise;
     this.hostPromise = undefined;

@@ -120,6 +120,8 @@ export class SqlApi {
    */
   async run(tenant: string, principal: string, statements: readonly ParsedStatement[], o: RunOptions = {}): Promise<ApiResponse> {
     const policy = RETRY_POLICIES['ddl.commit'];
+    // A query's engine starts while the catalog is read (its first start is most of a cold query).
+    if (statements.some((s) => s.statement.kind === 'query')) void this.catalogSql().then((c) => c.start(), () => undefined);
     const idem = o.idempotency === undefined ? undefined : await this.idempotency.claim(o.idempotency.key, o.idempotency.body);
     for (let attempt = 1; ; attempt++) {
       try {
