@@ -40,7 +40,8 @@ export const PGWIRE_TLS_SECRET_ARN_CONTEXT = 'pgwireTlsSecretArn';
 /**
  * A context key the stack refuses with an explanation: an ACM certificate for the pgwire endpoint.
  * The NLB cannot end TLS for PostgreSQL clients (they ask for TLS inside the protocol first), so the
- * tasks end it and need the private key, which ACM does not hand out.
+ * tasks end it and need the private key: ACM keeps a public certificate's key to itself (it exports
+ * only private-CA and "exportable" certificates, through ExportCertificate, which the tasks do not call).
  */
 export const PGWIRE_CERTIFICATE_ARN_CONTEXT = 'pgwireCertificateArn';
 
@@ -183,7 +184,7 @@ export class DdlControlPlaneStack extends Stack {
       )
       .check(
         pgwireCertificateContext === undefined,
-        `context "${PGWIRE_CERTIFICATE_ARN_CONTEXT}" is not supported: the pgwire endpoint's tasks end TLS themselves (PostgreSQL clients send an SSLRequest before any TLS, which an NLB TLS listener cannot answer) and so need the certificate's private key, which ACM does not export. Store the certificate chain and key as {"certificate": "<PEM>", "privateKey": "<PEM>"} in a Secrets Manager secret and pass -c ${PGWIRE_TLS_SECRET_ARN_CONTEXT}=<its complete ARN> (docs/deploy-aws.md)`,
+        `context "${PGWIRE_CERTIFICATE_ARN_CONTEXT}" is not supported: the pgwire endpoint's tasks end TLS themselves (PostgreSQL clients send an SSLRequest before any TLS, which an NLB TLS listener cannot answer) and so need the certificate's private key, which an ACM certificate does not give them. Store the certificate chain and key as {"certificate": "<PEM>", "privateKey": "<PEM>"} in a Secrets Manager secret and pass -c ${PGWIRE_TLS_SECRET_ARN_CONTEXT}=<its complete ARN> (docs/deploy-aws.md)`,
       )
       .check(
         !pgwireOn || props.pgwire !== undefined || pgwireSecretArn !== undefined,
