@@ -8,6 +8,8 @@ import { DdlControlPlaneStack } from './stack';
  * the Secrets Manager secret holding its bearer token); `-c corsAllowOrigins=https://...`
  * lets browser pages on those origins call the API (CORS); `-c stackName=...` names the stack;
  * `-c apiGatewayCloudWatchRole=true` creates the account's API Gateway CloudWatch role;
+ * `-c pgwire=true -c pgwireTlsSecretArn=arn:...` adds the Postgres wire endpoint (ECS Fargate behind
+ * a Network Load Balancer; the secret holds its TLS certificate and key);
  * `-c localstack=true` is LocalStack mode (docs/deploy-localstack.md).
  */
 const app = new App();

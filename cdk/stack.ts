@@ -3,13 +3,14 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PROBE_NETWORKS_ENV, secretArnRegion, splitCorsAllowOrigins } from '../shared/config';
-import { type Controller, CONTROLLERS, deploymentNames, EFFECT_CAPACITY, ENV, MAX_STACK_NAME_LENGTH } from '../shared/definitions';
+import { type Controller, CONTROLLERS, deploymentNames, EFFECT_CAPACITY, ENV, MAX_STACK_NAME_LENGTH, PGWIRE_DEFAULTS } from '../shared/definitions';
 import { CatalogTable, type CatalogTableProps } from './constructs/catalog-table';
 import { DdlApi } from './constructs/ddl-api';
 import type { DdlFunction, FunctionName } from './constructs/ddl-function';
 import { EffectExecutor } from './constructs/effect-executor';
 import { EffectQueues } from './constructs/effect-queues';
 import { Observability } from './constructs/observability';
+import { PgwireService, type PgwireServiceOptions } from './constructs/pgwire-service';
 import { PropsValidator } from './constructs/props-validation';
 import { ReferenceDataPlane } from './constructs/reference-data-plane';
 import { StatusEvents } from './constructs/status-events';
@@ -32,6 +33,22 @@ export const CORS_ALLOW_ORIGINS_CONTEXT = 'corsAllowOrigins';
 export const LOCALSTACK_CONTEXT = 'localstack';
 /** The CDK context key that creates the account's API Gateway CloudWatch role (`-c apiGatewayCloudWatchRole=true`). */
 export const API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT = 'apiGatewayCloudWatchRole';
+/** The CDK context key that adds the Postgres wire endpoint (`-c pgwire=true`: ECS Fargate behind an NLB, cdk/constructs/pgwire-service.ts). */
+export const PGWIRE_CONTEXT = 'pgwire';
+/** The CDK context key with the complete ARN of the Secrets Manager secret holding the pgwire endpoint's TLS certificate and key. */
+export const PGWIRE_TLS_SECRET_ARN_CONTEXT = 'pgwireTlsSecretArn';
+/**
+ * A context key the stack refuses with an explanation: an ACM certificate for the pgwire endpoint.
+ * The NLB cannot end TLS for PostgreSQL clients (they ask for TLS inside the protocol first), so the
+ * tasks end it and need the private key: ACM keeps a public certificate's key to itself (it exports
+ * only private-CA and "exportable" certificates, through ExportCertificate, which the tasks do not call).
+ */
+export const PGWIRE_CERTIFICATE_ARN_CONTEXT = 'pgwireCertificateArn';
+
+/** A complete secret ARN: with the 6-character suffix Secrets Manager appends (an IAM grant on a partial one would match nothing). */
+function isCompleteSecretArn(value: string): boolean {
+  return secretArnRegion(value) !== undefined && /-[A-Za-z0-9]{6}$/.test(value);
+}
 
 export interface DdlControlPlaneStackProps extends StackProps {
   /**
@@ -57,10 +74,11 @@ export interface DdlControlPlaneStackProps extends StackProps {
    */
   readonly catalog?: CatalogTableProps;
   /**
-   * Entry files to use instead of `functions/<name>/handler.ts`, by function.
+   * Entry files to use instead of `functions/<name>/handler.ts`, by function (and instead of the
+   * pgwire container's `functions/pgwire-server/main.ts`).
    * @default {}
    */
-  readonly entries?: Readonly<Partial<Record<FunctionName, string>>>;
+  readonly entries?: Readonly<Partial<Record<FunctionName | 'pgwire-server', string>>>;
   /**
    * Origins whose browser pages may call the API (CORS), as {@link DdlApiProps.corsAllowOrigins}.
    * @default - the CDK context value `corsAllowOrigins` (comma separated, like `CORS_ALLOW_ORIGINS`); when unset, no CORS
@@ -88,6 +106,14 @@ export interface DdlControlPlaneStackProps extends StackProps {
    * @default Duration.seconds(60)
    */
   readonly passwordCache?: Duration;
+  /**
+   * The Postgres wire endpoint on ECS Fargate behind a Network Load Balancer ({@link PgwireService}):
+   * given, the stack runs it with these options. Deploying it builds a container image (Docker or
+   * Finch on the deployer's machine); synthesizing does not.
+   * @default - from the context: `-c pgwire=true -c pgwireTlsSecretArn=<complete secret ARN>` runs it
+   *   with the construct's defaults; unset, no endpoint (no VPC, no load balancer, no tasks)
+   */
+  readonly pgwire?: PgwireServiceOptions;
 }
 
 /** A boolean context value: `-c key=true` gives the string, cdk.json may hold the boolean. */
@@ -120,6 +146,8 @@ export class DdlControlPlaneStack extends Stack {
   readonly observability: Observability;
   /** Whether the stack was built for LocalStack's free image. */
   readonly localstack: boolean;
+  /** The Postgres wire endpoint, when enabled (prop `pgwire` or context `pgwire=true`). */
+  readonly pgwire?: PgwireService;
 
   constructor(scope: Construct, id: string, props: DdlControlPlaneStackProps = {}) {
     super(scope, id, {
@@ -130,6 +158,13 @@ export class DdlControlPlaneStack extends Stack {
     const dataPlaneUrl = props.dataPlaneUrl ?? (fromContext === undefined ? undefined : String(fromContext));
     const tokenArnContext: unknown = this.node.tryGetContext(DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT);
     const tokenSecretArn = props.dataPlaneTokenSecret !== undefined || tokenArnContext === undefined ? undefined : String(tokenArnContext);
+    const pgwireContext: unknown = this.node.tryGetContext(PGWIRE_CONTEXT);
+    const pgwireFlag = contextFlag(pgwireContext);
+    const pgwireSecretContext: unknown = this.node.tryGetContext(PGWIRE_TLS_SECRET_ARN_CONTEXT);
+    const pgwireSecretArn = props.pgwire !== undefined || pgwireSecretContext === undefined ? undefined : String(pgwireSecretContext);
+    const pgwireCertificateContext: unknown = this.node.tryGetContext(PGWIRE_CERTIFICATE_ARN_CONTEXT);
+    const localstackMode = props.localstack ?? contextFlag(this.node.tryGetContext(LOCALSTACK_CONTEXT)) ?? false;
+    const pgwireOn = props.pgwire !== undefined || pgwireFlag === true;
     new PropsValidator(scope, id)
       .check(
         dataPlaneUrl === undefined || isHttpUrl(dataPlaneUrl),
@@ -144,11 +179,35 @@ export class DdlControlPlaneStack extends Stack {
         `dataPlaneTokenSecret (prop or context "${DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT}") is the token of an external data plane: set dataPlaneUrl (prop or context "${DATA_PLANE_URL_CONTEXT}") too`,
       )
       .check(
+        pgwireContext === undefined || ['true', 'false'].includes(String(pgwireContext).toLowerCase()),
+        `context "${PGWIRE_CONTEXT}" must be true or false, got "${String(pgwireContext)}"`,
+      )
+      .check(
+        pgwireCertificateContext === undefined,
+        `context "${PGWIRE_CERTIFICATE_ARN_CONTEXT}" is not supported: the pgwire endpoint's tasks end TLS themselves (PostgreSQL clients send an SSLRequest before any TLS, which an NLB TLS listener cannot answer) and so need the certificate's private key, which an ACM certificate does not give them. Store the certificate chain and key as {"certificate": "<PEM>", "privateKey": "<PEM>"} in a Secrets Manager secret and pass -c ${PGWIRE_TLS_SECRET_ARN_CONTEXT}=<its complete ARN> (docs/deploy-aws.md)`,
+      )
+      .check(
+        !pgwireOn || props.pgwire !== undefined || pgwireSecretArn !== undefined,
+        `context "${PGWIRE_CONTEXT}=true" needs -c ${PGWIRE_TLS_SECRET_ARN_CONTEXT}=<complete ARN of a Secrets Manager secret holding {"certificate": "<PEM>", "privateKey": "<PEM>"}>: the endpoint serves TLS only`,
+      )
+      .check(
+        pgwireSecretArn === undefined || isCompleteSecretArn(pgwireSecretArn),
+        `context "${PGWIRE_TLS_SECRET_ARN_CONTEXT}" must be the complete ARN of a Secrets Manager secret (arn:aws:secretsmanager:<region>:<account>:secret:<name>-<6 characters>), got "${pgwireSecretArn}"`,
+      )
+      .check(
+        pgwireSecretArn === undefined || pgwireOn,
+        `context "${PGWIRE_TLS_SECRET_ARN_CONTEXT}" is the pgwire endpoint's certificate: set -c ${PGWIRE_CONTEXT}=true too`,
+      )
+      .check(
+        !pgwireOn || !localstackMode,
+        `the pgwire endpoint (ECS Fargate, a Network Load Balancer) is not in LocalStack's free image: leave "${PGWIRE_CONTEXT}" out in LocalStack mode`,
+      )
+      .check(
         this.stackName.length <= MAX_STACK_NAME_LENGTH,
         `the stack name "${this.stackName}" is longer than ${MAX_STACK_NAME_LENGTH} characters: the queue names derived from it would exceed SQS's 80`,
       )
       .throwIfInvalid();
-    this.localstack = props.localstack ?? contextFlag(this.node.tryGetContext(LOCALSTACK_CONTEXT)) ?? false;
+    this.localstack = localstackMode;
     const createApiGatewayCloudWatchRole =
       props.createApiGatewayCloudWatchRole ?? contextFlag(this.node.tryGetContext(API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT)) ?? false;
     const names = deploymentNames(this.stackName);
@@ -232,6 +291,20 @@ export class DdlControlPlaneStack extends Stack {
       environment,
     });
 
+    if (pgwireOn) {
+      const options: PgwireServiceOptions = props.pgwire ?? {
+        tlsSecret: secretsmanager.Secret.fromSecretCompleteArn(this, 'PgwireTlsSecret', pgwireSecretArn!),
+      };
+      this.pgwire = new PgwireService(this, 'Pgwire', {
+        ...options,
+        catalog: this.catalog,
+        queues: this.queues,
+        environment,
+        passwordCache: Duration.seconds(this.api.passwordCacheSeconds),
+        ...(entries['pgwire-server'] ? { entry: entries['pgwire-server'] } : {}),
+      });
+    }
+
     const functions: Record<string, DdlFunction> = {
       'stream-router': this.router.handler,
       'ddl-api': this.api.handler,
@@ -256,6 +329,7 @@ export class DdlControlPlaneStack extends Stack {
       // LocalStack's free image has no provider for AWS::CloudWatch::Dashboard.
       dashboard: !this.localstack,
     });
+    if (this.pgwire) this.observability.addPgwireService('pgwire', this.pgwire);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'SqlEndpoint', { value: `${this.api.url}api/sql`, description: 'POST SQL here' });
@@ -273,6 +347,13 @@ export class DdlControlPlaneStack extends Stack {
       description: 'Invoke it to sweep now instead of waiting for the schedule',
     });
     if (this.observability.dashboard) new CfnOutput(this, 'DashboardName', { value: this.observability.dashboard.dashboardName });
+    if (this.pgwire) {
+      new CfnOutput(this, 'PgwireEndpoint', { value: this.pgwire.endpoint, description: 'Postgres wire endpoint (port 6875, TLS only): the NLB\'s DNS name' });
+      new CfnOutput(this, 'PgwireUrl', {
+        value: `postgres://materialize@${this.pgwire.endpoint}:${PGWIRE_DEFAULTS.port}/materialize?sslmode=require`,
+        description: 'psql "$PgwireUrl" with PGPASSWORD=<app password>; verify-full needs a DNS name of the certificate pointing at the NLB',
+      });
+    }
   }
 }
 

@@ -280,9 +280,13 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   let pg: PgServer | undefined;
   if (o.pgPort !== undefined) {
     const sqlApi = sqlApiFor(cfg, (o.fastPath ?? o.workers !== false) ? clients : { doc: clients.doc }, makeLogger('pgwire'), secrets, o.prober, localFingerprintKey(secretsKey), faults);
-    // Its AWS calls are the DDL function's (the IAM test holds them to that role).
-    const api = { run: (...a: Parameters<typeof sqlApi.run>) => runAs('ddl-api', () => sqlApi.run(...a)) };
-    pg = await startPgServer({ ...(o.pg ?? {}), api, passwords, logger: makeLogger('pgwire'), port: o.pgPort, ...(o.host ? { host: o.host } : {}) });
+    // Its AWS calls, statements and logins alike, are the pgwire task's (the IAM test holds them to its role).
+    const api = { run: (...a: Parameters<typeof sqlApi.run>) => runAs('pgwire', () => sqlApi.run(...a)) };
+    const pgPasswords = {
+      verifyPassword: (...a: Parameters<AppPasswords['verifyPassword']>) => runAs('pgwire', () => passwords.verifyPassword(...a)),
+      scramVerifiers: (tenant: string) => runAs('pgwire', () => passwords.scramVerifiers(tenant)),
+    };
+    pg = await startPgServer({ ...(o.pg ?? {}), api, passwords: pgPasswords, logger: makeLogger('pgwire'), port: o.pgPort, ...(o.host ? { host: o.host } : {}) });
   }
 
   return {

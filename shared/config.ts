@@ -4,7 +4,7 @@
  */
 // zod/mini: the same validation at a fraction of the bundle (every Lambda loads this module).
 import * as z from 'zod/mini';
-import { CONTROLLERS, EFFECT_CAPACITY, ENV, type Controller } from './definitions';
+import { CONTROLLERS, EFFECT_CAPACITY, ENV, PGWIRE_DEFAULTS, type Controller } from './definitions';
 
 export interface Config {
   readonly region: string;
@@ -189,6 +189,47 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     );
   }
   return cfg as Config;
+}
+
+/** The Postgres wire endpoint's task settings (functions/pgwire-server/main.ts), beside its {@link Config}. */
+export interface PgwireConfig {
+  readonly port: number;
+  readonly healthPort: number;
+  /** The complete ARN of the secret with the TLS certificate and key (shared/secrets/tls-certificate.ts). */
+  readonly tlsSecretArn: string;
+  readonly drainSeconds: number;
+  readonly maxConnections: number;
+}
+
+/** Reads and checks the pgwire task's settings (ENV.pg*; PGWIRE_DEFAULTS for the unset ones). */
+export function loadPgwireConfig(env: Record<string, string | undefined>): PgwireConfig {
+  const port = z.number().check(z.int(), z.minimum(1), z.maximum(65_535));
+  const schema = z.object({
+    port,
+    healthPort: port,
+    tlsSecretArn: z.string().check(
+      z.refine((v) => secretArnRegion(v) !== undefined, {
+        error: (issue) => `must be the ARN of a Secrets Manager secret (arn:aws:secretsmanager:<region>:<account>:secret:<name>), got "${String(issue.input)}"`,
+      }),
+    ),
+    drainSeconds: z.number().check(z.minimum(0), z.maximum(3600)),
+    maxConnections: z.number().check(z.int(), z.minimum(1), z.maximum(100_000)),
+  });
+  const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
+  const names = { port: ENV.pgPort, healthPort: ENV.pgwireHealthPort, tlsSecretArn: ENV.pgwireTlsSecretArn, drainSeconds: ENV.pgwireDrainSeconds, maxConnections: ENV.pgwireMaxConnections } as const;
+  const parsed = schema.safeParse({
+    port: num(names.port, PGWIRE_DEFAULTS.port),
+    healthPort: num(names.healthPort, PGWIRE_DEFAULTS.healthPort),
+    tlsSecretArn: env[names.tlsSecretArn] ?? '',
+    drainSeconds: num(names.drainSeconds, PGWIRE_DEFAULTS.drainSeconds),
+    maxConnections: num(names.maxConnections, PGWIRE_DEFAULTS.maxConnections),
+  });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${names[i.path[0] as keyof typeof names] ?? i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  if (parsed.data.port === parsed.data.healthPort) throw new Error(`invalid configuration: ${names.port} and ${names.healthPort} must differ, both are ${parsed.data.port}`);
+  return parsed.data;
 }
 
 /** The environment a handler needs for a given config (used by the local runtime and CDK). */

@@ -234,6 +234,38 @@ export const ENV = {
   perTenantInQueue: 'EFFECTS_PER_TENANT_IN_QUEUE',
   queueUrl: (c: Controller) => `QUEUE_URL_${c.toUpperCase()}`,
   dlqUrl: (c: Controller) => `DLQ_URL_${c.toUpperCase()}`,
+  /** The Postgres wire port (the local runtime's `--pg-port` reads it too). */
+  pgPort: 'PG_PORT',
+  /** The pgwire task's HTTP health port (`GET /health`: 200 while it serves, 503 once it drains). */
+  pgwireHealthPort: 'PGWIRE_HEALTH_PORT',
+  /** The complete ARN of the Secrets Manager secret holding the pgwire endpoint's TLS certificate and key. */
+  pgwireTlsSecretArn: 'PGWIRE_TLS_SECRET_ARN',
+  /** Seconds the pgwire task lets statements in flight finish after SIGTERM. */
+  pgwireDrainSeconds: 'PGWIRE_DRAIN_SECONDS',
+  /** Connections one pgwire task serves at most (more answer 53300). */
+  pgwireMaxConnections: 'PGWIRE_MAX_CONNECTIONS',
+} as const;
+
+/**
+ * The Postgres wire endpoint's task on Fargate (cdk/constructs/pgwire-service.ts,
+ * functions/pgwire-server/main.ts): the defaults both sides share.
+ */
+export const PGWIRE_DEFAULTS = {
+  /** Materialize's SQL port. */
+  port: 6875,
+  healthPort: 8080,
+  /**
+   * After SIGTERM: how long statements in flight may take to finish. ECS kills the container
+   * `stopTimeoutSeconds` after SIGTERM, so this stays below it.
+   */
+  drainSeconds: 25,
+  /** ECS's grace between SIGTERM and SIGKILL (its maximum is 120 s). */
+  stopTimeoutSeconds: 30,
+  maxConnections: 1000,
+  /** TCP keepalive after this much idle time: under the NLB's 350 s idle timeout, so an idle session survives it. */
+  tcpKeepAliveSeconds: 60,
+  /** How often the task reads its TLS secret again (a renewed certificate is served without a restart). */
+  tlsRefreshSeconds: 3600,
 } as const;
 
 /**

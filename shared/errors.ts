@@ -241,3 +241,19 @@ export class PgFatalError extends DdlError {
     this.name = 'PgFatalError';
   }
 }
+
+/**
+ * The Postgres wire endpoint's TLS certificate cannot be used: its secret is missing, not the
+ * documented JSON, or its key does not match the certificate. The message names the secret and
+ * the problem, never the key material.
+ */
+export class TlsCertificateError extends DdlError {
+  constructor(
+    readonly secretId: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`TLS certificate secret ${secretId}: ${problem}`, options);
+    this.name = 'TlsCertificateError';
+  }
+}

@@ -1,6 +1,6 @@
 /** Configuration from the environment, loaded once and validated (shared/config.ts). */
 import { describe, expect, it } from 'vitest';
-import { configToEnv, corsAllowOriginsProblems, loadConfig, loadCorsAllowOrigins } from '../shared/config';
+import { configToEnv, corsAllowOriginsProblems, loadConfig, loadCorsAllowOrigins, loadPgwireConfig } from '../shared/config';
 
 describe('config', () => {
   const env = {
@@ -66,5 +66,37 @@ describe('config', () => {
     expect(configToEnv(cfg).CORS_ALLOW_ORIGINS).toBe('https://a.example.com,http://localhost:5173');
     expect(loadConfig({ ...env, ...configToEnv(cfg) }).corsAllowOrigins).toEqual(cfg.corsAllowOrigins);
     expect(configToEnv(loadConfig(env))).not.toHaveProperty('CORS_ALLOW_ORIGINS');
+  });
+});
+
+describe('pgwire task config (loadPgwireConfig)', () => {
+  const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:pgwire-tls-AbCdEf';
+
+  it('needs the TLS secret; the ports, drain and connection cap default to PGWIRE_DEFAULTS', () => {
+    // Act + Assess
+    expect(loadPgwireConfig({ PGWIRE_TLS_SECRET_ARN: ARN })).toEqual({ port: 6875, healthPort: 8080, tlsSecretArn: ARN, drainSeconds: 25, maxConnections: 1000 });
+    expect(loadPgwireConfig({ PGWIRE_TLS_SECRET_ARN: ARN, PG_PORT: '5433', PGWIRE_HEALTH_PORT: '9000', PGWIRE_DRAIN_SECONDS: '5', PGWIRE_MAX_CONNECTIONS: '10' })).toEqual({
+      port: 5433,
+      healthPort: 9000,
+      tlsSecretArn: ARN,
+      drainSeconds: 5,
+      maxConnections: 10,
+    });
+  });
+
+  it('names every bad variable by its name in one message', () => {
+    // Act
+    let message = '';
+    try {
+      loadPgwireConfig({ PGWIRE_TLS_SECRET_ARN: 'pgwire-tls', PG_PORT: '70000', PGWIRE_MAX_CONNECTIONS: '0' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+
+    // Assess
+    expect(message).toMatch(/^invalid configuration: /);
+    for (const name of ['PG_PORT', 'PGWIRE_TLS_SECRET_ARN', 'PGWIRE_MAX_CONNECTIONS']) expect(message).toContain(`${name}: `);
+    expect(() => loadPgwireConfig({})).toThrow(/PGWIRE_TLS_SECRET_ARN: must be the ARN of a Secrets Manager secret/);
+    expect(() => loadPgwireConfig({ PGWIRE_TLS_SECRET_ARN: ARN, PGWIRE_HEALTH_PORT: '6875' })).toThrow('PG_PORT and PGWIRE_HEALTH_PORT must differ, both are 6875');
   });
 });

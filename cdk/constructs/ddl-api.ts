@@ -284,11 +284,7 @@ export class DdlApi extends Construct {
       // dynamically, so it becomes a chunk and stays out of every cold start.
       splitChunks: true,
     });
-    props.catalog.grantItemReadWrite(this.handler.function);
-    props.catalog.grantTableActions(this.handler.function, DDL_BATCH_ACTIONS, true);
-    grantSecretStore(this.handler, this.handler.role, DDL_SECRET_STORE_METHODS);
-    // The fast path: SendMessageBatch to the effect queues right after a commit.
-    props.queues?.grantSendMessage(this.handler.function);
+    grantSqlApi(this.handler, this.handler.role, props.catalog, props.queues);
     if (gatewayAuthorizer) {
       // One GetItem and a SHA-256 comparison (app passwords are random tokens, not user-chosen).
       this.authorizerHandler = new DdlFunction(this, 'Authorizer', {
@@ -462,6 +458,22 @@ export function grantAuthorizerRead(catalog: CatalogTable, role: iam.IRole): voi
     }),
   );
   catalog.encryptionKey?.grant(role, 'kms:Decrypt', 'kms:DescribeKey');
+}
+
+/**
+ * What the SQL API (`SqlApi`, shared/api/sql-api.ts) needs in AWS, wherever it runs: the DDL Lambda
+ * and the Postgres wire endpoint's Fargate task (cdk/constructs/pgwire-service.ts) get exactly
+ * this, from here. Item reads and writes on the catalog (a commit is one TransactWriteItems,
+ * authorized item by item; app-password records and SCRAM verifiers are catalog items too), the
+ * staged commit's batches ({@link DDL_BATCH_ACTIONS}), the secret store methods
+ * {@link DDL_SECRET_STORE_METHODS} (policies under `scope`) and, with queues, the fast path:
+ * SendMessageBatch to the effect queues right after a commit.
+ */
+export function grantSqlApi(scope: Construct, role: iam.IRole, catalog: CatalogTable, queues?: EffectQueues): void {
+  catalog.grantItemReadWrite(role);
+  catalog.grantTableActions(role, DDL_BATCH_ACTIONS, true);
+  grantSecretStore(scope, role, DDL_SECRET_STORE_METHODS);
+  queues?.grantSendMessage(role);
 }
 
 /** The partition keys the authorizer may read: app-password records (`AUTH#<token id>`). */

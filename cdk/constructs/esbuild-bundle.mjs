@@ -47,7 +47,10 @@ function runtimeRequire(prefixes) {
 /**
  * Copies each module's assets beside every output file whose inputs include the module (with
  * code splitting, the chunk that holds it), so that the module finds them in its output's folder.
- * Paths in the metafile are relative to `absWorkingDir`.
+ * Paths in the metafile are relative to `absWorkingDir`. A `node_modules` that is a symlink (a git
+ * worktree sharing another checkout's, a linked workspace) shows in the metafile under its real
+ * path (`../main/node_modules/...`): an input matches a module by its `node_modules/...` tail too,
+ * and the files are copied from where the input really is.
  *
  * @param {esbuild.Metafile} metafile
  * @param {Readonly<Record<string, readonly string[]>>} moduleAssets
@@ -56,8 +59,9 @@ function runtimeRequire(prefixes) {
 function copyModuleAssets(metafile, moduleAssets, cwd) {
   for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
     for (const [module, files] of Object.entries(moduleAssets)) {
-      if (!(module in inputs)) continue;
-      for (const f of files) copyFileSync(join(cwd, dirname(module), f), join(dirname(resolve(cwd, output)), basename(f)));
+      const input = Object.keys(inputs).find((i) => i === module || i.endsWith(`/${module}`));
+      if (input === undefined) continue;
+      for (const f of files) copyFileSync(join(cwd, dirname(input), f), join(dirname(resolve(cwd, output)), basename(f)));
     }
   }
 }

@@ -5,6 +5,7 @@ export * from './defined-table';
 export * from './effect-executor';
 export * from './effect-queues';
 export * from './observability';
+export * from './pgwire-service';
 export * from './props-validation';
 export * from './reference-data-plane';
 export * from './status-events';

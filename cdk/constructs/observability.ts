@@ -8,6 +8,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { DdlFunction } from './ddl-function';
+import type { PgwireService } from './pgwire-service';
 import { PropsValidator } from './props-validation';
 import type { Sweeper } from './sweeper';
 
@@ -39,6 +40,19 @@ export interface SweeperAlarms {
   /** The sweeper has not run for three intervals: every sweeper metric (and alarm) went quiet. */
   readonly notRunning: cloudwatch.Alarm;
 }
+
+/** The Postgres wire endpoint's alarms. */
+export interface PgwireAlarms {
+  /** A task has failed the load balancer's health checks for five minutes. */
+  readonly unhealthyTargets: cloudwatch.Alarm;
+  /** No task has passed them for two minutes: every connection is refused (missing data is breaching). */
+  readonly noHealthyTargets: cloudwatch.Alarm;
+  /** The tasks' average CPU has stayed high for five minutes (scaling may be at its maximum). */
+  readonly cpuHigh: cloudwatch.Alarm;
+}
+
+/** The service's average CPU (percent) over five minutes past which {@link PgwireAlarms.cpuHigh} fires: above the scaling target, so it means scaling did not keep up. */
+export const PGWIRE_CPU_ALARM_PERCENT = 85;
 
 export interface ObservabilityProps {
   /**
@@ -130,6 +144,8 @@ export class Observability extends Construct {
   readonly apiServerErrorAlarm?: cloudwatch.Alarm;
   /** The alarms of each sweeper, by name. */
   readonly sweeperAlarms: Record<string, SweeperAlarms> = {};
+  /** The alarms of each Postgres wire endpoint, by name. */
+  readonly pgwireAlarms: Record<string, PgwireAlarms> = {};
   /** `POWERTOOLS_SERVICE_NAME`: the `service` dimension of every Powertools metric. */
   readonly serviceName: string;
   /** `POWERTOOLS_METRICS_NAMESPACE`: the namespace of every Powertools metric. */
@@ -305,6 +321,61 @@ export class Observability extends Construct {
       new cloudwatch.GraphWidget({
         title: `${name}: failed connectors`,
         left: [failedConnectors],
+        width: 8,
+      }),
+    );
+    return alarms;
+  }
+
+  /**
+   * Watches the Postgres wire endpoint: gives its container the functions' Powertools environment
+   * (its log lines carry the same service name and level) and alarms on unhealthy tasks, on no
+   * healthy task at all and on sustained high CPU, with its connections and health on the dashboard.
+   */
+  addPgwireService(name: string, pgwire: PgwireService): PgwireAlarms {
+    for (const [k, v] of Object.entries(this.environment)) pgwire.container.addEnvironment(k, v);
+    const targets = pgwire.targetGroup.metrics;
+    // The minimum over five minutes: unhealthy in every minute of them, not a task that was replaced.
+    const unhealthy = targets.unHealthyHostCount({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.MINIMUM });
+    const healthy = targets.healthyHostCount({ period: Duration.minutes(2), statistic: cloudwatch.Stats.MAXIMUM });
+    const cpu = pgwire.service.metricCpuUtilization({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.AVERAGE });
+    const alarms: PgwireAlarms = {
+      unhealthyTargets: this.addAlarm(
+        `${name}-unhealthy-targets`,
+        unhealthy,
+        'A pgwire task has failed the NLB health checks (GET /health on 8080) for 5 minutes: see the task log group and the ECS service events',
+      ),
+      noHealthyTargets: this.addAlarm(
+        `${name}-no-healthy-targets`,
+        healthy,
+        'No pgwire task has passed the NLB health checks for 2 minutes: every Postgres connection is refused. See the ECS service events (tasks that stop at start: their log says why, e.g. the TLS secret)',
+        1,
+        { comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD, treatMissingData: cloudwatch.TreatMissingData.BREACHING },
+      ),
+      cpuHigh: this.addAlarm(
+        `${name}-cpu-high`,
+        cpu,
+        `The pgwire tasks' average CPU has been above ${PGWIRE_CPU_ALARM_PERCENT}% for 5 minutes: the service may be at maxTasks (${pgwire.maxTasks})`,
+        PGWIRE_CPU_ALARM_PERCENT,
+      ),
+    };
+    this.pgwireAlarms[name] = alarms;
+    this.dashboard?.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: `${name}: connections`,
+        left: [pgwire.loadBalancer.metrics.activeFlowCount({ period: Duration.minutes(1) }), pgwire.loadBalancer.metrics.newFlowCount({ period: Duration.minutes(1), statistic: cloudwatch.Stats.SUM })],
+        right: [pgwire.connectionsPerTaskMetric],
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: `${name}: healthy and unhealthy tasks`,
+        left: [targets.healthyHostCount({ period: Duration.minutes(1) }), targets.unHealthyHostCount({ period: Duration.minutes(1) })],
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: `${name}: CPU and memory (%)`,
+        left: [cpu, pgwire.service.metricMemoryUtilization({ period: FIVE_MINUTES })],
+        leftAnnotations: [{ value: PGWIRE_CPU_ALARM_PERCENT, label: 'cpu-high alarm' }],
         width: 8,
       }),
     );

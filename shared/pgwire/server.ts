@@ -84,6 +84,20 @@ export interface PgServerOptions {
   readonly startupTimeoutMs?: number;
   /** Output a client leaves unread beyond this closes the connection. @default 64 MiB */
   readonly maxUnreadBytes?: number;
+  /**
+   * Refuse a session that did not start TLS first (28000), as PostgreSQL's `hostssl` does: for a
+   * server on a public network, where a cleartext password or an unencrypted session must never
+   * cross. A CancelRequest (which libpq before 17 sends without TLS) is still served. Needs `tls`.
+   * @default false
+   */
+  readonly requireTls?: boolean;
+  /**
+   * TCP keepalive on every connection, first probe after this much idle time. A load balancer in
+   * front drops a flow that stays silent past its idle timeout (an AWS NLB's is 350 s) without
+   * telling either side; keepalive probes count as traffic and keep an idle session open.
+   * @default - the OS default (no keepalive)
+   */
+  readonly tcpKeepAliveMs?: number;
 }
 
 const SSL_REQUEST = 80877103;
@@ -95,19 +109,36 @@ const PROTOCOL_3 = 196608;
 const ROW_KINDS: ReadonlySet<string> = new Set(['query', 'show', 'select', 'show_variable', 'show_create', 'explain_effects']);
 const TXN_KINDS: ReadonlySet<string> = new Set(['start_transaction', 'commit', 'rollback']);
 
+/** 57P01 admin_shutdown and 57P03 cannot_connect_now (not in SQLSTATE yet). */
+const SQLSTATE_ADMIN_SHUTDOWN = '57P01';
+const SQLSTATE_CANNOT_CONNECT_NOW = '57P03';
+
 const fatal = (code: string, message: string, extra: Partial<ErrorFields> = {}) => new PgFatalError({ severity: 'FATAL', code, message, ...extra });
 
 export interface PgServer {
   readonly port: number;
   readonly connections: number;
+  /** Closes every connection at once: a statement in flight loses its answer. */
   close(): Promise<void>;
+  /**
+   * Shuts down gently: stops accepting at once; a connection that is idle (or in startup) is told
+   * so and closed now (57P01 `terminating connection due to administrator command`, 57P03 during
+   * startup), one running a statement once that statement has been answered. An open `BEGIN`
+   * block is dropped (nothing of it was committed). Connections still open after `deadlineMs`
+   * are closed as by {@link close}. Resolves when every connection is closed.
+   */
+  drain(deadlineMs: number): Promise<void>;
+  /** Serves new TLS handshakes with this certificate (a renewed one); open sessions keep theirs. */
+  setTls(tls: { readonly key: string | Buffer; readonly cert: string | Buffer }): void;
 }
 
 export async function startPgServer(o: PgServerOptions & { readonly port: number; readonly host?: string }): Promise<PgServer> {
+  if (o.requireTls && !o.tls) throw new Error('requireTls needs a certificate (tls)');
   const open = new Set<Connection>();
   const byKey = new Map<string, Connection>();
-  const secure = o.tls ? createSecureContext({ key: o.tls.key, cert: o.tls.cert }) : undefined;
+  let secure = o.tls ? createSecureContext({ key: o.tls.key, cert: o.tls.cert }) : undefined;
   const server: Server = createServer({ noDelay: true }, (socket) => {
+    if (o.tcpKeepAliveMs !== undefined) socket.setKeepAlive(true, o.tcpKeepAliveMs);
     const c = new Connection(socket, o, secure, {
       opened: (conn) => open.add(conn),
       keyed: (key, conn) => byKey.set(key, conn),
@@ -136,6 +167,19 @@ export async function startPgServer(o: PgServerOptions & { readonly port: number
       const closed = new Promise<void>((r) => server.close(() => r()));
       for (const c of open) c.terminate();
       await closed;
+    },
+    async drain(deadlineMs: number) {
+      // server.close stops accepting now and calls back once the last connection has closed.
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      for (const c of open) c.drain();
+      const deadline = setTimeout(() => {
+        for (const c of open) c.terminate();
+      }, deadlineMs);
+      await closed;
+      clearTimeout(deadline);
+    },
+    setTls(tls) {
+      secure = createSecureContext({ key: tls.key, cert: tls.cert });
     },
   };
 }
@@ -188,6 +232,8 @@ class Connection {
   private auth: { kind: 'cleartext' } | { kind: 'scram'; state?: ScramServerState } | undefined;
   private cancelled = false;
   private running = false;
+  /** The server is shutting down: no further message is run, and the connection closes when idle. */
+  private draining = false;
 
   constructor(
     socket: Socket,
@@ -229,6 +275,29 @@ class Connection {
     if (this.running) this.cancelled = true;
   }
 
+  /** Server shutdown ({@link PgServer.drain}): closes now when idle, else once the message being run is answered. */
+  drain(): void {
+    if (this.draining || this.phase === 'closed') return;
+    this.draining = true;
+    if (!this.pumping) this.sayShutdown();
+  }
+
+  /**
+   * Tells the client why and half-closes; the connection counts as open until the client hangs up
+   * (its 'end' closes it), so an answer still in the socket's buffer reaches the client first.
+   */
+  private sayShutdown(): void {
+    if (this.phase === 'closed' || this.stream.writableEnded) return;
+    clearTimeout(this.startupTimer);
+    clearTimeout(this.idleTimer);
+    const f =
+      this.phase === 'ready'
+        ? fatal(SQLSTATE_ADMIN_SHUTDOWN, 'terminating connection due to administrator command')
+        : fatal(SQLSTATE_CANNOT_CONNECT_NOW, 'the database system is shutting down');
+    this.send(errorResponse(f.fields));
+    this.stream.end();
+  }
+
   private send(...bufs: Buffer[]): void {
     if (this.phase === 'closed') return;
     this.stream.write(bufs.length === 1 ? bufs[0]! : Buffer.concat(bufs));
@@ -253,7 +322,7 @@ class Connection {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.phase !== 'closed') {
+      while (this.phase !== 'closed' && !this.draining) {
         if (this.phase === 'startup') {
           if (this.buf.length < 4) break;
           const len = this.buf.readInt32BE(0);
@@ -284,7 +353,8 @@ class Connection {
     } finally {
       this.pumping = false;
     }
-    if (this.phase !== 'closed' && this.buf.length >= 5 && !this.pumping) void this.pump();
+    if (this.draining) this.sayShutdown();
+    else if (this.phase !== 'closed' && this.buf.length >= 5 && !this.pumping) void this.pump();
   }
 
   // ---- startup and authentication ---------------------------------------------------------------
@@ -315,6 +385,9 @@ class Connection {
       return;
     }
     if (code >> 16 !== 3) throw fatal(SQLSTATE.protocolViolation, `unsupported frontend protocol ${code >> 16}.${code & 0xffff}: the server supports 3.0`);
+    if (this.o.requireTls && !(this.stream instanceof TLSSocket)) {
+      throw fatal('28000', 'this server accepts TLS connections only: connect with sslmode=require (or verify-full)');
+    }
     if (code !== PROTOCOL_3 && (code & 0xffff) > 0) {
       // A newer minor version: PostgreSQL answers NegotiateProtocolVersion; we take 3.0 and say so.
       this.send(Buffer.concat([Buffer.from([0x76]), int32(12), int32(PROTOCOL_3), int32(0)]));

@@ -11,7 +11,16 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT, CORS_ALLOW_ORIGINS_CONTEXT, DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT, DATA_PLANE_URL_CONTEXT, DdlControlPlaneStack, LOCALSTACK_CONTEXT } from '../../cdk/stack';
+import {
+  API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT,
+  CORS_ALLOW_ORIGINS_CONTEXT,
+  DATA_PLANE_TOKEN_SECRET_ARN_CONTEXT,
+  DATA_PLANE_URL_CONTEXT,
+  DdlControlPlaneStack,
+  LOCALSTACK_CONTEXT,
+  PGWIRE_CONTEXT,
+  PGWIRE_TLS_SECRET_ARN_CONTEXT,
+} from '../../cdk/stack';
 import { BUNDLING_STACKS, testApp } from './helpers';
 
 interface Violation {
@@ -22,6 +31,9 @@ interface Violation {
 interface ValidationReport {
   readonly pluginReports: { readonly pluginName: string; readonly violations: Violation[] }[];
 }
+
+/** The Postgres wire endpoint on (ECS Fargate, an NLB, a VPC). */
+const PGWIRE = { [PGWIRE_CONTEXT]: 'true', [PGWIRE_TLS_SECRET_ARN_CONTEXT]: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:ddl/pgwire-tls-AbCdEf' };
 
 /**
  * Lets synth finish and write the report instead of throwing at the first error, so that an
@@ -70,6 +82,7 @@ describe.each([
   ['CORS (context corsAllowOrigins)', { [CORS_ALLOW_ORIGINS_CONTEXT]: 'https://console.example.com,http://localhost:5173' }],
   ['LocalStack mode (context localstack)', { [LOCALSTACK_CONTEXT]: 'true' }],
   ['with the account\'s API Gateway CloudWatch role (context apiGatewayCloudWatchRole)', { [API_GATEWAY_CLOUDWATCH_ROLE_CONTEXT]: 'true' }],
+  ['with the Postgres wire endpoint (context pgwire, pgwireTlsSecretArn)', PGWIRE],
 ])('AwsSolutions checks, %s', (_variant, context) => {
   it('report no unacknowledged error or warning', () => {
     // Prepare
@@ -113,6 +126,33 @@ describe('acknowledgements', () => {
         'AwsSolutions-L1 @ DdlControlPlane/<fn>/Function',
         'AwsSolutions-L1 @ DdlControlPlane/<fn>/Executor/Function',
         'AwsSolutions-SQS3 @ DdlControlPlane/StreamRouter/OnFailure',
+      ].sort(),
+    );
+  });
+
+  it('with the Postgres wire endpoint, the stack\'s plus the endpoint\'s own, each with a specific reason', () => {
+    // Prepare
+    const key = (a: { path: string; id: string }) => `${a.id} @ ${a.path}`;
+    const withPgwire = testApp({ ...PGWIRE, [BUNDLING_STACKS]: [] });
+    new DdlControlPlaneStack(withPgwire, 'DdlControlPlane');
+    const without = testApp({ [BUNDLING_STACKS]: [] });
+    new DdlControlPlaneStack(without, 'DdlControlPlane');
+
+    // Act
+    const before = new Set(acknowledgements(without).map(key));
+    // CDK's own constructs acknowledge CloudFormation-Validate rules (the flow log's, the VPC's AZ lookup): theirs, not ours.
+    const added = acknowledgements(withPgwire).filter((a) => !before.has(key(a)) && a.id.startsWith('AwsSolutions-'));
+
+    // Assess
+    for (const ack of added) expect(ack.reason.length, key(ack)).toBeGreaterThan(60);
+    expect([...new Set(added.map(key))].sort()).toEqual(
+      [
+        'AwsSolutions-EC23 @ DdlControlPlane/Pgwire/LoadBalancerSecurityGroup',
+        'AwsSolutions-ECS2 @ DdlControlPlane/Pgwire/Task',
+        'AwsSolutions-ECS4 @ DdlControlPlane/Pgwire/Cluster',
+        'AwsSolutions-ELB2 @ DdlControlPlane/Pgwire/LoadBalancer',
+        'AwsSolutions-IAM5[Resource::*] @ DdlControlPlane/Pgwire/ExecutionRole/DefaultPolicy',
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ddl-control-plane/DdlControlPlane/*] @ DdlControlPlane/Pgwire/SecretStore',
       ].sort(),
     );
   });

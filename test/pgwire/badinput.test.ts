@@ -10,23 +10,14 @@ import { connect, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiResponse, RunOptions } from '../../shared/api/sql-api';
-import { AuthError } from '../../shared/errors';
-import { scramVerifier, tenantSalt } from '../../shared/pgwire/scram';
 import { startPgServer, type PgServer, type PgServerOptions } from '../../shared/pgwire/server';
 import type { ParsedStatement } from '../../shared/sql/ast';
+import { fakePasswords, TEST_APP_PASSWORD } from '../helpers/pgwire';
 
-const PASSWORD = 'ddlp_00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff0011223344556677';
+const PASSWORD = TEST_APP_PASSWORD;
 const logger = new Logger({ serviceName: 'pgwire-test', logLevel: 'ERROR' });
 
-const passwords: PgServerOptions['passwords'] = {
-  async verifyPassword(password, tenant) {
-    if (password !== PASSWORD || (tenant !== undefined && tenant !== 't1')) throw new AuthError('invalid app password');
-    return { tenant: 't1', tokenId: 'tok' };
-  },
-  async scramVerifiers(tenant) {
-    return tenant === 't1' ? [{ tokenId: 'tok', ...scramVerifier(PASSWORD, tenantSalt('t1')) }] : [];
-  },
-};
+const passwords = fakePasswords;
 
 /** Answers every statement `ok` with its kind; `rows` answers a query with that many rows. */
 function fakeApi(o: { rows?: number; gate?: Promise<void>; calls?: ParsedStatement[][] } = {}) {

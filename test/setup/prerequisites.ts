@@ -1,7 +1,8 @@
 /**
  * `npm test`'s pretest step: the suite needs Java 17+ (DynamoDB Local), Chromium (the console's
- * browser test), MariaDB's server (the MySQL source tests, test/helpers/mysql.ts), and curl and jq
- * (test/cli/tour.test.ts runs the README's `sql()` shell helper, which uses both). Checked
+ * browser test), MariaDB's server (the MySQL source tests, test/helpers/mysql.ts), curl and jq
+ * (test/cli/tour.test.ts runs the README's `sql()` shell helper, which uses both) and openssl (the
+ * pgwire TLS tests make their certificates with it). Checked
  * before anything starts, with the one command that installs what is missing, instead of failures
  * minutes into the run.
  *
@@ -88,6 +89,8 @@ export function missingPrerequisites(env: NodeJS.ProcessEnv = process.env): Miss
   for (const tool of ['curl', 'jq'] as const) {
     if (!onPath(tool, env)) missing.push({ what: `${tool} (not on PATH; the README's sql() helper uses it)`, debian: tool, macos: tool });
   }
+  // The pgwire TLS tests (test/pgwire/task.test.ts, container.test.ts) make their certificates with it.
+  if (!onPath('openssl', env)) missing.push({ what: 'openssl (not on PATH; the pgwire TLS tests make certificates with it)', debian: 'openssl', macos: 'openssl' });
   return missing;
 }
 
