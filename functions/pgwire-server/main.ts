@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const logger = makeLogger('pgwire');
   const deps = awsSqlApiDependencies(config);
   const task = await startPgwireTask({
-    api: sqlApiFor(config, deps.clients, logger, deps.secrets, deps.prober),
+    api: sqlApiFor(config, deps.clients, logger, deps.secrets, deps.prober, deps.fingerprintKey),
     passwords: appPasswords(config, deps.clients),
     logger,
     config: pgwire,

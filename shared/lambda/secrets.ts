@@ -15,5 +15,5 @@ export function awsSecretStore(cfg: Config): SecretStore {
 
 /** The deployment's Idempotency-Key fingerprint key (shared/secrets/fingerprint-key.ts). */
 export function awsFingerprintKeyOf(cfg: Config): FingerprintKey {
-  return awsFingerprintKey(new SecretsManagerClient({ region: cfg.region }));
+  return awsFingerprintKey(new SecretsManagerClient({ region: cfg.region }), cfg.secretNamePrefix);
 }

@@ -15,12 +15,15 @@ import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
 import { type DynamoClients, makeDynamoClients } from './clients/dynamodb';
 import { makeSqsClient } from './clients/sqs';
-import { lazyAwsSecretStore } from './lazy-secrets';
+import { lazyAwsFingerprintKey, lazyAwsSecretStore } from './lazy-secrets';
+import type { FingerprintKey } from '../secrets/fingerprint-key';
 
 export interface SqlApiDependencies {
   readonly clients: DynamoClients & { readonly sqs: SQSClient };
   readonly secrets: SecretStore;
   readonly prober: Prober;
+  /** The Idempotency-Key fingerprint's key (a Secrets Manager secret under the stack's prefix, read on the first keyed request). */
+  readonly fingerprintKey: FingerprintKey;
 }
 
 export function awsSqlApiDependencies(cfg: Config): SqlApiDependencies {
@@ -30,5 +33,6 @@ export function awsSqlApiDependencies(cfg: Config): SqlApiDependencies {
     secrets: lazyAwsSecretStore(cfg),
     // Where probes may connect: PROBE_NETWORKS (`-c probeNetworks=private`), as for the sweeper and the reporter.
     prober: realProber({ network: probeNetworkPolicy(cfg.probeNetworks) }),
+    fingerprintKey: lazyAwsFingerprintKey(cfg),
   };
 }

@@ -7,10 +7,11 @@
  *
  * - Locally: derived (HKDF) from the local secret store's key, which the runtime keeps in its
  *   data folder; nothing more to store.
- * - In AWS: a random 32-byte key in Secrets Manager, `ddl-control-plane/.deployment/idempotency-fingerprint-key`
- *   (no tenant can be named `.deployment`), created by the first DDL Lambda that needs it — create
- *   only, so two racing creators end up reading the same key — and cached per instance. The DDL
- *   Lambda may already create and read secrets under `ddl-control-plane/`.
+ * - In AWS: a random 32-byte key in Secrets Manager, `<the stack's secret prefix>/.deployment/idempotency-fingerprint-key`
+ *   (`ddl-control-plane/<stack>/.deployment/...`; no tenant can be named `.deployment`), created by the
+ *   first DDL Lambda or pgwire task that needs it — create only, so two racing creators end up
+ *   reading the same key — and cached per instance. Both may already create and read secrets under
+ *   the stack's prefix, and two stacks in one account never share a key.
  */
 import { hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { CreateSecretCommand, GetSecretValueCommand, ResourceExistsException, ResourceNotFoundException, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -18,7 +19,8 @@ import { SECRET_NAME_PREFIX } from './aws-store';
 
 export type FingerprintKey = () => Promise<Buffer>;
 
-export const FINGERPRINT_KEY_SECRET_NAME = `${SECRET_NAME_PREFIX}/.deployment/idempotency-fingerprint-key`;
+/** The key's secret name under a deployment's secret name prefix. */
+export const fingerprintKeySecretName = (prefix: string = SECRET_NAME_PREFIX): string => `${prefix}/.deployment/idempotency-fingerprint-key`;
 
 /** Locally: a key derived from the local secret store's 32-byte key (the two never serve as each other). */
 export function localFingerprintKey(secretsKey: Buffer): FingerprintKey {
@@ -27,11 +29,12 @@ export function localFingerprintKey(secretsKey: Buffer): FingerprintKey {
 }
 
 /** In AWS: read the deployment's key, or create it once. */
-export function awsFingerprintKey(sm: SecretsManagerClient): FingerprintKey {
+export function awsFingerprintKey(sm: SecretsManagerClient, prefix?: string): FingerprintKey {
+  const name = fingerprintKeySecretName(prefix);
   let loading: Promise<Buffer> | undefined;
   const read = async (): Promise<Buffer | undefined> => {
     try {
-      const r = await sm.send(new GetSecretValueCommand({ SecretId: FINGERPRINT_KEY_SECRET_NAME }));
+      const r = await sm.send(new GetSecretValueCommand({ SecretId: name }));
       return r.SecretString === undefined ? undefined : Buffer.from(r.SecretString, 'base64');
     } catch (err) {
       if (err instanceof ResourceNotFoundException) return undefined;
@@ -44,7 +47,7 @@ export function awsFingerprintKey(sm: SecretsManagerClient): FingerprintKey {
     try {
       await sm.send(
         new CreateSecretCommand({
-          Name: FINGERPRINT_KEY_SECRET_NAME,
+          Name: name,
           SecretString: randomBytes(32).toString('base64'),
           ClientRequestToken: randomUUID(),
           Tags: [{ Key: 'managed-by', Value: SECRET_NAME_PREFIX }],
@@ -55,7 +58,7 @@ export function awsFingerprintKey(sm: SecretsManagerClient): FingerprintKey {
       if (!(err instanceof ResourceExistsException)) throw err;
     }
     const created = await read();
-    if (!created) throw new Error(`${FINGERPRINT_KEY_SECRET_NAME} has no value`);
+    if (!created) throw new Error(`${name} has no value`);
     return created;
   };
   return () =>

@@ -8,7 +8,7 @@ import { UNAUTHORIZED_BODY } from '../../shared/api/handlers';
 import { CORS_ALLOW_ORIGINS_ENV } from '../../shared/config';
 import { makeLogger } from '../../shared/lambda/logger';
 import { apiHandler, authorizerHandler } from '../../shared/lambda/wiring';
-import { awsFingerprintKey, FINGERPRINT_KEY_SECRET_NAME } from '../../shared/secrets/fingerprint-key';
+import { awsFingerprintKey, fingerprintKeySecretName } from '../../shared/secrets/fingerprint-key';
 import { tenantItems } from '../helpers/catalog';
 import { FakeSecretsManager } from '../helpers/secrets-manager-fake';
 import { sqlClient, testPipeline } from '../helpers/pipeline';
@@ -140,20 +140,23 @@ describe('Idempotency-Key', () => {
     expect(record!.fingerprint).not.toBe(createHash('sha256').update(body, 'utf8').digest('hex'));
   });
 
-  it('keys the fingerprint with a deployment key read from (or created once in) Secrets Manager', async () => {
+  it("keys the fingerprint with a deployment key read from (or created once in) Secrets Manager, under the stack's secret prefix", async () => {
     // Prepare: two cold instances racing for the key.
     const sm = new FakeSecretsManager();
-    const [a, b] = [awsFingerprintKey(sm.client), awsFingerprintKey(sm.client)];
+    const prefix = 'ddl-control-plane/DdlControlPlaneStaging';
+    const [a, b] = [awsFingerprintKey(sm.client, prefix), awsFingerprintKey(sm.client, prefix)];
 
     // Act
     const [ka, kb] = await Promise.all([a(), b()]);
-    const later = await awsFingerprintKey(sm.client)();
+    const later = await awsFingerprintKey(sm.client, prefix)();
+    const otherStack = await awsFingerprintKey(sm.client, 'ddl-control-plane/DdlControlPlane')();
 
     // Assess
     expect(ka.length).toBe(32);
     expect(kb.equals(ka)).toBe(true);
     expect(later.equals(ka)).toBe(true);
-    expect([...sm.secrets.keys()]).toEqual([FINGERPRINT_KEY_SECRET_NAME]);
+    expect(otherStack.equals(ka)).toBe(false);
+    expect([...sm.secrets.keys()].sort()).toEqual([fingerprintKeySecretName('ddl-control-plane/DdlControlPlane'), `${prefix}/.deployment/idempotency-fingerprint-key`]);
   });
 
   it('rejects a malformed key', async () => {
