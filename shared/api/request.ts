@@ -21,6 +21,53 @@ export function checkIdempotencyKey(idempotencyKey: string | undefined): void {
   }
 }
 
+/** A lone UTF-16 surrogate: a high one not followed by a low one, or a low one not after a high one (code units: no `u` flag). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Refuses a body whose strings or keys hold a lone surrogate (`"\ud800"` is valid JSON, but no
+ * UTF-8 can carry what it parses into): 22021, as for NUL bytes and invalid UTF-8. Kept in a name,
+ * it would make every catalog answer unreadable to strict JSON parsers (jq). Neither the message
+ * nor the detail echoes the text. Iterative and linear: a body may nest 100 000 levels deep.
+ */
+function refuseLoneSurrogates(json: unknown): void {
+  interface Node {
+    readonly v: unknown;
+    readonly parent?: Node;
+    readonly key?: string | number;
+  }
+  const pathOf = (n: Node | undefined): string => {
+    const parts: (string | number)[] = [];
+    for (let x = n; x?.key !== undefined; x = x.parent) parts.push(x.key);
+    return parts.reverse().join('.');
+  };
+  const refuse = (text: string, where: string, position?: number): never => {
+    const unit = text.charCodeAt(text.search(LONE_SURROGATE)).toString(16);
+    throw new RequestError(400, `request body holds a lone UTF-16 surrogate \\u${unit} in ${where}: text must be well-formed Unicode (a surrogate escape needs its pair)`, {
+      code: SQLSTATE.characterNotInRepertoire,
+      ...(position !== undefined ? { position } : {}),
+    });
+  };
+  const stack: Node[] = [{ v: json }];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n.v === 'string') {
+      const at = n.v.search(LONE_SURROGATE);
+      if (at < 0) continue;
+      const path = pathOf(n);
+      // The simple mode's SQL: where in it, as a byte offset like every position.
+      refuse(n.v, path || 'the body', path === 'query' ? Buffer.byteLength(n.v.slice(0, at), 'utf8') : undefined);
+    } else if (Array.isArray(n.v)) {
+      for (let i = n.v.length - 1; i >= 0; i--) stack.push({ v: n.v[i], parent: n, key: i });
+    } else if (n.v !== null && typeof n.v === 'object') {
+      for (const [k, v] of Object.entries(n.v)) {
+        if (LONE_SURROGATE.test(k)) refuse(k, n.key === undefined ? 'a key' : `a key of ${pathOf(n)}`);
+        stack.push({ v, parent: n, key: k });
+      }
+    }
+  }
+}
+
 /** Reads and validates the HTTP body into the statements to run. */
 export function readRequest(body: string | null | undefined, contentType: string | undefined): ParsedStatement[][] {
   if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
@@ -36,6 +83,7 @@ export function readRequest(body: string | null | undefined, contentType: string
   } catch (err) {
     throw new RequestError(400, `request body is not valid JSON: ${(err as Error).message}`, { code: '08P01' });
   }
+  refuseLoneSurrogates(json);
   // One schema chosen by shape (not a union), so the detail names the field that is wrong.
   const extended = typeof json === 'object' && json !== null && !Array.isArray(json) && 'queries' in json && !('query' in json);
   const parsed = (extended ? extendedSchema : simpleSchema).safeParse(json);

@@ -56,7 +56,18 @@ async function postRaw(password: string | null, body: string | Buffer, contentTy
   } catch {
     throw new Error(`HTTP ${res.status} answered a body that is not JSON: ${text.slice(0, 200)}`);
   }
+  // JSON.parse takes a lone surrogate (`"\ud800"`); strict parsers (jq) do not, so no answer may hold one.
+  expect(loneSurrogates(parsed), `HTTP ${res.status} answered a lone surrogate: ${text.slice(0, 200)}`).toEqual([]);
   return { status: res.status, body: parsed };
+}
+
+/** The strings and keys of a JSON value that are not well-formed UTF-16 (a lone surrogate). */
+function loneSurrogates(v: unknown): string[] {
+  // Code units, not code points (no `u` flag): a high surrogate not followed by a low one, or a low one not after a high one.
+  if (typeof v === 'string') return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v) ? [JSON.stringify(v)] : [];
+  if (Array.isArray(v)) return v.flatMap(loneSurrogates);
+  if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => [...loneSurrogates(k), ...loneSurrogates(x)]);
+  return [];
 }
 
 interface BadCase {
@@ -93,6 +104,8 @@ const longEuro = `CREATE TABLE "${'€'.repeat(85)}a" (a int)`;
 const longEmoji = `DROP TABLE ok, "${'😀'.repeat(64)}"`;
 const nulIdent = `CREATE CLUSTER "a\u0000b" (SIZE = '25cc')`;
 const nulString = "CREATE SECRET s AS 'pass\u0000word'";
+const surrogateIdent = 'CREATE SCHEMA "\ud800x"';
+const surrogateString = "CREATE SECRET s AS 'pass\udc00word'";
 const unknownOpt = "CREATE CLUSTER c (SIZE = '25cc', COLOR = 'blue')";
 const dupOpt = "CREATE CLUSTER c (SIZE = '25cc', SIZE = '50cc')";
 const negSize = 'CREATE CLUSTER c (SIZE = -1)';
@@ -158,6 +171,11 @@ const cases: BadCase[] = [
   // ---- lexical problems -----------------------------------------------------------------------
   { name: 'NUL inside a quoted identifier', sql: nulIdent, status: 400, code: '22021', message: /NUL/, position: at(nulIdent, '\u0000') },
   { name: 'NUL inside a string literal', sql: nulString, status: 400, code: '22021', message: /NUL/, position: at(nulString, '\u0000') },
+  // `\ud800` in JSON parses into a string no UTF-8 can carry: kept, it makes every catalog answer unreadable to strict JSON parsers.
+  { name: 'a lone high surrogate inside a quoted identifier', sql: surrogateIdent, status: 400, code: '22021', message: /lone UTF-16 surrogate \\ud800 in query/, position: at(surrogateIdent, '\ud800') },
+  { name: 'a lone low surrogate inside a string literal', sql: surrogateString, status: 400, code: '22021', message: /lone UTF-16 surrogate \\udc00 in query/, position: at(surrogateString, '\udc00') },
+  { name: 'a lone surrogate in extended mode', body: JSON.stringify({ queries: [{ query: 'SHOW CLUSTERS' }, { query: 'CREATE SCHEMA "\udfff"' }] }), status: 400, code: '22021', message: /lone UTF-16 surrogate \\udfff in queries\.1\.query/, position: null },
+  { name: 'a lone surrogate in an unknown JSON key (not echoed back)', body: '{"query": "SHOW CLUSTERS", "\\ud800": 1}', status: 400, code: '22021', message: /lone UTF-16 surrogate \\ud800 in a key/, position: null },
   { name: 'identifier of 256 ASCII bytes', sql: longAscii, status: 400, code: '42622', message: /identifier length exceeds 255 bytes/, position: at(longAscii, 'aaa') },
   { name: 'identifier of 128 × "é" (256 bytes, 128 characters)', sql: longE, status: 400, code: '42622', message: /identifier length exceeds 255 bytes/, detail: /is 256 bytes long/, position: at(longE, '"') },
   { name: 'identifier of 85 × "€" + "a" (256 bytes)', sql: longEuro, status: 400, code: '42622', message: /identifier length exceeds 255 bytes/, detail: /is 256 bytes long/, position: at(longEuro, '"') },
@@ -275,6 +293,15 @@ describe('bad input: a 4xx with a SQLSTATE, a message that points at the problem
     // Statements before the failing one are reported ok, and still nothing is committed.
     for (const earlier of (r.body.results ?? []).slice(0, -1)) expect(earlier.ok ?? earlier.tag).toBeDefined();
     expect(await tenantItems(p, tenant)).toEqual(before);
+  });
+});
+
+describe('escaped text that is valid Unicode', () => {
+  it('takes a surrogate pair written as JSON escapes as the one character it is', async () => {
+    const { sql, password } = await sqlClient(p);
+    const r = await postRaw(password, '{"query": "CREATE SCHEMA \\"\\ud83d\\ude00\\""}', 'application/json');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await sql("SELECT name FROM mz_schemas WHERE name = '😀'")).body.results[0].rows).toEqual([['😀']]);
   });
 });
 
