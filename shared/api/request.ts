@@ -68,6 +68,60 @@ function refuseLoneSurrogates(json: unknown): void {
   }
 }
 
+/** The value at a path of an issue, and whether anything is there. */
+function valueAt(json: unknown, path: readonly PropertyKey[]): { present: boolean; value?: unknown } {
+  let v = json;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, k)) return { present: false };
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return { present: true, value: v };
+}
+
+/**
+ * Refuses a body whose object has one key twice (`{"query": "a", "query": "b"}`): JSON.parse keeps
+ * the last, another parser the first, so which statement runs would depend on who reads it. Keys
+ * compare as parsed (`"\u0071uery"` is `"query"`). A scan of text JSON.parse accepted: linear
+ * and iterative, whatever the nesting.
+ */
+function refuseDuplicateKeys(body: string): void {
+  /** An open object (its keys so far) or array; `at`: the key or index of the value being read in it. */
+  interface Frame {
+    readonly keys?: Set<string>;
+    at: string | number;
+    expectKey: boolean;
+  }
+  const [OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, COMMA, QUOTE, BACKSLASH] = [0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x22, 0x5c];
+  const stack: Frame[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c === OPEN_OBJECT) stack.push({ keys: new Set(), at: '', expectKey: true });
+    else if (c === OPEN_ARRAY) stack.push({ at: 0, expectKey: false });
+    else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) stack.pop();
+    else if (c === COMMA) {
+      const top = stack.at(-1)!;
+      if (top.keys) top.expectKey = true;
+      else top.at = (top.at as number) + 1;
+    } else if (c === QUOTE) {
+      let end = i + 1;
+      while (body.charCodeAt(end) !== QUOTE) end += body.charCodeAt(end) === BACKSLASH ? 2 : 1;
+      const top = stack.at(-1);
+      if (top?.keys && top.expectKey) {
+        const raw = body.slice(i + 1, end);
+        const key = raw.includes('\\') ? (JSON.parse(body.slice(i, end + 1)) as string) : raw;
+        if (top.keys.has(key)) {
+          const path = stack.slice(0, -1).map((f) => f.at).join('.');
+          throw new RequestError(400, `request body has the key ${JSON.stringify(key)} more than once (in ${path || '(root)'}): send each key once`, { code: '08P01' });
+        }
+        top.keys.add(key);
+        top.at = key;
+        top.expectKey = false;
+      }
+      i = end;
+    }
+  }
+}
+
 /** Reads and validates the HTTP body into the statements to run. */
 export function readRequest(body: string | null | undefined, contentType: string | undefined): ParsedStatement[][] {
   if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
@@ -84,6 +138,7 @@ export function readRequest(body: string | null | undefined, contentType: string
     throw new RequestError(400, `request body is not valid JSON: ${(err as Error).message}`, { code: '08P01' });
   }
   refuseLoneSurrogates(json);
+  refuseDuplicateKeys(body);
   // One schema chosen by shape (not a union), so the detail names the field that is wrong.
   const extended = typeof json === 'object' && json !== null && !Array.isArray(json) && 'queries' in json && !('query' in json);
   const parsed = (extended ? extendedSchema : simpleSchema).safeParse(json);
@@ -92,11 +147,15 @@ export function readRequest(body: string | null | undefined, contentType: string
       code: '08P01',
       detail: parsed.error.issues
         .map((i) => {
-          const issue = i as { keys?: string[]; expected?: string; input?: unknown };
+          const issue = i as { keys?: string[]; expected?: string };
+          // zod/mini keeps no input on its issues: what came is read from the body at the issue's path.
+          const at = valueAt(json, i.path);
           const what = issue.keys?.length
             ? `unrecognized key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
             : i.code === 'invalid_type'
-              ? `expected ${issue.expected}, got ${issue.input === null ? 'null' : Array.isArray(issue.input) ? 'array' : typeof issue.input}`
+              ? at.present
+                ? `expected ${issue.expected}, got ${at.value === null ? 'null' : Array.isArray(at.value) ? 'array' : typeof at.value}`
+                : 'missing'
               : i.message;
           return `${i.path.join('.') || '(root)'}: ${what}`;
         })
