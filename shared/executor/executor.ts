@@ -191,24 +191,32 @@ export class EffectExecutor {
    * first) each write goes on its own, in the same order as before.
    */
   private async settleOnline(effect: EffectRecord, object: CatalogObject | undefined, state: EffectState, held: number): Promise<void> {
-    const status = this.statusWrite(effect, object, { online: true, reason: null }, held);
+    const status = await this.statusWrite(effect, object, { online: true, reason: null }, held);
     if (!status) return this.settle(effect, state);
     if (await this.deps.outbox.settleWith(effect, state, this.clock(), status)) return;
     await this.deps.statuses.writeReplicaStatus(status);
     await this.settle(effect, state);
   }
 
-  /** The write of the replica's row in mz_cluster_replica_statuses (only by a newer-or-equal generation); none for other kinds. */
-  private statusWrite(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number) {
+  /**
+   * The write of the replica's row in mz_cluster_replica_statuses (only by a newer-or-equal
+   * generation), with its cluster's name as the catalog has it now (one read, replica effects
+   * only: the row's event names the cluster, as two clusters may each have an `r1`); none for
+   * other kinds.
+   */
+  private async statusWrite(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number) {
     if (effect.kind !== 'replica') return undefined;
     const present = object !== undefined && !object.dropped;
     const generation = held ?? object?.generation ?? effect.generation;
-    return this.deps.statuses.replicaStatusItem(effect.tenant, effect.objectId, { ...s, generation, present, now: this.clock(), name: effect.objectName });
+    const clusterId = object?.kind === 'cluster_replica' ? object.spec.clusterId : undefined;
+    // Gone on a drop: the row is removed then, and says nothing.
+    const cluster = present && clusterId ? await this.getObject(effect.tenant, clusterId) : undefined;
+    return this.deps.statuses.replicaStatusItem(effect.tenant, effect.objectId, { ...s, generation, present, now: this.clock(), name: effect.objectName, ...(cluster ? { cluster: { id: cluster.id, name: cluster.name } } : {}) });
   }
 
   /** The replica's row in mz_cluster_replica_statuses, written only by a newer-or-equal generation. */
   private async writeStatus(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number): Promise<void> {
-    const write = this.statusWrite(effect, object, s, held);
+    const write = await this.statusWrite(effect, object, s, held);
     if (write) await this.deps.statuses.writeReplicaStatus(write);
   }
 
