@@ -92,7 +92,7 @@ export function scan(text: string): ScanState {
 /**
  * Whether REPL input holds a secret's value — `CREATE SECRET ... AS '...'`, `ALTER SECRET ... AS
  * ...`, a password or secret key given as a literal (`CREATE ROLE ... PASSWORD '...'`, `SASL
- * PASSWORD = '...'`, `SECRET ACCESS KEY = '...'`), anywhere in it (`EXPLAIN EFFECTS FOR`, a
+ * PASSWORD = '...'`, `SSL KEY '...'`, `SECRET ACCESS KEY = '...'`), anywhere in it (`EXPLAIN EFFECTS FOR`, a
  * block) — and so must stay out of the history file. A statement that only names a secret
  * (`PASSWORD SECRET pgpass`, `DROP SECRET pgpass`) holds none. Read with the SQL lexer, so a
  * string or comment that mentions SECRET is text; input it cannot read (an unterminated string)
@@ -117,6 +117,7 @@ export function holdsSecretValue(text: string): boolean {
     }
     if (word(i, 'password') && literal(i + 1)) return true;
     if (word(i, 'secret', 'access', 'key') && literal(i + 3)) return true;
+    if (word(i, 'ssl', 'key') && literal(i + 2)) return true;
   }
   return false;
 }

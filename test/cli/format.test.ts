@@ -96,6 +96,7 @@ describe('holdsSecretValue (what the REPL keeps out of its history)', () => {
     "ALTER ROLE r PASSWORD 'hunter4';",
     "CREATE CONNECTION k TO KAFKA (BROKER 'b:9092', SASL PASSWORD = 'hunter5');",
     "CREATE CONNECTION a TO AWS (ACCESS KEY ID = 'AKIA', SECRET ACCESS KEY = 'hunter6');",
+    "CREATE CONNECTION k TO KAFKA (BROKER 'b:9092', SSL KEY '-----BEGIN PRIVATE KEY-----', SSL CERTIFICATE 'cert');",
     // Unterminated: cannot be read, so kept out when it could hold one.
     "CREATE SECRET s AS 'hunter7",
   ])('keeps out %s', (text) => {
@@ -105,6 +106,7 @@ describe('holdsSecretValue (what the REPL keeps out of its history)', () => {
   it.each([
     "CREATE CONNECTION pgc TO POSTGRES (HOST 'h', USER 'u', PASSWORD SECRET pgpass, DATABASE 'd');",
     "CREATE CONNECTION k TO KAFKA (BROKER 'b:9092', SASL PASSWORD = SECRET kpass);",
+    "CREATE CONNECTION k TO KAFKA (BROKER 'b:9092', SSL KEY = SECRET kkey, SSL CERTIFICATE 'cert');",
     'ALTER SECRET pgpass RENAME TO pgpass2;',
     'ALTER SECRET pgpass OWNER TO someone;',
     'DROP SECRET pgpass;',
