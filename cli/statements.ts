@@ -5,6 +5,8 @@
  * -- line comments and nested block comments), and where a psql backslash command starts.
  */
 
+import { lex, type Token } from '../shared/sql/lexer';
+
 export interface ScanState {
   /** The text ends inside a string, quoted identifier or block comment. */
   readonly open: boolean;
@@ -85,4 +87,37 @@ export function scan(text: string): ScanState {
     i++;
   }
   return { open, terminated: !open && last === ';', empty: !open && last === '' };
+}
+
+/**
+ * Whether REPL input holds a secret's value — `CREATE SECRET ... AS '...'`, `ALTER SECRET ... AS
+ * ...`, a password or secret key given as a literal (`CREATE ROLE ... PASSWORD '...'`, `SASL
+ * PASSWORD = '...'`, `SSL KEY '...'`, `SECRET ACCESS KEY = '...'`), anywhere in it (`EXPLAIN EFFECTS FOR`, a
+ * block) — and so must stay out of the history file. A statement that only names a secret
+ * (`PASSWORD SECRET pgpass`, `DROP SECRET pgpass`) holds none. Read with the SQL lexer, so a
+ * string or comment that mentions SECRET is text; input it cannot read (an unterminated string)
+ * is kept out when it mentions a secret, a password or a key at all.
+ */
+export function holdsSecretValue(text: string): boolean {
+  const sql = text.slice(0, scan(text).backslash ?? text.length);
+  let tokens: readonly Token[];
+  try {
+    tokens = lex(sql);
+  } catch {
+    return /\b(secret|password|key)\b/i.test(sql);
+  }
+  const word = (i: number, ...words: string[]) => words.every((w, k) => tokens[i + k]?.kind === 'word' && tokens[i + k]!.value === w);
+  const op = (i: number, value: string) => tokens[i]?.kind === 'op' && tokens[i]!.value === value;
+  /** A string literal at `i`, or after an `=` there. */
+  const literal = (i: number) => tokens[op(i, '=') ? i + 1 : i]?.kind === 'string';
+  for (let i = 0; i < tokens.length; i++) {
+    if (word(i, 'create') && word(word(i + 1, 'or', 'replace') ? i + 3 : i + 1, 'secret')) return true;
+    if (word(i, 'alter', 'secret')) {
+      for (let j = i + 2; j < tokens.length && !op(j, ';'); j++) if (word(j, 'as')) return true;
+    }
+    if (word(i, 'password') && literal(i + 1)) return true;
+    if (word(i, 'secret', 'access', 'key') && literal(i + 3)) return true;
+    if (word(i, 'ssl', 'key') && literal(i + 2)) return true;
+  }
+  return false;
 }

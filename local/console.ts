@@ -60,7 +60,14 @@ export function consoleFallback(o: ConsoleOptions = {}): Fallback {
   async function serve(path: string, head: boolean, res: ServerResponse): Promise<void> {
     await ready();
     // The console is one page with hash routes: a path without an extension is the page.
-    const rel = path === '/' || extname(path) === '' ? 'index.html' : decodeURIComponent(path.slice(1));
+    let rel: string;
+    try {
+      rel = path === '/' || extname(path) === '' ? 'index.html' : decodeURIComponent(path.slice(1));
+    } catch {
+      // (`%E0%A4%A`, `%zz`): the request's fault, not a missing build.
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('malformed percent-encoding in the path\n');
+      return;
+    }
     const file = normalize(join(dist, rel));
     if (!file.startsWith(dist + sep)) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');

@@ -5,9 +5,9 @@
  * Gateway does for browsers: answers `OPTIONS` preflights itself, without the authorizer, and
  * puts the CORS headers on its own answers (401, 404, 413, ...), as the stack's gateway responses do.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import type { ApiHandler, AuthorizerHandler } from '../shared/api/handlers';
 import { UNAUTHORIZED_BODY } from '../shared/api/handlers';
@@ -107,6 +107,27 @@ function singleHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
+/**
+ * A request Node's parser cannot take (headers over `maxHeaderSize`, 16 KiB by default; a request
+ * line that is not HTTP; a request that did not arrive in time) in our JSON error shape, where
+ * Node would answer a bare status line. As Node's own handler: only while no answer of the
+ * connection has started, and the connection ends after it.
+ */
+function onClientError(err: Error & { code?: string }, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (err.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
+    const [status, reason, message, code] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', `request headers exceed ${maxHeaderSize} bytes`, '54000']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'the request did not arrive in time', '57014']
+          : [400, 'Bad Request', 'malformed HTTP request', '08P01'];
+    const body = JSON.stringify({ error: { message, code } });
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  }
+  socket.destroySoon();
+}
+
 /** How long a stop waits for requests in flight before it cuts their connections. */
 const DRAIN_MS = 10_000;
 
@@ -119,6 +140,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<{ server: S
       if (!res.headersSent) sendOwn(cors, req, res, 500, { error: { message: 'internal error', code: 'XX000' } });
     });
   });
+  server.on('clientError', onClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host ?? '127.0.0.1', () => resolve());

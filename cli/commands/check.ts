@@ -30,6 +30,7 @@ const EXPLAIN: Record<keyof CheckCounts, string> = {
   pendingWithoutReason: 'pending effects with no error and not dead-lettered',
   doubleApplied: 'the same change applied to the data plane more than once',
   dependencyViolations: 'references to dropped objects, or wrong dependents counters',
+  statusesAhead: "connector statuses at a generation their object never had (ALTER ... RESTART resets one)",
 };
 
 export function renderReport(r: CheckReport): string {

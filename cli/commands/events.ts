@@ -11,7 +11,9 @@ import { colourStatus } from '../render';
 export function renderEvent(e: LoggedEventWire): string {
   const d = e.detail;
   const what = e.detailType === 'Effect Failed' ? `effect ${d.object_kind}` : d.object_kind;
-  const parts = [pc.dim(e.time), what, d.object_name ?? d.object_id, `${d.from ?? '∅'} → ${colourStatus(d.to)}`];
+  // A replica's name is unique only within its cluster: `east.r1`, as Materialize names it.
+  const name = d.object_name ?? d.object_id;
+  const parts = [pc.dim(e.time), what, d.cluster_name ? `${d.cluster_name}.${name}` : name, `${d.from ?? '∅'} → ${colourStatus(d.to)}`];
   if (d.error) parts.push(pc.red(d.error));
   const hints = d.hints.map((h) => pc.dim(`  hint: ${h}`));
   return [parts.join('  '), ...hints].join('\n');

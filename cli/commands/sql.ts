@@ -13,7 +13,7 @@ import type { SqlClient } from '../client';
 import { EXIT } from '../errors';
 import { formatResult } from '../render';
 import { META_HELP, parseMeta, showCreateType, type Meta } from '../meta';
-import { scan } from '../statements';
+import { holdsSecretValue, scan } from '../statements';
 import { describeEffect, pendingEffects, waitForEffects } from '../wait';
 
 export interface SqlOptions {
@@ -93,9 +93,9 @@ function historyFile(): string {
   return process.env.DDLCTL_HISTORY ?? join(homedir(), '.ddlctl_history');
 }
 
-/** Secret values are never written to the history file. */
+/** Secret values are never written to the history file; a statement that only names a secret is. */
 function historyWorthy(entry: string): boolean {
-  return entry.trim() !== '' && !/\bsecret\b/i.test(entry);
+  return entry.trim() !== '' && !holdsSecretValue(entry);
 }
 
 /**

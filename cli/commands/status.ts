@@ -143,10 +143,12 @@ export function renderStatus(s: StatusSnapshot, now: number = Date.now()): strin
   else
     out.push(
       table(
-        ['cluster', 'replica', 'size', 'status', 'reason', 'since', ...(reconfiguring ? ['reconfiguration'] : [])],
+        // The id beside the name: the status relations, events and logs name a replica by its id.
+        ['cluster', 'replica', 'id', 'size', 'status', 'reason', 'since', ...(reconfiguring ? ['reconfiguration'] : [])],
         s.replicas.map((r) => [
           r.cluster,
           r.replica,
+          pc.dim(r.id),
           r.size,
           colourStatus(r.status),
           r.reason ?? '',

@@ -64,7 +64,7 @@ export class EventsPage {
                   ago(e.time),
                   e.detailType,
                   // The data plane as a whole is no object of the tenant's: nothing to open.
-                  e.detail.object_kind === 'data_plane' ? 'the data plane' : h('a', { href: `#/objects/${encodeURIComponent(e.detail.object_id)}` }, e.detail.object_name ?? e.detail.object_id),
+                  e.detail.object_kind === 'data_plane' ? 'the data plane' : h('a', { href: `#/objects/${encodeURIComponent(e.detail.object_id)}` }, e.detail.cluster_name ? `${e.detail.cluster_name}.${e.detail.object_name ?? e.detail.object_id}` : (e.detail.object_name ?? e.detail.object_id)),
                   e.detail.from ? badge(e.detail.from) : '',
                   badge(e.detail.to),
                   h('div', {}, e.detail.error ? h('div', { class: 'error-line' }, e.detail.error) : null, e.detail.hints.map((x) => h('div', { class: 'muted' }, `hint: ${x}`))),

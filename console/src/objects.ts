@@ -343,16 +343,18 @@ function effectsTable(effects: readonly EffectRow[]): HTMLElement {
   );
 }
 
-/** Replicas of one cluster; the zone and reconfiguration columns only when some replica has one. */
+/** Replicas of one cluster with their ids; the zone and reconfiguration columns only when some replica has one. */
 export function replicasTable(replicas: readonly ReplicaRow[], statuses: ReadonlyMap<string, ReplicaStatusRow>): HTMLElement {
   const zones = replicas.some((r) => r.availability_zone);
   const reconfiguring = replicas.some((r) => r.reconfiguration);
   return table(
-    ['replica', 'size', ...(zones ? ['zone'] : []), 'status', 'reason', 'since', ...(reconfiguring ? ['reconfiguration'] : [])],
+    // The id beside the name: the status relations, events and logs name a replica by its id.
+    ['replica', 'id', 'size', ...(zones ? ['zone'] : []), 'status', 'reason', 'since', ...(reconfiguring ? ['reconfiguration'] : [])],
     replicas.map((r) => {
       const s = statuses.get(r.id);
       return [
         r.name,
+        h('code', { class: 'muted' }, r.id),
         r.size,
         ...(zones ? [r.availability_zone ?? ''] : []),
         badge(s?.status ?? 'offline'),

@@ -21,6 +21,107 @@ export function checkIdempotencyKey(idempotencyKey: string | undefined): void {
   }
 }
 
+/** A lone UTF-16 surrogate: a high one not followed by a low one, or a low one not after a high one (code units: no `u` flag). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Refuses a body whose strings or keys hold a lone surrogate (`"\ud800"` is valid JSON, but no
+ * UTF-8 can carry what it parses into): 22021, as for NUL bytes and invalid UTF-8. Kept in a name,
+ * it would make every catalog answer unreadable to strict JSON parsers (jq). Neither the message
+ * nor the detail echoes the text. Iterative and linear: a body may nest 100 000 levels deep.
+ */
+function refuseLoneSurrogates(json: unknown): void {
+  interface Node {
+    readonly v: unknown;
+    readonly parent?: Node;
+    readonly key?: string | number;
+  }
+  const pathOf = (n: Node | undefined): string => {
+    const parts: (string | number)[] = [];
+    for (let x = n; x?.key !== undefined; x = x.parent) parts.push(x.key);
+    return parts.reverse().join('.');
+  };
+  const refuse = (text: string, where: string, position?: number): never => {
+    const unit = text.charCodeAt(text.search(LONE_SURROGATE)).toString(16);
+    throw new RequestError(400, `request body holds a lone UTF-16 surrogate \\u${unit} in ${where}: text must be well-formed Unicode (a surrogate escape needs its pair)`, {
+      code: SQLSTATE.characterNotInRepertoire,
+      ...(position !== undefined ? { position } : {}),
+    });
+  };
+  const stack: Node[] = [{ v: json }];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n.v === 'string') {
+      const at = n.v.search(LONE_SURROGATE);
+      if (at < 0) continue;
+      const path = pathOf(n);
+      // The simple mode's SQL: where in it, as a byte offset like every position.
+      refuse(n.v, path || 'the body', path === 'query' ? Buffer.byteLength(n.v.slice(0, at), 'utf8') : undefined);
+    } else if (Array.isArray(n.v)) {
+      for (let i = n.v.length - 1; i >= 0; i--) stack.push({ v: n.v[i], parent: n, key: i });
+    } else if (n.v !== null && typeof n.v === 'object') {
+      for (const [k, v] of Object.entries(n.v)) {
+        if (LONE_SURROGATE.test(k)) refuse(k, n.key === undefined ? 'a key' : `a key of ${pathOf(n)}`);
+        stack.push({ v, parent: n, key: k });
+      }
+    }
+  }
+}
+
+/** The value at a path of an issue, and whether anything is there. */
+function valueAt(json: unknown, path: readonly PropertyKey[]): { present: boolean; value?: unknown } {
+  let v = json;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, k)) return { present: false };
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return { present: true, value: v };
+}
+
+/**
+ * Refuses a body whose object has one key twice (`{"query": "a", "query": "b"}`): JSON.parse keeps
+ * the last, another parser the first, so which statement runs would depend on who reads it. Keys
+ * compare as parsed (`"\u0071uery"` is `"query"`). A scan of text JSON.parse accepted: linear
+ * and iterative, whatever the nesting.
+ */
+function refuseDuplicateKeys(body: string): void {
+  /** An open object (its keys so far) or array; `at`: the key or index of the value being read in it. */
+  interface Frame {
+    readonly keys?: Set<string>;
+    at: string | number;
+    expectKey: boolean;
+  }
+  const [OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, COMMA, QUOTE, BACKSLASH] = [0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x22, 0x5c];
+  const stack: Frame[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c === OPEN_OBJECT) stack.push({ keys: new Set(), at: '', expectKey: true });
+    else if (c === OPEN_ARRAY) stack.push({ at: 0, expectKey: false });
+    else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) stack.pop();
+    else if (c === COMMA) {
+      const top = stack.at(-1)!;
+      if (top.keys) top.expectKey = true;
+      else top.at = (top.at as number) + 1;
+    } else if (c === QUOTE) {
+      let end = i + 1;
+      while (body.charCodeAt(end) !== QUOTE) end += body.charCodeAt(end) === BACKSLASH ? 2 : 1;
+      const top = stack.at(-1);
+      if (top?.keys && top.expectKey) {
+        const raw = body.slice(i + 1, end);
+        const key = raw.includes('\\') ? (JSON.parse(body.slice(i, end + 1)) as string) : raw;
+        if (top.keys.has(key)) {
+          const path = stack.slice(0, -1).map((f) => f.at).join('.');
+          throw new RequestError(400, `request body has the key ${JSON.stringify(key)} more than once (in ${path || '(root)'}): send each key once`, { code: '08P01' });
+        }
+        top.keys.add(key);
+        top.at = key;
+        top.expectKey = false;
+      }
+      i = end;
+    }
+  }
+}
+
 /** Reads and validates the HTTP body into the statements to run. */
 export function readRequest(body: string | null | undefined, contentType: string | undefined): ParsedStatement[][] {
   if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
@@ -36,6 +137,8 @@ export function readRequest(body: string | null | undefined, contentType: string
   } catch (err) {
     throw new RequestError(400, `request body is not valid JSON: ${(err as Error).message}`, { code: '08P01' });
   }
+  refuseLoneSurrogates(json);
+  refuseDuplicateKeys(body);
   // One schema chosen by shape (not a union), so the detail names the field that is wrong.
   const extended = typeof json === 'object' && json !== null && !Array.isArray(json) && 'queries' in json && !('query' in json);
   const parsed = (extended ? extendedSchema : simpleSchema).safeParse(json);
@@ -44,11 +147,15 @@ export function readRequest(body: string | null | undefined, contentType: string
       code: '08P01',
       detail: parsed.error.issues
         .map((i) => {
-          const issue = i as { keys?: string[]; expected?: string; input?: unknown };
+          const issue = i as { keys?: string[]; expected?: string };
+          // zod/mini keeps no input on its issues: what came is read from the body at the issue's path.
+          const at = valueAt(json, i.path);
           const what = issue.keys?.length
             ? `unrecognized key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
             : i.code === 'invalid_type'
-              ? `expected ${issue.expected}, got ${issue.input === null ? 'null' : Array.isArray(issue.input) ? 'array' : typeof issue.input}`
+              ? at.present
+                ? `expected ${issue.expected}, got ${at.value === null ? 'null' : Array.isArray(at.value) ? 'array' : typeof at.value}`
+                : 'missing'
               : i.message;
           return `${i.path.join('.') || '(root)'}: ${what}`;
         })

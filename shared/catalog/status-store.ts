@@ -70,6 +70,15 @@ type Item = Record<string, unknown>;
 export const REPLICA_PREVIOUS = { status: 'previousStatus', reason: 'previousReason' } as const;
 export const REPLICA_NO_STATUS = 'none';
 
+/**
+ * What a connector's status was before the DROP that made it `dropped` (set by the DROP's commit,
+ * read by the router's event selection): the commit writes without reading the status, and its
+ * history row cannot say where the connector came from; the status item's update can (its
+ * right-hand sides read the item as it was). `CONNECTOR_NO_STATUS` when there was none.
+ */
+export const CONNECTOR_PREVIOUS_STATUS = 'previousStatus';
+export const CONNECTOR_NO_STATUS = 'none';
+
 /** A row of mz_cluster_replica_statuses. */
 export interface ReplicaStatusRecord {
   readonly replicaId: string;
@@ -77,6 +86,9 @@ export interface ReplicaStatusRecord {
   readonly reason: string | null;
   readonly generation: number;
   readonly updatedAt: string;
+  /** The replica's cluster when the row was written (rows from before it was kept have none). */
+  readonly clusterId?: string;
+  readonly clusterName?: string;
 }
 
 /**
@@ -214,12 +226,13 @@ export class StatusStore {
    * The write of a replica's row in mz_cluster_replica_statuses, only by a newer-or-equal
    * generation: the row (online or offline), or its removal when the replica is gone.
    */
-  replicaStatusItem(tenant: string, replicaId: string, s: { online: boolean; reason: string | null; generation: number; present: boolean; now: Date; name?: string }): TransactItem {
+  replicaStatusItem(tenant: string, replicaId: string, s: { online: boolean; reason: string | null; generation: number; present: boolean; now: Date; name?: string; cluster?: { id: string; name: string } }): TransactItem {
     const key = { pk: tenantPk(tenant), sk: replicaStatusSk(replicaId) };
     const condition = 'attribute_not_exists(pk) OR generation <= :g';
     if (!s.present && s.online) return { Delete: { TableName: this.table, Key: key, ConditionExpression: condition, ExpressionAttributeValues: { ':g': s.generation } } };
     const row: ReplicaStatusRecord = { replicaId, status: s.online ? 'online' : 'offline', reason: s.reason, generation: s.generation, updatedAt: s.now.toISOString() };
-    const values: Item = { ...row, type: 'replica_status', ...(s.name !== undefined ? { name: s.name } : {}) };
+    // The cluster's name beside the replica's: two clusters' `r1` are two replicas (shared/events/select.ts).
+    const values: Item = { ...row, type: 'replica_status', ...(s.name !== undefined ? { name: s.name } : {}), ...(s.cluster ? { clusterId: s.cluster.id, clusterName: s.cluster.name } : {}) };
     // The row is rewritten on every apply. The catalog stream carries new images only, so the row
     // keeps what it said before this write (every right-hand side of an update expression reads
     // the item as it was): the router publishes a replica status event only when status or reason
@@ -330,9 +343,15 @@ export function commitStatusItems(table: string, tenant: string, obj: { id: stri
     sets.push(`#f${i} = :f${i}`);
   });
   const removes = status === 'dropped' ? ' REMOVE attnPk, attnSk, reportDueAt' : '';
+  const statusName = Object.keys(names).find((n) => names[n] === 'status')!;
+  if (status === 'dropped') {
+    // The status as it was before this write: the drop's event says where the connector came from.
+    names['#previous'] = CONNECTOR_PREVIOUS_STATUS;
+    values[':noStatus'] = CONNECTOR_NO_STATUS;
+    sets.push(`#previous = if_not_exists(${statusName}, :noStatus)`);
+  }
   // `once` (a staged commit, which a second roller may replay): the write must not set back a
   // status the pipeline moved on since — a new connector has no status yet, a dropped one stays so.
-  const statusName = Object.keys(names).find((n) => names[n] === 'status')!;
   if (o.once && status === 'dropped') values[':dropped'] = 'dropped';
   const once = !o.once ? {} : { ConditionExpression: status === 'created' ? 'attribute_not_exists(pk)' : `attribute_not_exists(pk) OR ${statusName} <> :dropped` };
   return [

@@ -1,11 +1,12 @@
 /**
  * The invariant checker: compares the catalog, the outbox and the data plane and counts every
- * way they can disagree (DESIGN.md invariants 2–5). Read-only; usable in production as an audit
+ * way they can disagree (DESIGN.md invariants 2–5), and connector statuses ahead of their objects. Read-only; usable in production as an audit
  * (`ddlctl check`), by the chaos run and by the tests. Pure core (`checkTenant`) over an
  * adapter that reads the three stores.
  */
 import type { CatalogObject } from '../catalog/model';
 import type { OutboxStore } from '../catalog/outbox-store';
+import type { StatusStore, StoredStatus } from '../catalog/status-store';
 import type { CatalogStore } from '../catalog/store';
 import type { ObservedResource } from '../dataplane/contract';
 import type { ActionLogEntry, ReferenceDataPlane } from '../dataplane/reference';
@@ -27,6 +28,11 @@ export interface CheckCounts {
   doubleApplied: number;
   /** References to dropped objects, or dependents counters that do not match. */
   dependencyViolations: number;
+  /**
+   * Connector statuses at (or whose last report is from) a generation their object never had: no
+   * genuine report is ahead of the catalog, and such a status would refuse every genuine one.
+   */
+  statusesAhead: number;
 }
 
 export interface CheckReport {
@@ -36,7 +42,7 @@ export interface CheckReport {
   readonly problems: readonly string[];
 }
 
-export const ZERO: CheckCounts = { orphans: 0, missing: 0, collectionsWithoutReadPolicy: 0, lostEffects: 0, pendingWithoutReason: 0, doubleApplied: 0, dependencyViolations: 0 };
+export const ZERO: CheckCounts = { orphans: 0, missing: 0, collectionsWithoutReadPolicy: 0, lostEffects: 0, pendingWithoutReason: 0, doubleApplied: 0, dependencyViolations: 0, statusesAhead: 0 };
 
 export interface TenantState {
   readonly tenant: string;
@@ -44,6 +50,8 @@ export interface TenantState {
   readonly effects: readonly (EffectRecord & { deadLettered?: boolean })[];
   readonly resources: readonly ObservedResource[];
   readonly actions: readonly ActionLogEntry[];
+  /** Connector statuses (absent: not checked). */
+  readonly statuses?: readonly Pick<StoredStatus, 'objectId' | 'status' | 'generation' | 'reportGeneration'>[];
 }
 
 /** Pure: the disagreements in one tenant's state. */
@@ -93,6 +101,12 @@ export function checkTenant(s: TenantState): { counts: CheckCounts; problems: st
     applied.set(k, (applied.get(k) ?? 0) + 1);
   }
   for (const [k, n] of applied) if (n > 1) flag('doubleApplied', `${k} applied ${n} times`);
+  for (const st of s.statuses ?? []) {
+    const o = objects.get(st.objectId);
+    if (!o || st.status === 'dropped') continue;
+    if (st.generation > o.generation) flag('statusesAhead', `${o.kind} ${o.name} (${o.id}): status at generation ${st.generation}, the catalog at ${o.generation}`);
+    else if ((st.reportGeneration ?? 0) > o.generation) flag('statusesAhead', `${o.kind} ${o.name} (${o.id}): last report from generation ${st.reportGeneration}, the catalog at ${o.generation}`);
+  }
   return { counts, problems };
 }
 
@@ -110,14 +124,16 @@ export function isClean(c: CheckCounts): boolean {
 export class Checker {
   private readonly catalog: Pick<CatalogStore, 'listTenants' | 'listObjects'>;
   private readonly outbox: Pick<OutboxStore, 'listEffects'>;
+  private readonly statuses: Pick<StatusStore, 'list'>;
 
   /** Reads only: build the stores without a snapshot cache (`tableStores(doc, table, { snapshotCacheObjects: 0 })`). */
   constructor(
-    stores: { readonly catalog: Pick<CatalogStore, 'listTenants' | 'listObjects'>; readonly outbox: Pick<OutboxStore, 'listEffects'> },
+    stores: { readonly catalog: Pick<CatalogStore, 'listTenants' | 'listObjects'>; readonly outbox: Pick<OutboxStore, 'listEffects'>; readonly statuses: Pick<StatusStore, 'list'> },
     private readonly dataPlane: Pick<ReferenceDataPlane, 'observe' | 'actionLog'>,
   ) {
     this.catalog = stores.catalog;
     this.outbox = stores.outbox;
+    this.statuses = stores.statuses;
   }
 
   tenants(): Promise<string[]> {
@@ -129,8 +145,14 @@ export class Checker {
     let counts = { ...ZERO };
     const problems: string[] = [];
     for (const tenant of list) {
-      const [objects, effects, resources, actions] = await Promise.all([this.catalog.listObjects(tenant), this.outbox.listEffects(tenant), this.dataPlane.observe(tenant), this.dataPlane.actionLog(tenant)]);
-      const r = checkTenant({ tenant, objects, effects, resources, actions });
+      const [objects, effects, resources, actions, statuses] = await Promise.all([
+        this.catalog.listObjects(tenant),
+        this.outbox.listEffects(tenant),
+        this.dataPlane.observe(tenant),
+        this.dataPlane.actionLog(tenant),
+        this.statuses.list(tenant),
+      ]);
+      const r = checkTenant({ tenant, objects, effects, resources, actions, statuses });
       counts = addCounts(counts, r.counts);
       problems.push(...r.problems);
     }

@@ -35,6 +35,12 @@ export interface EventDetail {
   readonly object_name: string | null;
   /** `source` or `sink` for a connector; the effect's resource kind (`ingestion`, `replica`, ...) for an effect. */
   readonly object_kind: string;
+  /**
+   * Cluster Replica Status Changed only: the replica's cluster (a replica's name, `r1`, is unique
+   * only within it). Absent for a row written before rows kept it.
+   */
+  readonly cluster_id?: string;
+  readonly cluster_name?: string;
   /** The status before; null for a new connector, or where the writer could not know it (a DROP). */
   readonly from: string | null;
   readonly to: string;

@@ -13,8 +13,8 @@
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { DATA_PLANE_PK, EFF_PREFIX, HIST_PREFIX, LIVENESS_SK, REPLICA_STATUS_PREFIX } from '../catalog/keys';
-import { NOT_SILENT, REPLICA_NO_STATUS, REPLICA_PREVIOUS } from '../catalog/status-store';
+import { DATA_PLANE_PK, EFF_PREFIX, HIST_PREFIX, histSk, LIVENESS_SK, REPLICA_STATUS_PREFIX, STATUS_PREFIX } from '../catalog/keys';
+import { CONNECTOR_NO_STATUS, CONNECTOR_PREVIOUS_STATUS, NOT_SILENT, REPLICA_NO_STATUS, REPLICA_PREVIOUS } from '../catalog/status-store';
 import { dataPlaneSilenceHint, SILENT_ERROR_PREFIX } from '../status/transition';
 import type { EffectRecord } from '../effects/model';
 import { DETAIL_TYPES, EVENT_SOURCE, type ControlPlaneEvent, type EventDetail } from './model';
@@ -27,9 +27,14 @@ import { DETAIL_TYPES, EVENT_SOURCE, type ControlPlaneEvent, type EventDetail } 
 export const EVENT_FILTER_PATTERNS = [
   { eventName: ['INSERT'], dynamodb: { NewImage: { sk: { S: [{ prefix: HIST_PREFIX }] } } } },
   { eventName: ['MODIFY'], dynamodb: { NewImage: { sk: { S: [{ prefix: EFF_PREFIX }] }, state: { S: ['failed'] } } } },
-  // Every write of a replica status row: a filter cannot compare two attributes, so whether it
-  // changed anything (previousStatus/previousReason against status/reason) is decided below.
-  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { sk: { S: [{ prefix: REPLICA_STATUS_PREFIX }] } } } },
+  // Every write of a replica status row (`online` or `offline`): a filter cannot compare two
+  // attributes, so whether it changed anything (previousStatus/previousReason against
+  // status/reason) is decided below. In the same filter, a connector's status moved to `dropped`
+  // by a DROP (its item knows the status before; the history row does not): connector statuses
+  // are never `online` or `offline`, replica rows never `dropped`, so the one filter takes
+  // exactly both — and never a connector's heartbeat. One filter, not two: an event source
+  // mapping takes 5 by default (https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html).
+  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { sk: { S: [{ prefix: REPLICA_STATUS_PREFIX }, { prefix: STATUS_PREFIX }] }, status: { S: ['online', 'offline', 'dropped'] } } } },
   // The data plane's liveness item: a few writes a minute at most (one stamp per write interval
   // lands, shared/catalog/status-store.ts); whether one began or ended a silence is decided below.
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { pk: { S: [DATA_PLANE_PK] }, sk: { S: [LIVENESS_SK] } } } },
@@ -54,6 +59,7 @@ export function eventForRecord(record: DynamoDBRecord): ControlPlaneEvent | unde
   if (record.eventName === 'INSERT' && sk.startsWith(HIST_PREFIX) && item.type === 'status_history') return statusChanged(item);
   if (record.eventName === 'MODIFY' && sk.startsWith(EFF_PREFIX) && item.type === 'effect') return effectFailed(item as unknown as EffectRecord & { settledAt?: string });
   if (sk.startsWith(REPLICA_STATUS_PREFIX) && item.type === 'replica_status') return replicaStatusChanged(item);
+  if (sk.startsWith(STATUS_PREFIX) && item.type === 'connector_status') return connectorDropped(item);
   if (item.pk === DATA_PLANE_PK && sk === LIVENESS_SK) return dataPlaneStatusChanged(item);
   return undefined;
 }
@@ -118,6 +124,8 @@ function replicaStatusChanged(row: Image): ControlPlaneEvent | undefined {
     object_id: replicaId,
     object_name: str(row.name),
     object_kind: 'replica',
+    ...(str(row.clusterId) ? { cluster_id: str(row.clusterId)! } : {}),
+    ...(str(row.clusterName) ? { cluster_name: str(row.clusterName)! } : {}),
     from: previous === REPLICA_NO_STATUS ? null : previous,
     to,
     error: reason,
@@ -136,12 +144,41 @@ function event(detailType: ControlPlaneEvent['detailType'], detail: EventDetail)
   return { id: detail.event_id, source: EVENT_SOURCE, detailType, time: detail.occurred_at, detail };
 }
 
+/**
+ * The DROP that moved a connector's status to `dropped`, from the status item's write: its
+ * `previousStatus` is what the status was before (the commit's history row cannot know it). The
+ * event's id is the drop's history row's, so it is one event whichever record carries it. A later
+ * write of a dropped status (previous `dropped`) or one that kept no previous status is none.
+ */
+function connectorDropped(item: Image): ControlPlaneEvent | undefined {
+  const tenant = tenantOf(item);
+  const objectId = str(item.objectId);
+  const at = str(item.lastStatusChangeAt);
+  const previous = str(item[CONNECTOR_PREVIOUS_STATUS]);
+  if (item.status !== 'dropped' || !tenant || !objectId || !at || previous === null || previous === 'dropped') return undefined;
+  return event(DETAIL_TYPES.connectorStatusChanged, {
+    event_id: `${tenant}/${histSk(objectId, at)}`,
+    tenant,
+    object_id: objectId,
+    object_name: str(item.name),
+    object_kind: str(item.kind) ?? 'source',
+    from: previous === CONNECTOR_NO_STATUS ? null : previous,
+    to: 'dropped',
+    error: null,
+    hints: [],
+    occurred_at: at,
+    data_plane_silent: false,
+  });
+}
+
 function statusChanged(row: Image): ControlPlaneEvent | undefined {
   const tenant = tenantOf(row);
   const objectId = str(row.objectId);
   const occurredAt = str(row.occurredAt);
   const to = str(row.status);
   if (!tenant || !objectId || !occurredAt || !to) return undefined;
+  // A DROP's row: the status item's write of it is the event, with the status before (connectorDropped).
+  if (to === 'dropped' && row.from === undefined) return undefined;
   const details = (row.details ?? null) as { hints?: unknown; namespaced?: unknown } | null;
   const hints = Array.isArray(details?.hints) ? details.hints.filter((h): h is string => typeof h === 'string') : [];
   const namespaced = details?.namespaced && typeof details.namespaced === 'object' ? (details.namespaced as Record<string, string>) : undefined;

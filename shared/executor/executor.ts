@@ -36,6 +36,9 @@ export interface ExecutorDeps {
   readonly secrets?: SecretStore;
 }
 
+/** Writers racing on one status (a report, the sweeper) settle within a few rounds (as in shared/status/ingest.ts). */
+const MARK_STARTING_ROUNDS = 8;
+
 /** `waiting`: a step that waits (a reconfiguration before its replicas are hydrated) left its effect pending for the sweeper to replay. */
 export type Outcome = 'applied' | 'superseded' | 'duplicate' | 'failed' | 'waiting';
 
@@ -188,24 +191,32 @@ export class EffectExecutor {
    * first) each write goes on its own, in the same order as before.
    */
   private async settleOnline(effect: EffectRecord, object: CatalogObject | undefined, state: EffectState, held: number): Promise<void> {
-    const status = this.statusWrite(effect, object, { online: true, reason: null }, held);
+    const status = await this.statusWrite(effect, object, { online: true, reason: null }, held);
     if (!status) return this.settle(effect, state);
     if (await this.deps.outbox.settleWith(effect, state, this.clock(), status)) return;
     await this.deps.statuses.writeReplicaStatus(status);
     await this.settle(effect, state);
   }
 
-  /** The write of the replica's row in mz_cluster_replica_statuses (only by a newer-or-equal generation); none for other kinds. */
-  private statusWrite(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number) {
+  /**
+   * The write of the replica's row in mz_cluster_replica_statuses (only by a newer-or-equal
+   * generation), with its cluster's name as the catalog has it now (one read, replica effects
+   * only: the row's event names the cluster, as two clusters may each have an `r1`); none for
+   * other kinds.
+   */
+  private async statusWrite(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number) {
     if (effect.kind !== 'replica') return undefined;
     const present = object !== undefined && !object.dropped;
     const generation = held ?? object?.generation ?? effect.generation;
-    return this.deps.statuses.replicaStatusItem(effect.tenant, effect.objectId, { ...s, generation, present, now: this.clock(), name: effect.objectName });
+    const clusterId = object?.kind === 'cluster_replica' ? object.spec.clusterId : undefined;
+    // Gone on a drop: the row is removed then, and says nothing.
+    const cluster = present && clusterId ? await this.getObject(effect.tenant, clusterId) : undefined;
+    return this.deps.statuses.replicaStatusItem(effect.tenant, effect.objectId, { ...s, generation, present, now: this.clock(), name: effect.objectName, ...(cluster ? { cluster: { id: cluster.id, name: cluster.name } } : {}) });
   }
 
   /** The replica's row in mz_cluster_replica_statuses, written only by a newer-or-equal generation. */
   private async writeStatus(effect: EffectRecord, object: CatalogObject | undefined, s: { online: boolean; reason: string | null }, held?: number): Promise<void> {
-    const write = this.statusWrite(effect, object, s, held);
+    const write = await this.statusWrite(effect, object, s, held);
     if (write) await this.deps.statuses.writeReplicaStatus(write);
   }
 
@@ -222,19 +233,38 @@ export class EffectExecutor {
   /**
    * Before the data plane is asked to run a new generation of an ingestion or export, its status
    * says `starting`; from then on the data plane's reports move it (shared/status/ingest.ts).
-   * Written before the call, so no report about the new generation can be overwritten by it.
+   * Written before the call, so no report about the new generation can be overwritten by it; and
+   * it must land before the call (retried when another writer moved the status in between), since
+   * status-ingest refuses a report about a generation the status has not started.
    */
   private async markStarting(effect: EffectRecord, object: CatalogObject | undefined): Promise<void> {
     const kind = object ? connectorKind(object) : undefined;
     if ((effect.kind !== 'ingestion' && effect.kind !== 'export') || !object || object.dropped || !kind) return;
     const store = this.deps.statuses;
-    const prev = await store.get(effect.tenant, object.id);
-    // Only a status that has not seen this generation yet: a redelivery must not undo a report.
-    if (!prev || prev.status === 'dropped' || (prev.status !== 'created' && prev.generation >= object.generation)) return;
-    const now = this.clock();
-    const t = transition(prev, { kind, dropped: false, generation: object.generation, resourcePresent: false, replicas: 1, report: { status: 'starting', error: null, details: null } }, now.toISOString());
-    const due = reportDueAt('starting', now);
-    await store.apply(effect.tenant, { id: object.id, kind, name: object.name }, t, prev.version, { ...reportState(prev), ...(due ? { reportDueAt: due } : {}) });
+    for (let round = 0; round < MARK_STARTING_ROUNDS; round++) {
+      const prev = await store.get(effect.tenant, object.id);
+      if (!prev || prev.status === 'dropped') return;
+      // Only a status that has not seen this generation yet: a redelivery must not undo a report.
+      if (prev.status !== 'created' && prev.generation === object.generation) return;
+      // Ahead of this executor's object: a newer generation's executor marked it — or the status is
+      // ahead of the catalog itself (a report from a generation nobody issued, accepted before
+      // such reports were refused), which only a generation of the catalog's may replace.
+      if (prev.generation > object.generation && !(await this.aheadOfCatalog(effect.tenant, prev.generation, object.id))) return;
+      const now = this.clock();
+      const t = transition(prev, { kind, dropped: false, generation: object.generation, resourcePresent: false, replicas: 1, report: { status: 'starting', error: null, details: null } }, now.toISOString());
+      const due = reportDueAt('starting', now);
+      // A report mark from beyond this generation (that same forged report) is dropped with it.
+      const { reportGeneration, reportSequence, ...rest } = reportState(prev);
+      const mark = reportGeneration !== undefined && reportGeneration <= object.generation ? { reportGeneration, ...(reportSequence !== undefined ? { reportSequence } : {}) } : {};
+      if (await store.apply(effect.tenant, { id: object.id, kind, name: object.name }, t, prev.version, { ...rest, ...mark, ...(due ? { reportDueAt: due } : {}) })) return;
+    }
+    throw new Error(`the status of ${object.id} kept changing while generation ${object.generation} was being marked starting; the delivery will be retried`);
+  }
+
+  /** Whether a status generation is beyond what the catalog holds now (read again: this executor's read may be older). */
+  private async aheadOfCatalog(tenant: string, generation: number, id: string): Promise<boolean> {
+    const now = await this.getObject(tenant, id);
+    return now !== undefined && !now.dropped && generation > now.generation;
   }
 
   /** Marks the effect settled, only if it is still pending (removing it from the attention index). */

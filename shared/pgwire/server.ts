@@ -346,6 +346,8 @@ class Connection {
       }
     } catch (e) {
       if (e instanceof PgFatalError) this.fail(e);
+      // Before the session is ready (a startup parameter or a password that is not UTF-8), an error ends the connection.
+      else if (e instanceof ControlPlaneError) this.fail(fatal(e.code, e.message));
       else {
         this.o.logger.error('pgwire connection failed', { error: e as Error });
         this.fail(fatal(SQLSTATE.internalError, `internal error: ${(e as Error).message}`));
@@ -493,7 +495,7 @@ class Connection {
     try {
       switch (t) {
         case 'Q':
-          await this.simpleQuery(text(body, 0)[0]);
+          await this.simpleQuery(cstring(body, 0)[0]);
           this.readyForQuery();
           return;
         case 'P':
@@ -677,7 +679,7 @@ class Connection {
 
   private parseMessage(body: Buffer): void {
     const [name, at] = cstring(body, 0);
-    const [sql, at2] = text(body, at);
+    const [sql, at2] = cstring(body, at);
     const n = body.readInt16BE(at2);
     const paramTypes: number[] = [];
     for (let k = 0; k < n; k++) paramTypes.push(body.readInt32BE(at2 + 2 + 4 * k));
@@ -807,22 +809,20 @@ function int32(n: number): Buffer {
   return b;
 }
 
-function cstring(buf: Buffer, at: number): [string, number] {
-  const end = buf.indexOf(0, at);
-  if (end < 0) throw fatal(SQLSTATE.protocolViolation, 'invalid message: unterminated string');
-  return [buf.toString('utf8', at, end), end + 1];
-}
-
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** A query text: invalid UTF-8 is 22021, as over HTTP. */
-function text(buf: Buffer, at: number): [string, number] {
+/**
+ * A string of a message (a query, a statement or portal name, a startup parameter, a password):
+ * invalid UTF-8 is 22021, as over HTTP — never replaced by U+FFFD. A lone surrogate cannot come
+ * as itself on the wire, only as the bytes UTF-8 would give it (ED A0 80): invalid UTF-8 too.
+ */
+function cstring(buf: Buffer, at: number): [string, number] {
   const end = buf.indexOf(0, at);
   if (end < 0) throw fatal(SQLSTATE.protocolViolation, 'invalid message: unterminated string');
   try {
     return [UTF8.decode(buf.subarray(at, end)), end + 1];
   } catch {
-    throw new ControlPlaneError('invalid byte sequence for encoding "UTF8"', { code: '22021' });
+    throw new ControlPlaneError('invalid byte sequence for encoding "UTF8"', { code: SQLSTATE.characterNotInRepertoire });
   }
 }
 

@@ -31,6 +31,8 @@ export function createStatusIngestHandler(deps: StatusIngestHandlerDeps): (event
     const report = parseReport(r.body);
     const outcome = await ingest.ingest(report);
     if (outcome === 'changed') logger.info('connector status reported', { tenant: report.tenant, objectId: report.objectId, status: report.status, error: report.error, sequence: report.sequence });
+    // A report about a generation the control plane never started is no data plane's doing: someone should look.
+    else if (outcome === 'ahead') logger.warn('status report refused: its generation is ahead of the status and the catalog', { tenant: report.tenant, objectId: report.objectId, generation: report.generation, sequence: report.sequence });
     else logger.debug('status report', { tenant: report.tenant, objectId: report.objectId, outcome });
     deps.onIngested?.(r.body, outcome);
   };

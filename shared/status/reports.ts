@@ -40,18 +40,34 @@ export interface ReportMark {
   readonly reportSequence?: number;
 }
 
-export type ReportVerdict = 'accept' | 'stale' | 'duplicate' | 'dropped' | 'unknown';
+/** `ahead`: about a generation the control plane has not started (or never issued): refused. */
+export type ReportVerdict = 'accept' | 'stale' | 'duplicate' | 'dropped' | 'unknown' | 'ahead';
 
 /**
  * Whether a report may change the status: not about an object the catalog no longer has
- * (`dropped`, or `unknown` when no status exists), not about an older generation than the
- * status speaks of, not older than (`stale`) or the same as (`duplicate`) one already applied.
+ * (`dropped`, or `unknown` when no status or no catalog object exists), not about an older
+ * generation than the status speaks of, not older than (`stale`) or the same as (`duplicate`)
+ * one already applied.
+ *
+ * Nor about a newer generation than the status speaks of (`ahead`): the executor moves the status
+ * to a new generation (`starting`) before it asks the data plane to run it, so no genuine report
+ * is ahead of the status, and none is ahead of the catalog (`object`, read after the report was
+ * sent). A report therefore never raises a status's generation: one that did would make every
+ * genuine report after it stale, and `ALTER ... RESTART` (a generation below it) would not move
+ * the status (issue 29). A report mark beyond the status's generation (left by such a report
+ * before they were refused) is no mark.
  */
-export function judgeReport(prev: (ReportMark & { status: string; generation: number }) | undefined, r: Pick<StatusReport, 'generation' | 'sequence'>): ReportVerdict {
+export function judgeReport(
+  prev: (ReportMark & { status: string; generation: number }) | undefined,
+  r: Pick<StatusReport, 'generation' | 'sequence'>,
+  object: { readonly generation: number; readonly dropped?: boolean } | undefined,
+): ReportVerdict {
   if (!prev) return 'unknown';
-  if (prev.status === 'dropped') return 'dropped';
+  if (prev.status === 'dropped' || object?.dropped) return 'dropped';
+  if (!object) return 'unknown';
   if (r.generation < prev.generation) return 'stale';
-  if (prev.reportGeneration === undefined || prev.reportSequence === undefined) return 'accept';
+  if (r.generation > prev.generation || r.generation > object.generation) return 'ahead';
+  if (prev.reportGeneration === undefined || prev.reportSequence === undefined || prev.reportGeneration > prev.generation) return 'accept';
   if (r.generation < prev.reportGeneration) return 'stale';
   if (r.generation > prev.reportGeneration) return 'accept';
   if (r.sequence < prev.reportSequence) return 'stale';

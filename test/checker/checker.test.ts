@@ -50,6 +50,8 @@ describe('checkTenant', () => {
     ],
     ['a reference to a dropped object', { objects: [obj('v', 'view', { dependsOn: ['t'] }), obj('t', 'table', { dropped: true, dependents: 0 })] }, 'dependencyViolations'],
     ['a wrong dependents counter', { objects: [obj('t', 'view', { dependents: 3 })] }, 'dependencyViolations'],
+    ['a status at a generation its object never had', { objects: [obj('s', 'source', { generation: 2 })], statuses: [{ objectId: 's', status: 'failed', generation: 1000 }] }, 'statusesAhead'],
+    ['a status whose last report is from a generation its object never had', { objects: [obj('s', 'source', { generation: 2 })], statuses: [{ objectId: 's', status: 'running', generation: 2, reportGeneration: 9 }] }, 'statusesAhead'],
   ] as const)('counts %s', (_name, s, key) => {
     const r = checkTenant(state(s as Partial<TenantState>));
     expect(r.counts[key]).toBeGreaterThan(0);
@@ -65,5 +67,20 @@ describe('checkTenant', () => {
     );
     expect(r.counts.missing).toBe(0);
     expect(r.counts.orphans).toBe(0);
+  });
+
+  it('finds a status at or behind its object, or of a dropped object, no problem', () => {
+    const r = checkTenant(
+      state({
+        objects: [obj('t1', 'table'), obj('a', 'view', { generation: 3 }), obj('d', 'view', { generation: 1, dropped: true })],
+        resources: [res('t1', 'collection', { readPolicy: { kind: 'lag', lagMs: 1000 } })],
+        statuses: [
+          { objectId: 'a', status: 'running', generation: 3, reportGeneration: 3 },
+          { objectId: 't1', status: 'starting', generation: 1 },
+          { objectId: 'd', status: 'dropped', generation: 1 },
+        ],
+      }),
+    );
+    expect(r.problems).toEqual([]);
   });
 });

@@ -14,7 +14,9 @@ import { DEFAULT_URL } from '../../cli/connection';
 import { freePort } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
 import type { LocalRuntimeInfo } from '../../local/runtime-info';
+import { StatusStore } from '../../shared/catalog/status-store';
 import { ScriptedProber } from '../../shared/probes/fake';
+import { transition } from '../../shared/status/transition';
 import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
 import { runDdlctl } from '../helpers/ddlctl';
 import { dynamodbEndpoint } from '../helpers/endpoints';
@@ -247,6 +249,27 @@ describe('ddlctl check', () => {
     expect(r.stdout).toContain('NOT clean');
     const json = JSON.parse((await admin(['check', '--tenant', other.tenant, '--json'])).stdout);
     expect(json).toMatchObject({ tenants: 1, clean: false, counts: { orphans: 1 } });
+  });
+
+  it('exits 1 and names a connector status at a generation its object never had', async () => {
+    const other = await sqlClient(p);
+    await other.sql("CREATE CLUSTER c (SIZE = '25cc'); CREATE SOURCE ticks IN CLUSTER c FROM LOAD GENERATOR COUNTER");
+    const id = (await other.sql("SELECT id FROM mz_sources WHERE name = 'ticks'")).body.results[0].rows[0][0] as string;
+    const store = new StatusStore(p.clients.doc, p.config.catalogTable);
+    const prev = await eventually(async () => {
+      const s = await store.get(other.tenant, id);
+      return s?.status === 'running' ? s : undefined;
+    }, 15_000);
+    // What a report from a generation nobody issued left before such reports were refused.
+    const forged = transition(prev, { kind: 'source', dropped: false, generation: 1000, resourcePresent: true, replicas: 1, report: { status: 'failed', error: 'forged', details: null } }, new Date().toISOString());
+    expect(await store.apply(other.tenant, { id, kind: 'source', name: 'ticks' }, forged, prev.version, { reportGeneration: 1000, reportSequence: 1 })).toBe(true);
+    await eventually(async () => (await other.sql("SELECT effect_id FROM mz_internal.mz_pending_effects WHERE state = 'pending'")).body.results[0].rows.length === 0, 15_000);
+
+    const r = await admin(['check', '--tenant', other.tenant]);
+
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/ statusesAhead +\| 1 /);
+    expect(r.stdout).toContain(`${other.tenant}: statusesAhead: source ticks (${id}): status at generation 1000, the catalog at ${prev.generation}`);
   });
 
   it('without a runtime or --table says how to get one (exit 2)', async () => {

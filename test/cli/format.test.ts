@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { caretPadding, indexOfByte, locate } from '../../cli/caret';
 import { formatError, table } from '../../cli/render';
-import { scan } from '../../cli/statements';
+import { holdsSecretValue, scan } from '../../cli/statements';
 import { groupEffects } from '../../cli/commands/effects';
 import { buildProgram } from '../../cli/program';
 import type { EffectRow } from '../../cli/wait';
@@ -80,6 +80,45 @@ describe('scan (is the REPL buffer a complete request?)', () => {
     expect(scan("SELECT 'abc").open).toBe(true);
     expect(scan('  -- only a comment\n').empty).toBe(true);
     expect(scan('$1;').terminated).toBe(true);
+  });
+});
+
+describe('holdsSecretValue (what the REPL keeps out of its history)', () => {
+  it.each([
+    "CREATE SECRET pgpass AS 'hunter2';",
+    "create secret if not exists pgpass as decode('aHVudGVyMg==', 'base64');",
+    "CREATE OR REPLACE SECRET s AS 'x'",
+    "ALTER SECRET pgpass AS 'hunter3';",
+    "ALTER SECRET IF EXISTS pgpass AS\n  'hunter3';",
+    "BEGIN; CREATE TABLE t (a int); CREATE SECRET s AS 'x'; COMMIT;",
+    "EXPLAIN EFFECTS FOR CREATE SECRET s AS 'x';",
+    "CREATE ROLE r WITH LOGIN PASSWORD 'hunter4';",
+    "ALTER ROLE r PASSWORD 'hunter4';",
+    "CREATE CONNECTION k TO KAFKA (BROKER 'b:9092', SASL PASSWORD = 'hunter5');",
+    "CREATE CONNECTION a TO AWS (ACCESS KEY ID = 'AKIA', SECRET ACCESS KEY = 'hunter6');",
+    "CREATE CONNECTION k TO KAFKA (BROKER 'b:9092', SSL KEY '-----BEGIN PRIVATE KEY-----', SSL CERTIFICATE 'cert');",
+    // Unterminated: cannot be read, so kept out when it could hold one.
+    "CREATE SECRET s AS 'hunter7",
+  ])('keeps out %s', (text) => {
+    expect(holdsSecretValue(text)).toBe(true);
+  });
+
+  it.each([
+    "CREATE CONNECTION pgc TO POSTGRES (HOST 'h', USER 'u', PASSWORD SECRET pgpass, DATABASE 'd');",
+    "CREATE CONNECTION k TO KAFKA (BROKER 'b:9092', SASL PASSWORD = SECRET kpass);",
+    "CREATE CONNECTION k TO KAFKA (BROKER 'b:9092', SSL KEY = SECRET kkey, SSL CERTIFICATE 'cert');",
+    'ALTER SECRET pgpass RENAME TO pgpass2;',
+    'ALTER SECRET pgpass OWNER TO someone;',
+    'DROP SECRET pgpass;',
+    'SHOW SECRETS;',
+    "SELECT name FROM mz_secrets WHERE name = 'pgpass';",
+    "COMMENT ON SECRET pgpass IS 'the password of the shop database';",
+    'ALTER ROLE r PASSWORD NULL;',
+    "SELECT 'CREATE SECRET s AS x' AS text;",
+    '-- CREATE SECRET s AS x\nSHOW SECRETS;',
+    '\\d pgpass',
+  ])('keeps %s', (text) => {
+    expect(holdsSecretValue(text)).toBe(false);
   });
 });
 

@@ -125,13 +125,13 @@ async function runSection(n: number): Promise<void> {
 
 /**
  * A `ddlctl status` frame with what changes from run to run taken out: column widths (cells
- * trimmed, rules shortened) and the ages in `since`.
+ * trimmed, rules shortened), the ages in `since` and object ids.
  */
 function statusShape(text: string): string[] {
   return plain(text)
     .trimEnd()
     .split('\n')
-    .map((line) => line.replace(/\b\d+[smhd] ago\b/g, '<age>'))
+    .map((line) => line.replace(/\b\d+[smhd] ago\b/g, '<age>').replace(/\bu[0-9a-f]{12}\b/g, '<id>'))
     .map((line) => (/^-+(\+-+)*$/.test(line) ? '---' : line.includes('|') ? line.split('|').map((c) => c.trim()).join(' | ') : line));
 }
 

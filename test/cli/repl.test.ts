@@ -126,6 +126,53 @@ describe('ddlctl sql in a terminal', () => {
     expect(await u.quit()).toBe(0);
   });
 
+  it('history keeps statements that only name a secret, and leaves out the ones that hold a secret value', async () => {
+    const history = { DDLCTL_HISTORY: join(home, 'history-secrets') };
+    const t = new Terminal(history);
+    await t.waitFor(/ddlctl=> $/);
+    const typed = [
+      "CREATE SECRET pgpass AS 'hunter2';",
+      "CREATE CONNECTION pgc TO POSTGRES (HOST 'pg.repl.test', USER 'u', PASSWORD SECRET pgpass, DATABASE 'd') WITH (VALIDATE = false);",
+      "ALTER SECRET pgpass AS 'hunter3';",
+      'ALTER SECRET pgpass RENAME TO pgpass2;',
+      'SHOW SECRETS;',
+      "SELECT name FROM mz_secrets WHERE name = 'pgpass2';",
+      "CREATE ROLE reader WITH PASSWORD 'hunter4';",
+      "EXPLAIN EFFECTS FOR CREATE SECRET other AS 'hunter5';",
+      'DROP CONNECTION pgc;',
+      'DROP SECRET pgpass2;',
+    ];
+    for (const line of typed) await t.type(`${line}\r`);
+    expect(await t.quit()).toBe(0);
+
+    const file = readFileSync(history.DDLCTL_HISTORY, 'utf8');
+    expect(file.split('\n')).toEqual([
+      "CREATE CONNECTION pgc TO POSTGRES (HOST 'pg.repl.test', USER 'u', PASSWORD SECRET pgpass, DATABASE 'd') WITH (VALIDATE = false);",
+      'ALTER SECRET pgpass RENAME TO pgpass2;',
+      'SHOW SECRETS;',
+      "SELECT name FROM mz_secrets WHERE name = 'pgpass2';",
+      'DROP CONNECTION pgc;',
+      'DROP SECRET pgpass2;',
+      '\\q',
+      '',
+    ]);
+    expect(file).not.toMatch(/hunter/);
+  });
+
+  it('Ctrl-L clears the screen and redraws the prompt with the line being typed, like psql', async () => {
+    const t = new Terminal();
+    await t.waitFor(/ddlctl=> $/);
+    await t.type('SHOW CLUSTERS', /SHOW CLUSTERS$/);
+    const from = t.output.length;
+    t.child.stdin.write('\x0c');
+    // The cursor home and the screen erased below it, then the prompt and the line again.
+    await t.waitFor(/ddlctl=> SHOW CLUSTERS$/, from);
+    expect(t.output.slice(from)).toMatch(/^(\x1b\[[0-9;]*[A-Za-z])*\x1b\[(1;1)?H(\x1b\[[0-9;]*[A-Za-z])*\x1b\[[02]?J/);
+    // The line is still there to finish and run.
+    expect(await t.type(';\r')).toMatch(/ name +\| replicas/);
+    expect(await t.quit()).toBe(0);
+  });
+
   it('a backslash command on a continuation line is a command; the statement goes on', async () => {
     const t = new Terminal();
     await t.waitFor(/ddlctl=> $/);

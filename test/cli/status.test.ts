@@ -23,8 +23,15 @@ const DEADLINE = '2026-01-01T00:10:00.000Z';
 describe('ddlctl status: replicas', () => {
   it('has no reconfiguration column while no cluster is being reconfigured', () => {
     const out = plain(renderStatus({ sources: [], sinks: [], replicas: [replica('r1')] }, NOW));
-    expect(out).toContain(' cluster | replica | size | status | reason | since\n');
+    expect(out).toContain(' cluster | replica | id   | size | status | reason | since\n');
     expect(out).not.toContain('reconfiguration');
+  });
+
+  it("shows each replica's id beside its name, as the status relations and events name it", () => {
+    const out = plain(renderStatus({ sources: [], sinks: [], replicas: [replica('r1', { id: 'u0a1b2c3d4e5f' }), replica('r1', { cluster: 'other', id: 'u9f8e7d6c5b4a', status: 'offline', reason: 'provisioning' })] }, NOW));
+    const lines = out.split('\n');
+    expect(lines.find((l) => / c +\| r1 +\|/.test(l))).toMatch(/\| r1 +\| u0a1b2c3d4e5f \| 25cc /);
+    expect(lines.find((l) => / other +\| r1 +\|/.test(l))).toMatch(/\| r1 +\| u9f8e7d6c5b4a \| 25cc +\| offline \| provisioning /);
   });
 
   it("shows each replica's part in a reconfiguration under way and its deadline", () => {

@@ -4,7 +4,7 @@
  * through the SQL box and some sixty objects beside them, watch the source go running, make its
  * upstream fail, and see it stalled with the error in its history timeline; filter the list and
  * open the detail of a source, a materialized view and a cluster; see a replica's availability
- * zone in its own column and a cluster's reconfiguration under way in the replicas table.
+ * zone in its own column, its id beside its name, and a cluster's reconfiguration under way in the replicas table.
  * Chromium missing is a failure, not a skip: install it with `apt-get install -y chromium`
  * (.ci/run does).
  */
@@ -295,7 +295,7 @@ describe('console', () => {
     await detail.locator('.sub a').click();
     await poll(() => detail.locator('h2').textContent()).toBe('clusterconline');
     expect(await detail.locator('.sub').textContent()).toContain('25cc × 1 replica');
-    expect(await detail.locator('.facet-replicas th').allTextContents()).toEqual(['replica', 'size', 'status', 'reason', 'since']);
+    expect(await detail.locator('.facet-replicas th').allTextContents()).toEqual(['replica', 'id', 'size', 'status', 'reason', 'since']);
     expect(await detail.locator('.facet-runs a').allTextContents()).toEqual(expect.arrayContaining(['shopsource', 'revenuemat. view', 'revenue_idxindex', 'revenue_outsink']));
     expect(await detail.locator('pre.definition').textContent()).toMatch(/^CREATE CLUSTER .*c.*25cc/);
   });
@@ -306,10 +306,10 @@ describe('console', () => {
     expect(await page.locator('#effects-dlq').textContent()).toContain('The dead-letter queues are empty.');
 
     await page.click('#tab-replicas');
-    await poll(() => page.locator('main table.grid tbody tr').allTextContents()).toEqual([expect.stringMatching(/^r150cconline/), expect.stringMatching(/^r250cconline/), expect.stringMatching(/^r125cconline/)]);
+    await poll(() => page.locator('main table.grid tbody tr').allTextContents()).toEqual([expect.stringMatching(/^r1u[0-9a-f]{12}50cconline/), expect.stringMatching(/^r2u[0-9a-f]{12}50cconline/), expect.stringMatching(/^r1u[0-9a-f]{12}25cconline/)]);
     expect(await page.locator('main h2').allTextContents()).toEqual(['cluster analytics_c2', 'cluster c1']);
     // No replica has an availability zone: no empty column for it.
-    expect(await page.locator('main table.grid').first().locator('th').allTextContents()).toEqual(['replica', 'size', 'status', 'reason', 'since']);
+    expect(await page.locator('main table.grid').first().locator('th').allTextContents()).toEqual(['replica', 'id', 'size', 'status', 'reason', 'since']);
   });
 
   it('shows a replica’s availability zone in a zone column, in the Replicas tab and the cluster’s detail', async () => {
@@ -317,18 +317,21 @@ describe('console', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     await settled();
     const zoned = page.locator('main section.card', { has: page.locator('h2', { hasText: 'cluster zoned' }) });
-    await poll(() => zoned.locator('tbody tr').allTextContents()).toEqual([expect.stringMatching(/^z125cconline/), expect.stringMatching(/^z225ccuse1-az1online/)]);
-    expect(await zoned.locator('th').allTextContents()).toEqual(['replica', 'size', 'zone', 'status', 'reason', 'since']);
-    expect(await zoned.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[2]?.textContent))).toEqual(['', 'use1-az1']);
+    await poll(() => zoned.locator('tbody tr').allTextContents()).toEqual([expect.stringMatching(/^z1u[0-9a-f]{12}25cconline/), expect.stringMatching(/^z2u[0-9a-f]{12}25ccuse1-az1online/)]);
+    expect(await zoned.locator('th').allTextContents()).toEqual(['replica', 'id', 'size', 'zone', 'status', 'reason', 'since']);
+    expect(await zoned.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[3]?.textContent))).toEqual(['', 'use1-az1']);
+    // Each replica's id beside its name, as the status relations and events name it.
+    const ids = (await sql("SELECT r.id FROM mz_cluster_replicas r JOIN mz_clusters c ON c.id = r.cluster_id WHERE c.name = 'zoned' ORDER BY r.name")).body.results[0].rows.map((x: string[]) => x[0]);
+    expect(await zoned.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[1]?.textContent))).toEqual(ids);
     // Only the cluster with a zone gets the column.
     expect(await page.locator('main h2').allTextContents()).toEqual(['cluster analytics_c2', 'cluster c1', 'cluster zoned2']);
-    expect(await page.locator('main table.grid').first().locator('th').allTextContents()).toEqual(['replica', 'size', 'status', 'reason', 'since']);
+    expect(await page.locator('main table.grid').first().locator('th').allTextContents()).toEqual(['replica', 'id', 'size', 'status', 'reason', 'since']);
 
     await zoned.locator('h2 a').click();
     const detail = page.locator('#detail');
     await poll(() => detail.locator('h2').textContent()).toBe('clusterzonedonline');
-    expect(await detail.locator('.facet-replicas th').allTextContents()).toEqual(['replica', 'size', 'zone', 'status', 'reason', 'since']);
-    expect(await detail.locator('.facet-replicas tbody tr').allTextContents()).toEqual([expect.stringMatching(/^z125cconline/), expect.stringMatching(/^z225ccuse1-az1online/)]);
+    expect(await detail.locator('.facet-replicas th').allTextContents()).toEqual(['replica', 'id', 'size', 'zone', 'status', 'reason', 'since']);
+    expect(await detail.locator('.facet-replicas tbody tr').allTextContents()).toEqual([expect.stringMatching(/^z1u[0-9a-f]{12}25cconline/), expect.stringMatching(/^z2u[0-9a-f]{12}25ccuse1-az1online/)]);
   });
 
   it('lists status events in the Events tab, and restarts the stalled source with its Restart button', async () => {
@@ -354,9 +357,10 @@ describe('console', () => {
     expect((await sql("CREATE CLUSTER reconf (SIZE = '25cc'); ALTER CLUSTER reconf SET (SIZE = '50cc') WITH (WAIT FOR '1h')")).status).toBe(200);
     await page.click('#tab-replicas');
     const card = page.locator('main section.card', { has: page.locator('h2', { hasText: 'cluster reconf' }) });
-    await poll(() => card.locator('th').allTextContents()).toEqual(['replica', 'size', 'status', 'reason', 'since', 'reconfiguration']);
+    await poll(() => card.locator('th').allTextContents()).toEqual(['replica', 'id', 'size', 'status', 'reason', 'since', 'reconfiguration']);
     const rows = await card.locator('tbody tr').allTextContents();
-    expect(rows).toEqual([expect.stringMatching(/^r125cc.*current, wait for until \d{4}-/), expect.stringMatching(/^r1-pending50cc.*pending, wait for until \d{4}-/)]);
+    // The deadline in the browser's own locale (toLocaleString): a date with its year, however it is written.
+    expect(rows).toEqual([expect.stringMatching(/^r1u[0-9a-f]{12}25cc.*current, wait for until .*\d{4}/), expect.stringMatching(/^r1-pendingu[0-9a-f]{12}50cc.*pending, wait for until .*\d{4}/)]);
     // The other clusters are not being reconfigured: no column for it there.
     expect(await page.locator('main section.card', { has: page.locator('h2', { hasText: 'cluster c1' }) }).locator('th').allTextContents()).not.toContain('reconfiguration');
   });

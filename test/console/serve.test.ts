@@ -57,6 +57,12 @@ describe('console route', () => {
     expect((await fetch(`${base}/nope.js`)).status).toBe(404);
     expect((await fetch(`${base}/..%2f..%2fpackage.json`)).status).toBe(404);
     expect((await fetch(`${base}/%2e%2e/build.ts`)).status).toBe(404);
+    // A malformed percent-encoding is the request's fault, not a missing build.
+    for (const bad of ['/%E0%A4%A.js', '/bad%zz.css']) {
+      const res = await fetch(`${base}${bad}`);
+      const text = await res.text();
+      expect([res.status, text], bad).toEqual([400, 'malformed percent-encoding in the path\n']);
+    }
     const post = await fetch(`${base}/`, { method: 'POST' });
     expect([post.status, post.headers.get('x-handled-by')]).toEqual([404, 'api']);
   });

@@ -160,7 +160,8 @@ describe('status events', () => {
     const json = (await ddlctl(['events', '--json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { detail: { to: string; object_kind: string } });
     // The source's own transitions (cluster c's replica going online is an event of its own).
     expect(json.filter((e) => e.detail.object_kind === 'source').map((e) => e.detail.to).slice(0, 4)).toEqual(['created', 'starting', 'running', 'stalled']);
-    expect(r.stdout).toMatch(/replica {2}r1 {2}∅ → online\n/);
+    // A replica is named with its cluster.
+    expect(r.stdout).toMatch(/replica {2}c\.r1 {2}∅ → online\n/);
   });
 
   it('ddlctl events --follow prints what happens while it runs, until Ctrl-C', async () => {
@@ -193,5 +194,15 @@ describe('status events', () => {
     const unknown = await ddlctl(['restart', 'nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/no source or sink named nope/);
+  });
+
+  it('a DROP is one event from the state the source was in, not from nothing, and ddlctl events shows it', async () => {
+    const last = transitions().at(-1)!.split(' → ')[1]!;
+    expect((await sql('DROP SOURCE shop CASCADE')).status).toBe(200);
+    await eventually(async () => transitions().at(-1)?.endsWith('→ dropped'), 15_000);
+    expect(transitions().filter((t) => t.endsWith('→ dropped'))).toEqual([`${last} → dropped`]);
+    const r = await ddlctl(['events']);
+    expect(r.stdout).toContain(`source  shop  ${last} → dropped\n`);
+    expect(r.stdout).not.toContain('∅ → dropped');
   });
 });

@@ -8,7 +8,7 @@ import { eventForRecord } from '../../shared/events/select';
 import { makeLogger } from '../../shared/lambda/logger';
 import { lambdaContext } from '../../local/lambda-context';
 import { createRouterHandler } from '../../shared/router/handler';
-import { matchesRouterFilter } from '../../shared/router/routing';
+import { matchesRouterFilter, ROUTER_FILTER_PATTERNS } from '../../shared/router/routing';
 import { streamRecord } from '../helpers/events';
 
 const history = (over: Record<string, unknown> = {}) => ({
@@ -117,6 +117,8 @@ describe('eventForRecord', () => {
     type: 'replica_status',
     replicaId: 'u9',
     name: 'r1',
+    clusterId: 'u8',
+    clusterName: 'prod',
     status: 'offline',
     reason: 'size 25cc is not offered in this region',
     generation: 3,
@@ -142,6 +144,8 @@ describe('eventForRecord', () => {
         object_id: 'u9',
         object_name: 'r1',
         object_kind: 'replica',
+        cluster_id: 'u8',
+        cluster_name: 'prod',
         from: 'online',
         to: 'offline',
         error: 'size 25cc is not offered in this region',
@@ -168,12 +172,73 @@ describe('eventForRecord', () => {
     expect(eventForRecord(record)).toBeUndefined();
   });
 
+  const droppedStatus = (over: Record<string, unknown> = {}) => ({
+    pk: 'T#acme',
+    sk: 'STATUS#u7',
+    type: 'connector_status',
+    tenant: 'acme',
+    objectId: 'u7',
+    kind: 'source',
+    name: 'pg_orders',
+    status: 'dropped',
+    error: null,
+    details: null,
+    generation: 3,
+    lastStatusChangeAt: '2026-01-01T00:00:09.000Z',
+    previousStatus: 'running',
+    version: 7,
+    ...over,
+  });
+
+  it('a DROP is one event from the state the connector was in: the status item keeps it, its history row (from unknown) is no event', () => {
+    // Act
+    const fromStatus = eventForRecord(streamRecord('MODIFY', droppedStatus()));
+    const fromHistory = eventForRecord(streamRecord('INSERT', history({ sk: 'HIST#u7#2026-01-01T00:00:09.000Z', occurredAt: '2026-01-01T00:00:09.000Z', status: 'dropped', from: undefined, error: null, details: null })));
+
+    // Assess: the id a history row of the drop would have had.
+    expect(fromStatus).toEqual({
+      id: 'acme/HIST#u7#2026-01-01T00:00:09.000Z',
+      source: 'ddl-control-plane',
+      detailType: 'Connector Status Changed',
+      time: '2026-01-01T00:00:09.000Z',
+      detail: {
+        event_id: 'acme/HIST#u7#2026-01-01T00:00:09.000Z',
+        tenant: 'acme',
+        object_id: 'u7',
+        object_name: 'pg_orders',
+        object_kind: 'source',
+        from: 'running',
+        to: 'dropped',
+        error: null,
+        hints: [],
+        occurred_at: '2026-01-01T00:00:09.000Z',
+        data_plane_silent: false,
+      },
+    });
+    expect(fromHistory).toBeUndefined();
+    expect(matchesRouterFilter(streamRecord('MODIFY', droppedStatus()))).toBe(true);
+  });
+
+  it.each([
+    ['a dropped status written again (previous status dropped)', streamRecord('MODIFY', droppedStatus({ previousStatus: 'dropped' }))],
+    ['a dropped status without a previous status (written whole by another writer)', streamRecord('MODIFY', droppedStatus({ previousStatus: undefined }))],
+    ['a status item that is not dropped', streamRecord('MODIFY', droppedStatus({ status: 'running', previousStatus: 'starting' }))],
+  ])('ignores %s', (_name, record) => {
+    expect(eventForRecord(record)).toBeUndefined();
+  });
+
   it("every record that is an event passes the router's stream filter", () => {
     for (const r of [streamRecord('INSERT', replicaRow()), streamRecord('MODIFY', replicaRow())]) expect(matchesRouterFilter(r)).toBe(true);
     for (const r of [streamRecord('INSERT', history()), streamRecord('MODIFY', failedEffect())]) expect(matchesRouterFilter(r)).toBe(true);
     for (const r of [streamRecord('MODIFY', failedEffect({ state: 'applied' })), streamRecord('INSERT', { pk: 'T#acme', sk: 'STATUS#u7' }), streamRecord('MODIFY', history())]) {
       expect(matchesRouterFilter(r)).toBe(false);
     }
+    // A connector's heartbeat (its status item touched, not dropped) never wakes the router.
+    for (const status of ['running', 'stalled', 'starting']) expect(matchesRouterFilter(streamRecord('MODIFY', { pk: 'T#acme', sk: 'STATUS#u7', type: 'connector_status', status }))).toBe(false);
+  });
+
+  it("keeps the router's stream filters within an event source mapping's default quota of 5", () => {
+    expect(ROUTER_FILTER_PATTERNS.length).toBeLessThanOrEqual(5);
   });
 });
 

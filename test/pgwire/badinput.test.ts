@@ -195,6 +195,55 @@ describe('limits', () => {
   });
 });
 
+/** A frontend message: type byte, length, body. */
+function message(type: string, ...parts: Buffer[]): Buffer {
+  const body = Buffer.concat(parts);
+  const len = Buffer.alloc(4);
+  len.writeInt32BE(body.length + 4);
+  return Buffer.concat([Buffer.from(type), len, body]);
+}
+
+/** The SQLSTATEs of every error the server sent, in order. */
+const errorCodes = (b: Buffer) => [...b.toString('latin1').matchAll(/E....S[A-Z]+\0(?:V[A-Z]+\0)?C([0-9A-Z]{5})\0/gs)].map((m) => m[1]);
+
+describe('text that is not UTF-8', () => {
+  // A lone surrogate cannot come as itself on the wire: only as the three bytes UTF-8 would give it (ED A0 80).
+  const surrogate = Buffer.from([0xed, 0xa0, 0x80]);
+  const invalid = Buffer.from([0xff, 0xfe]);
+
+  it('is refused with 22021 in a query, a Parse and a statement name; the session goes on and nothing reaches the API', async () => {
+    const calls: ParsedStatement[][] = [];
+    await start({ api: fakeApi({ calls }), auth: 'cleartext' });
+    const r = raw();
+    r.socket.write(startup());
+    r.socket.write(message('p', Buffer.from(`${PASSWORD}\0`)));
+    r.socket.write(message('Q', Buffer.from('CREATE SCHEMA "'), surrogate, Buffer.from('x"\0')));
+    r.socket.write(message('Q', Buffer.from('CREATE SCHEMA "'), invalid, Buffer.from('"\0')));
+    r.socket.write(Buffer.concat([message('P', Buffer.from('\0CREATE SCHEMA "'), surrogate, Buffer.from('"\0'), Buffer.from([0, 0])), message('S')]));
+    r.socket.write(Buffer.concat([message('P', Buffer.from('s'), invalid, Buffer.from('\0SELECT 1\0'), Buffer.from([0, 0])), message('S')]));
+    r.socket.write(message('Q', Buffer.from('SELECT 1\0')));
+    // Five answers, each ending with ReadyForQuery: the session was never ended.
+    await expect.poll(() => r.received().toString('latin1').match(/Z\0\0\0\x05I/g)?.length ?? 0, { timeout: 10_000 }).toBe(6);
+    expect(errorCodes(r.received())).toEqual(['22021', '22021', '22021', '22021']);
+    expect(calls.map((c) => c.map((x) => x.statement.kind))).toEqual([['query']]);
+    r.socket.destroy();
+  });
+
+  it('is refused with 22021 in a startup parameter (the connection ends), and the server goes on serving', async () => {
+    await start({ auth: 'cleartext' });
+    for (const bad of [surrogate, invalid]) {
+      const r = raw();
+      const body = Buffer.concat([Buffer.from([0, 3, 0, 0]), Buffer.from('user\0materialize\0application_name\0'), bad, Buffer.from('\0\0')]);
+      const len = Buffer.alloc(4);
+      len.writeInt32BE(body.length + 4);
+      r.socket.write(Buffer.concat([len, body]));
+      await r.closed;
+      expect(errorCode(r.received())).toBe('22021');
+    }
+    await stillServes();
+  });
+});
+
 describe('cancel', () => {
   it('answers a running read 57014 when the client cancels it', async () => {
     let open!: () => void;

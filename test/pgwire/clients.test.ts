@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { tenantItems } from '../helpers/catalog';
+import { captureOutput } from '../helpers/output';
 import { rows, sqlClient, testPipeline } from '../helpers/pipeline';
 
 const run = promisify(execFile);
@@ -202,6 +203,82 @@ describe('node-postgres', () => {
     expect(await rows(http, "SELECT name FROM mz_schemas WHERE name IN ('s1', 's2') ORDER BY name")).toEqual([['s1'], ['s2']]);
     const txns = (await tenantItems(p, tenant)).filter((i) => i.type === 'txn' && JSON.stringify(i).includes('s1'));
     expect(txns).toHaveLength(1);
+  });
+});
+
+describe('tenants and secret values over the wire', () => {
+  const config = (o: { tenant?: string; password?: string } = {}) => ({ host: '127.0.0.1', port: p.pgPort!, user: 'materialize', database: 'materialize', password: o.password ?? password, options: `--tenant=${o.tenant ?? tenant}` });
+  const failure = (x: unknown) => x as Error & { code?: string };
+
+  it("a connection reads and changes only its own tenant's catalog, and a password opens only its own tenant", async () => {
+    // Prepare: another tenant's objects, each of a kind a read could leak.
+    const other = await sqlClient(p);
+    expect((await other.sql("CREATE SCHEMA theirs; CREATE TABLE theirs.ledger (a int); CREATE SECRET their_pw AS 'x'; CREATE CLUSTER their_c (SIZE = '25cc')")).status).toBe(200);
+    const theirs = JSON.stringify(await tenantItems(p, other.tenant));
+    const c = new pg.Client(config());
+    await c.connect();
+    try {
+      // Act + Assess: no system relation of this connection shows them (mz_*, pg_catalog, information_schema).
+      for (const q of [
+        "SELECT name FROM mz_schemas WHERE name = 'theirs'",
+        "SELECT name FROM mz_tables WHERE name = 'ledger'",
+        "SELECT name FROM mz_secrets WHERE name = 'their_pw'",
+        "SELECT name FROM mz_clusters WHERE name = 'their_c'",
+        "SELECT relname FROM pg_catalog.pg_class WHERE relname = 'ledger'",
+        "SELECT table_name FROM information_schema.tables WHERE table_name = 'ledger'",
+      ]) {
+        expect((await c.query(q)).rows, q).toEqual([]);
+      }
+      for (const q of ['DROP TABLE theirs.ledger', 'DROP SECRET their_pw', 'DROP CLUSTER their_c', "CREATE TABLE theirs.mine (a int)"]) {
+        const e = failure(await c.query(q).catch((x: unknown) => x));
+        expect(e.code, q).toMatch(/^(3F000|42P01|42704)$/);
+      }
+    } finally {
+      await c.end();
+    }
+    expect(JSON.stringify(await tenantItems(p, other.tenant))).toBe(theirs);
+    // Either tenant's password names its own tenant only.
+    for (const cfg of [config({ tenant: other.tenant }), config({ password: other.password })]) {
+      const e = failure(await new pg.Client(cfg).connect().catch((x: unknown) => x));
+      expect(e.code).toBe('28P01');
+    }
+  });
+
+  it('never sends a secret value back: not in an answer, an error, a notice, SHOW CREATE, a log line or the catalog', async () => {
+    const VALUE = 'Wq9-wire-secret-VALUE-4d1e';
+    const NEXT = 'Yk3-wire-secret-NEXT-8c20';
+    const output = captureOutput();
+    const seen: string[] = [];
+    const c = new pg.Client(config());
+    c.on('notice', (n) => seen.push(JSON.stringify(n)));
+    await c.connect();
+    try {
+      for (const q of [
+        `CREATE SECRET wire_pw AS '${VALUE}'`,
+        `CREATE SECRET wire_pw AS '${VALUE}'`, // a duplicate: an error
+        `CREATE SECRET wire_bad '${VALUE}'`, // a syntax error right at the value
+        `EXPLAIN EFFECTS FOR ALTER SECRET wire_pw AS '${NEXT}'`,
+        `ALTER SECRET wire_pw AS '${NEXT}'`,
+        'SHOW CREATE SECRET wire_pw',
+        "SELECT * FROM mz_secrets WHERE name = 'wire_pw'",
+      ]) {
+        const r = await c.query(q).then(
+          (x) => ({ rows: x.rows, command: x.command }),
+          (x: unknown) => ({ error: { ...failure(x), message: failure(x).message } }),
+        );
+        seen.push(JSON.stringify(r));
+      }
+    } finally {
+      await c.end();
+      output.restore();
+    }
+    // The statements ran: the secret exists, and the errors were errors.
+    expect(seen.join('\n')).toContain('"code":"42P07"');
+    expect(seen.join('\n')).toContain('"code":"42601"');
+    expect(seen.join('\n')).toContain('wire_pw');
+    const everything = [...seen, ...output.chunks, JSON.stringify(await tenantItems(p, tenant))].join('\n');
+    expect(everything).not.toContain(VALUE);
+    expect(everything).not.toContain(NEXT);
   });
 });
 

@@ -20,17 +20,24 @@ const report = (extra: Partial<StatusReport> = {}): StatusReport => ({
 
 describe('judging a status report', () => {
   const stored = { status: 'running', generation: 2, reportGeneration: 2, reportSequence: 10 };
+  const catalog = { generation: 2 };
   it.each([
-    ['no status at all', undefined, {}, 'unknown'],
-    ['the object was dropped', { ...stored, status: 'dropped' }, { generation: 2, sequence: 11 }, 'dropped'],
-    ['an older generation than the status speaks of', stored, { generation: 1, sequence: 99 }, 'stale'],
-    ['an older sequence', stored, { generation: 2, sequence: 9 }, 'stale'],
-    ['the same sequence again', stored, { generation: 2, sequence: 10 }, 'duplicate'],
-    ['a newer sequence', stored, { generation: 2, sequence: 11 }, 'accept'],
-    ['a newer generation, whatever its sequence', stored, { generation: 3, sequence: 1 }, 'accept'],
-    ['the first report of a status', { status: 'starting', generation: 2 }, { generation: 2, sequence: 1 }, 'accept'],
-  ] as const)('%s → %s', (_name, prev, r, verdict) => {
-    expect(judgeReport(prev, { generation: 1, sequence: 10, ...r })).toBe(verdict);
+    ['no status at all', undefined, {}, catalog, 'unknown'],
+    ['no catalog object', stored, { generation: 2, sequence: 11 }, undefined, 'unknown'],
+    ['the object was dropped', { ...stored, status: 'dropped' }, { generation: 2, sequence: 11 }, catalog, 'dropped'],
+    ['the catalog object is a tombstone', stored, { generation: 2, sequence: 11 }, { generation: 3, dropped: true }, 'dropped'],
+    ['an older generation than the status speaks of', stored, { generation: 1, sequence: 99 }, catalog, 'stale'],
+    ['an older sequence', stored, { generation: 2, sequence: 9 }, catalog, 'stale'],
+    ['the same sequence again', stored, { generation: 2, sequence: 10 }, catalog, 'duplicate'],
+    ['a newer sequence', stored, { generation: 2, sequence: 11 }, catalog, 'accept'],
+    ['a newer generation than the last report, once the status started it, whatever its sequence', { ...stored, generation: 3 }, { generation: 3, sequence: 1 }, { generation: 3 }, 'accept'],
+    ['the first report of a status', { status: 'starting', generation: 2 }, { generation: 2, sequence: 1 }, catalog, 'accept'],
+    // Issue 29: a generation nobody issued must not become the status's, or every genuine report after it is stale.
+    ['a generation the catalog never issued', stored, { generation: 1000, sequence: 1 }, catalog, 'ahead'],
+    ['a generation the catalog issued but the status has not started yet', stored, { generation: 3, sequence: 1 }, { generation: 3 }, 'ahead'],
+    ['a genuine report after a forged mark (a mark beyond the status is no mark)', { ...stored, reportGeneration: 1000, reportSequence: 99 }, { generation: 2, sequence: 11 }, catalog, 'accept'],
+  ] as const)('%s → %s', (_name, prev, r, object, verdict) => {
+    expect(judgeReport(prev, { generation: 1, sequence: 10, ...r }, object)).toBe(verdict);
   });
 });
 

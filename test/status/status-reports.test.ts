@@ -13,6 +13,9 @@ import { loadReporterConfig, referenceReporterHandler, REPORTER_TIMEOUT_SECONDS 
 import { statusIngestHandler } from '../../shared/lambda/status-ingest';
 import type { Prober, ProbeResult } from '../../shared/probes/types';
 import { StatusStore } from '../../shared/catalog/status-store';
+import { tableStores } from '../../shared/catalog/stores';
+import { Checker } from '../../shared/checker/checker';
+import { transition } from '../../shared/status/transition';
 import { sqsEvent } from '../helpers/events';
 import { eventually, sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
 
@@ -106,6 +109,50 @@ describe('status reports', () => {
     // An object that never existed: nothing is written for it.
     await invoke([nextReport({ generation: 1 }, { tenant, objectId: 'u-never' })]);
     expect(await store.get(tenant, 'u-never')).toBeUndefined();
+  });
+
+  it('a report from a generation the catalog never issued is refused: genuine reports still apply and RESTART still moves the status', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'future');
+    const prev = (await store.get(tenant, id))!;
+    const forged = nextReport(prev, { tenant, objectId: id, generation: prev.generation + 1000, status: 'failed', error: 'forged' });
+
+    expect(await invoke([forged])).toEqual({ batchItemFailures: [] });
+
+    expect(await store.get(tenant, id)).toMatchObject({ status: 'running', generation: prev.generation, reportGeneration: prev.reportGeneration, reportSequence: prev.reportSequence });
+    // A genuine report after it applies.
+    await invoke([nextReport(prev, { tenant, objectId: id, status: 'stalled', error: 'load-generator: tick missed' })]);
+    expect(await store.get(tenant, id)).toMatchObject({ status: 'stalled', generation: prev.generation });
+    // And a restart is a new generation the status follows.
+    await sql('ALTER SOURCE future RESTART');
+    await eventually(async () => {
+      const s = await store.get(tenant, id);
+      return s?.status === 'running' && s.generation === prev.generation + 1;
+    }, 15_000);
+    expect(await historyOf(tenant, id)).toEqual(['created', 'starting', 'running', 'stalled', 'starting', 'running']);
+  });
+
+  it('a status whose generation is ahead of its object (written before reports were fenced) is flagged by the checker, and RESTART repairs it', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    const id = await runningSource(sql, tenant, 'frozen');
+    const prev = (await store.get(tenant, id))!;
+    const ahead = prev.generation + 1000;
+    await store.apply(tenant, { id, kind: 'source', name: prev.name }, transition(prev, { kind: 'source', dropped: false, generation: ahead, resourcePresent: true, replicas: 1, report: { status: 'failed', error: 'forged', details: null } }, new Date().toISOString()), prev.version, {
+      reportGeneration: ahead,
+      reportSequence: prev.reportSequence! + 1,
+    });
+    const checker = new Checker(tableStores(p.clients.doc, p.config.catalogTable, { snapshotCacheObjects: 0 }), p.dataPlane);
+
+    const flagged = await checker.check([tenant]);
+
+    expect(flagged.counts.statusesAhead).toBe(1);
+    expect(flagged.problems).toContain(`${tenant}: statusesAhead: source frozen (${id}): status at generation ${ahead}, the catalog at ${prev.generation}`);
+    await sql('ALTER SOURCE frozen RESTART');
+    await eventually(async () => {
+      const s = await store.get(tenant, id);
+      return s?.status === 'running' && s.generation === prev.generation + 1;
+    }, 15_000);
+    expect((await checker.check([tenant])).counts.statusesAhead).toBe(0);
   });
 
   it('a malformed report fails alone, the others in its batch are applied', async () => {
