@@ -1553,10 +1553,11 @@ export class Parser {
     let name: ObjectName;
     let column: string | undefined;
     if (objectType === 'column') {
-      const parts = this.parseObjectName();
-      if (parts.length < 2) this.failAt(nameTok, 'a column name qualified by its relation (relation.column)');
-      name = parts.slice(0, -1);
-      column = parts[parts.length - 1]!;
+      // The relation's name (up to three parts, `database.schema.table`) and the column's: the
+      // Terraform provider and dbt always send all four.
+      const parts = this.parseColumnReference();
+      name = parts.relation;
+      column = parts.column;
     } else {
       name = this.parseNameFor(objectType);
     }
@@ -2003,13 +2004,17 @@ export class Parser {
   private parseDocOnTarget(): DocOnTarget {
     if (this.eatKeyword('type')) return { kind: 'type', name: this.parseObjectName() };
     if (!this.eatKeyword('column')) return this.fail('one of TYPE or COLUMN');
+    return { kind: 'column', ...this.parseColumnReference() };
+  }
+
+  /** `[[database.]schema.]relation.column` (Materialize's parse_column_name, with its message for a bare name). */
+  private parseColumnReference(): { relation: ObjectName; column: string } {
     const start = this.peek();
-    // The relation's name (up to three parts) and the column's.
     const name = [this.parseIdent()];
     while (this.eatOp('.')) name.push(this.parseIdent());
     if (name.length > 4) this.failAt(this.prev(), 'a column name with at most four parts (database.schema.relation.column)');
     if (name.length < 2) throw new SqlSyntaxError('need to specify an object and a column', this.byte(start.start));
-    return { kind: 'column', relation: name.slice(0, -1), column: name[name.length - 1]! };
+    return { relation: name.slice(0, -1), column: name[name.length - 1]! };
   }
 
   /** The rest of one option after its name (`[=] value`, or none), as a SqlOption starting at `startTok`. */
