@@ -115,6 +115,17 @@ const UNSTABLE_SCHEMAS: ReadonlySet<string> = new Set(['mz_internal', 'mz_intros
 
 const SYSTEM_SCHEMAS = ['mz_catalog', 'mz_catalog_unstable', 'mz_internal', 'mz_introspection', 'mz_unsafe', 'pg_catalog', 'information_schema'];
 
+/**
+ * Whether CREATE / ALTER CONNECTION checks the upstream when WITH (VALIDATE) is not given:
+ * Materialize's `validate_by_default` (src/storage-types/src/connections.rs). An SSH tunnel cannot
+ * answer before its public keys are installed on the bastion, and AWS and PrivateLink connections
+ * need the other side's setup first, so those are checked only by VALIDATE CONNECTION or an
+ * explicit WITH (VALIDATE = true).
+ */
+export function validatesByDefault(type: string): boolean {
+  return !['ssh', 'aws', 'aws-privatelink'].includes(type);
+}
+
 const CONNECTION_TYPES: Readonly<Record<string, string>> = {
   kafka: 'kafka',
   postgres: 'postgres',
@@ -733,7 +744,7 @@ export class Planner {
       this.reensureUsers(o.id);
       return this.write(tag);
     }
-    let validate = true;
+    let validate = validatesByDefault(type);
     const seenWith = new Set<string>();
     for (const w of s.withOptions) {
       if (seenWith.has(w.name)) throw bail(`${w.name} specified more than once`, w.position);
@@ -780,7 +791,7 @@ export class Planner {
       if (!(e instanceof PlanError)) throw e;
       throw new PlanError(`invalid ALTER CONNECTION: ${e.message}`, { code: SQLSTATE.featureNotSupported, position: e.position ?? at, ...(e.hint ? { hint: e.hint } : {}) });
     }
-    const withOptions: SqlOption[] = validate ? [] : [{ name: 'VALIDATE', value: { kind: 'boolean', value: false }, position: at }];
+    const withOptions: SqlOption[] = validate || !validatesByDefault(type) ? [] : [{ name: 'VALIDATE', value: { kind: 'boolean', value: false }, position: at }];
     const createSql = print({ ...created, options, withOptions }, { redacted: true });
     this.ws.update(o.id, (x) => ({ ...x, dependsOn: [...new Set([conn.spec.schemaId, ...planned.dependsOn])], spec: { ...conn.spec, createSql, connector: planned.settings, validate } }) as CatalogObject, true);
     this.reensureUsers(o.id);
@@ -839,7 +850,7 @@ export class Planner {
     checkOptionsTaken(s.connectionType, s.options);
     validateConnectionOptions(settings.type, s.options, at);
     const validateOpt = s.withOptions.find((o) => o.name === 'VALIDATE');
-    const validate = validateOpt ? !(validateOpt.value.kind === 'boolean' && !validateOpt.value.value) : true;
+    const validate = validateOpt ? !(validateOpt.value.kind === 'boolean' && !validateOpt.value.value) : validatesByDefault(settings.type);
     this.ws.create(
       this.base('connection', t.name, [t.schemaId, ...dependsOn], { schemaId: t.schemaId, createSql: print(s, { redacted: true }), connector: settings, validate }),
     );

@@ -158,6 +158,28 @@ describe('VALIDATE CONNECTION', () => {
   });
 });
 
+describe('connections Materialize does not validate by default (SSH tunnels, AWS, AWS PrivateLink)', () => {
+  it('creates and alters an SSH tunnel without reaching the bastion; VALIDATE CONNECTION and WITH (VALIDATE = true) check it', async () => {
+    const { sql } = await sqlClient(p);
+    const refused = await refusedPort();
+    // Its public keys must be installed on the bastion before it can answer: Materialize's
+    // validate_by_default is false for SSH (and AWS) connections.
+    const created = await sql(`CREATE CONNECTION tunnel TO SSH TUNNEL (HOST '127.0.0.1', PORT ${refused}, USER 'mz')`);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(await rows(sql, 'SHOW CREATE CONNECTION tunnel')).toEqual([['materialize.public.tunnel', `CREATE CONNECTION tunnel TO SSH TUNNEL (HOST = '127.0.0.1', PORT = ${refused}, USER = 'mz')`]]);
+    expect((await sql("ALTER CONNECTION tunnel SET (USER = 'mz2')")).status).toBe(200);
+    const checked = await sql('VALIDATE CONNECTION tunnel');
+    expect(checked.body.results[0].error).toMatchObject({ code: '58000', message: expect.stringMatching(/^ssh: .*refused/i) });
+    const validated = await sql(`CREATE CONNECTION tunnel2 TO SSH TUNNEL (HOST '127.0.0.1', PORT ${refused}, USER 'mz') WITH (VALIDATE = true)`);
+    expect(validated.body.results.at(-1).error).toMatchObject({ code: '08001', message: expect.stringMatching(/^ssh: .*refused/i) });
+    const altered = await sql("ALTER CONNECTION tunnel SET (USER = 'mz3') WITH (VALIDATE = true)");
+    expect(altered.body.results.at(-1).error).toMatchObject({ code: '08001', message: expect.stringMatching(/^ssh: .*refused/i) });
+    // A Postgres connection is still checked by default.
+    const pgConn = await sql(`CREATE CONNECTION pg TO POSTGRES (HOST '127.0.0.1', PORT ${refused}, USER 'mz')`);
+    expect(pgConn.body.results.at(-1).error).toMatchObject({ code: '08001' });
+  });
+});
+
 describe('Kafka brokers through a tunnel each', () => {
   it('are read, shown by SHOW CREATE CONNECTION, depend on their tunnels (DROP without CASCADE is 2BP01), and are not probed directly', async () => {
     const { sql } = await sqlClient(p);
