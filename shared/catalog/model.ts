@@ -39,7 +39,7 @@ export const CONNECTOR_KINDS: readonly ObjectKind[] = ['source', 'sink'];
  */
 export function connectorKind(o: { readonly kind: ObjectKind; readonly spec: unknown }): 'source' | 'sink' | undefined {
   if (o.kind === 'source' || o.kind === 'sink') return o.kind;
-  if (o.kind === 'table' && (o.spec as ObjectSpec['table']).fromSource) return 'source';
+  if (o.kind === 'table' && ((o.spec as ObjectSpec['table']).fromSource || (o.spec as ObjectSpec['table']).webhook)) return 'source';
   return undefined;
 }
 
@@ -126,6 +126,15 @@ export interface TableSource {
   readonly reference: string;
 }
 
+/** What feeds a webhook table: the cluster its ingestion runs on, and the webhook's settings as a webhook source keeps them. */
+export interface TableWebhook {
+  readonly clusterId: string;
+  /** `BODY FORMAT` and the planned `CHECK`. */
+  readonly options: Readonly<Record<string, string>>;
+  /** The secrets the `CHECK` reads: option name → secret object id. */
+  readonly secretRefs?: Readonly<Record<string, string>>;
+}
+
 export type ObjectSpec = {
   database: Record<string, never>;
   schema: { readonly databaseId: string };
@@ -163,6 +172,8 @@ export type ObjectSpec = {
     readonly columns: readonly { readonly name: string; readonly type: string; readonly notNull: boolean }[];
     /** `CREATE TABLE ... FROM SOURCE`: read-only, written by an ingestion export of the source. */
     readonly fromSource?: TableSource;
+    /** `CREATE TABLE ... FROM WEBHOOK`: written by the webhook's ingestion (as a webhook source's). */
+    readonly webhook?: TableWebhook;
   };
   view: ItemSpecBase & { readonly query: string };
   materialized_view: ItemSpecBase & {

@@ -37,9 +37,9 @@ export const RESOURCES_OF: Readonly<Record<ObjectKind, readonly Resource[]>> = {
   default_privilege: [],
 };
 
-/** The resources one object owns: its kind's, plus the ingestion export of a table fed by a source. */
+/** The resources one object owns: its kind's, plus the ingestion export of a table fed by a source or a webhook. */
 export function resourcesOf(o: CatalogObject): readonly Resource[] {
-  if (o.kind === 'table' && o.spec.fromSource) return SOURCE_TABLE_RESOURCES;
+  if (o.kind === 'table' && (o.spec.fromSource || o.spec.webhook)) return SOURCE_TABLE_RESOURCES;
   return RESOURCES_OF[o.kind];
 }
 const SOURCE_TABLE_RESOURCES: readonly Resource[] = [...RESOURCES_OF.table, { controller: 'storage', kind: 'ingestion' }];

@@ -939,27 +939,33 @@ export class Planner {
    * and reach the data plane as the ingestion's secret references, which evaluates the check.
    */
   private createWebhookSource(s: S<'create_webhook_source'>, at: number): StatementPlan {
+    const tag = s.isTable ? 'CREATE TABLE' : 'CREATE SOURCE';
     const notices: string[] = [];
-    const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
-    if (!t) return this.write('CREATE SOURCE', notices);
+    const t = this.newItem(s.name, s.isTable ? 'table' : 'source', s.ifNotExists, at, notices);
+    if (!t) return this.write(tag, notices);
     const check = s.check ? planWebhookCheck(s.check, (name, position) => this.checkSecret(name, position)) : undefined;
+    // A webhook table runs on the session's cluster (Materialize's grammar gives it no IN CLUSTER).
     const cluster = this.cluster(s.inCluster, at);
-    // The source's columns: `body`, `headers` with INCLUDE HEADERS, then one per INCLUDE HEADER.
-    const columns = ['body', ...(s.includeHeaders ? ['headers'] : []), ...s.includeHeader.map((h) => h.alias)];
-    const twice = columns.find((c, i) => columns.indexOf(c) !== i);
+    // The columns: `body`, `headers` with INCLUDE HEADERS, then one per INCLUDE HEADER (Materialize's plan_create_webhook_source).
+    const body = s.bodyFormat.kind === 'json' ? 'jsonb' : s.bodyFormat.kind === 'bytes' ? 'bytea' : 'text';
+    const columns = [
+      { name: 'body', type: body, notNull: true },
+      ...(s.includeHeaders ? [{ name: 'headers', type: 'map[text=>text]', notNull: true }] : []),
+      ...s.includeHeader.map((h) => ({ name: h.alias, type: h.bytes ? 'bytea' : 'text', notNull: false })),
+    ];
+    const names = columns.map((c) => c.name);
+    const twice = names.find((c, i) => names.indexOf(c) !== i);
     if (twice !== undefined) throw new PlanError(`column reference "${twice}" is ambiguous`, { code: SQLSTATE.ambiguousColumn, position: at });
     const secretRefs = Object.fromEntries((check?.secrets ?? []).map((x) => [`CHECK SECRET ${x.column}`, x.id]));
-    this.ws.create(
-      this.base('source', t.name, [t.schemaId, cluster.id, ...(check?.secrets ?? []).map((x) => x.id)], {
-        schemaId: t.schemaId,
-        createSql: print(s),
-        clusterId: cluster.id,
-        sourceType: 'webhook',
-        options: { 'BODY FORMAT': s.bodyFormat.kind.toUpperCase(), ...(s.check ? { CHECK: webhookCheck(s.check) } : {}) },
-        ...(check?.secrets.length ? { secretRefs } : {}),
-      }),
-    );
-    return this.write('CREATE SOURCE', notices);
+    const dependsOn = [t.schemaId, cluster.id, ...(check?.secrets ?? []).map((x) => x.id)];
+    const options = { 'BODY FORMAT': s.bodyFormat.kind.toUpperCase(), ...(s.check ? { CHECK: webhookCheck(s.check) } : {}) };
+    const secrets = check?.secrets.length ? { secretRefs } : {};
+    if (s.isTable) {
+      this.ws.create(this.base('table', t.name, dependsOn, { schemaId: t.schemaId, createSql: print(s), columns, webhook: { clusterId: cluster.id, options, ...secrets } }));
+    } else {
+      this.ws.create(this.base('source', t.name, dependsOn, { schemaId: t.schemaId, createSql: print(s), clusterId: cluster.id, sourceType: 'webhook', options, ...secrets }));
+    }
+    return this.write(tag, notices);
   }
 
   /** A secret a webhook CHECK names: an unknown one is 42704, as for any object that is not a relation. */
@@ -1735,6 +1741,9 @@ export class Planner {
     if (o.kind !== 'table') throw wrongType(o, 'table', at);
     if (o.spec.fromSource) {
       throw new NotSupportedError(`adding columns to a table fed by a source is not supported: ${o.name} takes its columns from upstream`, { position: at });
+    }
+    if (o.spec.webhook) {
+      throw new NotSupportedError(`adding columns to a table fed by a webhook is not supported: ${o.name} takes its columns from the webhook's requests`, { position: at });
     }
     if (o.spec.columns.some((c) => c.name === s.column)) {
       const message = `column "${s.column}" of relation "${o.name}" already exists`;

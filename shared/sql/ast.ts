@@ -418,6 +418,11 @@ export type Statement =
     }
   | {
       readonly kind: 'create_webhook_source';
+      /**
+       * `CREATE TABLE ... FROM WEBHOOK` (Materialize's newer form): the webhook feeds a table,
+       * which takes no `IN CLUSTER` (it runs on the session's cluster).
+       */
+      readonly isTable?: boolean;
       readonly name: ObjectName;
       readonly ifNotExists: boolean;
       readonly inCluster?: string;

@@ -579,7 +579,7 @@ export class Parser {
     return this.fail(`a load generator (one of ${oneOf(LOAD_GENERATORS.map(([g]) => g.toUpperCase()))})`);
   }
 
-  private parseWebhookSource(name: ObjectName, ifNotExists: boolean, inCluster: string | undefined): Statement {
+  private parseWebhookSource(name: ObjectName, ifNotExists: boolean, inCluster: string | undefined, isTable = false): Statement {
     this.expectKeywords('body', 'format');
     const formatTok = this.peek();
     const bodyFormat = this.parseFormat('source');
@@ -613,6 +613,7 @@ export class Parser {
     const check = this.eatKeyword('check') ? this.parseWebhookCheck() : undefined;
     return {
       kind: 'create_webhook_source',
+      ...(isTable ? { isTable } : {}),
       name,
       ifNotExists,
       ...(inCluster !== undefined ? { inCluster } : {}),
@@ -838,6 +839,11 @@ export class Parser {
   private parseCreateTable(temporary: boolean): Statement {
     const ifNotExists = this.eatIfNotExists();
     const name = this.parseNameFor('table');
+    if (this.peekKeywords('from', 'webhook')) {
+      if (temporary) throw this.unsupported(this.peek(), 'CREATE TEMPORARY TABLE ... FROM WEBHOOK');
+      this.i += 2;
+      return this.parseWebhookSource(name, ifNotExists, undefined, true);
+    }
     // `CREATE TABLE t (a, b) FROM SOURCE s (...)`: column names, no types, before FROM SOURCE.
     const afterColumns = this.peekOp('(') ? this.tokens[this.matchingClose(this.i)] : undefined;
     if (this.peekKeyword('from') || (afterColumns?.kind === 'word' && afterColumns.value === 'from')) {

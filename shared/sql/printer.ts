@@ -376,7 +376,9 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       return tail ? `${head} ${tail}` : head + withOptions(s.withOptions);
     }
     case 'create_webhook_source': {
-      const parts = [`CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${inCluster(s.inCluster)} FROM WEBHOOK BODY FORMAT ${format(s.bodyFormat)}`];
+      // A table takes no IN CLUSTER (Materialize's printer leaves it out too).
+      const head = s.isTable ? `CREATE TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}` : `CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${inCluster(s.inCluster)}`;
+      const parts = [`${head} FROM WEBHOOK BODY FORMAT ${format(s.bodyFormat)}`];
       for (const h of s.includeHeader) parts.push(`INCLUDE HEADER ${stringLiteral(h.header)} AS ${ident(h.alias)}${h.bytes ? ' BYTES' : ''}`);
       if (s.includeHeaders) {
         const filters = s.includeHeaders.filters.map((f) => `${f.block ? 'NOT ' : ''}${stringLiteral(f.header)}`);

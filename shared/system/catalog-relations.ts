@@ -107,7 +107,7 @@ function connectorRows(kind: 'source' | 'sink', i: SystemInputs): StatusRow[] {
   if (kind === 'source') {
     for (const x of i.snapshot.ofKind('source')) row(x.id, x.name, x.spec.sourceType, byId.get(x.id));
     for (const x of i.snapshot.ofKind('subsource')) row(x.id, x.name, 'subsource', byId.get(x.spec.sourceId));
-    for (const x of i.snapshot.ofKind('table')) if (x.spec.fromSource) row(x.id, x.name, 'table', byId.get(x.id));
+    for (const x of i.snapshot.ofKind('table')) if (x.spec.fromSource || x.spec.webhook) row(x.id, x.name, 'table', byId.get(x.id));
   } else {
     for (const x of i.snapshot.ofKind('sink')) {
       const own = byId.get(x.id);
@@ -457,11 +457,13 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
     name: 'mz_webhook_sources',
     columns: mz['mz_internal.mz_webhook_sources'],
     needs: [],
+    // Webhook sources and the tables fed by a webhook (CREATE TABLE ... FROM WEBHOOK): both take requests at a URL.
     rows: ({ snapshot }) =>
-      snapshot
-        .ofKind('source')
-        .filter((s) => s.spec.sourceType === 'webhook')
-        .map((s) => ({ id: s.id, name: s.name, url: `/api/webhook/${snapshot.qualifiedName(s).map(encodeURIComponent).join('/')}` })),
+      [...snapshot.ofKind('source').filter((s) => s.spec.sourceType === 'webhook'), ...snapshot.ofKind('table').filter((t) => t.spec.webhook)].map((s) => ({
+        id: s.id,
+        name: s.name,
+        url: `/api/webhook/${snapshot.qualifiedName(s).map(encodeURIComponent).join('/')}`,
+      })),
   }),
   /** As in Materialize: which catalog items each item references (clusters and schemas are not items). */
   def({
