@@ -249,7 +249,8 @@ interface ObjectBase {
   readonly updatedAt: string;
   /**
    * A role id once `ALTER ... OWNER TO` or `REASSIGN OWNED` set one; until then the principal (app
-   * password) that created the object, which acts as the role materialize (shared/planner/roles.ts).
+   * password) that created the object when it acts as the role materialize; the role's id when the
+   * password was made for another role (shared/planner/roles.ts).
    */
   readonly owner: string;
   /**

@@ -15,7 +15,8 @@ import type { GrantIn, GrantObjectType, ObjectName, RoleAttribute, Statement } f
 import { KINDS_OF_TYPE, RELATION_KINDS, findItem, resolveSchema, unknownCluster, unknownDatabase, unknownItem, validateName } from './names';
 import {
   ALL_PRIVILEGES,
-  MATERIALIZE_ROLE_ID,
+  MATERIALIZE_ACTOR,
+  type Actor,
   MZ_SYSTEM_ROLE_ID,
   PUBLIC_ROLE_ID,
   aclOf,
@@ -83,19 +84,21 @@ const TYPE_WORD: Readonly<Record<ObjectKind, string>> = {
   default_privilege: 'DEFAULT PRIVILEGE',
 };
 
-/** The roles every statement here acts as: materialize and what it is a member of. */
-function current(view: CatalogSnapshot): Set<string> {
-  return roleMembership(view, MATERIALIZE_ROLE_ID);
+/** The roles a statement acts as: its actor's and what it is a member of. */
+function current(view: CatalogSnapshot, actor: Actor): Set<string> {
+  return roleMembership(view, actor.id);
 }
 
-/** `must be owner of TABLE materialize.public.t` unless the current role holds the object's owner. */
-export function requireOwner(view: CatalogSnapshot, o: CatalogObject, position: number): void {
-  if (!current(view).has(ownerOf(view, o))) throw insufficient(`must be owner of ${describe(view, o, false)}`, position);
+/** `must be owner of TABLE materialize.public.t` unless the actor holds the object's owner (or is a superuser). */
+export function requireOwner(view: CatalogSnapshot, o: CatalogObject, position: number, actor: Actor = MATERIALIZE_ACTOR): void {
+  if (actor.superuser) return;
+  if (!current(view, actor).has(ownerOf(view, o))) throw insufficient(`must be owner of ${describe(view, o, false)}`, position);
 }
 
-/** `must be a member of "r"` for every role the current role is not a member of. */
-function requireMembership(view: CatalogSnapshot, roleIds: readonly string[], position: number): void {
-  const held = current(view);
+/** `must be a member of "r"` for every role the actor is not a member of (a superuser is a member of all). */
+function requireMembership(view: CatalogSnapshot, roleIds: readonly string[], position: number, actor: Actor): void {
+  if (actor.superuser) return;
+  const held = current(view, actor);
   const missing = [...new Set(roleIds)].filter((id) => !held.has(id));
   if (missing.length) throw insufficient(`must be a member of ${missing.map((id) => `"${roleById(view, id)?.name ?? id}"`).join(', ')}`, position);
 }
@@ -170,7 +173,7 @@ function refuseLoginAttributes(a: PlannedAttributes, position: number): void {
   if (a.superuser !== undefined || a.password !== undefined || a.login !== undefined) {
     throw new NotSupportedError(`SUPERUSER, PASSWORD, and LOGIN attributes is not supported in this environment. For more information consult the documentation at ${DOCS}`, {
       position,
-      hint: 'Callers authenticate with app passwords (ddlctl password create), and act as the role materialize.',
+      hint: 'Callers authenticate with app passwords (ddlctl password create [--role r]), which act as their role.',
     });
   }
 }
@@ -182,7 +185,13 @@ export class AccessPlanner {
   constructor(
     private readonly ws: Workspace,
     private readonly newObject: NewObject,
+    private readonly actor: Actor = MATERIALIZE_ACTOR,
   ) {}
+
+  /** Materialize's refusal of what only a superuser may do, unless the actor is one. */
+  private superuserOnly(action: string, position: number): void {
+    if (!this.actor.superuser) throw superuserOnly(action, position);
+  }
 
   private view(): CatalogSnapshot {
     return this.ws.view();
@@ -190,7 +199,7 @@ export class AccessPlanner {
 
   createRole(s: S<'create_role'>, at: number): Written {
     const attributes = planAttributes(s.attributes, at);
-    if (attributes.superuser) throw superuserOnly('create superuser role', at);
+    if (attributes.superuser) this.superuserOnly('create superuser role', at);
     refuseLoginAttributes(attributes, at);
     if (isReservedRoleName(s.name)) throw reservedRole(s.name, at);
     validateName(s.name, at, 'role');
@@ -208,7 +217,7 @@ export class AccessPlanner {
       });
     }
     const attributes = planAttributes(s.action.attributes, at);
-    if (attributes.superuser !== undefined) throw superuserOnly('alter superuser role', at);
+    if (attributes.superuser !== undefined) this.superuserOnly('alter superuser role', at);
     refuseLoginAttributes(attributes, at);
     if (role.builtin) throw reservedRole(role.name, at);
     // Every role inherits, so the only attribute left (INHERIT) changes nothing.
@@ -226,7 +235,7 @@ export class AccessPlanner {
         notices.push(`role "${name}" does not exist, skipping`);
         continue;
       }
-      if (r.id === MATERIALIZE_ROLE_ID) throw new PlanError('current role cannot be dropped', { code: SQLSTATE.objectInUse, position: at });
+      if (r.id === this.actor.id) throw new PlanError('current role cannot be dropped', { code: SQLSTATE.objectInUse, position: at });
       dropped.set(r.id, r);
     }
     for (const r of dropped.values()) ensureNotReserved(r, at);
@@ -322,8 +331,8 @@ export class AccessPlanner {
       }
       planned.push({ target: t, letters, grantor: t.kind === 'system' ? MZ_SYSTEM_ROLE_ID : ownerOf(view, t.object) });
     }
-    for (const p of planned) if (p.target.kind === 'object') requireOwner(view, p.target.object, at);
-    if (planned.some((p) => p.target.kind === 'system')) throw superuserOnly('GRANT/REVOKE SYSTEM PRIVILEGES', at);
+    for (const p of planned) if (p.target.kind === 'object') requireOwner(view, p.target.object, at, this.actor);
+    if (planned.some((p) => p.target.kind === 'system')) this.superuserOnly('GRANT/REVOKE SYSTEM PRIVILEGES', at);
     const notices: string[] = [];
     for (const { target, letters, grantor } of planned) {
       if (target.kind !== 'object') continue;
@@ -428,8 +437,8 @@ export class AccessPlanner {
     const letters = lettersOf(s.privileges, subject);
     const invalid = minus(letters, ALL_PRIVILEGES[subject]);
     if (invalid) throw new PlanError(`invalid privilege types ${privilegeNames(invalid)} for ${subject}`, { code: SQLSTATE.invalidGrantOperation, position: at });
-    requireMembership(view, targets.map((r) => r.id), at);
-    if (targets.some((r) => r.id === PUBLIC_ROLE_ID)) throw superuserOnly('ALTER DEFAULT PRIVILEGES FOR ALL ROLES', at);
+    requireMembership(view, targets.map((r) => r.id), at, this.actor);
+    if (targets.some((r) => r.id === PUBLIC_ROLE_ID)) this.superuserOnly('ALTER DEFAULT PRIVILEGES FOR ALL ROLES', at);
     for (const r of targets) ensureNotSystem(r, at);
     for (const g of grantees) ensureNotSystem(g, at);
     for (const r of targets) {
@@ -462,7 +471,7 @@ export class AccessPlanner {
   alterOwner(o: CatalogObject, ownerName: string, at: number): Written {
     const view = this.view();
     const owner = resolveRole(view, ownerName, at);
-    requireMembership(view, [owner.id], at);
+    requireMembership(view, [owner.id], at, this.actor);
     const tag = `ALTER ${TYPE_WORD[o.kind]}`;
     if (o.kind === 'index') {
       return { tag, notices: [`cannot change owner of "${view.qualifiedName(o).join('.')}"`] };
@@ -485,7 +494,7 @@ export class AccessPlanner {
     const view = this.view();
     const old = s.oldRoles.map((n) => resolveRole(view, n, at));
     const next = resolveRole(view, s.newRole, at);
-    requireMembership(view, [...old.map((r) => r.id), next.id], at);
+    requireMembership(view, [...old.map((r) => r.id), next.id], at, this.actor);
     for (const r of [...old, next]) ensureNotReserved(r, at);
     const ids = new Set(old.map((r) => r.id));
     for (const o of ownedBy(view, ids)) this.setOwner(o, next.id);

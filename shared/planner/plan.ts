@@ -66,7 +66,7 @@ import { LOAD_GENERATOR_TABLES, planTableExport } from './table-from-source';
 import type { Workspace } from './workspace';
 import type { UpstreamReferences } from '../probes/types';
 import { AccessPlanner, explainName, ownedBy, requireOwner, type Written } from './access';
-import { aclOf, isBuiltinRoleId, resolveRole, revokeAcl, roleMembership, MATERIALIZE_ROLE_ID } from './roles';
+import { aclOf, isBuiltinRoleId, resolveRole, revokeAcl, roleMembership, MATERIALIZE_ACTOR, MATERIALIZE_ROLE_ID, type Actor } from './roles';
 import { nameOffset, offsetAfterWords } from '../sql/lexer';
 import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
@@ -77,6 +77,8 @@ export { validateName } from './names';
 
 export interface PlanContext {
   readonly principal: string;
+  /** The role statements act as, and whether it is a superuser. @default materialize, not a superuser */
+  readonly actor?: Actor;
   readonly now: string;
   readonly newId: () => string;
   /**
@@ -144,12 +146,14 @@ export class Planner {
   private readonly references = new Map<string, UpstreamReferences>();
 
   private readonly access: AccessPlanner;
+  private readonly actor: Actor;
 
   constructor(
     private readonly ws: Workspace,
     private readonly ctx: PlanContext,
   ) {
-    this.access = new AccessPlanner(ws, (kind, name, dependsOn, spec) => this.base(kind, name, dependsOn, spec));
+    this.actor = ctx.actor ?? MATERIALIZE_ACTOR;
+    this.access = new AccessPlanner(ws, (kind, name, dependsOn, spec) => this.base(kind, name, dependsOn, spec), this.actor);
   }
 
   secretWrites(): SecretWrite[] {
@@ -297,7 +301,9 @@ export class Planner {
     let id = this.ctx.newId();
     // A stored role must not take a built-in role's id (object ids never look like `u1`; the planner goldens' do).
     while (kind === 'role' && isBuiltinRoleId(id)) id = this.ctx.newId();
-    const o = { id, kind, name, generation: 1, version: 1, dependents: 0, dependsOn: [...new Set(dependsOn)], createdAt: now, updatedAt: now, owner: this.ctx.principal, spec } as unknown as ObjectOf<K>;
+    // Owned by the principal that created it, which acts as materialize; a password made for another role makes that role the owner.
+    const owner = this.actor.id === MATERIALIZE_ROLE_ID ? this.ctx.principal : this.actor.id;
+    const o = { id, kind, name, generation: 1, version: 1, dependents: 0, dependsOn: [...new Set(dependsOn)], createdAt: now, updatedAt: now, owner, spec } as unknown as ObjectOf<K>;
     // Default privileges (ALTER DEFAULT PRIVILEGES) are given at creation, as in Materialize.
     const privileges = this.access.initialPrivileges(o);
     return privileges ? { ...o, privileges } : o;
@@ -422,7 +428,7 @@ export class Planner {
       if (s.ifExists) return this.write('ALTER CLUSTER', [`cluster "${s.name}" does not exist, skipping`]);
       throw unknownCluster(s.name, at);
     }
-    requireOwner(this.view(), cluster, at);
+    requireOwner(this.view(), cluster, at, this.actor);
     if (cluster.spec.reconfiguration) {
       throw new PlanError('cannot alter clusters with pending updates', {
         code: SQLSTATE.objectInUse,
@@ -630,7 +636,7 @@ export class Planner {
       throw unknownItem(s.name, at);
     }
     if (found.kind !== 'secret') throw wrongType(found, 'secret', at);
-    requireOwner(this.view(), found, at);
+    requireOwner(this.view(), found, at, this.actor);
     const value = this.secretValue(s.value, at);
     this.ws.update(found.id, (o) => o, true);
     const updated = this.ws.get(found.id)!;
@@ -1416,7 +1422,7 @@ export class Planner {
       }
       const doomed = this.dropClosure(target, cascade, at);
       // Materialize checks ownership once the plan stands (of what was named, not of what cascades).
-      requireOwner(this.view(), target, at);
+      requireOwner(this.view(), target, at, this.actor);
       for (const id of doomed) this.ws.drop(id);
     }
     return this.write(tag, notices);
@@ -1497,7 +1503,7 @@ export class Planner {
       throw type === 'cluster' ? unknownCluster(name[0]!, at) : type === 'database' ? unknownDatabase(name[0]!, at) : unknownItem(name, at);
     }
     if (!KINDS_OF_TYPE[type].includes(o.kind)) throw wrongType(o, type, at);
-    if (owned) requireOwner(this.view(), o, at);
+    if (owned) requireOwner(this.view(), o, at, this.actor);
     return o;
   }
 
@@ -1548,8 +1554,8 @@ export class Planner {
   private dropOwned(s: S<'drop_owned'>, at: number): StatementPlan {
     const view = this.view();
     const roles = s.roles.map((n) => resolveRole(view, n, at));
-    const held = roleMembership(view, MATERIALIZE_ROLE_ID);
-    const missing = roles.filter((r) => !held.has(r.id));
+    const held = roleMembership(view, this.actor.id);
+    const missing = this.actor.superuser ? [] : roles.filter((r) => !held.has(r.id));
     if (missing.length) throw new PlanError(`must be a member of ${missing.map((r) => `"${r.name}"`).join(', ')}`, { code: SQLSTATE.insufficientPrivilege, position: at });
     for (const r of roles) if (r.builtin) throw new PlanError(`role name "${r.name}" is reserved`, { code: SQLSTATE.reservedName, position: at });
     const ids = new Set(roles.map((r) => r.id));
@@ -1781,7 +1787,7 @@ export class Planner {
       if (rel.kind !== 'table') {
         throw new NotSupportedError(`COMMENT ON COLUMN is not supported for a ${KIND_LABEL[rel.kind]}: the catalog knows the columns of tables only`, { position: at });
       }
-      requireOwner(this.view(), rel, at);
+      requireOwner(this.view(), rel, at, this.actor);
       const column = s.column!;
       if (!rel.spec.columns.some((c) => c.name === column)) {
         throw new PlanError(`column "${rel.name}.${column}" does not exist`, { code: SQLSTATE.undefinedColumn, position: at });
@@ -1808,7 +1814,7 @@ export class Planner {
     if (!KINDS_OF_TYPE[s.objectType].includes(o.kind)) {
       throw new PlanError(`${KIND_LABEL[o.kind]} ${o.name} is not a ${s.objectType}`, { code: SQLSTATE.wrongObjectType, position: at });
     }
-    requireOwner(this.view(), o, at);
+    requireOwner(this.view(), o, at, this.actor);
     this.ws.update(o.id, (x) => withComment(x, s.comment), false);
     return this.write('COMMENT');
   }
