@@ -62,6 +62,7 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
   const ctx: PlanContext = {
     principal: input.principal,
     ...(actor ? { actor } : {}),
+    currentCluster: () => session.get('cluster'),
     now: input.now.toISOString(),
     newId: input.newId,
     ...(viewDeps ? { relationsReferenced: viewDeps.relationsReferenced, viewShape: viewDeps.viewShape } : {}),
@@ -69,6 +70,12 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
   const ws = new Workspace(input.snapshot, ctx.now);
   const session = input.session ?? new Session();
   if (actor) session.superuser = actor.superuser;
+  // A session starts from the system's defaults (ALTER SYSTEM SET), then its role's (ALTER ROLE ... SET).
+  if (!session.defaultsLoaded) {
+    const system = Object.fromEntries(input.snapshot.ofKind('system_parameter').map((p) => [p.name, p.spec.value]));
+    const role = actor ? input.snapshot.get(actor.id) : undefined;
+    session.loadDefaults(system, role?.kind === 'role' ? (role.spec.vars ?? {}) : {});
+  }
   const planner = new Planner(ws, ctx);
   const results: StatementResult[] = [];
   const writeTags: string[] = [];

@@ -35,6 +35,8 @@ export const RESOURCES_OF: Readonly<Record<ObjectKind, readonly Resource[]>> = {
   role: [],
   role_membership: [],
   default_privilege: [],
+  network_policy: [],
+  system_parameter: [],
 };
 
 /** The resources one object owns: its kind's, plus the ingestion export of a table fed by a source or a webhook. */

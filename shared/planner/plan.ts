@@ -89,6 +89,8 @@ export interface PlanContext {
   readonly relationsReferenced?: (query: string, options: { basePosition: number }) => ObjectName[];
   /** The output shape of the body `relationsReferenced` just read, when its reader shows it. */
   readonly viewShape?: (query: string) => ViewShape | undefined;
+  /** The session's `cluster`: where objects go that name no cluster (dbt sets it). @default quickstart */
+  readonly currentCluster?: () => string;
 }
 
 /** A secret value to put in the secret store before the commit (never into the catalog). */
@@ -283,6 +285,15 @@ export class Planner {
         return this.written(this.access.reassignOwned(s, at));
       case 'drop_owned':
         return this.dropOwned(s, at);
+      case 'create_network_policy':
+      case 'alter_network_policy':
+      case 'drop_network_policy':
+        return this.written(this.access.networkPolicy(s, at));
+      case 'alter_system_set':
+      case 'alter_system_reset':
+        return this.written(this.access.alterSystem(s, at));
+      case 'alter_sink_from':
+        return this.alterSinkFrom(s, at);
     }
   }
 
@@ -310,13 +321,13 @@ export class Planner {
   }
 
   private cluster(name: string | undefined, at: number): ClusterObject {
-    const clusterName = name ?? DEFAULT_CLUSTER;
+    const clusterName = name ?? this.ctx.currentCluster?.() ?? DEFAULT_CLUSTER;
     const c = this.view().cluster(clusterName);
     if (!c) {
       throw new PlanError(`unknown cluster '${clusterName}'`, {
         code: SQLSTATE.undefinedObject,
         position: at,
-        ...(name === undefined ? { hint: `Name a cluster with IN CLUSTER, or create the default one: CREATE CLUSTER ${DEFAULT_CLUSTER} (SIZE = '25cc').` } : {}),
+        ...(name === undefined && clusterName === DEFAULT_CLUSTER ? { hint: `Name a cluster with IN CLUSTER, or create the default one: CREATE CLUSTER ${DEFAULT_CLUSTER} (SIZE = '25cc').` } : {}),
       });
     }
     return c;
@@ -1770,6 +1781,34 @@ export class Planner {
     return this.write('ALTER TABLE');
   }
 
+  /**
+   * `ALTER SINK s SET FROM relation` (dbt's blue/green deploys): Materialize plans the sink's
+   * definition again with the new relation (plan_alter_sink), so the same checks hold; the export
+   * is ensured again at a new generation, reading the new relation.
+   */
+  private alterSinkFrom(s: S<'alter_sink_from'>, at: number): StatementPlan {
+    const o = this.findForAlter('sink', s.name, s.ifExists, at);
+    if (!o) return this.write('ALTER SINK', [`sink "${s.name.join('.')}" does not exist, skipping`]);
+    const sink = o as ObjectOf<'sink'>;
+    const created = parse(sink.spec.createSql)[0]?.statement;
+    if (created?.kind !== 'create_sink') throw new PlanError(`sink ${sink.name} has no definition to alter`, { code: SQLSTATE.internalError, position: at });
+    const found = findItem(this.view(), s.from, s.fromPosition);
+    if (!found) throw unknownItem(s.from, s.fromPosition);
+    if (!SINKABLE_KINDS.has(found.kind)) {
+      throw new PlanError(`${KIND_LABEL[found.kind]} ${minimalName(this.view().qualifiedName(found))} cannot be exported as a sink`, { code: SQLSTATE.wrongObjectType, position: s.fromPosition });
+    }
+    const statement = { ...created, from: s.from };
+    checkSinkOptions(statement, at);
+    if (found.kind === 'table' && !found.spec.fromSource && !found.spec.webhook) checkSinkColumns(statement, found.spec.columns.map((c) => c.name), at);
+    if (found.id === sink.spec.fromId) return this.write('ALTER SINK');
+    this.ws.update(
+      o.id,
+      (x) => ({ ...x, dependsOn: [...x.dependsOn.filter((d) => d !== sink.spec.fromId), found.id], spec: { ...(x.spec as ObjectSpec['sink']), fromId: found.id, createSql: print(statement) } }) as CatalogObject,
+      true,
+    );
+    return this.write('ALTER SINK');
+  }
+
   // ---- COMMENT ON ------------------------------------------------------------------------------
 
   /**
@@ -1780,6 +1819,11 @@ export class Planner {
     const at = s.namePosition;
     if (s.comment !== null && Buffer.byteLength(s.comment) > MAX_COMMENT_BYTES) {
       throw new PlanError(`provided comment was ${Buffer.byteLength(s.comment)} bytes long, max size is ${MAX_COMMENT_BYTES} bytes`, { code: SQLSTATE.invalidParameterValue, position: at });
+    }
+    if (s.objectType === 'role' || s.objectType === 'network policy') {
+      const o = s.objectType === 'role' ? this.access.commentableRole(s.name[0]!, at) : this.access.ownedNetworkPolicy(s.name[0]!, at);
+      this.ws.update(o.id, (x) => withComment(x, s.comment), false);
+      return this.write('COMMENT');
     }
     if (s.objectType === 'column') {
       const rel = findItem(this.view(), s.name, at);

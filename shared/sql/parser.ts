@@ -85,6 +85,7 @@ export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'alter_table_add_column',
   'alter_retain_history', 'alter_source', 'alter_connection', 'comment', 'create_type', 'create_role', 'alter_role', 'drop_role',
   'grant_role', 'revoke_role', 'grant_privileges', 'revoke_privileges', 'alter_default_privileges', 'drop_owned', 'reassign_owned',
+  'create_network_policy', 'alter_network_policy', 'drop_network_policy', 'alter_sink_from', 'alter_system_set', 'alter_system_reset',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
@@ -95,7 +96,7 @@ const SHOW_PLURALS: readonly (readonly string[])[] = [
 const SHOW_UNSUPPORTED = ['privileges', 'default', 'role', 'extended', 'full', 'network', 'continual'];
 
 /** Object types Materialize has and we do not serve (answered 0A000 where an object type is read). */
-const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['network', 'continual'];
+const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['continual'];
 
 /** The privileges of GRANT and REVOKE, Materialize's keywords. */
 const PRIVILEGES: readonly Privilege[] = ['INSERT', 'SELECT', 'UPDATE', 'DELETE', 'USAGE', 'CREATE', 'CREATEROLE', 'CREATEDB', 'CREATECLUSTER', 'CREATENETWORKPOLICY'];
@@ -415,9 +416,15 @@ export class Parser {
         case 'user':
           // Materialize's parser error, word for word (logins are the environment's, not SQL's).
           throw new SqlSyntaxError('CREATE USER is not supported, for more information consult the documentation at https://materialize.com/docs/sql/create-role/#details', this.byte(t.start));
+        case 'network':
+          if (this.peekKeywords('network', 'policy')) {
+            this.i += 2;
+            const name = this.parseIdent();
+            return { kind: 'create_network_policy', name, ...this.parseNetworkPolicyOptions() };
+          }
+          throw this.unsupported(t, 'CREATE NETWORK');
         case 'subsource':
         case 'continual':
-        case 'network':
         case 'unique':
         case 'replacement':
           throw this.unsupported(t, `CREATE ${t.value.toUpperCase()}`);
@@ -1145,6 +1152,10 @@ export class Parser {
   private parseDrop(): Statement {
     const t = this.peek();
     if (t.kind === 'word' && UNSUPPORTED_OBJECT_TYPES.includes(t.value)) throw this.unsupported(t, `DROP ${t.raw.toUpperCase()}`);
+    if (this.eatKeywords('network', 'policy')) {
+      const ifExists = this.eatKeywords('if', 'exists');
+      return { kind: 'drop_network_policy', ifExists, names: this.parseIdentSeq() };
+    }
     if (this.eatKeyword('role') || this.eatKeyword('user')) {
       const ifExists = this.eatKeywords('if', 'exists');
       return { kind: 'drop_role', ifExists, names: this.parseIdentSeq() };
@@ -1207,7 +1218,13 @@ export class Parser {
 
   private parseAlter(): Statement {
     const t = this.peek();
-    if (t.kind === 'word' && [...UNSUPPORTED_OBJECT_TYPES, 'system'].includes(t.value)) {
+    if (this.eatKeyword('system')) return this.parseAlterSystem();
+    if (this.eatKeywords('network', 'policy')) {
+      const name = this.parseIdent();
+      this.expectKeyword('set');
+      return { kind: 'alter_network_policy', name, ...this.parseNetworkPolicyOptions() };
+    }
+    if (t.kind === 'word' && UNSUPPORTED_OBJECT_TYPES.includes(t.value)) {
       throw this.unsupported(t, `ALTER ${t.raw.toUpperCase()}`);
     }
     if (this.eatKeyword('role') || this.eatKeyword('user')) return this.parseAlterRole();
@@ -1230,6 +1247,10 @@ export class Parser {
       return { kind: 'alter_swap', objectType, name, other: this.parseIdent() };
     }
     if (this.eatKeywords('set', 'cluster')) return { kind: 'alter_set_cluster', objectType, ifExists, name, cluster: this.parseIdent() };
+    if (objectType === 'sink' && this.eatKeywords('set', 'from')) {
+      const fromPosition = this.byte(this.peek().start);
+      return { kind: 'alter_sink_from', ifExists, name, from: this.parseObjectName(), fromPosition };
+    }
     if ((objectType === 'source' || objectType === 'sink') && this.eatKeyword('restart')) return { kind: 'alter_restart', objectType, ifExists, name };
     if (objectType === 'secret' && this.eatKeyword('as')) return { kind: 'alter_secret', name, ifExists, value: this.parseSecretValue() };
     if (objectType === 'cluster' && this.peekKeyword('set') && this.peekOp('(', 1)) {
@@ -1274,6 +1295,7 @@ export class Parser {
     const actions = ['RENAME TO', 'OWNER TO', 'SWAP WITH', 'SET CLUSTER'];
     if (objectType === 'secret') actions.push('AS');
     if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
+    if (objectType === 'sink') actions.push('SET FROM');
     if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
     if (objectType === 'table') actions.push('ADD COLUMN');
     if (objectType === 'connection') actions.push('SET (...)', 'RESET (...)', 'DROP (...)', 'ROTATE KEYS');
@@ -1396,6 +1418,38 @@ export class Parser {
       out.push(this.parseIdent());
     } while (this.eatOp(','));
     return out;
+  }
+
+  /** `( RULES [=] ( rule ( ACTION [=] v, DIRECTION [=] v, ADDRESS [=] v ), ... ) )` (Materialize's parse_network_policy_option). */
+  private parseNetworkPolicyOptions(): { rules?: { name: string; options: SqlOption[] }[] } {
+    this.expectOp('(');
+    let rules: { name: string; options: SqlOption[] }[] | undefined;
+    do {
+      const at = this.peek();
+      this.expectKeyword('rules');
+      if (rules) throw new SqlSyntaxError('RULES specified more than once', this.byte(at.start));
+      this.eatOp('=');
+      this.expectOp('(');
+      rules = [];
+      if (!this.eatOp(')')) {
+        do {
+          const name = this.parseIdent();
+          rules.push({ name, options: this.parseOptions(NETWORK_POLICY_RULE_OPTIONS) });
+        } while (this.eatOp(','));
+        this.expectOp(')');
+      }
+    } while (this.eatOp(','));
+    this.expectOp(')');
+    return rules ? { rules } : {};
+  }
+
+  /** `SET name {TO | =} {value, ... | DEFAULT}` or `RESET {name | ALL}` after `ALTER SYSTEM`. */
+  private parseAlterSystem(): Statement {
+    if (this.eatKeyword('reset')) return { kind: 'alter_system_reset', name: this.eatKeyword('all') ? 'all' : this.parseVariableName() };
+    if (!this.eatKeyword('set')) return this.fail('one of SET or RESET');
+    const name = this.parseVariableName();
+    if (!this.eatKeyword('to') && !this.eatOp('=')) return this.fail("TO or '='");
+    return { kind: 'alter_system_set', name, value: this.parseSetValues() };
   }
 
   private parseCreateRole(): Statement {
@@ -1551,8 +1605,15 @@ export class Parser {
   private parseComment(): Statement {
     this.expectKeyword('on');
     const t = this.peek();
-    if (t.kind === 'word' && ['role', 'function', 'network'].includes(t.value)) {
-      throw this.unsupported(t, `COMMENT ON ${t.raw.toUpperCase()}${t.value === 'network' ? ' POLICY' : ''}`);
+    if (t.kind === 'word' && t.value === 'function') throw this.unsupported(t, 'COMMENT ON FUNCTION');
+    if (this.eatKeyword('role') || this.eatKeywords('network', 'policy')) {
+      // A role's or network policy's name is one identifier (Materialize's parse_identifier).
+      const objectType = t.value === 'role' ? 'role' : 'network policy';
+      const nameTok = this.peek();
+      const name = this.parseIdent();
+      this.expectKeyword('is');
+      const comment = this.eatKeyword('null') ? null : this.parseStringLiteral();
+      return { kind: 'comment', objectType, name: [name], comment, namePosition: this.byte(nameTok.start) };
     }
     const objectType: ObjectType | 'column' = this.eatKeyword('column') ? 'column' : this.parseObjectType();
     const nameTok = this.peek();
@@ -1578,6 +1639,7 @@ export class Parser {
     if (this.eatKeyword('create')) {
       const t = this.peek();
       if (t.kind === 'word' && UNSUPPORTED_OBJECT_TYPES.includes(t.value)) throw this.unsupported(t, `SHOW CREATE ${t.raw.toUpperCase()}`);
+      if (this.peekKeywords('network', 'policy')) throw this.unsupported(t, 'SHOW CREATE NETWORK POLICY');
       const objectType = this.parseObjectType();
       return { kind: 'show_create', objectType, name: this.parseNameFor(objectType) };
     }
@@ -1598,7 +1660,7 @@ export class Parser {
       }
     }
     if (what === undefined) {
-      if (t.kind === 'word' && SHOW_UNSUPPORTED.includes(t.value)) throw this.unsupported(t, `SHOW ${t.raw.toUpperCase()}`);
+      if (t.kind === 'word' && SHOW_UNSUPPORTED.includes(t.value)) throw this.unsupported(t, t.value === 'network' ? 'SHOW NETWORK POLICIES' : `SHOW ${t.raw.toUpperCase()}`);
       if (t.kind === 'word' || t.kind === 'quoted') {
         if (this.eatKeywords('transaction', 'isolation', 'level')) return { kind: 'show_variable', name: 'transaction_isolation' };
         if (this.eatKeywords('time', 'zone')) return { kind: 'show_variable', name: 'timezone' };
@@ -1739,7 +1801,12 @@ export class Parser {
       name = this.parseVariableName();
       if (!this.eatKeyword('to') && !this.eatOp('=')) return this.fail("TO or '='");
     }
-    if (this.eatKeyword('default')) return { kind: 'set_variable', name, local, value: 'default' };
+    return { kind: 'set_variable', name, local, value: this.parseSetValues() };
+  }
+
+  /** `DEFAULT` or `value, ...` after `SET name {TO | =}` (SET, ALTER ROLE ... SET, ALTER SYSTEM SET). */
+  parseSetValues(): string[] | 'default' {
+    if (this.eatKeyword('default')) return 'default';
     const value: string[] = [];
     do {
       const v = this.peek();
@@ -1752,7 +1819,7 @@ export class Parser {
       } else return this.fail('a value');
       this.next();
     } while (this.eatOp(','));
-    return { kind: 'set_variable', name, local, value };
+    return value;
   }
 
   // ---- SELECT ------------------------------------------------------------------------------
@@ -2466,6 +2533,9 @@ export class Parser {
     throw new SqlSyntaxError(`Expected ${expected}, found ${found}`, this.byte(t.start));
   }
 }
+
+/** The options of one network policy rule (Materialize's NetworkPolicyRuleOptionName). */
+const NETWORK_POLICY_RULE_OPTIONS: OptionListSpec = { what: 'a network policy rule', names: ['ACTION', 'ADDRESS', 'DIRECTION'] };
 
 /** Option names a list may give more than once. */
 const MULTIPLE_OPTIONS: ReadonlySet<string> = new Set(['REFRESH']);

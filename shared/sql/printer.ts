@@ -463,7 +463,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     case 'show_create':
       return `SHOW CREATE ${s.objectType.toUpperCase()} ${objectName(s.name)}`;
     case 'comment':
-      return `COMMENT ON ${s.objectType.toUpperCase()} ${objectName(s.column === undefined ? s.name : [...s.name, s.column])} IS ${s.comment === null ? 'NULL' : stringLiteral(s.comment)}`;
+      return `COMMENT ON ${s.objectType.toUpperCase()} ${s.objectType === 'role' ? roleIdent(s.name[0]!) : objectName(s.column === undefined ? s.name : [...s.name, s.column])} IS ${s.comment === null ? 'NULL' : stringLiteral(s.comment)}`;
     case 'create_role':
       return `CREATE ROLE ${roleIdent(s.name)}${roleAttributes(s.attributes, opts)}`;
     case 'alter_role': {
@@ -475,6 +475,19 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     }
     case 'drop_role':
       return `DROP ROLE ${ifExists(s.ifExists)}${s.names.map(roleIdent).join(', ')}`;
+    case 'create_network_policy':
+    case 'alter_network_policy': {
+      const rules = s.rules ? `RULES = (${s.rules.map((r) => `${ident(r.name)} ${optionList(r.options)}`).join(', ')})` : '';
+      return s.kind === 'create_network_policy' ? `CREATE NETWORK POLICY ${ident(s.name)} (${rules})` : `ALTER NETWORK POLICY ${ident(s.name)} SET (${rules})`;
+    }
+    case 'drop_network_policy':
+      return `DROP NETWORK POLICY ${ifExists(s.ifExists)}${s.names.map(ident).join(', ')}`;
+    case 'alter_sink_from':
+      return `ALTER SINK ${ifExists(s.ifExists)}${objectName(s.name)} SET FROM ${objectName(s.from)}`;
+    case 'alter_system_set':
+      return `ALTER SYSTEM SET ${ident(s.name)} = ${s.value === 'default' ? 'DEFAULT' : s.value.map(stringLiteral).join(', ')}`;
+    case 'alter_system_reset':
+      return s.name === 'all' ? 'ALTER SYSTEM RESET ALL' : `ALTER SYSTEM RESET ${ident(s.name)}`;
     case 'grant_role':
     case 'revoke_role':
       return `${s.kind === 'grant_role' ? 'GRANT' : 'REVOKE'} ${s.roles.map(roleIdent).join(', ')} ${s.kind === 'grant_role' ? 'TO' : 'FROM'} ${s.members.map(roleIdent).join(', ')}`;

@@ -4,7 +4,7 @@
  * and history items it needs. Pure: the caller loads the inputs; the SQL engine answers queries
  * over these rows.
  */
-import { NO_DATABASE, type CatalogObject, type CatalogSnapshot, type ItemObject, type ObjectOf } from '../catalog/model';
+import { NO_DATABASE, type CatalogObject, type CatalogSnapshot, type ItemObject, type NetworkPolicyRule, type ObjectOf } from '../catalog/model';
 import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/status-store';
 import type { EffectRecord } from '../effects/model';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
@@ -40,7 +40,7 @@ export const OBJECT_TYPE: Readonly<Record<string, string>> = {
 };
 
 /** mz_comments.object_type: the audit log's spellings, as Materialize writes them (items as in mz_objects). */
-export const COMMENT_OBJECT_TYPE: Readonly<Record<string, string>> = { ...OBJECT_TYPE, cluster: 'cluster', cluster_replica: 'cluster-replica', database: 'database', schema: 'schema', role: 'role' };
+export const COMMENT_OBJECT_TYPE: Readonly<Record<string, string>> = { ...OBJECT_TYPE, cluster: 'cluster', cluster_replica: 'cluster-replica', database: 'database', schema: 'schema', role: 'role', network_policy: 'network-policy' };
 
 /** An object's ACL as mz_aclitem[] (text items). */
 export const aclArray = (snapshot: CatalogSnapshot, o: Parameters<typeof aclOf>[1]): string[] => aclOf(snapshot, o).map(aclItemText);
@@ -132,6 +132,13 @@ const databaseIdOf = (s: ObjectOf<'schema'>): string | null => (s.spec.databaseI
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** The network policies as mz_network_policies lists them: Materialize's built-in `default` (id u1, mz_system's, open ingress) unless a stored one replaced it. */
+function networkPolicies(snapshot: CatalogSnapshot): { id: string; name: string; owner: string; rules: readonly NetworkPolicyRule[] }[] {
+  const stored = snapshot.ofKind('network_policy').map((p) => ({ id: p.id, name: p.name, owner: ownerOf(snapshot, p), rules: p.spec.rules }));
+  const builtin = { id: 'u1', name: 'default', owner: MZ_SYSTEM_ROLE_ID, rules: [{ name: 'open_ingress', action: 'allow', direction: 'ingress', address: '0.0.0.0/0' }] as const };
+  return stored.some((p) => p.name === builtin.name) ? stored : [builtin, ...stored];
+}
+
 export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
   def({
     schema: 'mz_catalog',
@@ -165,7 +172,36 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
     name: 'mz_system_privileges',
     columns: mz['mz_catalog.mz_system_privileges'],
     needs: [],
-    rows: () => [{ privileges: `${MZ_SYSTEM_ROLE_ID}=RBNP/${MZ_SYSTEM_ROLE_ID}` }, { privileges: `${MATERIALIZE_ROLE_ID}=RBNP/${MZ_SYSTEM_ROLE_ID}` }],
+    rows: ({ snapshot }) => [
+      { privileges: `${MZ_SYSTEM_ROLE_ID}=RBNP/${MZ_SYSTEM_ROLE_ID}` },
+      { privileges: `${MATERIALIZE_ROLE_ID}=RBNP/${MZ_SYSTEM_ROLE_ID}` },
+      // GRANT ... ON SYSTEM TO a role made with CREATE ROLE (granted by mz_system, as in Materialize).
+      ...snapshot.ofKind('role').filter((r) => r.spec.systemPrivileges).map((r) => ({ privileges: `${r.id}=${r.spec.systemPrivileges}/${MZ_SYSTEM_ROLE_ID}` })),
+    ],
+  }),
+  /** ALTER ROLE ... SET: each role's session variable defaults. */
+  def({
+    schema: 'mz_catalog',
+    name: 'mz_role_parameters',
+    columns: mz['mz_catalog.mz_role_parameters'],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('role').flatMap((r) => Object.entries(r.spec.vars ?? {}).map(([parameter_name, parameter_value]) => ({ role_id: r.id, parameter_name, parameter_value }))),
+  }),
+  /** CREATE NETWORK POLICY: the built-in `default` (Materialize's open ingress) unless altered, and every stored one. */
+  def({
+    schema: 'mz_internal',
+    name: 'mz_network_policies',
+    columns: mz['mz_internal.mz_network_policies'],
+    needs: [],
+    rows: ({ snapshot }) =>
+      networkPolicies(snapshot).map((p) => ({ id: p.id, name: p.name, owner_id: p.owner, privileges: [`${p.owner}=U/${p.owner}`], oid: oid(snapshot, `network_policy:${p.id}`) })),
+  }),
+  def({
+    schema: 'mz_internal',
+    name: 'mz_network_policy_rules',
+    columns: mz['mz_internal.mz_network_policy_rules'],
+    needs: [],
+    rows: ({ snapshot }) => networkPolicies(snapshot).flatMap((p) => p.rules.map((r) => ({ name: r.name, policy_id: p.id, action: r.action, address: r.address, direction: r.direction }))),
   }),
   def({
     schema: 'mz_catalog',
