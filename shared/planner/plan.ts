@@ -998,6 +998,7 @@ export class Planner {
     const t = this.newItem(s.name, 'sink', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SINK', notices);
     const cluster = this.cluster(s.inCluster, at);
+    refuseSystemSinkInput(s.from, at);
     const found = findItem(this.view(), s.from, at);
     if (!found) throw unknownItem(s.from, at);
     // Materialize exports tables, sources and materialized views; a view has no storage to export.
@@ -1792,6 +1793,7 @@ export class Planner {
     const sink = o as ObjectOf<'sink'>;
     const created = parse(sink.spec.createSql)[0]?.statement;
     if (created?.kind !== 'create_sink') throw new PlanError(`sink ${sink.name} has no definition to alter`, { code: SQLSTATE.internalError, position: at });
+    refuseSystemSinkInput(s.from, s.fromPosition);
     const found = findItem(this.view(), s.from, s.fromPosition);
     if (!found) throw unknownItem(s.from, s.fromPosition);
     if (!SINKABLE_KINDS.has(found.kind)) {
@@ -1931,6 +1933,11 @@ export class Planner {
 /** The objects a sink's Avro docs name. */
 function docTargets(docs: { readonly key: readonly { objectId: string }[]; readonly value: readonly { objectId: string }[] } | undefined): string[] {
   return docs ? [...docs.key, ...docs.value].map((d) => d.objectId) : [];
+}
+
+/** Materialize's plan_sink refuses a system relation as a sink's input (bail_unsupported: 0A000). */
+function refuseSystemSinkInput(name: ObjectName, position: number): void {
+  if (isSystemRelation(name)) throw new NotSupportedError('creating a sink directly on a catalog object not yet supported', { position });
 }
 
 /** What a sink may export (Materialize's plan_sink): anything with storage of its own. */
