@@ -299,7 +299,7 @@ export class AccessPlanner {
     if (s.kind === 'drop_network_policy') {
       const notices: string[] = [];
       for (const name of s.names) {
-        if (name === DEFAULT_NETWORK_POLICY) {
+        if (name === DEFAULT_NETWORK_POLICY || name === view.systemParameter('network_policy')?.spec.value) {
           throw new PlanError('network policy is currently in use', { code: SQLSTATE.internalError, position: at, hint: "Use ALTER SYSTEM SET 'network_policy' to change the default network policy." });
         }
         if (!view.networkPolicy(name) && s.ifExists) {
@@ -338,13 +338,18 @@ export class AccessPlanner {
   alterSystem(s: S<'alter_system_set' | 'alter_system_reset'>, at: number): Written {
     const mzSystemOnly = () => insufficient('permission denied to alter system', at, "You must be the 'mz_system' role");
     if (s.name === 'all' && s.kind === 'alter_system_reset') throw mzSystemOnly();
-    if (!isSettable(s.name)) throw mzSystemOnly();
-    const name = variableName(s.name);
+    const systemOnly = SYSTEM_ONLY_PARAMETERS[s.name.toLowerCase()];
+    if (!systemOnly && !isSettable(s.name)) throw mzSystemOnly();
+    const name = systemOnly ? s.name.toLowerCase() : variableName(s.name);
     if (!this.actor.superuser) {
       const action = `toggle the '${name}' system configuration parameter`;
       throw insufficient(`permission denied to ${action}`, at, `You must be a superuser to ${action}`);
     }
-    const value = s.kind === 'alter_system_set' && s.value !== 'default' ? at_(at, () => normalizeSetting(name, s.value as readonly string[]).value) : undefined;
+    const given = s.kind === 'alter_system_set' && s.value !== 'default' ? s.value : undefined;
+    const value =
+      given === undefined ? undefined : systemOnly ? at_(at, () => systemOnly(this.view(), given)) : at_(at, () => normalizeSetting(name, given).value);
+    // The default (reset) value of network_policy is the built-in policy, which always exists.
+    if (value === DEFAULT_NETWORK_POLICY && name === 'network_policy') return this.alterSystem({ kind: 'alter_system_reset', name }, at);
     const existing = this.view().systemParameter(name);
     if (value === undefined) {
       if (existing) this.ws.drop(existing.id);
@@ -736,3 +741,26 @@ function at_<T>(position: number, f: () => T): T {
     throw e;
   }
 }
+
+/**
+ * The system parameters besides session variables' defaults that Materialize lets a superuser
+ * change (its SystemVars::user_modifiable): each checks and normalizes a value, or throws
+ * Materialize's error.
+ */
+const SYSTEM_ONLY_PARAMETERS: Readonly<Record<string, (view: CatalogSnapshot, value: readonly string[]) => string>> = {
+  /** Which network policy applies to every login (Materialize's validate_alter_system_network_policy). */
+  network_policy: (view, value) => {
+    const name = value.length === 1 ? value[0]! : undefined;
+    if (name === undefined || (name !== DEFAULT_NETWORK_POLICY && !view.networkPolicy(name))) {
+      throw new PlanError(`parameter "network_policy" cannot have value ${value.length === 1 ? `"${name}"` : '"<none>"'}: no network policy with such name exists`, { code: SQLSTATE.invalidParameterValue });
+    }
+    return name;
+  },
+  /** Kept and shown; object privileges are not enforced here either way. */
+  enable_rbac_checks: (_view, value) => {
+    const x = value.join('').toLowerCase();
+    if (['on', 'true', 't', 'yes', '1'].includes(x)) return 'on';
+    if (['off', 'false', 'f', 'no', '0'].includes(x)) return 'off';
+    throw new PlanError('parameter "enable_rbac_checks" requires a "boolean" value', { code: SQLSTATE.invalidParameterValue });
+  },
+};

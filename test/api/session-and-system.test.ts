@@ -95,6 +95,14 @@ describe('network policies', () => {
     ] as const) {
       expect(errorOf(await sql(q)), q).toMatchObject({ code, message });
     }
+    // ALTER SYSTEM SET network_policy (a superuser's) names the policy every login gets; that one is in use.
+    await ok(sql, 'ALTER SYSTEM SET network_policy = office');
+    expect(errorOf(await sql('DROP NETWORK POLICY office'))).toMatchObject({ code: 'XX000', message: 'network policy is currently in use' });
+    expect(errorOf(await sql("ALTER SYSTEM SET network_policy = 'nope'"))).toMatchObject({
+      code: '22023',
+      message: 'parameter "network_policy" cannot have value "nope": no network policy with such name exists',
+    });
+    await ok(sql, 'ALTER SYSTEM RESET network_policy');
     await ok(sql, 'DROP NETWORK POLICY office; DROP NETWORK POLICY IF EXISTS office');
     expect(await rows(sql, 'SELECT count(*) FROM mz_internal.mz_network_policy_rules')).toEqual([[1]]);
   });
