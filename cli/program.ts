@@ -154,7 +154,13 @@ Exit codes: 0 ok, 1 a statement, effect or check failed (or, for status, somethi
     },
   );
   const password = program.command('password').description('app passwords');
-  awsOptions(password.command('create <tenant>').description('create another app password for a tenant and print it').option('--description <text>', 'a note stored with the password')).action(
+  awsOptions(
+    password
+      .command('create <tenant>')
+      .description('create another app password for a tenant and print it')
+      .option('--description <text>', 'a note stored with the password')
+      .option('--role <name>', 'the role the password acts as (not a superuser); without it, the role materialize as a superuser'),
+  ).action(
     async (name: string, o, cmd: Command) => {
       const { createPassword } = await import('./commands/tenant');
       done(await createPassword(globals(cmd), name, o));

@@ -2,7 +2,8 @@
  * `ddlctl tenant create <name>` and `ddlctl password create <tenant>`: the tenant (its catalog:
  * database `materialize`, schema `public`) and app passwords, written straight to the catalog
  * table with shared/auth/app-passwords.ts. The password goes to stdout alone, so
- * `export DDLCTL_PASSWORD=$(ddlctl password create acme)` works; it cannot be shown again.
+ * `export DDLCTL_PASSWORD=$(ddlctl password create acme)` works; it cannot be shown again. A
+ * password acts as the role materialize with superuser rights, or with `--role r` as role r.
  */
 import pc from 'picocolors';
 import { AppPasswords, TENANT_RE } from '../../shared/auth/app-passwords';
@@ -13,6 +14,8 @@ import { target, type AwsOptions, type Target } from '../admin';
 
 export interface PasswordOptions extends AwsOptions {
   readonly description?: string;
+  /** `password create --role r`: the password acts as role r (a service account), not as a superuser. */
+  readonly role?: string;
 }
 
 async function tenantExists(t: Target, tenant: string): Promise<boolean> {
@@ -42,8 +45,9 @@ export async function createPassword(g: GlobalOptions, tenant: string, o: Passwo
   const t = target(g, o, 'ddlctl password create');
   try {
     if (!(await tenantExists(t, tenant))) throw new CliError(`no tenant ${tenant} in ${t.where}; create it with: ddlctl tenant create ${tenant}`);
-    const password = await new AppPasswords(t.clients.doc, t.catalogTable).create(tenant, undefined, o.description ?? 'ddlctl password create');
-    console.error(pc.green(`new app password for tenant ${tenant} (shown once; earlier ones keep working):`));
+    const password = await new AppPasswords(t.clients.doc, t.catalogTable).create(tenant, undefined, o.description ?? 'ddlctl password create', o.role === undefined ? {} : { role: o.role });
+    const actsAs = o.role === undefined ? 'acts as materialize, a superuser' : `acts as role ${o.role}`;
+    console.error(pc.green(`new app password for tenant ${tenant} (${actsAs}; shown once; earlier ones keep working):`));
     console.log(password);
     return EXIT.ok;
   } finally {

@@ -6,7 +6,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { AppPasswords } from '../auth/app-passwords';
+import { actorOf, AppPasswords } from '../auth/app-passwords';
 import { AuthError, SQLSTATE } from '../errors';
 import { corsHeaders } from './cors';
 import { SqlApi } from './sql-api';
@@ -49,10 +49,13 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     }
     let tenant = event.requestContext?.authorizer?.tenant as string | undefined;
     let principal = (event.requestContext?.authorizer?.tokenId as string | undefined) ?? tenant;
+    // The authorizer's context holds strings only: '' for a password made for no role (a superuser materialize).
+    const authorizedRole = event.requestContext?.authorizer?.role as string | undefined;
+    let role = authorizedRole ? authorizedRole : undefined;
     if (!tenant && deps.passwords) {
       try {
         const p = await deps.passwords.verify(header(event, 'authorization'));
-        [tenant, principal] = [p.tenant, p.tokenId];
+        [tenant, principal, role] = [p.tenant, p.tokenId, p.role];
       } catch (err) {
         if (!(err instanceof AuthError)) throw err;
         deps.logger.info('authentication refused', { reason: err.message });
@@ -62,7 +65,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     if (!tenant) return json(401, UNAUTHORIZED_BODY);
     try {
       const body = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-      const r = await deps.api.handle(tenant, `${tenant}/${principal}`, body, header(event, 'content-type'), header(event, 'idempotency-key'));
+      const r = await deps.api.handle(tenant, `${tenant}/${principal}`, body, header(event, 'content-type'), header(event, 'idempotency-key'), actorOf(role === undefined ? {} : { role }));
       const res = json(r.status, r.body);
       return r.replayed ? { ...res, headers: { ...res.headers, 'idempotent-replayed': 'true' } } : res;
     } catch (err) {
@@ -86,7 +89,7 @@ export function createAuthorizerHandler(deps: { passwords: AppPasswords; logger:
       return {
         principalId: `${p.tenant}/${p.tokenId}`,
         policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }] },
-        context: { tenant: p.tenant, tokenId: p.tokenId },
+        context: { tenant: p.tenant, tokenId: p.tokenId, role: p.role ?? '' },
       };
     } catch (err) {
       if (err instanceof AuthError) {

@@ -5,12 +5,13 @@
  */
 import type { CatalogSnapshot } from '../catalog/model';
 import { CommitConflictError } from '../catalog/store';
-import { ControlPlaneError } from '../errors';
+import { ControlPlaneError, SQLSTATE } from '../errors';
 import { Planner, type PlanContext } from '../planner/plan';
+import { actorNamed, type Actor } from '../planner/roles';
 import { Session } from '../planner/session';
 import { Workspace } from '../planner/workspace';
 import type { ParsedStatement } from '../sql/ast';
-import { AnswerSize, errorBody, NOTHING_COMMITTED, rowsResult, statusFor, type ApiResponse } from './answer';
+import { AnswerSize, errorBody, errorResponse, NOTHING_COMMITTED, rowsResult, statusFor, type ApiResponse } from './answer';
 import type { StatementResult } from './wire';
 
 type SystemRead = Extract<ReturnType<Planner['plan']>, { kind: 'read' }>['statement'];
@@ -30,6 +31,8 @@ export interface PlanRequestInput {
   readonly validateConnection: (view: CatalogSnapshot, connection: ValidatedConnection) => Promise<void>;
   /** The session its SET, SHOW and queries read and write: a pgwire connection's, or the request's own. @default a fresh session */
   readonly session?: Session;
+  /** The role the request acts as (its app password's) and whether it is a superuser. @default materialize, not a superuser */
+  readonly actor?: { readonly role: string; readonly superuser: boolean };
 }
 
 export type PlanOutcome =
@@ -50,14 +53,29 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
   // The SQL parser library that reads view bodies is a third of the bundle: load it only when needed.
   const needsViewDeps = statements.some((s) => /^(create_view|create_materialized_view|explain_effects)$/.test(s.statement.kind));
   const viewDeps = needsViewDeps ? await import('../sql/view-deps') : undefined;
+  let actor: Actor | undefined;
+  if (input.actor) {
+    actor = actorNamed(input.snapshot, input.actor.role, input.actor.superuser);
+    // A password made for a role that was dropped since: it authenticates, and may do nothing (PostgreSQL's words for a login).
+    if (!actor) return { kind: 'refused', response: errorResponse(new ControlPlaneError(`role "${input.actor.role}" does not exist`, { code: SQLSTATE.invalidAuthorization })) };
+  }
   const ctx: PlanContext = {
     principal: input.principal,
+    ...(actor ? { actor } : {}),
+    currentCluster: () => session.get('cluster'),
     now: input.now.toISOString(),
     newId: input.newId,
     ...(viewDeps ? { relationsReferenced: viewDeps.relationsReferenced, viewShape: viewDeps.viewShape } : {}),
   };
   const ws = new Workspace(input.snapshot, ctx.now);
   const session = input.session ?? new Session();
+  if (actor) session.superuser = actor.superuser;
+  // A session starts from the system's defaults (ALTER SYSTEM SET), then its role's (ALTER ROLE ... SET).
+  if (!session.defaultsLoaded) {
+    const system = Object.fromEntries(input.snapshot.ofKind('system_parameter').map((p) => [p.name, p.spec.value]));
+    const role = actor ? input.snapshot.get(actor.id) : undefined;
+    session.loadDefaults(system, role?.kind === 'role' ? (role.spec.vars ?? {}) : {});
+  }
   const planner = new Planner(ws, ctx);
   const results: StatementResult[] = [];
   const writeTags: string[] = [];

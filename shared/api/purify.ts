@@ -1,6 +1,7 @@
 /**
- * Purification: every new connection, source and sink is checked against its upstream before
- * anything commits, so an unreachable upstream is the user's answer now, not a status later.
+ * Purification: every new connection (unless WITH (VALIDATE = false), or of a kind Materialize does
+ * not validate by default), source and sink is checked against its upstream before anything
+ * commits, so an unreachable upstream is the user's answer now, not a status later.
  */
 import type { CatalogObject, ObjectOf } from '../catalog/model';
 import { ControlPlaneError, SQLSTATE } from '../errors';
@@ -39,13 +40,16 @@ export async function purify(prober: Prober, secrets: SecretStore | undefined, p
     if (o.kind === 'connection' && o.spec.validate) {
       result = await prober.probeConnection(await input(o));
     } else if ((o.kind === 'source' || o.kind === 'sink') && (o.spec as { connectionId?: string }).connectionId) {
+      // Whatever the connection's VALIDATE said: Materialize's purification of CREATE SOURCE reads
+      // the publication or topic from the upstream (src/sql/src/pure.rs), and of a Kafka sink
+      // fetches the brokers' metadata, so an unreachable upstream is refused here too.
       const conn = (await p.getObject((o.spec as { connectionId: string }).connectionId)) as ObjectOf<'connection'> | undefined;
-      if (!conn || !conn.spec.validate) continue;
+      if (!conn) continue;
       result = o.kind === 'source' ? await prober.probeSource(await input(conn), o.spec.options, p.references?.get(o.id)) : await prober.probeSink(await input(conn), o.spec.options);
     }
     if (result && !result.ok) {
-      const skip = o.kind === 'connection' ? 'create the connection WITH (VALIDATE = false)' : `create the ${o.kind} on a connection made WITH (VALIDATE = false)`;
-      return upstreamError(result, `Fix the upstream, or ${skip} to skip this check.`);
+      if (o.kind === 'connection') return upstreamError(result, 'Fix the upstream, or create the connection WITH (VALIDATE = false) to skip this check.');
+      return upstreamError(result, `Fix the upstream: a ${o.kind} reads it when it is created, as in Materialize, whether or not its connection was validated.`);
     }
   }
   return undefined;

@@ -71,6 +71,8 @@ export interface RunOptions {
   /** The extended protocol's Bind of a query: parameters and formats, passed to the SQL engine as they came. */
   readonly bind?: QueryBind;
   readonly idempotency?: { readonly key: string; readonly body: string };
+  /** The role the statements act as (the app password's), and whether it is a superuser. @default materialize, not a superuser */
+  readonly actor?: { readonly role: string; readonly superuser: boolean };
 }
 
 /** An attempt's answer, and whether it committed (a commit on a basis validates everything the plan read). */
@@ -102,7 +104,14 @@ export class SqlApi {
     return this.catalogSqlPromise;
   }
 
-  async handle(tenant: string, principal: string, body: string | null | undefined, contentType: string | undefined, idempotencyKey?: string): Promise<ApiResponse> {
+  async handle(
+    tenant: string,
+    principal: string,
+    body: string | null | undefined,
+    contentType: string | undefined,
+    idempotencyKey?: string,
+    actor?: RunOptions['actor'],
+  ): Promise<ApiResponse> {
     let groups: ParsedStatement[][];
     try {
       checkIdempotencyKey(idempotencyKey);
@@ -111,7 +120,7 @@ export class SqlApi {
       if (err instanceof ControlPlaneError) return errorResponse(err);
       throw err;
     }
-    return this.run(tenant, principal, groups.flat(), idempotencyKey === undefined ? {} : { idempotency: { key: idempotencyKey, body: body ?? '' } });
+    return this.run(tenant, principal, groups.flat(), { ...(idempotencyKey === undefined ? {} : { idempotency: { key: idempotencyKey, body: body ?? '' } }), ...(actor ? { actor } : {}) });
   }
 
   /**
@@ -196,6 +205,7 @@ export class SqlApi {
       newId: this.newId,
       remembered: idem !== undefined,
       ...(o.session ? { session: o.session } : {}),
+      ...(o.actor ? { actor: o.actor } : {}),
       // Reads (and the SQL engine behind queries) load on the first read: a DDL request never pays for them.
       readSystem: async (view, statement, session) =>
         (await import('./system-reads')).readSystemTables(this.systemStores, tenant, view, statement, this.clock(), { catalogSql: () => this.catalogSql(), session, ...(o.bind ? { bind: o.bind } : {}) }),

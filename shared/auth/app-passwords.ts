@@ -19,6 +19,16 @@ export const TENANT_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export interface Principal {
   readonly tenant: string;
   readonly tokenId: string;
+  /**
+   * The role a password made for one acts as (not a superuser); absent: the password acts as the
+   * role materialize with superuser rights, as the bootstrap password does (Materialize's admin).
+   */
+  readonly role?: string;
+}
+
+/** Who a principal acts as in the catalog: its role, and whether it is a superuser. */
+export function actorOf(p: { readonly role?: string }): { readonly role: string; readonly superuser: boolean } {
+  return p.role === undefined ? { role: 'materialize', superuser: true } : { role: p.role, superuser: false };
 }
 
 export function sha256(s: string): string {
@@ -66,7 +76,7 @@ export const DEFAULT_PASSWORD_CACHE_TTL_MS = 60_000;
 const MAX_CACHED_PASSWORDS = 10_000;
 
 export class AppPasswords {
-  private readonly cache = new Map<string, { item: { tenant: string; hash: string }; until: number }>();
+  private readonly cache = new Map<string, { item: { tenant: string; hash: string; role?: string }; until: number }>();
   private readonly ttlMs: number;
   private readonly clock: () => number;
   private readonly passwords: PasswordStore;
@@ -80,7 +90,7 @@ export class AppPasswords {
   }
 
   /** The stored record of a token id, from the cache while fresh. */
-  private async record(id: string): Promise<{ tenant: string; hash: string } | undefined> {
+  private async record(id: string): Promise<{ tenant: string; hash: string; role?: string } | undefined> {
     const now = this.clock();
     const hit = this.cache.get(id);
     if (hit && hit.until > now) return hit.item;
@@ -88,24 +98,30 @@ export class AppPasswords {
     const item = await this.passwords.get(id);
     if (item && this.ttlMs > 0) {
       if (this.cache.size >= MAX_CACHED_PASSWORDS) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(id, { item: { tenant: item.tenant, hash: item.hash }, until: now + this.ttlMs });
+      this.cache.set(id, { item: { tenant: item.tenant, hash: item.hash, ...(item.role !== undefined ? { role: item.role } : {}) }, until: now + this.ttlMs });
     }
     return item;
   }
 
-  async create(tenant: string, password = generateAppPassword(), description = ''): Promise<string> {
+  /**
+   * A new app password of `tenant`. `role`: the role it acts as (a service account's); without
+   * one it acts as the role materialize with superuser rights, like the bootstrap password.
+   */
+  async create(tenant: string, password = generateAppPassword(), description = '', o: { readonly role?: string } = {}): Promise<string> {
     if (!TENANT_RE.test(tenant)) throw new AuthError(`invalid tenant name ${JSON.stringify(tenant)}: use lowercase letters, digits, _ and -`);
+    if (o.role !== undefined && (o.role === '' || Buffer.byteLength(o.role) > 255)) throw new AuthError('invalid role name: give 1 to 255 bytes');
     const now = new Date().toISOString();
     await this.catalog.registerTenant(tenant, now);
     await this.catalog.ensureTenantCatalog(tenant, now);
-    await this.passwords.put(tokenId(password), { tenant, hash: sha256(password), description, createdAt: now });
+    const role = o.role !== undefined ? { role: o.role } : {};
+    await this.passwords.put(tokenId(password), { tenant, hash: sha256(password), description, createdAt: now, ...role });
     // The verifier pgwire's SCRAM-SHA-256 checks (only now is the password itself at hand).
-    await this.passwords.putScram(tenant, tokenId(password), scramVerifier(password, tenantSalt(tenant)));
+    await this.passwords.putScram(tenant, tokenId(password), { ...scramVerifier(password, tenantSalt(tenant)), ...role });
     return password;
   }
 
   /** The tenant's SCRAM verifiers, for a pgwire login (read every time: a revoked password stops at once). */
-  async scramVerifiers(tenant: string): Promise<{ tokenId: string; storedKey: string; serverKey: string }[]> {
+  async scramVerifiers(tenant: string): Promise<{ tokenId: string; storedKey: string; serverKey: string; role?: string }[]> {
     if (!TENANT_RE.test(tenant)) return [];
     return this.passwords.listScram(tenant);
   }
@@ -133,6 +149,6 @@ export class AppPasswords {
     const ok = timingSafeEqual(given, stored) && item !== undefined;
     if (!ok) throw new AuthError('invalid app password');
     if (tenant !== undefined && tenant !== item.tenant) throw new AuthError('invalid app password');
-    return { tenant: item.tenant, tokenId: id };
+    return { tenant: item.tenant, tokenId: id, ...(item.role !== undefined ? { role: item.role } : {}) };
   }
 }

@@ -77,6 +77,10 @@ export function nameSk(n: NameSpace): string {
       return `NAME#item#${n.schemaId}#${escapeKeyPart(n.name)}`;
     case 'role':
       return `NAME#role#${escapeKeyPart(n.name)}`;
+    case 'network_policy':
+      return `NAME#netpol#${escapeKeyPart(n.name)}`;
+    case 'system_parameter':
+      return `NAME#sysparam#${escapeKeyPart(n.name)}`;
   }
 }
 

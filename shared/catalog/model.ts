@@ -19,6 +19,8 @@ export const OBJECT_KINDS = [
   'role',
   'role_membership',
   'default_privilege',
+  'network_policy',
+  'system_parameter',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -39,7 +41,7 @@ export const CONNECTOR_KINDS: readonly ObjectKind[] = ['source', 'sink'];
  */
 export function connectorKind(o: { readonly kind: ObjectKind; readonly spec: unknown }): 'source' | 'sink' | undefined {
   if (o.kind === 'source' || o.kind === 'sink') return o.kind;
-  if (o.kind === 'table' && (o.spec as ObjectSpec['table']).fromSource) return 'source';
+  if (o.kind === 'table' && ((o.spec as ObjectSpec['table']).fromSource || (o.spec as ObjectSpec['table']).webhook)) return 'source';
   return undefined;
 }
 
@@ -126,6 +128,15 @@ export interface TableSource {
   readonly reference: string;
 }
 
+/** What feeds a webhook table: the cluster its ingestion runs on, and the webhook's settings as a webhook source keeps them. */
+export interface TableWebhook {
+  readonly clusterId: string;
+  /** `BODY FORMAT` and the planned `CHECK`. */
+  readonly options: Readonly<Record<string, string>>;
+  /** The secrets the `CHECK` reads: option name → secret object id. */
+  readonly secretRefs?: Readonly<Record<string, string>>;
+}
+
 export type ObjectSpec = {
   database: Record<string, never>;
   schema: { readonly databaseId: string };
@@ -163,6 +174,8 @@ export type ObjectSpec = {
     readonly columns: readonly { readonly name: string; readonly type: string; readonly notNull: boolean }[];
     /** `CREATE TABLE ... FROM SOURCE`: read-only, written by an ingestion export of the source. */
     readonly fromSource?: TableSource;
+    /** `CREATE TABLE ... FROM WEBHOOK`: written by the webhook's ingestion (as a webhook source's). */
+    readonly webhook?: TableWebhook;
   };
   view: ItemSpecBase & { readonly query: string };
   materialized_view: ItemSpecBase & {
@@ -173,8 +186,12 @@ export type ObjectSpec = {
   };
   index: ItemSpecBase & { readonly clusterId: string; readonly onId: string; readonly keyParts: readonly string[] };
   type: ItemSpecBase & TypeSpec;
-  /** `CREATE ROLE`: catalog only. Materialize supports inheriting roles only, so there is nothing else to keep. */
-  role: { readonly inherit: true };
+  /**
+   * `CREATE ROLE`: catalog only. Materialize supports inheriting roles only; a role keeps its
+   * session variables' defaults (`ALTER ROLE ... SET`: canonical name → value) and the system
+   * privileges granted to it (`GRANT CREATEDB ON SYSTEM TO r`: ACL letters).
+   */
+  role: { readonly inherit: true; readonly vars?: Readonly<Record<string, string>>; readonly systemPrivileges?: string };
   /**
    * `GRANT role TO member`: one membership per (role, member), as Materialize keeps them (its grantor
    * is always mz_system). Its own object, so that the built-in role materialize, which is not
@@ -195,7 +212,22 @@ export type ObjectSpec = {
     /** ACL letters (`arwd`, `U`, `UC`), Materialize's order. */
     readonly privileges: string;
   };
+  /**
+   * `CREATE NETWORK POLICY name (RULES (...))`: catalog only (who may connect is the front door's
+   * business), as mz_network_policies and mz_network_policy_rules show it.
+   */
+  network_policy: { readonly rules: readonly NetworkPolicyRule[] };
+  /** `ALTER SYSTEM SET name = value`: a session variable's system default (the object's name is the variable's). */
+  system_parameter: { readonly value: string };
 };
+
+/** One rule of a network policy: Materialize has `allow` and `ingress` only. */
+export interface NetworkPolicyRule {
+  readonly name: string;
+  readonly action: 'allow';
+  readonly direction: 'ingress';
+  readonly address: string;
+}
 
 /** The object types privileges are granted on (views, sources and materialized views are `table`). */
 export type PrivilegeObjectType = 'table' | 'type' | 'secret' | 'connection' | 'cluster' | 'database' | 'schema';
@@ -238,7 +270,8 @@ interface ObjectBase {
   readonly updatedAt: string;
   /**
    * A role id once `ALTER ... OWNER TO` or `REASSIGN OWNED` set one; until then the principal (app
-   * password) that created the object, which acts as the role materialize (shared/planner/roles.ts).
+   * password) that created the object when it acts as the role materialize; the role's id when the
+   * password was made for another role (shared/planner/roles.ts).
    */
   readonly owner: string;
   /**
@@ -288,6 +321,10 @@ function nameKey(o: CatalogObject): string | undefined {
       return schemaKey(o.spec.databaseId, o.name);
     case 'role':
       return roleKey(o.name);
+    case 'network_policy':
+      return `np\u0000${o.name}`;
+    case 'system_parameter':
+      return `sp\u0000${o.name}`;
   }
   return undefined;
 }
@@ -502,6 +539,14 @@ export class CatalogSnapshot {
   }
   schema(databaseId: string, name: string): ObjectOf<'schema'> | undefined {
     return this.byKey(schemaKey(databaseId, name)) as ObjectOf<'schema'> | undefined;
+  }
+  /** A network policy by name (the built-in `default` is not stored). */
+  networkPolicy(name: string): ObjectOf<'network_policy'> | undefined {
+    return this.byKey(`np\u0000${name}`) as ObjectOf<'network_policy'> | undefined;
+  }
+  /** An `ALTER SYSTEM SET` value by its variable's canonical name. */
+  systemParameter(name: string): ObjectOf<'system_parameter'> | undefined {
+    return this.byKey(`sp\u0000${name}`) as ObjectOf<'system_parameter'> | undefined;
   }
   /** A stored role by name (the built-in ones are not stored: shared/planner/roles.ts). */
   role(name: string): ObjectOf<'role'> | undefined {

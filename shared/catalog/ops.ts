@@ -15,7 +15,9 @@ export type NameSpace =
   | { readonly ns: 'schema'; readonly databaseId: string; readonly name: string }
   /** Items (sources, tables, views, ...) share one namespace per schema; keyed by the schema's id so renames above don't move guards. */
   | { readonly ns: 'item'; readonly schemaId: string; readonly name: string }
-  | { readonly ns: 'role'; readonly name: string };
+  | { readonly ns: 'role'; readonly name: string }
+  | { readonly ns: 'network_policy'; readonly name: string }
+  | { readonly ns: 'system_parameter'; readonly name: string };
 
 /** The namespace an object's name is unique in; none for memberships and default privileges, which have no name. */
 export function nameSpaceOf(o: CatalogObject): NameSpace | undefined {
@@ -31,6 +33,10 @@ export function nameSpaceOf(o: CatalogObject): NameSpace | undefined {
       return { ns: 'schema', databaseId: o.spec.databaseId, name: o.name };
     case 'role':
       return { ns: 'role', name: o.name };
+    case 'network_policy':
+      return { ns: 'network_policy', name: o.name };
+    case 'system_parameter':
+      return { ns: 'system_parameter', name: o.name };
     case 'role_membership':
     case 'default_privilege':
       return undefined;

@@ -13,6 +13,8 @@ export interface PasswordRecord {
   readonly hash: string;
   readonly description: string;
   readonly createdAt: string;
+  /** The role the password acts as; absent: materialize, as a superuser (shared/auth/app-passwords.ts). */
+  readonly role?: string;
 }
 
 export class PasswordStore {
@@ -38,16 +40,16 @@ export class PasswordStore {
   }
 
   /** A password's SCRAM verifier, under its tenant (the pgwire endpoint checks a proof against all of them). */
-  async putScram(tenant: string, tokenId: string, verifier: { readonly storedKey: string; readonly serverKey: string }): Promise<void> {
+  async putScram(tenant: string, tokenId: string, verifier: { readonly storedKey: string; readonly serverKey: string; readonly role?: string }): Promise<void> {
     await this.doc.send(new PutCommand({ TableName: this.table, Item: { pk: scramPk(tenant), sk: tokenId, type: 'scram_verifier', ...verifier } }));
   }
 
-  async listScram(tenant: string): Promise<{ tokenId: string; storedKey: string; serverKey: string }[]> {
-    const out: { tokenId: string; storedKey: string; serverKey: string }[] = [];
+  async listScram(tenant: string): Promise<{ tokenId: string; storedKey: string; serverKey: string; role?: string }[]> {
+    const out: { tokenId: string; storedKey: string; serverKey: string; role?: string }[] = [];
     let start: Record<string, unknown> | undefined;
     do {
       const r = await this.doc.send(new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': scramPk(tenant) }, ...(start ? { ExclusiveStartKey: start } : {}) }));
-      for (const i of r.Items ?? []) out.push({ tokenId: i.sk as string, storedKey: i.storedKey as string, serverKey: i.serverKey as string });
+      for (const i of r.Items ?? []) out.push({ tokenId: i.sk as string, storedKey: i.storedKey as string, serverKey: i.serverKey as string, ...(typeof i.role === 'string' ? { role: i.role } : {}) });
       start = r.LastEvaluatedKey;
     } while (start);
     return out;

@@ -35,11 +35,13 @@ export const RESOURCES_OF: Readonly<Record<ObjectKind, readonly Resource[]>> = {
   role: [],
   role_membership: [],
   default_privilege: [],
+  network_policy: [],
+  system_parameter: [],
 };
 
-/** The resources one object owns: its kind's, plus the ingestion export of a table fed by a source. */
+/** The resources one object owns: its kind's, plus the ingestion export of a table fed by a source or a webhook. */
 export function resourcesOf(o: CatalogObject): readonly Resource[] {
-  if (o.kind === 'table' && o.spec.fromSource) return SOURCE_TABLE_RESOURCES;
+  if (o.kind === 'table' && (o.spec.fromSource || o.spec.webhook)) return SOURCE_TABLE_RESOURCES;
   return RESOURCES_OF[o.kind];
 }
 const SOURCE_TABLE_RESOURCES: readonly Resource[] = [...RESOURCES_OF.table, { controller: 'storage', kind: 'ingestion' }];

@@ -47,6 +47,7 @@ export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: 
     }
     case 'ingestion': {
       if (o.kind === 'table' && o.spec.fromSource) return tableExport(o, o.spec.fromSource, lookup);
+      if (o.kind === 'table' && o.spec.webhook) return { clusterId: o.spec.webhook.clusterId, connector: connector('webhook', o.spec.webhook.options, undefined, o.spec.webhook.secretRefs) };
       const s = o as ObjectOf<'source'>;
       const conn = s.spec.connectionId ? ((await lookup(s.spec.connectionId)) as ObjectOf<'connection'> | undefined) : undefined;
       return { clusterId: s.spec.clusterId, connector: connector(s.spec.sourceType, s.spec.options, conn?.spec.connector, s.spec.secretRefs) };

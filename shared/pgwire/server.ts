@@ -25,6 +25,7 @@ import { MAX_BODY_BYTES, MAX_STATEMENTS, type ApiResponse, type RunOptions, type
 import { WIRE_ROWS, type WireRows } from '../api/answer';
 import type { QueryBind } from '../api/system-reads';
 import type { ErrorBody, Notice, StatementResult } from '../api/wire';
+import { actorOf } from '../auth/app-passwords';
 import { ControlPlaneError, PgFatalError, SQLSTATE } from '../errors';
 import { MZ_VERSION, Session } from '../planner/session';
 import type { ParsedStatement } from '../sql/ast';
@@ -58,8 +59,8 @@ import { readClientFirst, serverFirst, tenantSalt, verifyClientFinal, type Scram
 
 /** How app passwords are checked: the same table and records as HTTP's. */
 export interface PgPasswords {
-  verifyPassword(password: string, tenant?: string): Promise<{ tenant: string; tokenId: string }>;
-  scramVerifiers(tenant: string): Promise<readonly { tokenId: string; storedKey: string; serverKey: string }[]>;
+  verifyPassword(password: string, tenant?: string): Promise<{ tenant: string; tokenId: string; role?: string }>;
+  scramVerifiers(tenant: string): Promise<readonly { tokenId: string; storedKey: string; serverKey: string; role?: string }[]>;
 }
 
 export interface PgServerOptions {
@@ -220,6 +221,8 @@ class Connection {
   private pumping = false;
   private tenant = '';
   private principal = '';
+  /** The role the connection's app password acts as, and whether it is a superuser. */
+  private actor: { role: string; superuser: boolean } = actorOf({});
   private session = new Session();
   private block: Block | undefined;
   private readonly prepared = new Map<string, Prepared>();
@@ -427,6 +430,7 @@ class Connection {
         const p = await this.o.passwords.verifyPassword(password, this.tenant || undefined);
         this.tenant = p.tenant;
         this.principal = `${p.tenant}/${p.tokenId}`;
+        this.actor = actorOf(p);
       } catch {
         throw badPassword;
       }
@@ -449,12 +453,14 @@ class Connection {
     const ok = verifyClientFinal(scram.state, body.toString('utf8'), verifiers);
     if (!ok) throw badPassword;
     this.principal = `${this.tenant}/${verifiers[ok.index]!.tokenId}`;
+    this.actor = actorOf(verifiers[ok.index]!);
     this.send(authenticationSaslFinal(ok.serverFinal));
     return this.ready();
   }
 
   private ready(): void {
     clearTimeout(this.startupTimer);
+    this.session.superuser = this.actor.superuser;
     this.phase = 'ready';
     const pid = randomInt(1, 2 ** 31 - 1);
     const secret = randomInt(1, 2 ** 31 - 1) | 0;
@@ -626,7 +632,7 @@ class Connection {
    */
   private async run(statements: readonly ParsedStatement[], o: Omit<RunOptions, 'session'>, copy = false): Promise<ApiResponse> {
     const session = copy ? this.session.clone() : this.session;
-    const response = await this.o.api.run(this.tenant, this.principal, statements, { ...o, session });
+    const response = await this.o.api.run(this.tenant, this.principal, statements, { ...o, session, actor: this.actor });
     // A cancelled read answers 57014; a write that committed stays committed (its answer says so).
     if (this.cancelled && (o.dryRun || statements.every((s) => ROW_KINDS.has(s.statement.kind)))) {
       this.cancelled = false;

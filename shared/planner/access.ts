@@ -9,13 +9,19 @@
  * to a role, or an object given to it, touches the role, so the drop, conditioned on the role's
  * version, replans and sees it.
  */
-import type { AclItem, CatalogObject, CatalogSnapshot, ItemObject, ObjectKind, ObjectOf, ObjectSpec, PrivilegeObjectType } from '../catalog/model';
+import type { AclItem, CatalogObject, CatalogSnapshot, ItemObject, NetworkPolicyRule, ObjectKind, ObjectOf, ObjectSpec, PrivilegeObjectType } from '../catalog/model';
+import { Parser } from '../sql/parser';
+import { isSettable, normalizeSetting, variableName } from './session';
+import { optionString } from './options';
+import { isIP } from 'node:net';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
-import type { GrantIn, GrantObjectType, ObjectName, RoleAttribute, Statement } from '../sql/ast';
+import type { GrantIn, GrantObjectType, NetworkPolicyRuleDef, ObjectName, RoleAttribute, Statement } from '../sql/ast';
 import { KINDS_OF_TYPE, RELATION_KINDS, findItem, resolveSchema, unknownCluster, unknownDatabase, unknownItem, validateName } from './names';
 import {
   ALL_PRIVILEGES,
+  MATERIALIZE_ACTOR,
   MATERIALIZE_ROLE_ID,
+  type Actor,
   MZ_SYSTEM_ROLE_ID,
   PUBLIC_ROLE_ID,
   aclOf,
@@ -81,21 +87,25 @@ const TYPE_WORD: Readonly<Record<ObjectKind, string>> = {
   role: 'ROLE',
   role_membership: 'ROLE MEMBERSHIP',
   default_privilege: 'DEFAULT PRIVILEGE',
+  network_policy: 'NETWORK POLICY',
+  system_parameter: 'SYSTEM PARAMETER',
 };
 
-/** The roles every statement here acts as: materialize and what it is a member of. */
-function current(view: CatalogSnapshot): Set<string> {
-  return roleMembership(view, MATERIALIZE_ROLE_ID);
+/** The roles a statement acts as: its actor's and what it is a member of. */
+function current(view: CatalogSnapshot, actor: Actor): Set<string> {
+  return roleMembership(view, actor.id);
 }
 
-/** `must be owner of TABLE materialize.public.t` unless the current role holds the object's owner. */
-export function requireOwner(view: CatalogSnapshot, o: CatalogObject, position: number): void {
-  if (!current(view).has(ownerOf(view, o))) throw insufficient(`must be owner of ${describe(view, o, false)}`, position);
+/** `must be owner of TABLE materialize.public.t` unless the actor holds the object's owner (or is a superuser). */
+export function requireOwner(view: CatalogSnapshot, o: CatalogObject, position: number, actor: Actor = MATERIALIZE_ACTOR): void {
+  if (actor.superuser) return;
+  if (!current(view, actor).has(ownerOf(view, o))) throw insufficient(`must be owner of ${describe(view, o, false)}`, position);
 }
 
-/** `must be a member of "r"` for every role the current role is not a member of. */
-function requireMembership(view: CatalogSnapshot, roleIds: readonly string[], position: number): void {
-  const held = current(view);
+/** `must be a member of "r"` for every role the actor is not a member of (a superuser is a member of all). */
+function requireMembership(view: CatalogSnapshot, roleIds: readonly string[], position: number, actor: Actor): void {
+  if (actor.superuser) return;
+  const held = current(view, actor);
   const missing = [...new Set(roleIds)].filter((id) => !held.has(id));
   if (missing.length) throw insufficient(`must be a member of ${missing.map((id) => `"${roleById(view, id)?.name ?? id}"`).join(', ')}`, position);
 }
@@ -170,7 +180,7 @@ function refuseLoginAttributes(a: PlannedAttributes, position: number): void {
   if (a.superuser !== undefined || a.password !== undefined || a.login !== undefined) {
     throw new NotSupportedError(`SUPERUSER, PASSWORD, and LOGIN attributes is not supported in this environment. For more information consult the documentation at ${DOCS}`, {
       position,
-      hint: 'Callers authenticate with app passwords (ddlctl password create), and act as the role materialize.',
+      hint: 'Callers authenticate with app passwords (ddlctl password create [--role r]), which act as their role.',
     });
   }
 }
@@ -182,7 +192,13 @@ export class AccessPlanner {
   constructor(
     private readonly ws: Workspace,
     private readonly newObject: NewObject,
+    private readonly actor: Actor = MATERIALIZE_ACTOR,
   ) {}
+
+  /** Materialize's refusal of what only a superuser may do, unless the actor is one. */
+  private superuserOnly(action: string, position: number): void {
+    if (!this.actor.superuser) throw superuserOnly(action, position);
+  }
 
   private view(): CatalogSnapshot {
     return this.ws.view();
@@ -190,7 +206,7 @@ export class AccessPlanner {
 
   createRole(s: S<'create_role'>, at: number): Written {
     const attributes = planAttributes(s.attributes, at);
-    if (attributes.superuser) throw superuserOnly('create superuser role', at);
+    if (attributes.superuser) this.superuserOnly('create superuser role', at);
     refuseLoginAttributes(attributes, at);
     if (isReservedRoleName(s.name)) throw reservedRole(s.name, at);
     validateName(s.name, at, 'role');
@@ -201,18 +217,148 @@ export class AccessPlanner {
 
   alterRole(s: S<'alter_role'>, at: number): Written {
     const role = resolveRole(this.view(), s.name, at);
-    if (s.action.kind !== 'attributes') {
-      throw new NotSupportedError(`ALTER ROLE ... ${s.action.kind.toUpperCase()} is not supported by this control plane`, {
-        position: at,
-        hint: 'Role variables are session defaults, and the HTTP API has no session: set them on the data plane.',
-      });
-    }
+    if (s.action.kind !== 'attributes') return this.alterRoleVariable(role, s.action, at);
     const attributes = planAttributes(s.action.attributes, at);
-    if (attributes.superuser !== undefined) throw superuserOnly('alter superuser role', at);
+    if (attributes.superuser !== undefined) this.superuserOnly('alter superuser role', at);
     refuseLoginAttributes(attributes, at);
     if (role.builtin) throw reservedRole(role.name, at);
     // Every role inherits, so the only attribute left (INHERIT) changes nothing.
     return { tag: 'ALTER ROLE', notices: [] };
+  }
+
+  /**
+   * `ALTER ROLE r SET name {TO | =} value | DEFAULT` / `RESET name`: the role's default for a session
+   * variable, which its next sessions start from (mz_role_parameters), checked as SET checks it.
+   * A role may change its own; another's needs CREATEROLE (Materialize's rbac).
+   */
+  private alterRoleVariable(role: Role, a: Extract<S<'alter_role'>['action'], { kind: 'set' | 'reset' }>, at: number): Written {
+    if (role.id !== this.actor.id) this.requireSystemPrivilege('R', 'CREATEROLE', at);
+    const stored = this.view().get(role.id);
+    if (stored?.kind !== 'role') {
+      throw new NotSupportedError(`defaults of the built-in role ${role.name} are not kept by this control plane`, { position: at, hint: 'Set them on a role made with CREATE ROLE, or with ALTER SYSTEM SET for every role.' });
+    }
+    let value: readonly string[] | 'default' = 'default';
+    if (a.kind === 'set') {
+      const p = new Parser(a.value.text, a.value.position);
+      value = p.parseSetValues();
+      if (p.peek().kind !== 'eof') p.fail('end of statement');
+    }
+    const setting = at_(at, () => (value === 'default' ? { name: variableName(a.variable), value: undefined } : normalizeSetting(a.variable, value)));
+    const name = setting.name;
+    const vars = { ...(stored.spec.vars ?? {}) };
+    if (setting.value === undefined) delete vars[name];
+    else vars[name] = setting.value;
+    this.ws.update(role.id, (x) => ({ ...x, spec: { ...(x.spec as ObjectSpec['role']), vars } }) as CatalogObject, false);
+    return { tag: 'ALTER ROLE', notices: [`variable "${name}" was updated for "${role.name}", this will have no effect on the current session`] };
+  }
+
+  /** Whether the actor holds a system privilege (ACL letter), itself or through a role it is a member of. */
+  private hasSystemPrivilege(letter: string): boolean {
+    if (this.actor.superuser) return true;
+    const view = this.view();
+    for (const id of roleMembership(view, this.actor.id)) {
+      if (id === MATERIALIZE_ROLE_ID) return true;
+      const r = view.get(id);
+      if (r?.kind === 'role' && (r.spec.systemPrivileges ?? '').includes(letter)) return true;
+    }
+    return false;
+  }
+
+  /** Materialize's privilege error for a system privilege the actor lacks. */
+  private requireSystemPrivilege(letter: string, privilege: string, at: number): void {
+    if (!this.hasSystemPrivilege(letter)) throw insufficient('permission denied for SYSTEM', at, `The '${this.actor.name}' role needs ${privilege} privileges on SYSTEM`);
+  }
+
+  /** The role `COMMENT ON ROLE` comments: a stored one, by someone with CREATEROLE (roles have no owner). */
+  commentableRole(name: string, at: number): CatalogObject {
+    const role = resolveRole(this.view(), name, at);
+    this.requireSystemPrivilege('R', 'CREATEROLE', at);
+    const stored = this.view().get(role.id);
+    if (stored?.kind !== 'role') throw new NotSupportedError(`comments on the built-in role ${role.name} are not kept by this control plane`, { position: at });
+    return stored;
+  }
+
+  /** A stored network policy the actor owns (COMMENT ON, ALTER, DROP). */
+  ownedNetworkPolicy(name: string, at: number): ObjectOf<'network_policy'> {
+    const policy = this.view().networkPolicy(name);
+    if (!policy) {
+      if (name === DEFAULT_NETWORK_POLICY) throw insufficient(`must be owner of NETWORK POLICY ${name}`, at);
+      throw new PlanError(`unknown network policy '${name}'`, { code: SQLSTATE.undefinedObject, position: at });
+    }
+    requireOwner(this.view(), policy, at, this.actor);
+    return policy;
+  }
+
+  /**
+   * `CREATE / ALTER / DROP NETWORK POLICY`, with Materialize's checks and words (its
+   * plan_create_network_policy): catalog only. The built-in `default` policy (Materialize's
+   * open_ingress) is the system's and cannot be dropped; a superuser may alter it.
+   */
+  networkPolicy(s: S<'create_network_policy' | 'alter_network_policy' | 'drop_network_policy'>, at: number): Written {
+    const view = this.view();
+    if (s.kind === 'drop_network_policy') {
+      const notices: string[] = [];
+      for (const name of s.names) {
+        if (name === DEFAULT_NETWORK_POLICY || name === view.systemParameter('network_policy')?.spec.value) {
+          throw new PlanError('network policy is currently in use', { code: SQLSTATE.internalError, position: at, hint: "Use ALTER SYSTEM SET 'network_policy' to change the default network policy." });
+        }
+        if (!view.networkPolicy(name) && s.ifExists) {
+          notices.push(`network policy "${name}" does not exist, skipping`);
+          continue;
+        }
+        this.ws.drop(this.ownedNetworkPolicy(name, at).id);
+      }
+      return { tag: 'DROP NETWORK POLICY', notices };
+    }
+    const rules = planRules(s.rules, at);
+    if (s.kind === 'create_network_policy') {
+      this.requireSystemPrivilege('P', 'CREATENETWORKPOLICY', at);
+      validateName(s.name, at, 'network policy');
+      if (view.networkPolicy(s.name) || s.name === DEFAULT_NETWORK_POLICY) throw plain(`network policy '${s.name}' already exists`, at);
+      this.ws.create(this.newObject('network_policy', s.name, [], { rules }));
+      return { tag: 'CREATE NETWORK POLICY', notices: [] };
+    }
+    const existing = view.networkPolicy(s.name);
+    if (!existing && s.name === DEFAULT_NETWORK_POLICY && this.actor.superuser) {
+      // The built-in policy, altered: from now on the stored one stands for it.
+      this.ws.create(this.newObject('network_policy', s.name, [], { rules }));
+      return { tag: 'ALTER NETWORK POLICY', notices: [] };
+    }
+    const policy = this.ownedNetworkPolicy(s.name, at);
+    this.ws.update(policy.id, (x) => ({ ...x, spec: { rules } }) as CatalogObject, false);
+    return { tag: 'ALTER NETWORK POLICY', notices: [] };
+  }
+
+  /**
+   * `ALTER SYSTEM SET name = value | RESET name | RESET ALL`: a session variable's system default,
+   * which every later session starts from. As in Materialize (is_user_allowed_to_alter_system), a
+   * superuser may change the session variables' defaults; the other system parameters and RESET
+   * ALL are mz_system's alone.
+   */
+  alterSystem(s: S<'alter_system_set' | 'alter_system_reset'>, at: number): Written {
+    const mzSystemOnly = () => insufficient('permission denied to alter system', at, "You must be the 'mz_system' role");
+    if (s.name === 'all' && s.kind === 'alter_system_reset') throw mzSystemOnly();
+    const systemOnly = SYSTEM_ONLY_PARAMETERS[s.name.toLowerCase()];
+    if (!systemOnly && !isSettable(s.name)) throw mzSystemOnly();
+    const name = systemOnly ? s.name.toLowerCase() : variableName(s.name);
+    if (!this.actor.superuser) {
+      const action = `toggle the '${name}' system configuration parameter`;
+      throw insufficient(`permission denied to ${action}`, at, `You must be a superuser to ${action}`);
+    }
+    const given = s.kind === 'alter_system_set' && s.value !== 'default' ? s.value : undefined;
+    const value =
+      given === undefined ? undefined : systemOnly ? at_(at, () => systemOnly(this.view(), given)) : at_(at, () => normalizeSetting(name, given).value);
+    // The default (reset) value of network_policy is the built-in policy, which always exists.
+    if (value === DEFAULT_NETWORK_POLICY && name === 'network_policy') return this.alterSystem({ kind: 'alter_system_reset', name }, at);
+    const existing = this.view().systemParameter(name);
+    if (value === undefined) {
+      if (existing) this.ws.drop(existing.id);
+    } else if (existing) {
+      if (existing.spec.value !== value) this.ws.update(existing.id, (x) => ({ ...x, spec: { value } }) as CatalogObject, false);
+    } else {
+      this.ws.create(this.newObject('system_parameter', name, [], { value }));
+    }
+    return { tag: s.kind === 'alter_system_set' ? 'ALTER SYSTEM SET' : 'ALTER SYSTEM RESET', notices: [`variable "${name}" was updated for the system, this will have no effect on the current session`] };
   }
 
   dropRole(s: S<'drop_role'>, at: number): Written {
@@ -226,7 +372,7 @@ export class AccessPlanner {
         notices.push(`role "${name}" does not exist, skipping`);
         continue;
       }
-      if (r.id === MATERIALIZE_ROLE_ID) throw new PlanError('current role cannot be dropped', { code: SQLSTATE.objectInUse, position: at });
+      if (r.id === this.actor.id) throw new PlanError('current role cannot be dropped', { code: SQLSTATE.objectInUse, position: at });
       dropped.set(r.id, r);
     }
     for (const r of dropped.values()) ensureNotReserved(r, at);
@@ -322,9 +468,10 @@ export class AccessPlanner {
       }
       planned.push({ target: t, letters, grantor: t.kind === 'system' ? MZ_SYSTEM_ROLE_ID : ownerOf(view, t.object) });
     }
-    for (const p of planned) if (p.target.kind === 'object') requireOwner(view, p.target.object, at);
-    if (planned.some((p) => p.target.kind === 'system')) throw superuserOnly('GRANT/REVOKE SYSTEM PRIVILEGES', at);
+    for (const p of planned) if (p.target.kind === 'object') requireOwner(view, p.target.object, at, this.actor);
+    if (planned.some((p) => p.target.kind === 'system')) this.superuserOnly('GRANT/REVOKE SYSTEM PRIVILEGES', at);
     const notices: string[] = [];
+    for (const { target, letters } of planned) if (target.kind === 'system') this.grantSystem(grant, grantees, letters, at);
     for (const { target, letters, grantor } of planned) {
       if (target.kind !== 'object') continue;
       const o = target.object;
@@ -342,6 +489,28 @@ export class AccessPlanner {
       this.setAcl(o.id, acl);
     }
     return { tag: grant ? 'GRANT' : 'REVOKE', notices };
+  }
+
+  /**
+   * `GRANT | REVOKE ... ON SYSTEM` (a superuser's): the system privileges a stored role holds, as
+   * mz_system_privileges shows them. materialize holds them all already (mz_system granted them).
+   */
+  private grantSystem(grant: boolean, grantees: readonly Role[], letters: string, at: number): void {
+    for (const g of grantees) {
+      ensureNotSystem(g, at);
+      const stored = this.view().get(g.id);
+      if (stored?.kind !== 'role') {
+        if (g.id === MATERIALIZE_ROLE_ID && grant) continue;
+        throw new NotSupportedError(`system privileges of the built-in role ${g.name} are fixed in this control plane`, { position: at });
+      }
+      const held = stored.spec.systemPrivileges ?? '';
+      const next = grant ? union(held, letters) : minus(held, letters);
+      if (next === held) continue;
+      this.ws.update(g.id, (x) => {
+        const { systemPrivileges: _old, ...spec } = x.spec as ObjectSpec['role'];
+        return { ...x, spec: next ? { ...spec, systemPrivileges: next } : spec } as CatalogObject;
+      }, false);
+    }
   }
 
   /** Writes an ACL only when it differs from what the object already has. */
@@ -428,8 +597,8 @@ export class AccessPlanner {
     const letters = lettersOf(s.privileges, subject);
     const invalid = minus(letters, ALL_PRIVILEGES[subject]);
     if (invalid) throw new PlanError(`invalid privilege types ${privilegeNames(invalid)} for ${subject}`, { code: SQLSTATE.invalidGrantOperation, position: at });
-    requireMembership(view, targets.map((r) => r.id), at);
-    if (targets.some((r) => r.id === PUBLIC_ROLE_ID)) throw superuserOnly('ALTER DEFAULT PRIVILEGES FOR ALL ROLES', at);
+    requireMembership(view, targets.map((r) => r.id), at, this.actor);
+    if (targets.some((r) => r.id === PUBLIC_ROLE_ID)) this.superuserOnly('ALTER DEFAULT PRIVILEGES FOR ALL ROLES', at);
     for (const r of targets) ensureNotSystem(r, at);
     for (const g of grantees) ensureNotSystem(g, at);
     for (const r of targets) {
@@ -462,7 +631,7 @@ export class AccessPlanner {
   alterOwner(o: CatalogObject, ownerName: string, at: number): Written {
     const view = this.view();
     const owner = resolveRole(view, ownerName, at);
-    requireMembership(view, [owner.id], at);
+    requireMembership(view, [owner.id], at, this.actor);
     const tag = `ALTER ${TYPE_WORD[o.kind]}`;
     if (o.kind === 'index') {
       return { tag, notices: [`cannot change owner of "${view.qualifiedName(o).join('.')}"`] };
@@ -485,7 +654,7 @@ export class AccessPlanner {
     const view = this.view();
     const old = s.oldRoles.map((n) => resolveRole(view, n, at));
     const next = resolveRole(view, s.newRole, at);
-    requireMembership(view, [...old.map((r) => r.id), next.id], at);
+    requireMembership(view, [...old.map((r) => r.id), next.id], at, this.actor);
     for (const r of [...old, next]) ensureNotReserved(r, at);
     const ids = new Set(old.map((r) => r.id));
     for (const o of ownedBy(view, ids)) this.setOwner(o, next.id);
@@ -526,4 +695,72 @@ function ofGrantType(o: CatalogObject, type: GrantObjectType): boolean {
 export function ownedBy(view: CatalogSnapshot, roleIds: ReadonlySet<string>): CatalogObject[] {
   return view.all().filter((o) => subjectOrOwnable(o) && o.owner !== 'system' && roleIds.has(ownerOf(view, o)));
 }
-const subjectOrOwnable = (o: CatalogObject) => !['role', 'role_membership', 'default_privilege'].includes(o.kind);
+const subjectOrOwnable = (o: CatalogObject) => !['role', 'role_membership', 'default_privilege', 'system_parameter'].includes(o.kind);
+
+/** Materialize's built-in network policy (initialize.rs: `default`, rule `open_ingress`). */
+export const DEFAULT_NETWORK_POLICY = 'default';
+/** Materialize's max_rules_per_network_policy. */
+const MAX_RULES_PER_NETWORK_POLICY = 25;
+
+/** A network policy's rules as Materialize plans them, in its order of checks and words. */
+function planRules(defs: readonly NetworkPolicyRuleDef[] | undefined, at: number): NetworkPolicyRule[] {
+  if (!defs) throw plain('RULES must be specified when creating network policies.', at);
+  const rules = defs.map((d): NetworkPolicyRule => {
+    const value = (name: string) => {
+      const o = d.options.find((x) => x.name === name);
+      return o && o.value.kind !== 'none' ? (optionString(o.value) ?? '') : undefined;
+    };
+    const [direction, action, address] = [value('DIRECTION'), value('ACTION'), value('ADDRESS')];
+    if (direction === undefined || action === undefined || address === undefined) throw plain('Direction, Address, and Action must specified when creating a rule', at);
+    if (direction.toUpperCase() !== 'INGRESS') throw plain('Ingress is the only valid option', at);
+    if (action.toUpperCase() !== 'ALLOW') throw plain('Allow is the only valid option', at);
+    const cidr = normalizeCidr(address);
+    if (!cidr) throw plain('Value must be valid IPV4 or IPV6 CIDR', at);
+    return { name: d.name, action: 'allow', direction: 'ingress', address: cidr };
+  });
+  if (rules.length > MAX_RULES_PER_NETWORK_POLICY) throw plain('RULES count exceeds max_rules_per_network_policy.', at);
+  return rules;
+}
+
+/** An IPv4 or IPv6 network with its prefix length (`1.2.3.4/28`), as Rust's IpNet reads and prints it; undefined if it is none. */
+function normalizeCidr(text: string): string | undefined {
+  const m = /^([^/]+)\/(\d{1,3})$/.exec(text.trim());
+  if (!m) return undefined;
+  const [, ip, len] = m as unknown as [string, string, string];
+  const version = isIP(ip);
+  if (version === 0 || Number(len) > (version === 4 ? 32 : 128)) return undefined;
+  return `${version === 6 ? ip.toLowerCase() : ip}/${Number(len)}`;
+}
+
+/** Runs `f`, giving an error it throws without a position the statement's (the session's checks know no SQL text). */
+function at_<T>(position: number, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof PlanError && e.position === undefined) e.position = position;
+    throw e;
+  }
+}
+
+/**
+ * The system parameters besides session variables' defaults that Materialize lets a superuser
+ * change (its SystemVars::user_modifiable): each checks and normalizes a value, or throws
+ * Materialize's error.
+ */
+const SYSTEM_ONLY_PARAMETERS: Readonly<Record<string, (view: CatalogSnapshot, value: readonly string[]) => string>> = {
+  /** Which network policy applies to every login (Materialize's validate_alter_system_network_policy). */
+  network_policy: (view, value) => {
+    const name = value.length === 1 ? value[0]! : undefined;
+    if (name === undefined || (name !== DEFAULT_NETWORK_POLICY && !view.networkPolicy(name))) {
+      throw new PlanError(`parameter "network_policy" cannot have value ${value.length === 1 ? `"${name}"` : '"<none>"'}: no network policy with such name exists`, { code: SQLSTATE.invalidParameterValue });
+    }
+    return name;
+  },
+  /** Kept and shown; object privileges are not enforced here either way. */
+  enable_rbac_checks: (_view, value) => {
+    const x = value.join('').toLowerCase();
+    if (['on', 'true', 't', 'yes', '1'].includes(x)) return 'on';
+    if (['off', 'false', 'f', 'no', '0'].includes(x)) return 'off';
+    throw new PlanError('parameter "enable_rbac_checks" requires a "boolean" value', { code: SQLSTATE.invalidParameterValue });
+  },
+};

@@ -39,6 +39,8 @@ export const KIND_LABEL: Readonly<Record<ObjectKind, string>> = {
   role: 'role',
   role_membership: 'role membership',
   default_privilege: 'default privilege',
+  network_policy: 'network policy',
+  system_parameter: 'system parameter',
 };
 
 /** Kinds a query can read from. */

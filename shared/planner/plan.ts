@@ -66,7 +66,7 @@ import { LOAD_GENERATOR_TABLES, planTableExport } from './table-from-source';
 import type { Workspace } from './workspace';
 import type { UpstreamReferences } from '../probes/types';
 import { AccessPlanner, explainName, ownedBy, requireOwner, type Written } from './access';
-import { aclOf, isBuiltinRoleId, resolveRole, revokeAcl, roleMembership, MATERIALIZE_ROLE_ID } from './roles';
+import { aclOf, isBuiltinRoleId, resolveRole, revokeAcl, roleMembership, MATERIALIZE_ACTOR, MATERIALIZE_ROLE_ID, type Actor } from './roles';
 import { nameOffset, offsetAfterWords } from '../sql/lexer';
 import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
@@ -77,6 +77,8 @@ export { validateName } from './names';
 
 export interface PlanContext {
   readonly principal: string;
+  /** The role statements act as, and whether it is a superuser. @default materialize, not a superuser */
+  readonly actor?: Actor;
   readonly now: string;
   readonly newId: () => string;
   /**
@@ -87,6 +89,8 @@ export interface PlanContext {
   readonly relationsReferenced?: (query: string, options: { basePosition: number }) => ObjectName[];
   /** The output shape of the body `relationsReferenced` just read, when its reader shows it. */
   readonly viewShape?: (query: string) => ViewShape | undefined;
+  /** The session's `cluster`: where objects go that name no cluster (dbt sets it). @default quickstart */
+  readonly currentCluster?: () => string;
 }
 
 /** A secret value to put in the secret store before the commit (never into the catalog). */
@@ -115,6 +119,17 @@ const UNSTABLE_SCHEMAS: ReadonlySet<string> = new Set(['mz_internal', 'mz_intros
 
 const SYSTEM_SCHEMAS = ['mz_catalog', 'mz_catalog_unstable', 'mz_internal', 'mz_introspection', 'mz_unsafe', 'pg_catalog', 'information_schema'];
 
+/**
+ * Whether CREATE / ALTER CONNECTION checks the upstream when WITH (VALIDATE) is not given:
+ * Materialize's `validate_by_default` (src/storage-types/src/connections.rs). An SSH tunnel cannot
+ * answer before its public keys are installed on the bastion, and AWS and PrivateLink connections
+ * need the other side's setup first, so those are checked only by VALIDATE CONNECTION or an
+ * explicit WITH (VALIDATE = true).
+ */
+export function validatesByDefault(type: string): boolean {
+  return !['ssh', 'aws', 'aws-privatelink'].includes(type);
+}
+
 const CONNECTION_TYPES: Readonly<Record<string, string>> = {
   kafka: 'kafka',
   postgres: 'postgres',
@@ -133,12 +148,14 @@ export class Planner {
   private readonly references = new Map<string, UpstreamReferences>();
 
   private readonly access: AccessPlanner;
+  private readonly actor: Actor;
 
   constructor(
     private readonly ws: Workspace,
     private readonly ctx: PlanContext,
   ) {
-    this.access = new AccessPlanner(ws, (kind, name, dependsOn, spec) => this.base(kind, name, dependsOn, spec));
+    this.actor = ctx.actor ?? MATERIALIZE_ACTOR;
+    this.access = new AccessPlanner(ws, (kind, name, dependsOn, spec) => this.base(kind, name, dependsOn, spec), this.actor);
   }
 
   secretWrites(): SecretWrite[] {
@@ -268,6 +285,15 @@ export class Planner {
         return this.written(this.access.reassignOwned(s, at));
       case 'drop_owned':
         return this.dropOwned(s, at);
+      case 'create_network_policy':
+      case 'alter_network_policy':
+      case 'drop_network_policy':
+        return this.written(this.access.networkPolicy(s, at));
+      case 'alter_system_set':
+      case 'alter_system_reset':
+        return this.written(this.access.alterSystem(s, at));
+      case 'alter_sink_from':
+        return this.alterSinkFrom(s, at);
     }
   }
 
@@ -286,20 +312,22 @@ export class Planner {
     let id = this.ctx.newId();
     // A stored role must not take a built-in role's id (object ids never look like `u1`; the planner goldens' do).
     while (kind === 'role' && isBuiltinRoleId(id)) id = this.ctx.newId();
-    const o = { id, kind, name, generation: 1, version: 1, dependents: 0, dependsOn: [...new Set(dependsOn)], createdAt: now, updatedAt: now, owner: this.ctx.principal, spec } as unknown as ObjectOf<K>;
+    // Owned by the principal that created it, which acts as materialize; a password made for another role makes that role the owner.
+    const owner = this.actor.id === MATERIALIZE_ROLE_ID ? this.ctx.principal : this.actor.id;
+    const o = { id, kind, name, generation: 1, version: 1, dependents: 0, dependsOn: [...new Set(dependsOn)], createdAt: now, updatedAt: now, owner, spec } as unknown as ObjectOf<K>;
     // Default privileges (ALTER DEFAULT PRIVILEGES) are given at creation, as in Materialize.
     const privileges = this.access.initialPrivileges(o);
     return privileges ? { ...o, privileges } : o;
   }
 
   private cluster(name: string | undefined, at: number): ClusterObject {
-    const clusterName = name ?? DEFAULT_CLUSTER;
+    const clusterName = name ?? this.ctx.currentCluster?.() ?? DEFAULT_CLUSTER;
     const c = this.view().cluster(clusterName);
     if (!c) {
       throw new PlanError(`unknown cluster '${clusterName}'`, {
         code: SQLSTATE.undefinedObject,
         position: at,
-        ...(name === undefined ? { hint: `Name a cluster with IN CLUSTER, or create the default one: CREATE CLUSTER ${DEFAULT_CLUSTER} (SIZE = '25cc').` } : {}),
+        ...(name === undefined && clusterName === DEFAULT_CLUSTER ? { hint: `Name a cluster with IN CLUSTER, or create the default one: CREATE CLUSTER ${DEFAULT_CLUSTER} (SIZE = '25cc').` } : {}),
       });
     }
     return c;
@@ -411,7 +439,7 @@ export class Planner {
       if (s.ifExists) return this.write('ALTER CLUSTER', [`cluster "${s.name}" does not exist, skipping`]);
       throw unknownCluster(s.name, at);
     }
-    requireOwner(this.view(), cluster, at);
+    requireOwner(this.view(), cluster, at, this.actor);
     if (cluster.spec.reconfiguration) {
       throw new PlanError('cannot alter clusters with pending updates', {
         code: SQLSTATE.objectInUse,
@@ -619,7 +647,7 @@ export class Planner {
       throw unknownItem(s.name, at);
     }
     if (found.kind !== 'secret') throw wrongType(found, 'secret', at);
-    requireOwner(this.view(), found, at);
+    requireOwner(this.view(), found, at, this.actor);
     const value = this.secretValue(s.value, at);
     this.ws.update(found.id, (o) => o, true);
     const updated = this.ws.get(found.id)!;
@@ -733,7 +761,7 @@ export class Planner {
       this.reensureUsers(o.id);
       return this.write(tag);
     }
-    let validate = true;
+    let validate = validatesByDefault(type);
     const seenWith = new Set<string>();
     for (const w of s.withOptions) {
       if (seenWith.has(w.name)) throw bail(`${w.name} specified more than once`, w.position);
@@ -780,7 +808,7 @@ export class Planner {
       if (!(e instanceof PlanError)) throw e;
       throw new PlanError(`invalid ALTER CONNECTION: ${e.message}`, { code: SQLSTATE.featureNotSupported, position: e.position ?? at, ...(e.hint ? { hint: e.hint } : {}) });
     }
-    const withOptions: SqlOption[] = validate ? [] : [{ name: 'VALIDATE', value: { kind: 'boolean', value: false }, position: at }];
+    const withOptions: SqlOption[] = validate || !validatesByDefault(type) ? [] : [{ name: 'VALIDATE', value: { kind: 'boolean', value: false }, position: at }];
     const createSql = print({ ...created, options, withOptions }, { redacted: true });
     this.ws.update(o.id, (x) => ({ ...x, dependsOn: [...new Set([conn.spec.schemaId, ...planned.dependsOn])], spec: { ...conn.spec, createSql, connector: planned.settings, validate } }) as CatalogObject, true);
     this.reensureUsers(o.id);
@@ -839,7 +867,7 @@ export class Planner {
     checkOptionsTaken(s.connectionType, s.options);
     validateConnectionOptions(settings.type, s.options, at);
     const validateOpt = s.withOptions.find((o) => o.name === 'VALIDATE');
-    const validate = validateOpt ? !(validateOpt.value.kind === 'boolean' && !validateOpt.value.value) : true;
+    const validate = validateOpt ? !(validateOpt.value.kind === 'boolean' && !validateOpt.value.value) : validatesByDefault(settings.type);
     this.ws.create(
       this.base('connection', t.name, [t.schemaId, ...dependsOn], { schemaId: t.schemaId, createSql: print(s, { redacted: true }), connector: settings, validate }),
     );
@@ -928,27 +956,33 @@ export class Planner {
    * and reach the data plane as the ingestion's secret references, which evaluates the check.
    */
   private createWebhookSource(s: S<'create_webhook_source'>, at: number): StatementPlan {
+    const tag = s.isTable ? 'CREATE TABLE' : 'CREATE SOURCE';
     const notices: string[] = [];
-    const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
-    if (!t) return this.write('CREATE SOURCE', notices);
+    const t = this.newItem(s.name, s.isTable ? 'table' : 'source', s.ifNotExists, at, notices);
+    if (!t) return this.write(tag, notices);
     const check = s.check ? planWebhookCheck(s.check, (name, position) => this.checkSecret(name, position)) : undefined;
+    // A webhook table runs on the session's cluster (Materialize's grammar gives it no IN CLUSTER).
     const cluster = this.cluster(s.inCluster, at);
-    // The source's columns: `body`, `headers` with INCLUDE HEADERS, then one per INCLUDE HEADER.
-    const columns = ['body', ...(s.includeHeaders ? ['headers'] : []), ...s.includeHeader.map((h) => h.alias)];
-    const twice = columns.find((c, i) => columns.indexOf(c) !== i);
+    // The columns: `body`, `headers` with INCLUDE HEADERS, then one per INCLUDE HEADER (Materialize's plan_create_webhook_source).
+    const body = s.bodyFormat.kind === 'json' ? 'jsonb' : s.bodyFormat.kind === 'bytes' ? 'bytea' : 'text';
+    const columns = [
+      { name: 'body', type: body, notNull: true },
+      ...(s.includeHeaders ? [{ name: 'headers', type: 'map[text=>text]', notNull: true }] : []),
+      ...s.includeHeader.map((h) => ({ name: h.alias, type: h.bytes ? 'bytea' : 'text', notNull: false })),
+    ];
+    const names = columns.map((c) => c.name);
+    const twice = names.find((c, i) => names.indexOf(c) !== i);
     if (twice !== undefined) throw new PlanError(`column reference "${twice}" is ambiguous`, { code: SQLSTATE.ambiguousColumn, position: at });
     const secretRefs = Object.fromEntries((check?.secrets ?? []).map((x) => [`CHECK SECRET ${x.column}`, x.id]));
-    this.ws.create(
-      this.base('source', t.name, [t.schemaId, cluster.id, ...(check?.secrets ?? []).map((x) => x.id)], {
-        schemaId: t.schemaId,
-        createSql: print(s),
-        clusterId: cluster.id,
-        sourceType: 'webhook',
-        options: { 'BODY FORMAT': s.bodyFormat.kind.toUpperCase(), ...(s.check ? { CHECK: webhookCheck(s.check) } : {}) },
-        ...(check?.secrets.length ? { secretRefs } : {}),
-      }),
-    );
-    return this.write('CREATE SOURCE', notices);
+    const dependsOn = [t.schemaId, cluster.id, ...(check?.secrets ?? []).map((x) => x.id)];
+    const options = { 'BODY FORMAT': s.bodyFormat.kind.toUpperCase(), ...(s.check ? { CHECK: webhookCheck(s.check) } : {}) };
+    const secrets = check?.secrets.length ? { secretRefs } : {};
+    if (s.isTable) {
+      this.ws.create(this.base('table', t.name, dependsOn, { schemaId: t.schemaId, createSql: print(s), columns, webhook: { clusterId: cluster.id, options, ...secrets } }));
+    } else {
+      this.ws.create(this.base('source', t.name, dependsOn, { schemaId: t.schemaId, createSql: print(s), clusterId: cluster.id, sourceType: 'webhook', options, ...secrets }));
+    }
+    return this.write(tag, notices);
   }
 
   /** A secret a webhook CHECK names: an unknown one is 42704, as for any object that is not a relation. */
@@ -964,6 +998,7 @@ export class Planner {
     const t = this.newItem(s.name, 'sink', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SINK', notices);
     const cluster = this.cluster(s.inCluster, at);
+    refuseSystemSinkInput(s.from, at);
     const found = findItem(this.view(), s.from, at);
     if (!found) throw unknownItem(s.from, at);
     // Materialize exports tables, sources and materialized views; a view has no storage to export.
@@ -1399,7 +1434,7 @@ export class Planner {
       if (target.kind === 'subsource') this.ws.update(target.spec.sourceId, (x) => x, true);
       const doomed = this.dropClosure(target, cascade, at);
       // Materialize checks ownership once the plan stands (of what was named, not of what cascades).
-      requireOwner(this.view(), target, at);
+      requireOwner(this.view(), target, at, this.actor);
       for (const id of doomed) this.ws.drop(id);
     }
     return this.write(tag, notices);
@@ -1492,7 +1527,7 @@ export class Planner {
       throw type === 'cluster' ? unknownCluster(name[0]!, at) : type === 'database' ? unknownDatabase(name[0]!, at) : unknownItem(name, at);
     }
     if (!KINDS_OF_TYPE[type].includes(o.kind)) throw wrongType(o, type, at);
-    if (owned) requireOwner(this.view(), o, at);
+    if (owned) requireOwner(this.view(), o, at, this.actor);
     return o;
   }
 
@@ -1543,8 +1578,8 @@ export class Planner {
   private dropOwned(s: S<'drop_owned'>, at: number): StatementPlan {
     const view = this.view();
     const roles = s.roles.map((n) => resolveRole(view, n, at));
-    const held = roleMembership(view, MATERIALIZE_ROLE_ID);
-    const missing = roles.filter((r) => !held.has(r.id));
+    const held = roleMembership(view, this.actor.id);
+    const missing = this.actor.superuser ? [] : roles.filter((r) => !held.has(r.id));
     if (missing.length) throw new PlanError(`must be a member of ${missing.map((r) => `"${r.name}"`).join(', ')}`, { code: SQLSTATE.insufficientPrivilege, position: at });
     for (const r of roles) if (r.builtin) throw new PlanError(`role name "${r.name}" is reserved`, { code: SQLSTATE.reservedName, position: at });
     const ids = new Set(roles.map((r) => r.id));
@@ -1737,6 +1772,9 @@ export class Planner {
     if (o.spec.fromSource) {
       throw new NotSupportedError(`adding columns to a table fed by a source is not supported: ${o.name} takes its columns from upstream`, { position: at });
     }
+    if (o.spec.webhook) {
+      throw new NotSupportedError(`adding columns to a table fed by a webhook is not supported: ${o.name} takes its columns from the webhook's requests`, { position: at });
+    }
     if (o.spec.columns.some((c) => c.name === s.column)) {
       const message = `column "${s.column}" of relation "${o.name}" already exists`;
       if (s.ifColumnNotExists) return this.write('ALTER TABLE', [`${message}, skipping`]);
@@ -1756,6 +1794,35 @@ export class Planner {
     return this.write('ALTER TABLE');
   }
 
+  /**
+   * `ALTER SINK s SET FROM relation` (dbt's blue/green deploys): Materialize plans the sink's
+   * definition again with the new relation (plan_alter_sink), so the same checks hold; the export
+   * is ensured again at a new generation, reading the new relation.
+   */
+  private alterSinkFrom(s: S<'alter_sink_from'>, at: number): StatementPlan {
+    const o = this.findForAlter('sink', s.name, s.ifExists, at);
+    if (!o) return this.write('ALTER SINK', [`sink "${s.name.join('.')}" does not exist, skipping`]);
+    const sink = o as ObjectOf<'sink'>;
+    const created = parse(sink.spec.createSql)[0]?.statement;
+    if (created?.kind !== 'create_sink') throw new PlanError(`sink ${sink.name} has no definition to alter`, { code: SQLSTATE.internalError, position: at });
+    refuseSystemSinkInput(s.from, s.fromPosition);
+    const found = findItem(this.view(), s.from, s.fromPosition);
+    if (!found) throw unknownItem(s.from, s.fromPosition);
+    if (!SINKABLE_KINDS.has(found.kind)) {
+      throw new PlanError(`${KIND_LABEL[found.kind]} ${minimalName(this.view().qualifiedName(found))} cannot be exported as a sink`, { code: SQLSTATE.wrongObjectType, position: s.fromPosition });
+    }
+    const statement = { ...created, from: s.from };
+    checkSinkOptions(statement, at);
+    if (found.kind === 'table' && !found.spec.fromSource && !found.spec.webhook) checkSinkColumns(statement, found.spec.columns.map((c) => c.name), at);
+    if (found.id === sink.spec.fromId) return this.write('ALTER SINK');
+    this.ws.update(
+      o.id,
+      (x) => ({ ...x, dependsOn: [...x.dependsOn.filter((d) => d !== sink.spec.fromId), found.id], spec: { ...(x.spec as ObjectSpec['sink']), fromId: found.id, createSql: print(statement) } }) as CatalogObject,
+      true,
+    );
+    return this.write('ALTER SINK');
+  }
+
   // ---- COMMENT ON ------------------------------------------------------------------------------
 
   /**
@@ -1767,13 +1834,18 @@ export class Planner {
     if (s.comment !== null && Buffer.byteLength(s.comment) > MAX_COMMENT_BYTES) {
       throw new PlanError(`provided comment was ${Buffer.byteLength(s.comment)} bytes long, max size is ${MAX_COMMENT_BYTES} bytes`, { code: SQLSTATE.invalidParameterValue, position: at });
     }
+    if (s.objectType === 'role' || s.objectType === 'network policy') {
+      const o = s.objectType === 'role' ? this.access.commentableRole(s.name[0]!, at) : this.access.ownedNetworkPolicy(s.name[0]!, at);
+      this.ws.update(o.id, (x) => withComment(x, s.comment), false);
+      return this.write('COMMENT');
+    }
     if (s.objectType === 'column') {
       const rel = findItem(this.view(), s.name, at);
       if (!rel) throw unknownItem(s.name, at);
       if (rel.kind !== 'table') {
         throw new NotSupportedError(`COMMENT ON COLUMN is not supported for a ${KIND_LABEL[rel.kind]}: the catalog knows the columns of tables only`, { position: at });
       }
-      requireOwner(this.view(), rel, at);
+      requireOwner(this.view(), rel, at, this.actor);
       const column = s.column!;
       if (!rel.spec.columns.some((c) => c.name === column)) {
         throw new PlanError(`column "${rel.name}.${column}" does not exist`, { code: SQLSTATE.undefinedColumn, position: at });
@@ -1800,7 +1872,7 @@ export class Planner {
     if (!KINDS_OF_TYPE[s.objectType].includes(o.kind)) {
       throw new PlanError(`${KIND_LABEL[o.kind]} ${o.name} is not a ${s.objectType}`, { code: SQLSTATE.wrongObjectType, position: at });
     }
-    requireOwner(this.view(), o, at);
+    requireOwner(this.view(), o, at, this.actor);
     this.ws.update(o.id, (x) => withComment(x, s.comment), false);
     return this.write('COMMENT');
   }
@@ -1873,6 +1945,11 @@ export class Planner {
 /** The objects a sink's Avro docs name. */
 function docTargets(docs: { readonly key: readonly { objectId: string }[]; readonly value: readonly { objectId: string }[] } | undefined): string[] {
   return docs ? [...docs.key, ...docs.value].map((d) => d.objectId) : [];
+}
+
+/** Materialize's plan_sink refuses a system relation as a sink's input (bail_unsupported: 0A000). */
+function refuseSystemSinkInput(name: ObjectName, position: number): void {
+  if (isSystemRelation(name)) throw new NotSupportedError('creating a sink directly on a catalog object not yet supported', { position });
 }
 
 /** What a sink may export (Materialize's plan_sink): anything with storage of its own. */

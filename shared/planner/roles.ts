@@ -1,19 +1,20 @@
 /**
  * Roles, memberships and privileges as Materialize has them, over a catalog view. Pure.
  *
- * Every tenant is one Materialize environment, and every app password of it acts as the role
- * `materialize` (id `u1`), the one user role a fresh environment has. The built-in roles are not
+ * Every tenant is one Materialize environment. An app password acts as the role it was made for, or
+ * as `materialize` (id `u1`, the one user role a fresh environment has) with superuser rights
+ * (the planner's Actor). The built-in roles are not
  * stored: `mz_system`, `mz_support`, `mz_analytics` (system, `s1`..`s3`), `mz_monitor` and
  * `mz_monitor_redacted` (predefined, `g1`, `g2`) and the pseudo-role PUBLIC (`p`). Roles made by
  * CREATE ROLE are catalog objects, and so are memberships and default privileges, so that the
  * built-in roles, which are never written, can be members and targets all the same.
  *
- * `materialize` is not a superuser and holds every system privilege (CREATEROLE, CREATEDB,
- * CREATECLUSTER, CREATENETWORKPOLICY), as it does in Materialize's own tests once mz_system has
- * granted them: what only a superuser may do (ALTER DEFAULT PRIVILEGES FOR ALL ROLES, GRANT ...
- * ON SYSTEM) is refused, ownership and role membership are checked (`must be owner of ...`,
- * `must be a member of ...`), and object privileges are kept and shown but not enforced: rows are
- * the data plane's, and every caller here is `materialize`.
+ * Acting as a non-superuser (a password made for a role, or the planner's default, `materialize`
+ * as in Materialize's own tests, holding every system privilege once mz_system has granted them):
+ * what only a superuser may do (ALTER DEFAULT PRIVILEGES FOR ALL ROLES, GRANT ... ON SYSTEM) is
+ * refused, ownership and role membership are checked (`must be owner of ...`, `must be a member of
+ * ...`). A superuser passes those checks. Object privileges are kept and shown but not enforced:
+ * rows are the data plane's.
  */
 import { isItemKind, type AclItem, type CatalogObject, type CatalogSnapshot, type ItemSpecBase, type ObjectOf, type PrivilegeObjectType } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
@@ -23,6 +24,27 @@ import { RESERVED_PREFIXES } from './names';
 export const MATERIALIZE_ROLE_ID = 'u1';
 export const MZ_SYSTEM_ROLE_ID = 's1';
 export const PUBLIC_ROLE_ID = 'p';
+
+/**
+ * The role a statement acts as (its session's), and whether it is a superuser, who passes every
+ * ownership, membership and superuser-only check (Materialize's rbac filter_requirements). An app
+ * password acts as the role it was made for, or as materialize with superuser rights
+ * (shared/auth/app-passwords.ts, actorOf).
+ */
+export interface Actor {
+  readonly id: string;
+  readonly name: string;
+  readonly superuser: boolean;
+}
+
+/** materialize without superuser rights: what the planner acts as when it is told nothing else. */
+export const MATERIALIZE_ACTOR: Actor = { id: MATERIALIZE_ROLE_ID, name: 'materialize', superuser: false };
+
+/** The actor of a role name, or undefined when no such role exists (it was dropped since the password was made). */
+export function actorNamed(view: CatalogSnapshot, name: string, superuser: boolean): Actor | undefined {
+  const r = findRole(view, name);
+  return r ? { id: r.id, name: r.name, superuser } : undefined;
+}
 
 /** A role as the planner sees it, stored or built in. */
 export interface Role {

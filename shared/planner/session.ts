@@ -119,11 +119,47 @@ function lookup(name: string): VarDef {
   return v;
 }
 
+/**
+ * A value for `name` as SET would take it (the variable's canonical name and normalized value), or
+ * Materialize's error: unknown (42704), read-only (55P02), invalid (22023). For ALTER ROLE ... SET
+ * and ALTER SYSTEM SET, which keep a default for later sessions.
+ */
+export function normalizeSetting(name: string, value: readonly string[]): { readonly name: string; readonly value: string } {
+  const d = lookup(name);
+  if (d.readOnly) throw new PlanError(`parameter "${d.name}" cannot be changed`, { code: SQLSTATE.cantChangeRuntimeParam });
+  if (d.fixed) {
+    const v = value.join(', ');
+    if (v.toLowerCase() !== d.default.toLowerCase() && !(d.default === 'on' && ['true', 'on', '1'].includes(v.toLowerCase()))) throw new PlanError(`parameter "${d.name}" can only be set to "${d.default}"`, { code: SQLSTATE.invalidParameterValue });
+    return { name: d.name, value: d.default };
+  }
+  return { name: d.name, value: d.check ? d.check(value, d.name) : value.join(', ') };
+}
+
+/** Whether `name` is a session variable a session may SET (so its system default is a superuser's to change). */
+export function isSettable(name: string): boolean {
+  const key = ALIASES[name.toLowerCase()] ?? name.toLowerCase();
+  const d = BY_NAME.get(key);
+  return d !== undefined && !d.readOnly;
+}
+
+/** The canonical name of a session variable (`timezone` → `TimeZone`), or Materialize's 42704. */
+export function variableName(name: string): string {
+  return lookup(name).name;
+}
+
 /** A variable's value changed: pgwire tells the client (ParameterStatus) when it is a reported one. */
 export type VariableChange = { readonly name: string; readonly value: string };
 
 export class Session {
   private readonly values = new Map<string, string>();
+  /**
+   * The defaults this session starts from, under what it SETs: the system's (ALTER SYSTEM SET),
+   * then its role's (ALTER ROLE ... SET), read from the catalog by its first statement. RESET goes
+   * back to them, as in PostgreSQL.
+   */
+  private readonly base = new Map<string, string>();
+  /** Whether `base` was read from the catalog yet (a pgwire session reads it once). */
+  defaultsLoaded = false;
   /** Values to restore at the end of the transaction (`SET LOCAL`), and at a ROLLBACK (every SET). */
   private txnSaved: Map<string, string> | undefined;
   private localSaved: Map<string, string> | undefined;
@@ -141,6 +177,8 @@ export class Session {
   clone(): Session {
     const c = new Session(this.user);
     for (const [k, v] of this.values) c.values.set(k, v);
+    for (const [k, v] of this.base) c.base.set(k, v);
+    c.defaultsLoaded = this.defaultsLoaded;
     c.txnSaved = this.txnSaved && new Map(this.txnSaved);
     c.localSaved = this.localSaved && new Map(this.localSaved);
     c.superuser = this.superuser;
@@ -152,6 +190,9 @@ export class Session {
     const before = new Map(this.reported().map((r) => [r.name, r.value]));
     this.values.clear();
     for (const [k, v] of c.values) this.values.set(k, v);
+    this.base.clear();
+    for (const [k, v] of c.base) this.base.set(k, v);
+    this.defaultsLoaded = c.defaultsLoaded;
     this.txnSaved = c.txnSaved && new Map(c.txnSaved);
     this.localSaved = c.localSaved && new Map(c.localSaved);
     for (const r of this.reported()) if (before.get(r.name) !== r.value) this.changes.push(r);
@@ -165,7 +206,19 @@ export class Session {
   get(name: string): string {
     const d = lookup(name);
     if (d.name === 'is_superuser') return this.superuser ? 'on' : 'off';
-    return this.values.get(d.name) ?? d.default;
+    return this.values.get(d.name) ?? this.base.get(d.name) ?? d.default;
+  }
+
+  /** Starts from these defaults (canonical names, normalized values), later ones winning: the system's, then the role's. */
+  loadDefaults(...layers: readonly Readonly<Record<string, string>>[]): void {
+    this.base.clear();
+    for (const layer of layers) {
+      for (const [k, v] of Object.entries(layer)) {
+        const d = BY_NAME.get(k.toLowerCase());
+        if (d && !d.readOnly) this.base.set(d.name, v);
+      }
+    }
+    this.defaultsLoaded = true;
   }
 
   /** Whether the session's role is a superuser (shown by is_superuser). */
@@ -184,15 +237,10 @@ export class Session {
   set(name: string, value: readonly string[] | 'default', local = false): void {
     const d = lookup(name);
     if (d.readOnly) throw new PlanError(`parameter "${d.name}" cannot be changed`, { code: SQLSTATE.cantChangeRuntimeParam });
-    let next: string | undefined;
-    if (value === 'default') next = undefined;
-    else if (d.fixed) {
-      const v = value.join(', ');
-      if (v.toLowerCase() !== d.default.toLowerCase() && !(d.default === 'on' && ['true', 'on', '1'].includes(v.toLowerCase()))) throw new PlanError(`parameter "${d.name}" can only be set to "${d.default}"`, { code: SQLSTATE.invalidParameterValue });
-      next = d.default;
-    } else next = d.check ? d.check(value, d.name) : value.join(', ');
+    const next = value === 'default' ? undefined : normalizeSetting(d.name, value).value;
     const before = this.get(d.name);
     const saved = local && this.localSaved ? this.localSaved : this.txnSaved;
+    // (`next` undefined: back to the session's default.)
     if (saved && !saved.has(d.name)) saved.set(d.name, this.values.get(d.name) ?? '\u0000');
     if (local && this.localSaved && this.txnSaved && !this.txnSaved.has(d.name)) this.txnSaved.set(d.name, this.values.get(d.name) ?? '\u0000');
     if (next === undefined) this.values.delete(d.name);

@@ -305,6 +305,12 @@ export type RoleAttribute =
     }
   | { readonly kind: 'PASSWORD'; readonly password: string | null };
 
+/** A network policy's rule as typed: its name and options (`ACTION`, `DIRECTION`, `ADDRESS`), checked by the planner. */
+export interface NetworkPolicyRuleDef {
+  readonly name: string;
+  readonly options: readonly SqlOption[];
+}
+
 /** `ALTER ROLE r [WITH] attributes | SET name {TO | =} value | RESET name`. */
 export type AlterRoleAction =
   | { readonly kind: 'attributes'; readonly attributes: readonly RoleAttribute[] }
@@ -418,6 +424,11 @@ export type Statement =
     }
   | {
       readonly kind: 'create_webhook_source';
+      /**
+       * `CREATE TABLE ... FROM WEBHOOK` (Materialize's newer form): the webhook feeds a table,
+       * which takes no `IN CLUSTER` (it runs on the session's cluster).
+       */
+      readonly isTable?: boolean;
       readonly name: ObjectName;
       readonly ifNotExists: boolean;
       readonly inCluster?: string;
@@ -562,7 +573,7 @@ export type Statement =
    */
   | {
       readonly kind: 'comment';
-      readonly objectType: ObjectType | 'column';
+      readonly objectType: ObjectType | 'column' | 'role' | 'network policy';
       readonly name: ObjectName;
       readonly column?: string;
       readonly comment: string | null;
@@ -572,6 +583,15 @@ export type Statement =
   /** `CREATE ROLE name [WITH] attributes`. */
   | { readonly kind: 'create_role'; readonly name: string; readonly attributes: readonly RoleAttribute[] }
   | { readonly kind: 'alter_role'; readonly name: string; readonly action: AlterRoleAction }
+  /** `CREATE NETWORK POLICY name (RULES (rule (ACTION = ..., DIRECTION = ..., ADDRESS = ...), ...))`; `ALTER NETWORK POLICY name SET (RULES (...))`. */
+  | { readonly kind: 'create_network_policy' | 'alter_network_policy'; readonly name: string; readonly rules?: readonly NetworkPolicyRuleDef[] }
+  /** `DROP NETWORK POLICY [IF EXISTS] name, ...`. */
+  | { readonly kind: 'drop_network_policy'; readonly ifExists: boolean; readonly names: readonly string[] }
+  /** `ALTER SINK [IF EXISTS] s SET FROM relation`: the sink exports another relation (dbt's blue/green deploys). */
+  | { readonly kind: 'alter_sink_from'; readonly ifExists: boolean; readonly name: ObjectName; readonly from: ObjectName; readonly fromPosition: number }
+  /** `ALTER SYSTEM SET name {TO | =} value, ... | DEFAULT`; `ALTER SYSTEM RESET name | ALL` (name `all`). */
+  | { readonly kind: 'alter_system_set'; readonly name: string; readonly value: readonly string[] | 'default' }
+  | { readonly kind: 'alter_system_reset'; readonly name: string }
   /** `DROP ROLE [IF EXISTS] name, ...` (roles take no CASCADE). */
   | { readonly kind: 'drop_role'; readonly ifExists: boolean; readonly names: readonly string[] }
   /** `GRANT role, ... TO member, ...` / `REVOKE role, ... FROM member, ...` (`GROUP` before a member is noise). */

@@ -85,6 +85,7 @@ export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap', 'alter_cluster', 'alter_secret', 'alter_restart', 'alter_table_add_column',
   'alter_retain_history', 'alter_source', 'alter_connection', 'comment', 'create_type', 'create_role', 'alter_role', 'drop_role',
   'grant_role', 'revoke_role', 'grant_privileges', 'revoke_privileges', 'alter_default_privileges', 'drop_owned', 'reassign_owned',
+  'create_network_policy', 'alter_network_policy', 'drop_network_policy', 'alter_sink_from', 'alter_system_set', 'alter_system_reset',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
@@ -95,7 +96,7 @@ const SHOW_PLURALS: readonly (readonly string[])[] = [
 const SHOW_UNSUPPORTED = ['privileges', 'default', 'role', 'extended', 'full', 'network', 'continual'];
 
 /** Object types Materialize has and we do not serve (answered 0A000 where an object type is read). */
-const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['network', 'continual'];
+const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['continual'];
 
 /** The privileges of GRANT and REVOKE, Materialize's keywords. */
 const PRIVILEGES: readonly Privilege[] = ['INSERT', 'SELECT', 'UPDATE', 'DELETE', 'USAGE', 'CREATE', 'CREATEROLE', 'CREATEDB', 'CREATECLUSTER', 'CREATENETWORKPOLICY'];
@@ -415,9 +416,15 @@ export class Parser {
         case 'user':
           // Materialize's parser error, word for word (logins are the environment's, not SQL's).
           throw new SqlSyntaxError('CREATE USER is not supported, for more information consult the documentation at https://materialize.com/docs/sql/create-role/#details', this.byte(t.start));
+        case 'network':
+          if (this.peekKeywords('network', 'policy')) {
+            this.i += 2;
+            const name = this.parseIdent();
+            return { kind: 'create_network_policy', name, ...this.parseNetworkPolicyOptions() };
+          }
+          throw this.unsupported(t, 'CREATE NETWORK');
         case 'subsource':
         case 'continual':
-        case 'network':
         case 'unique':
         case 'replacement':
           throw this.unsupported(t, `CREATE ${t.value.toUpperCase()}`);
@@ -579,7 +586,7 @@ export class Parser {
     return this.fail(`a load generator (one of ${oneOf(LOAD_GENERATORS.map(([g]) => g.toUpperCase()))})`);
   }
 
-  private parseWebhookSource(name: ObjectName, ifNotExists: boolean, inCluster: string | undefined): Statement {
+  private parseWebhookSource(name: ObjectName, ifNotExists: boolean, inCluster: string | undefined, isTable = false): Statement {
     this.expectKeywords('body', 'format');
     const formatTok = this.peek();
     const bodyFormat = this.parseFormat('source');
@@ -613,6 +620,7 @@ export class Parser {
     const check = this.eatKeyword('check') ? this.parseWebhookCheck() : undefined;
     return {
       kind: 'create_webhook_source',
+      ...(isTable ? { isTable } : {}),
       name,
       ifNotExists,
       ...(inCluster !== undefined ? { inCluster } : {}),
@@ -838,6 +846,11 @@ export class Parser {
   private parseCreateTable(temporary: boolean): Statement {
     const ifNotExists = this.eatIfNotExists();
     const name = this.parseNameFor('table');
+    if (this.peekKeywords('from', 'webhook')) {
+      if (temporary) throw this.unsupported(this.peek(), 'CREATE TEMPORARY TABLE ... FROM WEBHOOK');
+      this.i += 2;
+      return this.parseWebhookSource(name, ifNotExists, undefined, true);
+    }
     // `CREATE TABLE t (a, b) FROM SOURCE s (...)`: column names, no types, before FROM SOURCE.
     const afterColumns = this.peekOp('(') ? this.tokens[this.matchingClose(this.i)] : undefined;
     if (this.peekKeyword('from') || (afterColumns?.kind === 'word' && afterColumns.value === 'from')) {
@@ -1139,6 +1152,10 @@ export class Parser {
   private parseDrop(): Statement {
     const t = this.peek();
     if (t.kind === 'word' && UNSUPPORTED_OBJECT_TYPES.includes(t.value)) throw this.unsupported(t, `DROP ${t.raw.toUpperCase()}`);
+    if (this.eatKeywords('network', 'policy')) {
+      const ifExists = this.eatKeywords('if', 'exists');
+      return { kind: 'drop_network_policy', ifExists, names: this.parseIdentSeq() };
+    }
     if (this.eatKeyword('role') || this.eatKeyword('user')) {
       const ifExists = this.eatKeywords('if', 'exists');
       return { kind: 'drop_role', ifExists, names: this.parseIdentSeq() };
@@ -1201,7 +1218,13 @@ export class Parser {
 
   private parseAlter(): Statement {
     const t = this.peek();
-    if (t.kind === 'word' && [...UNSUPPORTED_OBJECT_TYPES, 'system'].includes(t.value)) {
+    if (this.eatKeyword('system')) return this.parseAlterSystem();
+    if (this.eatKeywords('network', 'policy')) {
+      const name = this.parseIdent();
+      this.expectKeyword('set');
+      return { kind: 'alter_network_policy', name, ...this.parseNetworkPolicyOptions() };
+    }
+    if (t.kind === 'word' && UNSUPPORTED_OBJECT_TYPES.includes(t.value)) {
       throw this.unsupported(t, `ALTER ${t.raw.toUpperCase()}`);
     }
     if (this.eatKeyword('role') || this.eatKeyword('user')) return this.parseAlterRole();
@@ -1224,6 +1247,10 @@ export class Parser {
       return { kind: 'alter_swap', objectType, name, other: this.parseIdent() };
     }
     if (this.eatKeywords('set', 'cluster')) return { kind: 'alter_set_cluster', objectType, ifExists, name, cluster: this.parseIdent() };
+    if (objectType === 'sink' && this.eatKeywords('set', 'from')) {
+      const fromPosition = this.byte(this.peek().start);
+      return { kind: 'alter_sink_from', ifExists, name, from: this.parseObjectName(), fromPosition };
+    }
     if ((objectType === 'source' || objectType === 'sink') && this.eatKeyword('restart')) return { kind: 'alter_restart', objectType, ifExists, name };
     if (objectType === 'secret' && this.eatKeyword('as')) return { kind: 'alter_secret', name, ifExists, value: this.parseSecretValue() };
     if (objectType === 'cluster' && this.peekKeyword('set') && this.peekOp('(', 1)) {
@@ -1268,6 +1295,7 @@ export class Parser {
     const actions = ['RENAME TO', 'OWNER TO', 'SWAP WITH', 'SET CLUSTER'];
     if (objectType === 'secret') actions.push('AS');
     if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
+    if (objectType === 'sink') actions.push('SET FROM');
     if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
     if (objectType === 'table') actions.push('ADD COLUMN');
     if (objectType === 'connection') actions.push('SET (...)', 'RESET (...)', 'DROP (...)', 'ROTATE KEYS');
@@ -1390,6 +1418,38 @@ export class Parser {
       out.push(this.parseIdent());
     } while (this.eatOp(','));
     return out;
+  }
+
+  /** `( RULES [=] ( rule ( ACTION [=] v, DIRECTION [=] v, ADDRESS [=] v ), ... ) )` (Materialize's parse_network_policy_option). */
+  private parseNetworkPolicyOptions(): { rules?: { name: string; options: SqlOption[] }[] } {
+    this.expectOp('(');
+    let rules: { name: string; options: SqlOption[] }[] | undefined;
+    do {
+      const at = this.peek();
+      this.expectKeyword('rules');
+      if (rules) throw new SqlSyntaxError('RULES specified more than once', this.byte(at.start));
+      this.eatOp('=');
+      this.expectOp('(');
+      rules = [];
+      if (!this.eatOp(')')) {
+        do {
+          const name = this.parseIdent();
+          rules.push({ name, options: this.parseOptions(NETWORK_POLICY_RULE_OPTIONS) });
+        } while (this.eatOp(','));
+        this.expectOp(')');
+      }
+    } while (this.eatOp(','));
+    this.expectOp(')');
+    return rules ? { rules } : {};
+  }
+
+  /** `SET name {TO | =} {value, ... | DEFAULT}` or `RESET {name | ALL}` after `ALTER SYSTEM`. */
+  private parseAlterSystem(): Statement {
+    if (this.eatKeyword('reset')) return { kind: 'alter_system_reset', name: this.eatKeyword('all') ? 'all' : this.parseVariableName() };
+    if (!this.eatKeyword('set')) return this.fail('one of SET or RESET');
+    const name = this.parseVariableName();
+    if (!this.eatKeyword('to') && !this.eatOp('=')) return this.fail("TO or '='");
+    return { kind: 'alter_system_set', name, value: this.parseSetValues() };
   }
 
   private parseCreateRole(): Statement {
@@ -1545,18 +1605,26 @@ export class Parser {
   private parseComment(): Statement {
     this.expectKeyword('on');
     const t = this.peek();
-    if (t.kind === 'word' && ['role', 'function', 'network'].includes(t.value)) {
-      throw this.unsupported(t, `COMMENT ON ${t.raw.toUpperCase()}${t.value === 'network' ? ' POLICY' : ''}`);
+    if (t.kind === 'word' && t.value === 'function') throw this.unsupported(t, 'COMMENT ON FUNCTION');
+    if (this.eatKeyword('role') || this.eatKeywords('network', 'policy')) {
+      // A role's or network policy's name is one identifier (Materialize's parse_identifier).
+      const objectType = t.value === 'role' ? 'role' : 'network policy';
+      const nameTok = this.peek();
+      const name = this.parseIdent();
+      this.expectKeyword('is');
+      const comment = this.eatKeyword('null') ? null : this.parseStringLiteral();
+      return { kind: 'comment', objectType, name: [name], comment, namePosition: this.byte(nameTok.start) };
     }
     const objectType: ObjectType | 'column' = this.eatKeyword('column') ? 'column' : this.parseObjectType();
     const nameTok = this.peek();
     let name: ObjectName;
     let column: string | undefined;
     if (objectType === 'column') {
-      const parts = this.parseObjectName();
-      if (parts.length < 2) this.failAt(nameTok, 'a column name qualified by its relation (relation.column)');
-      name = parts.slice(0, -1);
-      column = parts[parts.length - 1]!;
+      // The relation's name (up to three parts, `database.schema.table`) and the column's: the
+      // Terraform provider and dbt always send all four.
+      const parts = this.parseColumnReference();
+      name = parts.relation;
+      column = parts.column;
     } else {
       name = this.parseNameFor(objectType);
     }
@@ -1571,6 +1639,7 @@ export class Parser {
     if (this.eatKeyword('create')) {
       const t = this.peek();
       if (t.kind === 'word' && UNSUPPORTED_OBJECT_TYPES.includes(t.value)) throw this.unsupported(t, `SHOW CREATE ${t.raw.toUpperCase()}`);
+      if (this.peekKeywords('network', 'policy')) throw this.unsupported(t, 'SHOW CREATE NETWORK POLICY');
       const objectType = this.parseObjectType();
       return { kind: 'show_create', objectType, name: this.parseNameFor(objectType) };
     }
@@ -1591,7 +1660,7 @@ export class Parser {
       }
     }
     if (what === undefined) {
-      if (t.kind === 'word' && SHOW_UNSUPPORTED.includes(t.value)) throw this.unsupported(t, `SHOW ${t.raw.toUpperCase()}`);
+      if (t.kind === 'word' && SHOW_UNSUPPORTED.includes(t.value)) throw this.unsupported(t, t.value === 'network' ? 'SHOW NETWORK POLICIES' : `SHOW ${t.raw.toUpperCase()}`);
       if (t.kind === 'word' || t.kind === 'quoted') {
         if (this.eatKeywords('transaction', 'isolation', 'level')) return { kind: 'show_variable', name: 'transaction_isolation' };
         if (this.eatKeywords('time', 'zone')) return { kind: 'show_variable', name: 'timezone' };
@@ -1732,7 +1801,12 @@ export class Parser {
       name = this.parseVariableName();
       if (!this.eatKeyword('to') && !this.eatOp('=')) return this.fail("TO or '='");
     }
-    if (this.eatKeyword('default')) return { kind: 'set_variable', name, local, value: 'default' };
+    return { kind: 'set_variable', name, local, value: this.parseSetValues() };
+  }
+
+  /** `DEFAULT` or `value, ...` after `SET name {TO | =}` (SET, ALTER ROLE ... SET, ALTER SYSTEM SET). */
+  parseSetValues(): string[] | 'default' {
+    if (this.eatKeyword('default')) return 'default';
     const value: string[] = [];
     do {
       const v = this.peek();
@@ -1745,7 +1819,7 @@ export class Parser {
       } else return this.fail('a value');
       this.next();
     } while (this.eatOp(','));
-    return { kind: 'set_variable', name, local, value };
+    return value;
   }
 
   // ---- SELECT ------------------------------------------------------------------------------
@@ -2003,13 +2077,17 @@ export class Parser {
   private parseDocOnTarget(): DocOnTarget {
     if (this.eatKeyword('type')) return { kind: 'type', name: this.parseObjectName() };
     if (!this.eatKeyword('column')) return this.fail('one of TYPE or COLUMN');
+    return { kind: 'column', ...this.parseColumnReference() };
+  }
+
+  /** `[[database.]schema.]relation.column` (Materialize's parse_column_name, with its message for a bare name). */
+  private parseColumnReference(): { relation: ObjectName; column: string } {
     const start = this.peek();
-    // The relation's name (up to three parts) and the column's.
     const name = [this.parseIdent()];
     while (this.eatOp('.')) name.push(this.parseIdent());
     if (name.length > 4) this.failAt(this.prev(), 'a column name with at most four parts (database.schema.relation.column)');
     if (name.length < 2) throw new SqlSyntaxError('need to specify an object and a column', this.byte(start.start));
-    return { kind: 'column', relation: name.slice(0, -1), column: name[name.length - 1]! };
+    return { relation: name.slice(0, -1), column: name[name.length - 1]! };
   }
 
   /** The rest of one option after its name (`[=] value`, or none), as a SqlOption starting at `startTok`. */
@@ -2455,6 +2533,9 @@ export class Parser {
     throw new SqlSyntaxError(`Expected ${expected}, found ${found}`, this.byte(t.start));
   }
 }
+
+/** The options of one network policy rule (Materialize's NetworkPolicyRuleOptionName). */
+const NETWORK_POLICY_RULE_OPTIONS: OptionListSpec = { what: 'a network policy rule', names: ['ACTION', 'ADDRESS', 'DIRECTION'] };
 
 /** Option names a list may give more than once. */
 const MULTIPLE_OPTIONS: ReadonlySet<string> = new Set(['REFRESH']);

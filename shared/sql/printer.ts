@@ -376,7 +376,9 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
       return tail ? `${head} ${tail}` : head + withOptions(s.withOptions);
     }
     case 'create_webhook_source': {
-      const parts = [`CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${inCluster(s.inCluster)} FROM WEBHOOK BODY FORMAT ${format(s.bodyFormat)}`];
+      // A table takes no IN CLUSTER (Materialize's printer leaves it out too).
+      const head = s.isTable ? `CREATE TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}` : `CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${inCluster(s.inCluster)}`;
+      const parts = [`${head} FROM WEBHOOK BODY FORMAT ${format(s.bodyFormat)}`];
       for (const h of s.includeHeader) parts.push(`INCLUDE HEADER ${stringLiteral(h.header)} AS ${ident(h.alias)}${h.bytes ? ' BYTES' : ''}`);
       if (s.includeHeaders) {
         const filters = s.includeHeaders.filters.map((f) => `${f.block ? 'NOT ' : ''}${stringLiteral(f.header)}`);
@@ -461,7 +463,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     case 'show_create':
       return `SHOW CREATE ${s.objectType.toUpperCase()} ${objectName(s.name)}`;
     case 'comment':
-      return `COMMENT ON ${s.objectType.toUpperCase()} ${objectName(s.column === undefined ? s.name : [...s.name, s.column])} IS ${s.comment === null ? 'NULL' : stringLiteral(s.comment)}`;
+      return `COMMENT ON ${s.objectType.toUpperCase()} ${s.objectType === 'role' ? roleIdent(s.name[0]!) : objectName(s.column === undefined ? s.name : [...s.name, s.column])} IS ${s.comment === null ? 'NULL' : stringLiteral(s.comment)}`;
     case 'create_role':
       return `CREATE ROLE ${roleIdent(s.name)}${roleAttributes(s.attributes, opts)}`;
     case 'alter_role': {
@@ -473,6 +475,19 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     }
     case 'drop_role':
       return `DROP ROLE ${ifExists(s.ifExists)}${s.names.map(roleIdent).join(', ')}`;
+    case 'create_network_policy':
+    case 'alter_network_policy': {
+      const rules = s.rules ? `RULES = (${s.rules.map((r) => `${ident(r.name)} ${optionList(r.options)}`).join(', ')})` : '';
+      return s.kind === 'create_network_policy' ? `CREATE NETWORK POLICY ${ident(s.name)} (${rules})` : `ALTER NETWORK POLICY ${ident(s.name)} SET (${rules})`;
+    }
+    case 'drop_network_policy':
+      return `DROP NETWORK POLICY ${ifExists(s.ifExists)}${s.names.map(ident).join(', ')}`;
+    case 'alter_sink_from':
+      return `ALTER SINK ${ifExists(s.ifExists)}${objectName(s.name)} SET FROM ${objectName(s.from)}`;
+    case 'alter_system_set':
+      return `ALTER SYSTEM SET ${ident(s.name)} = ${s.value === 'default' ? 'DEFAULT' : s.value.map(stringLiteral).join(', ')}`;
+    case 'alter_system_reset':
+      return s.name === 'all' ? 'ALTER SYSTEM RESET ALL' : `ALTER SYSTEM RESET ${ident(s.name)}`;
     case 'grant_role':
     case 'revoke_role':
       return `${s.kind === 'grant_role' ? 'GRANT' : 'REVOKE'} ${s.roles.map(roleIdent).join(', ')} ${s.kind === 'grant_role' ? 'TO' : 'FROM'} ${s.members.map(roleIdent).join(', ')}`;

@@ -4,7 +4,7 @@
  * and history items it needs. Pure: the caller loads the inputs; the SQL engine answers queries
  * over these rows.
  */
-import { NO_DATABASE, type CatalogObject, type CatalogSnapshot, type ItemObject, type ObjectOf } from '../catalog/model';
+import { NO_DATABASE, type CatalogObject, type CatalogSnapshot, type ItemObject, type NetworkPolicyRule, type ObjectOf } from '../catalog/model';
 import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/status-store';
 import type { EffectRecord } from '../effects/model';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
@@ -42,7 +42,7 @@ export const OBJECT_TYPE: Readonly<Record<string, string>> = {
 };
 
 /** mz_comments.object_type: the audit log's spellings, as Materialize writes them (items as in mz_objects). */
-export const COMMENT_OBJECT_TYPE: Readonly<Record<string, string>> = { ...OBJECT_TYPE, cluster: 'cluster', cluster_replica: 'cluster-replica', database: 'database', schema: 'schema', role: 'role' };
+export const COMMENT_OBJECT_TYPE: Readonly<Record<string, string>> = { ...OBJECT_TYPE, cluster: 'cluster', cluster_replica: 'cluster-replica', database: 'database', schema: 'schema', role: 'role', network_policy: 'network-policy' };
 
 /** An object's ACL as mz_aclitem[] (text items). */
 export const aclArray = (snapshot: CatalogSnapshot, o: Parameters<typeof aclOf>[1]): string[] => aclOf(snapshot, o).map(aclItemText);
@@ -109,7 +109,7 @@ function connectorRows(kind: 'source' | 'sink', i: SystemInputs): StatusRow[] {
   if (kind === 'source') {
     for (const x of i.snapshot.ofKind('source')) row(x.id, x.name, x.spec.sourceType, byId.get(x.id));
     for (const x of i.snapshot.ofKind('subsource')) row(x.id, x.name, 'subsource', byId.get(x.spec.sourceId));
-    for (const x of i.snapshot.ofKind('table')) if (x.spec.fromSource) row(x.id, x.name, 'table', byId.get(x.id));
+    for (const x of i.snapshot.ofKind('table')) if (x.spec.fromSource || x.spec.webhook) row(x.id, x.name, 'table', byId.get(x.id));
   } else {
     for (const x of i.snapshot.ofKind('sink')) {
       const own = byId.get(x.id);
@@ -136,6 +136,13 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The relation that lists each upstream table a source of this type exports (Materialize's names). */
 const UPSTREAM_TABLES_RELATION = { postgres: 'mz_postgres_source_tables', mysql: 'mz_mysql_source_tables', 'sql-server': 'mz_sql_server_source_tables' } as const;
+
+/** The network policies as mz_network_policies lists them: Materialize's built-in `default` (id u1, mz_system's, open ingress) unless a stored one replaced it. */
+function networkPolicies(snapshot: CatalogSnapshot): { id: string; name: string; owner: string; rules: readonly NetworkPolicyRule[] }[] {
+  const stored = snapshot.ofKind('network_policy').map((p) => ({ id: p.id, name: p.name, owner: ownerOf(snapshot, p), rules: p.spec.rules }));
+  const builtin = { id: 'u1', name: 'default', owner: MZ_SYSTEM_ROLE_ID, rules: [{ name: 'open_ingress', action: 'allow', direction: 'ingress', address: '0.0.0.0/0' }] as const };
+  return stored.some((p) => p.name === builtin.name) ? stored : [builtin, ...stored];
+}
 
 export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
   def({
@@ -170,7 +177,36 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
     name: 'mz_system_privileges',
     columns: mz['mz_catalog.mz_system_privileges'],
     needs: [],
-    rows: () => [{ privileges: `${MZ_SYSTEM_ROLE_ID}=RBNP/${MZ_SYSTEM_ROLE_ID}` }, { privileges: `${MATERIALIZE_ROLE_ID}=RBNP/${MZ_SYSTEM_ROLE_ID}` }],
+    rows: ({ snapshot }) => [
+      { privileges: `${MZ_SYSTEM_ROLE_ID}=RBNP/${MZ_SYSTEM_ROLE_ID}` },
+      { privileges: `${MATERIALIZE_ROLE_ID}=RBNP/${MZ_SYSTEM_ROLE_ID}` },
+      // GRANT ... ON SYSTEM TO a role made with CREATE ROLE (granted by mz_system, as in Materialize).
+      ...snapshot.ofKind('role').filter((r) => r.spec.systemPrivileges).map((r) => ({ privileges: `${r.id}=${r.spec.systemPrivileges}/${MZ_SYSTEM_ROLE_ID}` })),
+    ],
+  }),
+  /** ALTER ROLE ... SET: each role's session variable defaults. */
+  def({
+    schema: 'mz_catalog',
+    name: 'mz_role_parameters',
+    columns: mz['mz_catalog.mz_role_parameters'],
+    needs: [],
+    rows: ({ snapshot }) => snapshot.ofKind('role').flatMap((r) => Object.entries(r.spec.vars ?? {}).map(([parameter_name, parameter_value]) => ({ role_id: r.id, parameter_name, parameter_value }))),
+  }),
+  /** CREATE NETWORK POLICY: the built-in `default` (Materialize's open ingress) unless altered, and every stored one. */
+  def({
+    schema: 'mz_internal',
+    name: 'mz_network_policies',
+    columns: mz['mz_internal.mz_network_policies'],
+    needs: [],
+    rows: ({ snapshot }) =>
+      networkPolicies(snapshot).map((p) => ({ id: p.id, name: p.name, owner_id: p.owner, privileges: [`${p.owner}=U/${p.owner}`], oid: oid(snapshot, `network_policy:${p.id}`) })),
+  }),
+  def({
+    schema: 'mz_internal',
+    name: 'mz_network_policy_rules',
+    columns: mz['mz_internal.mz_network_policy_rules'],
+    needs: [],
+    rows: ({ snapshot }) => networkPolicies(snapshot).flatMap((p) => p.rules.map((r) => ({ name: r.name, policy_id: p.id, action: r.action, address: r.address, direction: r.direction }))),
   }),
   def({
     schema: 'mz_catalog',
@@ -462,11 +498,13 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
     name: 'mz_webhook_sources',
     columns: mz['mz_internal.mz_webhook_sources'],
     needs: [],
+    // Webhook sources and the tables fed by a webhook (CREATE TABLE ... FROM WEBHOOK): both take requests at a URL.
     rows: ({ snapshot }) =>
-      snapshot
-        .ofKind('source')
-        .filter((s) => s.spec.sourceType === 'webhook')
-        .map((s) => ({ id: s.id, name: s.name, url: `/api/webhook/${snapshot.qualifiedName(s).map(encodeURIComponent).join('/')}` })),
+      [...snapshot.ofKind('source').filter((s) => s.spec.sourceType === 'webhook'), ...snapshot.ofKind('table').filter((t) => t.spec.webhook)].map((s) => ({
+        id: s.id,
+        name: s.name,
+        url: `/api/webhook/${snapshot.qualifiedName(s).map(encodeURIComponent).join('/')}`,
+      })),
   }),
   /**
    * AWS connections' settings (what `CREATE CONNECTION ... TO AWS` named, secrets by id).

@@ -89,6 +89,21 @@ describe('COMMENT ON', () => {
     expect(await comments(sql)).toEqual([]);
   });
 
+  it('takes the four-part column names the Terraform provider and dbt send (database.schema.table.column)', async () => {
+    const { sql } = await sqlClient(p);
+    expect((await sql('CREATE TABLE t (a int, b text)')).status).toBe(200);
+    const [[tableId]] = (await rows(sql, "SELECT id FROM mz_tables WHERE name = 't'")) as [[string]];
+    const r = await sql(`COMMENT ON COLUMN "materialize"."public"."t"."b" IS 'four parts'; COMMENT ON COLUMN public.t.a IS 'three parts'`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await comments(sql)).toEqual([
+      [tableId, 'table', 1, 'three parts'],
+      [tableId, 'table', 2, 'four parts'],
+    ]);
+    // Five parts name no column: the name's relation has four (Materialize's name resolution refuses it).
+    const five = await sql("COMMENT ON COLUMN x.materialize.public.t.b IS 'x'");
+    expect(five.body.results[0].error.code).toBe('42601');
+  });
+
   it('drops the comments with their object', async () => {
     const { sql } = await sqlClient(p);
     expect((await sql("CREATE TABLE t (a int); COMMENT ON TABLE t IS 'x'; COMMENT ON COLUMN t.a IS 'y'")).status).toBe(200);

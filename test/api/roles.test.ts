@@ -82,7 +82,8 @@ describe('roles and privileges', () => {
   });
 
   it("answers Materialize's errors, and a failing statement leaves nothing of its request", async () => {
-    const { sql } = await sqlClient(p);
+    // A password made for the role materialize acts as it, not as a superuser (as in Materialize's own tests).
+    const { sql } = await sqlClient(p, undefined, { role: 'materialize' });
     await ok(sql, 'CREATE ROLE g; CREATE TABLE t (a int)');
     const cases: [string, string, string][] = [
       ['CREATE ROLE materialize', '42710', "role 'materialize' already exists"],
@@ -104,5 +105,46 @@ describe('roles and privileges', () => {
     }
     // The CREATE ROLE before each failing statement did not commit.
     expect(await rows(sql, "SELECT name FROM mz_roles WHERE name = 'scratch'")).toEqual([]);
+  });
+
+  it('a password made without a role acts as a superuser (the bootstrap password, an admin): what needs one succeeds', async () => {
+    const { sql } = await sqlClient(p);
+    expect(await rows(sql, 'SHOW is_superuser')).toEqual([['on']]);
+    await ok(sql, 'CREATE ROLE g; CREATE TABLE t (a int)');
+    const r = await sql(
+      [
+        'ALTER TABLE t OWNER TO g',
+        'GRANT CREATEDB ON SYSTEM TO g',
+        'ALTER DEFAULT PRIVILEGES FOR ROLE g GRANT SELECT ON TABLES TO materialize',
+        'ALTER DEFAULT PRIVILEGES FOR ALL ROLES GRANT SELECT ON TABLES TO g',
+      ].join('; '),
+    );
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const [[g]] = (await rows(sql, "SELECT id FROM mz_roles WHERE name = 'g'")) as [[string]];
+    expect(await rows(sql, "SELECT owner_id FROM mz_tables WHERE name = 't'")).toEqual([[g]]);
+    // The table is g's now; a superuser may still drop it.
+    await ok(sql, 'DROP TABLE t');
+  });
+
+  it('a password made for a role acts as that role: it owns what it creates and is no superuser', async () => {
+    const { sql, tenant } = await sqlClient(p);
+    await ok(sql, "CREATE ROLE svc; CREATE TABLE admins_table (a int)");
+    const [[svc]] = (await rows(sql, "SELECT id FROM mz_roles WHERE name = 'svc'")) as [[string]];
+    const asSvc = (await sqlClient(p, tenant, { role: 'svc' })).sql;
+    expect(await rows(asSvc, 'SHOW is_superuser')).toEqual([['off']]);
+    await ok(asSvc, 'CREATE TABLE svc_table (a int)');
+    expect(await rows(sql, "SELECT owner_id FROM mz_tables WHERE name = 'svc_table'")).toEqual([[svc]]);
+    // Not the owner of materialize's table, not a member of materialize, not a superuser.
+    for (const [query, message] of [
+      ['DROP TABLE admins_table', 'must be owner of TABLE materialize.public.admins_table'],
+      ['ALTER TABLE svc_table OWNER TO materialize', 'must be a member of "materialize"'],
+      ['GRANT CREATEDB ON SYSTEM TO svc', 'permission denied to GRANT/REVOKE SYSTEM PRIVILEGES'],
+    ]) {
+      expect(errorOf(await asSvc(query!)), query).toMatchObject({ code: '42501', message: expect.stringContaining(message!) });
+    }
+    await ok(asSvc, 'DROP TABLE svc_table');
+    // Once its role is gone, the password authenticates but acts as no one.
+    await ok(sql, 'DROP ROLE svc');
+    expect(errorOf(await asSvc('SHOW TABLES'))).toMatchObject({ code: '28000', message: 'role "svc" does not exist' });
   });
 });

@@ -1,9 +1,10 @@
 /**
  * docs/quickstart.md runs as written, and runs again: the ```sql blocks of §3, §4 and §8, sent
  * statement by statement as `ddlctl sql` sends what is typed at its prompt, print what the blocks
- * right after them show (ddlctl's own rendering: tags, tables, errors with their caret); §5's
- * `ddlctl status` has the sections, columns, statuses and "N not healthy" line of its sample and
- * exits 1, and §5's read of the stalled source answers its error. Then the whole quickstart runs
+ * right after them show (ddlctl's own rendering: tags, tables, errors with their caret: §4's source is
+ * refused, as Materialize's purification reads the missing upstream); §5's
+ * `ddlctl status` has the sections, columns, statuses and "all healthy" line of its sample and
+ * exits 0. Then the whole quickstart runs
  * AGAIN on the same catalog (a reader who did §8 starts over) with the same outcomes.
  *
  * §7 is left out: it needs a real PostgreSQL with logical replication. The upstream of §4,
@@ -144,19 +145,16 @@ describe.each([1, 2])('docs/quickstart.md, run %i on the same catalog', (round) 
     await runSection(4);
   });
 
-  it('§5: ddlctl status shows the sample, exits 1, and reading the stalled source answers its error', async () => {
+  it('§5: ddlctl status shows the sample (the source on the missing database was refused) and exits 0', async () => {
     // The data plane reports each source's health as it starts the ingestion: no sweep to wait for.
     await eventually(async () => {
       const rows: string[][] = (await sql('SELECT name, status FROM mz_internal.mz_source_statuses ORDER BY name')).body.results[0].rows;
-      return JSON.stringify(rows) === JSON.stringify([['counter', 'running'], ['orders', 'stalled'], ['shop', 'stalled']]);
+      return JSON.stringify(rows) === JSON.stringify([['counter', 'running']]);
     });
     const status = await runDdlctl(['--url', p.url!, 'status'], { env: { DDLCTL_PASSWORD: password } });
     expect(status.stderr).toBe('');
     expect(statusShape(status.stdout)).toEqual(statusShape(shownOutput(section(5), 'npx ddlctl status')));
-    expect(status.code, 'ddlctl status exits 1 while something is not healthy').toBe(1);
-
-    const read = /npx ddlctl sql -c "(.*)"/.exec(section(5))![1]!;
-    expect(await printedFor([read])).toBe(shownOutput(section(5), `npx ddlctl sql -c "${read}"`));
+    expect(status.code, 'ddlctl status exits 0 when all is healthy').toBe(0);
   });
 
   it(`§8: the clean-up leaves the catalog ready for ${round === 1 ? 'a second run' : 'a third'}`, async () => {

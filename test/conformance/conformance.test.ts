@@ -57,7 +57,8 @@ async function replay(file: CaseFile): Promise<{ file: CaseFile; verdicts: Verdi
   let blocked = new Blocked();
   for (const c of file.cases) {
     if (!client || c.reset) {
-      client = (await sqlClient(p)).sql;
+      // Materialize's tests run as the role materialize, which is no superuser there.
+      client = (await sqlClient(p, undefined, { role: 'materialize' })).sql;
       await client(PREAMBLE);
       blocked = new Blocked();
     }

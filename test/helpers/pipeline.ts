@@ -62,9 +62,12 @@ export interface SqlClient {
   (query: string, init?: { password?: string | null; body?: string; contentType?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
-/** A client for POST /api/sql with a fresh tenant and app password. */
-export async function sqlClient(p: Pipeline, tenant = `t${randomBytes(4).toString('hex')}`): Promise<{ sql: SqlClient; tenant: string; password: string }> {
-  const password = await p.passwords.create(tenant);
+/**
+ * A client for POST /api/sql with a fresh tenant and app password. The password acts as a
+ * superuser (materialize, as the bootstrap password does) unless made for a `role`.
+ */
+export async function sqlClient(p: Pipeline, tenant = `t${randomBytes(4).toString('hex')}`, o: { role?: string } = {}): Promise<{ sql: SqlClient; tenant: string; password: string }> {
+  const password = await p.passwords.create(tenant, undefined, '', o.role === undefined ? {} : { role: o.role });
   const sql: SqlClient = async (query, init = {}) => {
     const headers: Record<string, string> = {};
     const pw = init.password === undefined ? password : init.password;

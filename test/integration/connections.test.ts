@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { LOCAL_PROBE_POLICY } from '../../shared/probes/addresses';
 import { realProber } from '../../shared/probes/lazy';
+import type { ConnectionProbeInput } from '../../shared/probes/types';
 import { tenantItems } from '../helpers/catalog';
 import { eventually, rows, sqlClient, testPipeline, type SqlClient, ok } from '../helpers/pipeline';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
@@ -18,7 +19,18 @@ let pg: TestPostgres;
 beforeAll(async () => {
   pg = await startPostgres();
   // A timeout that never fires on a loaded machine: no case here waits for one.
-  p = await testPipeline('connections', { prober: realProber({ timeoutMs: 30_000, network: LOCAL_PROBE_POLICY }) });
+  const real = realProber({ timeoutMs: 30_000, network: LOCAL_PROBE_POLICY });
+  // The sources below read from `db.internal`, which exists only in these tests: a source checks its
+  // upstream at CREATE whatever its connection's VALIDATE said (as in Materialize), so that one
+  // upstream answers as a reachable one would; every other probe is the real prober's.
+  const fake = (conn: ConnectionProbeInput) => conn.options.HOST === 'db.internal';
+  p = await testPipeline('connections', {
+    prober: {
+      probeConnection: (conn) => real.probeConnection(conn),
+      probeSource: (conn, options, references) => (fake(conn) ? Promise.resolve({ ok: true, namespace: 'postgres' }) : real.probeSource(conn, options, references)),
+      probeSink: (conn, options) => real.probeSink(conn, options),
+    },
+  });
 });
 afterAll(async () => {
   await p?.stop();
@@ -155,6 +167,28 @@ describe('VALIDATE CONNECTION', () => {
       expect((await sql(q!)).body.results[0].error, q).toMatchObject({ code, message });
     }
     expect((await tenantItems(p, tenant)).length).toBe(before.length);
+  });
+});
+
+describe('connections Materialize does not validate by default (SSH tunnels, AWS, AWS PrivateLink)', () => {
+  it('creates and alters an SSH tunnel without reaching the bastion; VALIDATE CONNECTION and WITH (VALIDATE = true) check it', async () => {
+    const { sql } = await sqlClient(p);
+    const refused = await refusedPort();
+    // Its public keys must be installed on the bastion before it can answer: Materialize's
+    // validate_by_default is false for SSH (and AWS) connections.
+    const created = await sql(`CREATE CONNECTION tunnel TO SSH TUNNEL (HOST '127.0.0.1', PORT ${refused}, USER 'mz')`);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(await rows(sql, 'SHOW CREATE CONNECTION tunnel')).toEqual([['materialize.public.tunnel', `CREATE CONNECTION tunnel TO SSH TUNNEL (HOST = '127.0.0.1', PORT = ${refused}, USER = 'mz')`]]);
+    expect((await sql("ALTER CONNECTION tunnel SET (USER = 'mz2')")).status).toBe(200);
+    const checked = await sql('VALIDATE CONNECTION tunnel');
+    expect(checked.body.results[0].error).toMatchObject({ code: '58000', message: expect.stringMatching(/^ssh: .*refused/i) });
+    const validated = await sql(`CREATE CONNECTION tunnel2 TO SSH TUNNEL (HOST '127.0.0.1', PORT ${refused}, USER 'mz') WITH (VALIDATE = true)`);
+    expect(validated.body.results.at(-1).error).toMatchObject({ code: '08001', message: expect.stringMatching(/^ssh: .*refused/i) });
+    const altered = await sql("ALTER CONNECTION tunnel SET (USER = 'mz3') WITH (VALIDATE = true)");
+    expect(altered.body.results.at(-1).error).toMatchObject({ code: '08001', message: expect.stringMatching(/^ssh: .*refused/i) });
+    // A Postgres connection is still checked by default.
+    const pgConn = await sql(`CREATE CONNECTION pg TO POSTGRES (HOST '127.0.0.1', PORT ${refused}, USER 'mz')`);
+    expect(pgConn.body.results.at(-1).error).toMatchObject({ code: '08001' });
   });
 });
 

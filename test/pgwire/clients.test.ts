@@ -172,6 +172,28 @@ describe('node-postgres', () => {
     }
   });
 
+  it('acts as the role its app password was made for, and the bootstrap-like password as a superuser (SCRAM)', async () => {
+    await rows(http, 'CREATE ROLE pgsvc');
+    const svcPassword = await p.passwords.create(tenant, undefined, 'pgwire role test', { role: 'pgsvc' });
+    const admin = new pg.Client(config());
+    const svc = new pg.Client({ ...config(), user: 'pgsvc', password: svcPassword });
+    await admin.connect();
+    await svc.connect();
+    try {
+      expect((await admin.query('SHOW is_superuser')).rows).toEqual([{ is_superuser: 'on' }]);
+      expect((await svc.query('SHOW is_superuser')).rows).toEqual([{ is_superuser: 'off' }]);
+      await svc.query('CREATE TABLE pgsvc_table (a int)');
+      expect(await rows(http, "SELECT r.name FROM mz_tables t JOIN mz_roles r ON r.id = t.owner_id WHERE t.name = 'pgsvc_table'")).toEqual([['pgsvc']]);
+      const e = await svc.query('GRANT CREATEDB ON SYSTEM TO pgsvc').catch((x: Error & { code?: string }) => x);
+      expect((e as { code?: string }).code).toBe('42501');
+      await admin.query('GRANT CREATEDB ON SYSTEM TO pgsvc');
+      await admin.query('DROP TABLE pgsvc_table');
+    } finally {
+      await admin.end();
+      await svc.end();
+    }
+  });
+
   it('serves a pool of many concurrent connections', async () => {
     const pool = new pg.Pool({ ...config(), max: 40 });
     try {

@@ -89,6 +89,12 @@ const STATEMENT_KINDS: Record<Statement['kind'], true> = {
   alter_default_privileges: true,
   drop_owned: true,
   reassign_owned: true,
+  create_network_policy: true,
+  alter_network_policy: true,
+  drop_network_policy: true,
+  alter_sink_from: true,
+  alter_system_set: true,
+  alter_system_reset: true,
 };
 
 function bootstrap(): CatalogObject[] {

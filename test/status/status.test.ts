@@ -173,4 +173,32 @@ describe('purification', () => {
     prober.answers.delete('nopub.purify.test');
     expect((await sql("CREATE SOURCE s IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz') FOR ALL TABLES")).status).toBe(200);
   });
+
+  it("checks a source's and a sink's upstream even on a connection made WITH (VALIDATE = false), as Materialize's purification does", async () => {
+    const { sql, tenant } = await sqlClient(p);
+    prober.answers.set('unchecked.purify.test', { ok: false, namespace: 'postgres', error: 'error connecting to server: Connection refused (os error 111)' });
+    prober.answers.set('unchecked-broker.purify.test:9092', { ok: false, namespace: 'kafka', error: 'Meta data fetch error: BrokerTransportFailure (Local: Broker transport failure)' });
+    const setup = await sql(
+      [
+        "CREATE CLUSTER c (SIZE = '25cc')",
+        "CREATE SECRET pw AS 'pw'",
+        "CREATE TABLE t (a int)",
+        // VALIDATE = false skips the connection's own check: these commit.
+        "CREATE CONNECTION pg TO POSTGRES (HOST 'unchecked.purify.test', USER 'u', PASSWORD SECRET pw) WITH (VALIDATE = false)",
+        "CREATE CONNECTION k TO KAFKA (BROKER 'unchecked-broker.purify.test:9092', SECURITY PROTOCOL PLAINTEXT) WITH (VALIDATE = false)",
+      ].join('; '),
+    );
+    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+    await settled(tenant);
+    const before = await tenantItems(p, tenant);
+    // A source reads its publication from the upstream whatever the connection said (pure.rs connects).
+    const src = await sql("CREATE SOURCE s IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz') FOR ALL TABLES");
+    expect(src.body.results.at(-1).error).toMatchObject({ code: '08001', message: 'postgres: error connecting to server: Connection refused (os error 111)' });
+    // A Kafka sink connects to the brokers before it commits.
+    const sink = await sql("CREATE SINK k_sink IN CLUSTER c FROM t INTO KAFKA CONNECTION k (TOPIC 'out') FORMAT JSON ENVELOPE DEBEZIUM");
+    expect(sink.body.results.at(-1).error).toMatchObject({ code: '08001', message: expect.stringMatching(/^kafka: /) });
+    expect(await tenantItems(p, tenant)).toEqual(before);
+    prober.answers.delete('unchecked.purify.test');
+    prober.answers.delete('unchecked-broker.purify.test:9092');
+  });
 });

@@ -289,12 +289,6 @@ INSERT INTO input VALUES (1, now());
 -- source: docs transform-data/patterns/index.md
 INSERT INTO input VALUES (2, now());
 
--- source: docs security/self-managed/access-control/index.md
-ALTER SYSTEM SET enable_rbac_checks = 'on';
-
--- source: docs sql/alter-network-policy/index.md
-ALTER SYSTEM SET network_policy = office_access_policy;
-
 -- source: docs security/cloud/access-control/index.md
 SHOW PRIVILEGES FOR "blue.berry@example.com";
 
@@ -363,26 +357,6 @@ SHOW DEFAULT PRIVILEGES ON SCHEMAS;
 
 -- source: docs sql/index.md
 SHOW DEFAULT PRIVILEGES FOR joe;
-
--- source: docs security/cloud/index.md
-CREATE NETWORK POLICY office_access_policy (
-  RULES (
-    new_york (action='allow', direction='ingress',address='1.2.3.4/28'),
-    minnesota (action='allow',direction='ingress',address='2.3.4.5/32')
-  )
-);
-
--- source: docs security/cloud/index.md
-ALTER NETWORK POLICY office_access_policy SET (
-  RULES (
-    new_york (action='allow', direction='ingress',address='1.2.3.4/28'),
-    minnesota (action='allow',direction='ingress',address='2.3.4.5/32'),
-    boston (action='allow',direction='ingress',address='4.5.6.7/32')
-  )
-);
-
--- source: docs security/cloud/index.md
-DROP NETWORK POLICY office_access_policy;
 
 -- source: docs serve-results/index.md
 DECLARE c CURSOR FOR SUBSCRIBE (SELECT * FROM mv_counter_sum);

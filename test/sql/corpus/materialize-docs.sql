@@ -4003,3 +4003,31 @@ REASSIGN OWNED BY joe TO mike;
 
 -- source: docs sql/index.md
 REASSIGN OWNED BY joe, george TO mike;
+
+-- Moved from materialize-docs-unsupported.sql when issue 29 served them (ALTER SYSTEM, network policies).
+
+-- source: docs security/self-managed/access-control/index.md
+ALTER SYSTEM SET enable_rbac_checks = 'on';
+
+-- source: docs sql/alter-network-policy/index.md
+ALTER SYSTEM SET network_policy = office_access_policy;
+
+-- source: docs security/cloud/index.md
+CREATE NETWORK POLICY office_access_policy (
+  RULES (
+    new_york (action='allow', direction='ingress',address='1.2.3.4/28'),
+    minnesota (action='allow',direction='ingress',address='2.3.4.5/32')
+  )
+);
+
+-- source: docs security/cloud/index.md
+ALTER NETWORK POLICY office_access_policy SET (
+  RULES (
+    new_york (action='allow', direction='ingress',address='1.2.3.4/28'),
+    minnesota (action='allow',direction='ingress',address='2.3.4.5/32'),
+    boston (action='allow',direction='ingress',address='4.5.6.7/32')
+  )
+);
+
+-- source: docs security/cloud/index.md
+DROP NETWORK POLICY office_access_policy;
