@@ -67,8 +67,9 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
     newId: input.newId,
     ...(viewDeps ? { relationsReferenced: viewDeps.relationsReferenced, viewShape: viewDeps.viewShape } : {}),
   };
-  const ws = new Workspace(input.snapshot, ctx.now);
   const session = input.session ?? new Session();
+  // The session's temporary items (a pgwire connection's earlier statements made them).
+  const ws = new Workspace(input.snapshot, ctx.now, session.temporaries);
   if (actor) session.superuser = actor.superuser;
   // A session starts from the system's defaults (ALTER SYSTEM SET), then its role's (ALTER ROLE ... SET).
   if (!session.defaultsLoaded) {
@@ -114,6 +115,7 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
       return { kind: 'refused', response: { status: statusFor(err), body: { results } } };
     }
   }
+  session.temporaries = ws.temporaryItems();
   return { kind: 'planned', ws, planner, ctx, results, writeTags };
 }
 

@@ -316,7 +316,7 @@ export class AccessPlanner {
       validateName(s.name, at, 'network policy');
       if (view.networkPolicy(s.name) || s.name === DEFAULT_NETWORK_POLICY) throw plain(`network policy '${s.name}' already exists`, at);
       this.ws.create(this.newObject('network_policy', s.name, [], { rules }));
-      return { tag: 'CREATE NETWORK POLICY', notices: [] };
+      return { tag: 'CREATE NETWORKPOLICY', notices: [] };
     }
     const existing = view.networkPolicy(s.name);
     if (!existing && s.name === DEFAULT_NETWORK_POLICY && this.actor.superuser) {

@@ -5,6 +5,7 @@
  * its own (it starts from the defaults). `SET LOCAL` lasts until the end of the transaction, and
  * a rolled back transaction takes its `SET`s back, as in PostgreSQL. Pure.
  */
+import type { CatalogObject } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
 
 /** The PostgreSQL version Materialize reports itself as, for drivers' version checks. */
@@ -164,6 +165,12 @@ export class Session {
   private txnSaved: Map<string, string> | undefined;
   private localSaved: Map<string, string> | undefined;
   private readonly changes: VariableChange[] = [];
+  /**
+   * The session's temporary items (`CREATE TEMPORARY VIEW`, the `mz_temp` schema and indexes on
+   * them), as its last statement left them: a pgwire connection's statements see the ones its
+   * earlier statements made, as Materialize's session does. Never committed.
+   */
+  temporaries: readonly CatalogObject[] = [];
 
   /** `overrides`: startup parameters of a pgwire connection (`options`, `application_name`, ...). */
   constructor(readonly user = 'materialize', overrides: Readonly<Record<string, string>> = {}) {
@@ -182,6 +189,7 @@ export class Session {
     c.txnSaved = this.txnSaved && new Map(this.txnSaved);
     c.localSaved = this.localSaved && new Map(this.localSaved);
     c.superuser = this.superuser;
+    c.temporaries = this.temporaries;
     return c;
   }
 
@@ -195,6 +203,7 @@ export class Session {
     this.defaultsLoaded = c.defaultsLoaded;
     this.txnSaved = c.txnSaved && new Map(c.txnSaved);
     this.localSaved = c.localSaved && new Map(c.localSaved);
+    this.temporaries = c.temporaries;
     for (const r of this.reported()) if (before.get(r.name) !== r.value) this.changes.push(r);
   }
 

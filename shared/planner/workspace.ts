@@ -14,8 +14,9 @@
  *
  * Temporary items (`CREATE TEMPORARY VIEW`) live in a layer of their own: the statements after
  * them see them (names, dependencies, system tables), `diff()` never does, so they are never
- * committed and cause no effect. Over the HTTP API a request is Materialize's session, and they
- * vanish with it. They add nothing to the dependents counters of what they read: those fence
+ * committed and cause no effect. They belong to the session: a pgwire connection's statements
+ * start from the ones its earlier statements left (`initialTemporaries`), an HTTP request is a
+ * session of its own and they vanish with it. They add nothing to the dependents counters of what they read: those fence
  * concurrent commits, and a temporary item is in no commit.
  */
 import { CatalogSnapshot, type CatalogObject } from '../catalog/model';
@@ -40,7 +41,15 @@ export class Workspace {
   constructor(
     readonly snapshot: CatalogSnapshot,
     readonly now: string,
-  ) {}
+    initialTemporaries: readonly CatalogObject[] = [],
+  ) {
+    for (const o of liveTemporaries(snapshot, initialTemporaries)) this.temporaries.set(o.id, o);
+  }
+
+  /** The temporary items as the statements left them, without the dropped ones (the session keeps them). */
+  temporaryItems(): CatalogObject[] {
+    return [...this.temporaries.values()].filter((o) => !o.dropped);
+  }
 
   /** The live objects as of the statements applied so far. */
   view(): CatalogSnapshot {
@@ -191,4 +200,22 @@ export class Workspace {
     }
     return { ops, effects };
   }
+}
+
+/**
+ * A session's temporary items that still stand on the catalog: one whose reference was dropped
+ * since (by another session: this one's own drop would have needed CASCADE) goes, and so does what
+ * was built on it.
+ */
+function liveTemporaries(snapshot: CatalogSnapshot, items: readonly CatalogObject[]): CatalogObject[] {
+  const kept = new Map(items.filter((o) => !o.dropped).map((o) => [o.id, o]));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [id, o] of kept) {
+      if (o.dependsOn.every((ref) => kept.has(ref) || snapshot.get(ref) !== undefined)) continue;
+      kept.delete(id);
+      changed = true;
+    }
+  }
+  return [...kept.values()];
 }

@@ -239,6 +239,7 @@ function analyzeText(text: string, o: AnalyzeOptions): AnalyzedQuery {
     const tn = isNode(c.typeName) ? c.typeName : undefined;
     const names = tn && Array.isArray(tn.names) ? tn.names.map(str) : [];
     const type = names[names.length - 1];
+    if (tn && type === 'json' && (names.length === 1 || names[0] === 'pg_catalog')) return castToJsonb(tn);
     if (!tn || !type || !REG_TYPES.has(type) || names.length > 2 || (names.length === 2 && names[0] !== 'pg_catalog') || tn.arrayBounds) return;
     functions.add(type);
     const typeLoc = typeof tn.location === 'number' ? tn.location : -1;
@@ -259,6 +260,18 @@ function analyzeText(text: string, o: AnalyzeOptions): AnalyzedQuery {
       edits.push({ start: token.start, end: token.end, text: call });
     }
     if (names.length === 2 && typeSpan) edits.push({ ...typeSpan, text: `${ENGINE_SCHEMA.pg_catalog}.${type}` });
+  };
+
+  /**
+   * Materialize's `json` is its `jsonb` (one type, two names): a cast to json becomes one to jsonb,
+   * or `COALESCE(jsonb_agg(...), '[]'::json)` (the Terraform provider's) would mix two types.
+   */
+  const castToJsonb = (tn: Node) => {
+    let k = tokenAt.get(typeof tn.location === 'number' ? tn.location : -1);
+    if (k === undefined) return;
+    if (tokens[k]!.text.toLowerCase() === 'pg_catalog' && tokens[k + 1]?.text === '.') k += 2;
+    const t = tokens[k];
+    if (t && t.text.toLowerCase() === 'json') edits.push({ start: t.start, end: t.end, text: 'jsonb' });
   };
 
   /** A relation named in a regclass literal that Materialize has and we do not serve: the same 0A000 as in FROM. */

@@ -194,6 +194,34 @@ describe('node-postgres', () => {
     }
   });
 
+  it("keeps a temporary view for the connection's later statements, as Materialize's session does, and nowhere else", async () => {
+    const c = new pg.Client(config());
+    const other = new pg.Client(config());
+    await c.connect();
+    await other.connect();
+    try {
+      // dbt's get_column_schema_from_query: create, read, drop, each its own statement.
+      await c.query('CREATE TEMPORARY VIEW session_v AS SELECT 1 AS a');
+      expect((await c.query("SELECT name FROM mz_views WHERE name = 'session_v'")).rows).toEqual([{ name: 'session_v' }]);
+      await c.query('CREATE TEMPORARY VIEW session_w AS SELECT a FROM session_v');
+      // Another connection, and HTTP, see neither; nothing was committed.
+      expect((await other.query("SELECT count(*)::int AS n FROM mz_views WHERE name LIKE 'session_%'")).rows).toEqual([{ n: 0 }]);
+      expect(await rows(http, "SELECT count(*) FROM mz_views WHERE name LIKE 'session_%'")).toEqual([['0']]);
+      const dependent = await c.query('DROP VIEW session_v').catch((x: Error & { code?: string }) => x);
+      expect((dependent as { code?: string }).code).toBe('2BP01');
+      await c.query('DROP VIEW session_v CASCADE');
+      expect((await c.query("SELECT count(*)::int AS n FROM mz_views WHERE name LIKE 'session_%'")).rows).toEqual([{ n: 0 }]);
+      // A block that rolls back takes its temporary view back with it.
+      await c.query('BEGIN');
+      await c.query('CREATE TEMPORARY VIEW in_block AS SELECT 1 AS a');
+      await c.query('ROLLBACK');
+      expect((await c.query("SELECT count(*)::int AS n FROM mz_views WHERE name = 'in_block'")).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await c.end();
+      await other.end();
+    }
+  });
+
   it('serves a pool of many concurrent connections', async () => {
     const pool = new pg.Pool({ ...config(), max: 40 });
     try {

@@ -348,6 +348,14 @@ describe('regclass, regtype and regproc', () => {
   });
 });
 
+describe('json', () => {
+  it("is Materialize's other name for jsonb, in casts as the Terraform provider writes them", async () => {
+    expect(await value(`SELECT pg_typeof('{}'::json)::text`)).toBe('jsonb');
+    expect(await value(`SELECT pg_typeof(CAST('[]' AS pg_catalog.json))::text`)).toBe('jsonb');
+    expect(await value(`SELECT COALESCE(r.rules, '[]'::json) FROM (SELECT jsonb_agg(name) AS rules FROM mz_clusters WHERE false) r`)).toEqual([]);
+  });
+});
+
 describe('resolution of unqualified functions', () => {
   it("finds mz_catalog's functions, and pg_catalog's stand-ins before PostgreSQL's own", async () => {
     expect(await value(`SELECT mz_environment_id() = mz_catalog.mz_environment_id()`)).toBe(true);
