@@ -3,19 +3,16 @@
  * `transition()` and a conditional write on the status's version. Every delivery of a report is
  * judged against what the status holds now, so a late report (older sequence or generation)
  * changes nothing, a duplicate writes no second history row, a report about a dropped object
- * is ignored, and a report about a generation the status has not started (or the catalog never
- * issued) is refused.
+ * is ignored, and a report about a generation the status has not started (so the catalog has not
+ * issued) is refused. One read and one write a report: the catalog object is not read (reports.ts).
  */
 import { HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../dataplane/contract';
 import { judgeReport, reportObservation, type ReportVerdict } from './reports';
 import type { ReportState, StatusStore } from '../catalog/status-store';
-import type { ObjectReader } from '../catalog/stores';
 import { transition } from './transition';
 
 export interface StatusIngestDeps {
   readonly statuses: Pick<StatusStore, 'get' | 'apply' | 'touch'>;
-  /** The catalog objects reports are about: a report ahead of its object's generation is refused. */
-  readonly catalog: ObjectReader;
   readonly clock?: () => Date;
 }
 
@@ -31,23 +28,17 @@ export function reportDueAt(status: string, now: Date): string | undefined {
 
 export class StatusIngest {
   private readonly store: StatusIngestDeps['statuses'];
-  private readonly catalog: ObjectReader;
   private readonly clock: () => Date;
 
   constructor(deps: StatusIngestDeps) {
     this.store = deps.statuses;
-    this.catalog = deps.catalog;
     this.clock = deps.clock ?? (() => new Date());
   }
 
   async ingest(r: StatusReport): Promise<IngestOutcome> {
-    // Read once, beside the first status read: a generation in the catalog never goes back, and
-    // the object is read after the report was sent, so it holds every generation a genuine report names.
-    let object: Promise<Awaited<ReturnType<ObjectReader['getObject']>>> | undefined;
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      object ??= this.catalog.getObject(r.tenant, r.objectId);
-      const [prev, obj] = await Promise.all([this.store.get(r.tenant, r.objectId), object]);
-      const verdict = judgeReport(prev, r, obj);
+      const prev = await this.store.get(r.tenant, r.objectId);
+      const verdict = judgeReport(prev, r);
       if (verdict !== 'accept') return verdict;
       const now = this.clock();
       const t = transition(prev, reportObservation(prev!.kind, r), now.toISOString());

@@ -56,17 +56,24 @@ export type ReportVerdict = 'accept' | 'stale' | 'duplicate' | 'dropped' | 'unkn
  * genuine report after it stale, and `ALTER ... RESTART` (a generation below it) would not move
  * the status (issue 29). A report mark beyond the status's generation (left by such a report
  * before they were refused) is no mark.
+ *
+ * `object` is the catalog object when the caller read it (`null`: read and absent). Status-ingest
+ * does not read it for every report: a status's generation is set only from the catalog (at the
+ * commit, and by the executor's starting mark), so a report at or below it is at or below the
+ * catalog's, and a DROP marks the status `dropped` in its own commit. A status left ahead of its
+ * catalog object by a report before they were fenced is for `ddlctl check` to flag and `ALTER ...
+ * RESTART` to repair.
  */
 export function judgeReport(
   prev: (ReportMark & { status: string; generation: number }) | undefined,
   r: Pick<StatusReport, 'generation' | 'sequence'>,
-  object: { readonly generation: number; readonly dropped?: boolean } | undefined,
+  object?: { readonly generation: number; readonly dropped?: boolean } | null,
 ): ReportVerdict {
   if (!prev) return 'unknown';
   if (prev.status === 'dropped' || object?.dropped) return 'dropped';
-  if (!object) return 'unknown';
+  if (object === null) return 'unknown';
   if (r.generation < prev.generation) return 'stale';
-  if (r.generation > prev.generation || r.generation > object.generation) return 'ahead';
+  if (r.generation > prev.generation || (object && r.generation > object.generation)) return 'ahead';
   if (prev.reportGeneration === undefined || prev.reportSequence === undefined || prev.reportGeneration > prev.generation) return 'accept';
   if (r.generation < prev.reportGeneration) return 'stale';
   if (r.generation > prev.reportGeneration) return 'accept';

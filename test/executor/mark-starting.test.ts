@@ -35,7 +35,7 @@ describe('the starting mark', () => {
     expect((await sql("CREATE CLUSTER c (SIZE = '25cc'); CREATE SOURCE s IN CLUSTER c FROM LOAD GENERATOR COUNTER")).status).toBe(200);
     const id = (await sql("SELECT id FROM mz_sources WHERE name = 's'")).body.results[0].rows[0][0] as string;
     const stores = tableStores(p.clients.doc, p.config.catalogTable, { snapshotCacheObjects: 0 });
-    const ingest = new StatusIngest({ statuses: stores.statuses, catalog: stores.catalog });
+    const ingest = new StatusIngest({ statuses: stores.statuses });
     const report = (generation: number, sequence: number, status: StatusReport['status'] = 'running'): StatusReport => ({
       tenant,
       objectId: id,

@@ -23,7 +23,7 @@ describe('judging a status report', () => {
   const catalog = { generation: 2 };
   it.each([
     ['no status at all', undefined, {}, catalog, 'unknown'],
-    ['no catalog object', stored, { generation: 2, sequence: 11 }, undefined, 'unknown'],
+    ['no catalog object (read and absent)', stored, { generation: 2, sequence: 11 }, null, 'unknown'],
     ['the object was dropped', { ...stored, status: 'dropped' }, { generation: 2, sequence: 11 }, catalog, 'dropped'],
     ['the catalog object is a tombstone', stored, { generation: 2, sequence: 11 }, { generation: 3, dropped: true }, 'dropped'],
     ['an older generation than the status speaks of', stored, { generation: 1, sequence: 99 }, catalog, 'stale'],
@@ -36,6 +36,9 @@ describe('judging a status report', () => {
     ['a generation the catalog never issued', stored, { generation: 1000, sequence: 1 }, catalog, 'ahead'],
     ['a generation the catalog issued but the status has not started yet', stored, { generation: 3, sequence: 1 }, { generation: 3 }, 'ahead'],
     ['a genuine report after a forged mark (a mark beyond the status is no mark)', { ...stored, reportGeneration: 1000, reportSequence: 99 }, { generation: 2, sequence: 11 }, catalog, 'accept'],
+    // Status-ingest reads no catalog object: the status's generation (set only from the catalog) fences a report alone.
+    ['a generation the catalog never issued, judged by the status alone', stored, { generation: 1000, sequence: 1 }, undefined, 'ahead'],
+    ['a newer sequence, judged by the status alone', stored, { generation: 2, sequence: 11 }, undefined, 'accept'],
   ] as const)('%s → %s', (_name, prev, r, object, verdict) => {
     expect(judgeReport(prev, { generation: 1, sequence: 10, ...r }, object)).toBe(verdict);
   });
