@@ -194,20 +194,21 @@ describe('ddlctl effects', () => {
 
 describe('ddlctl status', () => {
   it('shows sources running, then stalled with the error, then the last error once recovered', async () => {
-    await sql(
+    const created = await sql(
       [
         "CREATE SECRET pgpass AS 'hunter2'",
         "CREATE CONNECTION pg TO POSTGRES (HOST 'pg.cli.test', USER 'u', PASSWORD SECRET pgpass, DATABASE 'shop')",
         "CREATE SOURCE shop IN CLUSTER c FROM POSTGRES CONNECTION pg (PUBLICATION 'mz_source') FOR TABLES (public.orders AS orders)",
       ].join('; '),
     );
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
     await settled();
     await p.reportHealth();
     let r = await run(['status']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/SOURCES \(2\)\n name +\| type +\| status +\| since +\| error\n/);
     expect(r.stdout).toMatch(/ shop +\| postgres +\| running +\|/);
-    expect(r.stdout).toMatch(/REPLICAS \(\d\)[\s\S]* c +\| r1 +\| 25cc +\| online/);
+    expect(r.stdout, r.stdout).toMatch(/REPLICAS \(\d\)[\s\S]* c +\| r1 +\| u\w+ +\| 25cc +\| online/);
 
     prober.set('pg.cli.test', { ok: false, namespace: 'postgres', error: 'error connecting to server: Connection refused (os error 111)' });
     await p.reportHealth();
