@@ -32,7 +32,7 @@ async function owned(p: Pipeline, tenant: string, name: string): Promise<string[
     .sort();
 }
 
-/** The object's row in mz_internal.mz_history_retention_strategies. */
+/** The object's row in mz_internal.mz_history_retention_strategies (value is jsonb, a bare number: a string in HTTP answers, as Materialize's). */
 async function strategy(sql: SqlClient, relation: string, name: string): Promise<unknown[]> {
   const [id] = (await rows(sql, `SELECT id FROM ${relation} WHERE name = '${name}'`))[0]!;
   return (await rows(sql, `SELECT strategy, value FROM mz_internal.mz_history_retention_strategies WHERE id = '${id}'`))[0]!;
@@ -45,7 +45,7 @@ describe('RETAIN HISTORY', () => {
     expect(await owned(p, tenant, 't')).toEqual(['collection@1 lag 2000']);
     await ok(sql, "ALTER TABLE t SET (RETAIN HISTORY = FOR '1h')");
     expect(await owned(p, tenant, 't')).toEqual(['collection@2 lag 3600000']);
-    expect(await strategy(sql, 'mz_tables', 't')).toEqual(['FOR', 3_600_000]);
+    expect(await strategy(sql, 'mz_tables', 't')).toEqual(['FOR', '3600000']);
     const low = await sql("ALTER TABLE t SET (RETAIN HISTORY FOR '10ms')");
     expect(low.body.results[0].error).toMatchObject({ code: '22023', message: 'RETAIN HISTORY cannot be set lower than 1000ms' });
     await ok(sql, 'ALTER TABLE t RESET (RETAIN HISTORY)');
@@ -64,14 +64,14 @@ describe('RETAIN HISTORY', () => {
 
     await ok(sql, "ALTER SOURCE s SET (RETAIN HISTORY = FOR '1h')");
     expect(await owned(p, tenant, 's')).toEqual(['collection@2 lag 3600000', 'ingestion@2']);
-    expect(await strategy(sql, 'mz_sources', 's')).toEqual(['FOR', 3_600_000]);
+    expect(await strategy(sql, 'mz_sources', 's')).toEqual(['FOR', '3600000']);
     // The ingestion's new generation goes through starting again, then runs.
     await eventually(async () => (await isRunning()) && (await history()).length >= before + 2, 15_000);
     expect((await history()).slice(before)).toEqual(['starting', 'running']);
 
     await ok(sql, 'ALTER SOURCE s RESET (RETAIN HISTORY)');
     expect(await owned(p, tenant, 's')).toEqual(['collection@3 lag 1000', 'ingestion@3']);
-    expect(await strategy(sql, 'mz_sources', 's')).toEqual(['FOR', 1_000]);
+    expect(await strategy(sql, 'mz_sources', 's')).toEqual(['FOR', '1000']);
   });
 
   it("a subsource's is its own collection's read policy; the source's ingestion keeps its generation", async () => {
@@ -81,7 +81,7 @@ describe('RETAIN HISTORY', () => {
     await ok(sql, "ALTER SOURCE bids SET (RETAIN HISTORY = FOR '1h')");
     expect(await owned(p, tenant, 'bids')).toEqual(['collection@2 lag 3600000']);
     expect(await owned(p, tenant, 'a')).toEqual(['collection@1 lag 1000', 'ingestion@1']);
-    expect(await strategy(sql, 'mz_sources', 'bids')).toEqual(['FOR', 3_600_000]);
+    expect(await strategy(sql, 'mz_sources', 'bids')).toEqual(['FOR', '3600000']);
   });
 
   it("an index's is its dataflow's read policy (the arrangement's); the indexed table's collection keeps its own", async () => {
@@ -91,7 +91,7 @@ describe('RETAIN HISTORY', () => {
     await ok(sql, "ALTER INDEX i SET (RETAIN HISTORY FOR '2h')");
     expect(await owned(p, tenant, 'i')).toEqual(['dataflow@2 lag 7200000']);
     expect(await owned(p, tenant, 't')).toEqual(['collection@1 lag 1000']);
-    expect(await strategy(sql, 'mz_indexes', 'i')).toEqual(['FOR', 7_200_000]);
+    expect(await strategy(sql, 'mz_indexes', 'i')).toEqual(['FOR', '7200000']);
     await ok(sql, 'ALTER INDEX i RESET (RETAIN HISTORY)');
     expect(await owned(p, tenant, 'i')).toEqual(['dataflow@3 lag 1000']);
   });
@@ -102,7 +102,7 @@ describe('RETAIN HISTORY', () => {
     expect(await owned(p, tenant, 'mv')).toEqual(['collection@1 lag 3600000', 'dataflow@1']);
     await ok(sql, "ALTER MATERIALIZED VIEW mv SET (RETAIN HISTORY = FOR '30m')");
     expect(await owned(p, tenant, 'mv')).toEqual(['collection@2 lag 1800000', 'dataflow@2']);
-    expect(await strategy(sql, 'mz_materialized_views', 'mv')).toEqual(['FOR', 1_800_000]);
+    expect(await strategy(sql, 'mz_materialized_views', 'mv')).toEqual(['FOR', '1800000']);
     await ok(sql, 'ALTER MATERIALIZED VIEW mv RESET (RETAIN HISTORY)');
     expect(await owned(p, tenant, 'mv')).toEqual(['collection@3 lag 1000', 'dataflow@3']);
   });

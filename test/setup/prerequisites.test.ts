@@ -39,15 +39,16 @@ describe('npm test prerequisites', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       `npm test needs Java 17+ (not found on PATH), Chromium (not at ${join(bin, 'no-chromium')}; CHROMIUM_PATH names another), MariaDB's server (not at ${join(bin, 'no-mariadbd')}), ` +
-        "curl (not on PATH; the README's sql() helper uses it) and jq (not on PATH; the README's sql() helper uses it).",
+        "curl (not on PATH; the README's sql() helper uses it), jq (not on PATH; the README's sql() helper uses it) and openssl (not on PATH; the pgwire TLS tests make certificates with it).",
     );
-    expect(r.stderr).toContain('sudo apt-get install -y openjdk-17-jre-headless chromium mariadb-server curl jq');
-    expect(r.stderr).toContain('brew install openjdk@17 && brew install --cask chromium && brew install mariadb && brew install curl && brew install jq');
+    expect(r.stderr).toContain('sudo apt-get install -y openjdk-17-jre-headless chromium mariadb-server curl jq openssl');
+    expect(r.stderr).toContain('brew install openjdk@17 && brew install --cask chromium && brew install mariadb && brew install curl && brew install jq && brew install openssl');
   });
 
   it('asks for mariadb-server alone when only MariaDB is missing', () => {
     fakeJava('17.0.15');
     fakeProgram('curl');
+    fakeProgram('openssl');
     fakeProgram('jq');
     const r = check({ CHROMIUM_PATH: fakeProgram('chromium'), MARIADBD_PATH: join(bin, 'gone') });
     expect(r.code).toBe(1);
@@ -58,6 +59,7 @@ describe('npm test prerequisites', () => {
   it('asks for jq alone when only jq is missing (the README tour test needs it)', () => {
     fakeJava('17.0.15');
     fakeProgram('curl');
+    fakeProgram('openssl');
     const r = check({ CHROMIUM_PATH: fakeProgram('chromium'), MARIADBD_PATH: fakeProgram('mariadbd') });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("npm test needs jq (not on PATH; the README's sql() helper uses it).");
@@ -67,6 +69,7 @@ describe('npm test prerequisites', () => {
   it('refuses a Java older than 17, and passes when everything is there', () => {
     fakeJava('11.0.2');
     fakeProgram('curl');
+    fakeProgram('openssl');
     fakeProgram('jq');
     const present = { CHROMIUM_PATH: fakeProgram('chromium'), MARIADBD_PATH: fakeProgram('mariadbd') };
     const old = check(present);
