@@ -96,8 +96,8 @@ describe('COMMENT ON', () => {
     const r = await sql(`COMMENT ON COLUMN "materialize"."public"."t"."b" IS 'four parts'; COMMENT ON COLUMN public.t.a IS 'three parts'`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(await comments(sql)).toEqual([
-      [tableId, 'table', 1, 'three parts'],
-      [tableId, 'table', 2, 'four parts'],
+      [tableId, 'table', '1', 'three parts'],
+      [tableId, 'table', '2', 'four parts'],
     ]);
     // Five parts name no column: the name's relation has four (Materialize's name resolution refuses it).
     const five = await sql("COMMENT ON COLUMN x.materialize.public.t.b IS 'x'");

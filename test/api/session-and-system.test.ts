@@ -104,7 +104,7 @@ describe('network policies', () => {
     });
     await ok(sql, 'ALTER SYSTEM RESET network_policy');
     await ok(sql, 'DROP NETWORK POLICY office; DROP NETWORK POLICY IF EXISTS office');
-    expect(await rows(sql, 'SELECT count(*) FROM mz_internal.mz_network_policy_rules')).toEqual([[1]]);
+    expect(await rows(sql, 'SELECT count(*) FROM mz_internal.mz_network_policy_rules')).toEqual([['1']]);
   });
 });
 
