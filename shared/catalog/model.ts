@@ -177,10 +177,14 @@ export type ObjectSpec = {
     /** `CREATE TABLE ... FROM WEBHOOK`: written by the webhook's ingestion (as a webhook source's). */
     readonly webhook?: TableWebhook;
   };
-  view: ItemSpecBase & { readonly query: string };
+  /** `columns`: the output column names, when the planner could read them from the body. */
+  view: ItemSpecBase & { readonly query: string; readonly columns?: readonly string[] };
   materialized_view: ItemSpecBase & {
     readonly clusterId: string;
     readonly query: string;
+    readonly columns?: readonly string[];
+    /** `CREATE REPLACEMENT MATERIALIZED VIEW ... FOR mv`: the id of the materialized view it is to replace. */
+    readonly replacementFor?: string;
     /** `REFRESH AT / EVERY ...`: when the data plane refreshes it; absent for `REFRESH ON COMMIT` (the default). */
     readonly refresh?: RefreshSchedule;
   };

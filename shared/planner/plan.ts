@@ -15,6 +15,7 @@ import {
   type ClusterObject,
   type ConnectorSettings,
   type ItemKind,
+  type ItemObject,
   type ObjectKind,
   type ObjectOf,
   type ObjectSpec,
@@ -23,6 +24,7 @@ import {
   type TypeSpec,
 } from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
+import { mz, quoted } from '../mz-errors';
 import type { DataType, ExternalReferences, FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { parse } from '../sql/parser';
@@ -243,6 +245,8 @@ export class Planner {
         return this.alterTableAddColumn(s, at);
       case 'alter_cluster':
         return this.alterCluster(s, at);
+      case 'alter_apply_replacement':
+        return this.applyReplacement(s, at);
       case 'show_create':
         return this.showCreate(s, at);
       case 'comment':
@@ -357,53 +361,73 @@ export class Planner {
 
   // ---- clusters --------------------------------------------------------------------------------
 
+  /**
+   * `CREATE CLUSTER`, with Materialize's rules (plan_create_cluster_inner) in its order: the
+   * options a system user alone may give, then what a managed or an unmanaged cluster takes, then
+   * the name (its catalog's checks, at commit).
+   */
   private createCluster(s: S<'create_cluster'>, at: number): StatementPlan {
-    validateName(s.name, at, 'cluster');
     const opts = optionMap(s.options);
-    if (this.view().cluster(s.name)) {
-      throw new PlanError(`cluster '${s.name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
-    }
     const managedOpt = opts.get('MANAGED');
-    const managed = s.replicas === undefined && !(managedOpt?.value.kind === 'boolean' && !managedOpt.value.value);
+    const managed = managedOpt ? managedValue(managedOpt) : s.replicas === undefined;
+    if (s.features && s.features.options.length > 0) throw mz.NonSystemUserOption('FEATURES').at(s.features.position);
+    refuseWorkloadClass(opts.get('WORKLOAD CLASS'));
+    const schedule = clusterSchedule(opts.get('SCHEDULE'));
     if (managed) {
+      if (s.replicas !== undefined) throw mz.ManagedClusterReplicas().at(at);
+      if (!opts.has('SIZE')) throw mz.ManagedClusterSizeRequired().at(at);
       const size = parseSize(opts.get('SIZE'), at);
-      const schedule = clusterSchedule(opts.get('SCHEDULE'));
+      refuseDisk(opts.get('DISK'));
+      checkIntrospection(opts);
       const rfOpt = opts.get('REPLICATION FACTOR');
-      if (schedule && rfOpt) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
+      if (schedule && rfOpt) throw mz.ScheduleWithReplicationFactor().at(rfOpt.position);
       // SCHEDULE = ON REFRESH: one replica, which the data plane runs only around refreshes.
       const replicationFactor = schedule ? 1 : parseReplicationFactor(rfOpt, at);
+      this.checkNewCluster(s.name, at);
       const cluster = this.base('cluster', s.name, [], { managed: true, size, replicationFactor, options: otherOptions(s.options, ['SIZE', 'REPLICATION FACTOR']), ...(schedule ? { schedule } : {}) });
       this.ws.create(cluster);
       for (let i = 1; i <= replicationFactor; i++) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}, schedule ?? undefined));
     } else {
-      const sched = opts.get('SCHEDULE');
-      if (sched && clusterSchedule(sched)) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: sched.position });
-      for (const name of ['SIZE', 'REPLICATION FACTOR']) {
+      if (s.replicas === undefined) throw mz.UnmanagedClusterReplicasRequired().at(at);
+      for (const name of ['AVAILABILITY ZONES', 'REPLICATION FACTOR', 'INTROSPECTION DEBUGGING', 'INTROSPECTION INTERVAL', 'SIZE', 'DISK'] as const) {
         const o = opts.get(name);
-        if (o) {
-          throw new PlanError(`${name} applies to managed clusters only`, {
-            code: SQLSTATE.invalidParameterValue,
-            position: o.position,
-            hint: 'Give each replica its own SIZE in REPLICAS (...), or drop REPLICAS to create a managed cluster.',
-          });
-        }
+        if (o) throw mz.UnmanagedClusterOption(name).at(o.position);
       }
+      if (schedule) throw mz.UnmanagedClusterSchedule().at(opts.get('SCHEDULE')!.position);
+      const defs = s.replicas.map((r) => ({ r, config: this.replicaConfig(r.options, at) }));
+      this.checkNewCluster(s.name, at);
       const cluster = this.base('cluster', s.name, [], { managed: false, options: otherOptions(s.options, ['MANAGED']) });
       this.ws.create(cluster);
       const seen = new Set<string>();
-      for (const r of s.replicas ?? []) {
-        if (seen.has(r.name)) throw new PlanError(`replica '${r.name}' specified more than once`, { code: SQLSTATE.duplicateObject, position: at });
+      for (const { r, config } of defs) {
+        checkReplicaName(r.name, at);
+        if (seen.has(r.name)) throw mz.DuplicateReplica(r.name, s.name).at(at);
         seen.add(r.name);
-        this.ws.create(this.replicaFromDefinition(cluster.id, r, at));
+        this.ws.create(this.replica(cluster.id, r.name, config.size, false, config.options));
       }
     }
     return this.write('CREATE CLUSTER');
   }
 
-  private replicaFromDefinition(clusterId: string, r: ReplicaDefinition, at: number): ReplicaObject {
-    validateName(r.name, at, 'cluster replica');
-    const opts = optionMap(r.options);
-    return this.replica(clusterId, r.name, parseSize(opts.get('SIZE'), at), false, otherOptions(r.options, ['SIZE']));
+  /** A new cluster's name: valid, not reserved (`mz_`, `pg_`, `external_`), not taken (the catalog's checks, in its order). */
+  private checkNewCluster(name: string, at: number): void {
+    validateName(name, at, 'cluster');
+    if (RESERVED_PREFIXES.some((p) => name.startsWith(p))) throw mz.ReservedClusterName(name).at(at);
+    if (this.view().cluster(name)) throw mz.ClusterAlreadyExists(name).at(at);
+  }
+
+  /** A replica's options (Materialize's plan_replica_config): a size, and the others as the catalog keeps them. */
+  private replicaConfig(options: readonly SqlOption[], at: number): { size: string; options: Record<string, string> } {
+    const opts = optionMap(options);
+    if (!opts.has('SIZE')) throw mz.ReplicaSizeRequired().at(at);
+    const size = parseSize(opts.get('SIZE'), at);
+    refuseDisk(opts.get('DISK'));
+    checkIntrospection(opts);
+    for (const name of ['INTERNAL', 'BILLED AS'] as const) {
+      const o = opts.get(name);
+      if (o) throw mz.InternalReplicaOption().at(o.position);
+    }
+    return { size, options: otherOptions(options, ['SIZE']) };
   }
 
   private replica(clusterId: string, name: string, size: string, managed: boolean, options: Record<string, string>, schedule?: ReplicaSchedule): ReplicaObject {
@@ -411,27 +435,35 @@ export class Planner {
     return this.base('cluster_replica', name, [], { size, clusterId, managed, options, ...(schedule ? { schedule } : {}) });
   }
 
+  /**
+   * `CREATE CLUSTER REPLICA c.r`: Materialize's plan_create_cluster_replica, then its catalog's
+   * checks. A managed cluster's replicas are the system's (`cannot modify managed cluster c`).
+   */
   private createReplica(s: S<'create_cluster_replica'>, at: number): StatementPlan {
     const view = this.view();
+    // The built-in clusters are managed ones the system owns.
+    if (!view.cluster(s.cluster) && SYSTEM_CLUSTERS.has(s.cluster)) throw mz.ManagedCluster(s.cluster).at(at);
     const cluster = view.cluster(s.cluster);
-    if (!cluster && SYSTEM_CLUSTERS.has(s.cluster)) throw new PlanError(`cannot modify managed cluster ${s.cluster}`, { code: SQLSTATE.featureNotSupported, position: at });
     if (!cluster) throw unknownCluster(s.cluster, at);
-    if (cluster.spec.managed) {
-      throw new PlanError('cannot create more replicas in a managed cluster', {
-        code: SQLSTATE.featureNotSupported,
-        position: at,
-        hint: `Use ALTER CLUSTER ${s.cluster} SET (REPLICATION FACTOR = ...) to change the replica count of a managed cluster.`,
-      });
-    }
-    if (view.replicas(cluster.id).some((r) => r.name === s.name)) {
-      throw new PlanError(`cluster replica '${s.cluster}.${s.name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
-    }
-    this.ws.create(this.replicaFromDefinition(cluster.id, { name: s.name, options: s.options }, at));
+    const config = this.replicaConfig(s.options, at);
+    if (cluster.spec.managed) throw mz.ManagedCluster(cluster.name).at(at);
+    validateName(s.name, at, 'cluster replica');
+    checkReplicaName(s.name, at);
+    requireOwner(view, cluster, at, this.actor);
+    if (view.replicas(cluster.id).some((r) => r.name === s.name)) throw mz.DuplicateReplica(s.name, cluster.name).at(at);
+    this.ws.create(this.replica(cluster.id, s.name, config.size, false, config.options));
     // Fences a concurrent DROP CLUSTER that did not see this replica.
     this.ws.touch(cluster.id);
     return this.write('CREATE CLUSTER REPLICA');
   }
 
+  /**
+   * `ALTER CLUSTER ... SET (...) / RESET (...)`, with Materialize's rules in its order: the
+   * planner's (plan_alter_cluster: what the cluster, managed or unmanaged after the statement,
+   * takes in SET), then its sequencer's (sequence_alter_cluster_staged: RESET puts an option back
+   * to its default, and what an unmanaged cluster has no value for cannot change). A statement
+   * that changes nothing is a success that changes nothing.
+   */
   private alterCluster(s: S<'alter_cluster'>, at: number): StatementPlan {
     const cluster = this.view().cluster(s.name);
     if (!cluster) {
@@ -439,111 +471,143 @@ export class Planner {
       if (s.ifExists) return this.write('ALTER CLUSTER', [`cluster "${s.name}" does not exist, skipping`]);
       throw unknownCluster(s.name, at);
     }
+    const action = s.action;
+    const opts = action.kind === 'set' ? optionMap(action.options) : new Map<string, SqlOption>();
+    const reset = new Set(action.kind === 'reset' ? action.names : []);
+    // ---- the planner's checks (plan_alter_cluster)
+    if (action.kind === 'set') {
+      refuseWorkloadClass(opts.get('WORKLOAD CLASS'));
+      const managedOpt = opts.get('MANAGED');
+      const willBeManaged = managedOpt ? managedValue(managedOpt) : cluster.spec.managed;
+      const schedule = clusterSchedule(opts.get('SCHEDULE'));
+      if (willBeManaged) {
+        if (action.replicas) throw mz.ManagedClusterReplicas().at(at);
+        const rfOpt = opts.get('REPLICATION FACTOR');
+        if (rfOpt && schedule) throw mz.ScheduleWithReplicationFactor().at(rfOpt.position);
+        if (rfOpt && cluster.spec.schedule) throw mz.ReplicationFactorOfScheduled().at(rfOpt.position);
+        refuseDisk(opts.get('DISK'));
+      } else {
+        if (action.wait) throw mz.UnmanagedClusterAlterWith().at(at);
+        for (const name of ['AVAILABILITY ZONES', 'REPLICATION FACTOR', 'INTROSPECTION DEBUGGING', 'INTROSPECTION INTERVAL', 'SIZE', 'DISK'] as const) {
+          const o = opts.get(name);
+          if (o) throw mz.UnmanagedClusterOption(name).at(o.position);
+        }
+        if (schedule) throw mz.UnmanagedClusterSchedule().at(opts.get('SCHEDULE')!.position);
+        if (cluster.spec.schedule && !opts.has('SCHEDULE')) throw mz.UnmanagedSwitchSchedule().at(at);
+      }
+      for (const r of action.replicas ?? []) this.replicaConfig(r.options, at);
+    } else if (reset.has('WORKLOAD CLASS')) {
+      throw mz.NonSystemUserOption('WORKLOAD CLASS').at(at);
+    }
     requireOwner(this.view(), cluster, at, this.actor);
     if (cluster.spec.reconfiguration) {
-      throw new PlanError('cannot alter clusters with pending updates', {
-        code: SQLSTATE.objectInUse,
-        position: at,
-        hint: `Cluster ${s.name} is being reconfigured until ${cluster.spec.reconfiguration.deadline} at the latest (mz_internal.mz_pending_cluster_reconfigurations).`,
-      });
+      throw mz.AlterClusterWhilePendingReplicas().with({ hint: `Cluster ${s.name} is being reconfigured until ${cluster.spec.reconfiguration.deadline} at the latest (mz_internal.mz_pending_cluster_reconfigurations).` }).at(at);
     }
-    const opts = s.action.kind === 'set' ? optionMap(s.action.options) : new Map<string, SqlOption>();
-    const reset = s.action.kind === 'reset' ? s.action.names : [];
+    // ---- the sequencer's (sequence_alter_cluster_staged)
     const managedOpt = opts.get('MANAGED');
     // RESET (MANAGED) makes a cluster managed, as in Materialize.
-    const managed = managedOpt ? managedValue(managedOpt) : reset.includes('MANAGED') || cluster.spec.managed;
-    if (managed !== cluster.spec.managed) return this.convertCluster(cluster, managed, opts, reset, at);
-    const touchesShape = opts.has('SIZE') || opts.has('REPLICATION FACTOR') || reset.includes('SIZE') || reset.includes('REPLICATION FACTOR');
-    if (!cluster.spec.managed && touchesShape) {
-      throw new PlanError('SIZE and REPLICATION FACTOR can only be altered on a managed cluster', {
-        code: SQLSTATE.featureNotSupported,
-        position: at,
-        hint: 'Create or drop the replicas of an unmanaged cluster one by one.',
-      });
+    const managed = managedOpt ? managedValue(managedOpt) : reset.has('MANAGED') || cluster.spec.managed;
+    const replicasChanged = action.kind === 'set' ? action.replicas !== undefined : reset.has('REPLICAS');
+    if (managed) {
+      if (reset.has('SIZE')) throw mz.SizeHasNoDefault().at(at);
+      if (replicasChanged) throw mz.CannotChangeReplicasOfManaged().at(at);
+    } else {
+      for (const name of ['SIZE', 'AVAILABILITY ZONES', 'INTROSPECTION DEBUGGING', 'INTROSPECTION INTERVAL', 'REPLICATION FACTOR'] as const) {
+        if (opts.has(name) || reset.has(name)) throw mz.CannotChangeOfUnmanaged(name).at(opts.get(name)?.position ?? at);
+      }
     }
+    if (managed !== cluster.spec.managed) return this.convertCluster(cluster, managed, opts, [...reset], at);
+    if (!managed) return this.alterUnmanagedCluster(cluster, opts, reset, replicasChanged, at);
     const size = opts.has('SIZE') ? parseSize(opts.get('SIZE'), at) : cluster.spec.size!;
     // SCHEDULE: null is MANUAL (given or reset), undefined unchanged.
-    const given = reset.includes('SCHEDULE') ? null : clusterSchedule(opts.get('SCHEDULE'));
+    const given = reset.has('SCHEDULE') ? null : clusterSchedule(opts.get('SCHEDULE'));
     const schedule = given === undefined ? cluster.spec.schedule : (given ?? undefined);
     const rfOpt = opts.get('REPLICATION FACTOR');
-    if (rfOpt && given) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
-    if (rfOpt && given === undefined && cluster.spec.schedule) throw new PlanError(REPLICATION_FACTOR_OF_SCHEDULED, { code: SQLSTATE.internalError, position: rfOpt.position });
-    if (given && !cluster.spec.managed) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: opts.get('SCHEDULE')?.position ?? at });
-    const replicationFactor = schedule
-      ? 1
-      : rfOpt
-        ? parseReplicationFactor(rfOpt, at)
-        : reset.includes('REPLICATION FACTOR')
-          ? 1
-          : (cluster.spec.replicationFactor ?? 1);
-    const other = { ...cluster.spec.options, ...otherOptions(s.action.kind === 'set' ? s.action.options : [], ['SIZE', 'REPLICATION FACTOR', 'MANAGED']) };
+    // RESET (REPLICATION FACTOR) is the system's default_cluster_replication_factor (1).
+    const replicationFactor = schedule ? 1 : rfOpt ? parseReplicationFactor(rfOpt, at) : reset.has('REPLICATION FACTOR') ? 1 : (cluster.spec.replicationFactor ?? 1);
+    const other = { ...cluster.spec.options, ...otherOptions(action.kind === 'set' ? action.options : [], ['SIZE', 'REPLICATION FACTOR', 'MANAGED', 'DISK']) };
     for (const r of reset) delete other[r];
-    const wait = s.action.kind === 'set' ? s.action.wait : undefined;
+    const wait = action.kind === 'set' ? action.wait : undefined;
     // Validated whenever given; graceful only when the size changes (otherwise nothing restarts), as in Materialize.
     // The target's schedule, when it is or was ON REFRESH (absent: MANUAL stays MANUAL).
     const target = { size, replicationFactor, ...(schedule || cluster.spec.schedule ? { schedule: schedule ?? null } : {}) };
-    const reconfiguration = wait && cluster.spec.managed ? reconfigurationOf(wait, target, this.ctx.now) : undefined;
+    const reconfiguration = wait ? reconfigurationOf(wait, target, this.ctx.now) : undefined;
     if (reconfiguration && size !== cluster.spec.size) return this.startReconfiguration(cluster, other, reconfiguration);
+    const unchanged =
+      size === cluster.spec.size &&
+      replicationFactor === cluster.spec.replicationFactor &&
+      JSON.stringify(schedule ?? null) === JSON.stringify(cluster.spec.schedule ?? null) &&
+      JSON.stringify(sortedEntries(other)) === JSON.stringify(sortedEntries(cluster.spec.options));
+    if (unchanged) return this.write('ALTER CLUSTER');
     this.ws.update(cluster.id, (o) => {
       const { schedule: _old, ...spec } = cluster.spec;
-      return { ...(o as ClusterObject), spec: { ...spec, ...(cluster.spec.managed ? { size, replicationFactor } : {}), options: other, ...(schedule ? { schedule } : {}) } };
+      return { ...(o as ClusterObject), spec: { ...spec, size, replicationFactor, options: other, ...(schedule ? { schedule } : {}) } };
     }, false);
-    if (cluster.spec.managed) {
-      const replicas = this.view().replicas(cluster.id);
-      const sameSchedule = (r: ReplicaObject) => JSON.stringify(r.spec.schedule ?? null) === JSON.stringify(schedule ?? null);
-      for (const r of replicas) {
-        const index = Number(/^r(\d+)$/.exec(r.name)?.[1] ?? Number.NaN);
-        if (!(index <= replicationFactor)) this.ws.drop(r.id);
-        else if (r.spec.size !== size || !sameSchedule(r)) {
-          // A new size or schedule is a new generation: the data plane gets the replica again.
-          this.ws.update(r.id, (o) => {
-            const { schedule: _old, ...spec } = (o as ReplicaObject).spec;
-            return { ...(o as ReplicaObject), spec: { ...spec, size, ...(schedule ? { schedule } : {}) } };
-          }, true);
-        }
+    const replicas = this.view().replicas(cluster.id);
+    const sameSchedule = (r: ReplicaObject) => JSON.stringify(r.spec.schedule ?? null) === JSON.stringify(schedule ?? null);
+    for (const r of replicas) {
+      const index = Number(/^r(\d+)$/.exec(r.name)?.[1] ?? Number.NaN);
+      if (!(index <= replicationFactor)) this.ws.drop(r.id);
+      else if (r.spec.size !== size || !sameSchedule(r)) {
+        // A new size or schedule is a new generation: the data plane gets the replica again.
+        this.ws.update(r.id, (o) => {
+          const { schedule: _old, ...spec } = (o as ReplicaObject).spec;
+          return { ...(o as ReplicaObject), spec: { ...spec, size, ...(schedule ? { schedule } : {}) } };
+        }, true);
       }
-      const names = new Set(this.view().replicas(cluster.id).map((r) => r.name));
-      for (let i = 1; i <= replicationFactor; i++) if (!names.has(`r${i}`)) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}, schedule));
     }
+    const names = new Set(this.view().replicas(cluster.id).map((r) => r.name));
+    for (let i = 1; i <= replicationFactor; i++) if (!names.has(`r${i}`)) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}, schedule));
+    return this.write('ALTER CLUSTER');
+  }
+
+  /**
+   * An unmanaged cluster that stays unmanaged. Its replicas are not part of the configuration
+   * Materialize compares, so `SET (REPLICAS (...))` / `RESET (REPLICAS)` alone change nothing, and
+   * together with a real change refuse it ("Cannot alter replicas in unmanaged cluster").
+   */
+  private alterUnmanagedCluster(cluster: ClusterObject, opts: Map<string, SqlOption>, reset: ReadonlySet<string>, replicasChanged: boolean, at: number): StatementPlan {
+    const other = { ...cluster.spec.options, ...otherOptions([...opts.values()], ['MANAGED', 'SCHEDULE', 'DISK']) };
+    // An unmanaged cluster has no schedule, so SET / RESET (SCHEDULE) changes nothing (MANUAL was checked).
+    for (const r of reset) delete other[r];
+    if (JSON.stringify(sortedEntries(other)) === JSON.stringify(sortedEntries(cluster.spec.options))) return this.write('ALTER CLUSTER');
+    if (replicasChanged) throw mz.CannotAlterReplicasOfUnmanaged().at(at);
+    this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec: { ...cluster.spec, options: other } }), false);
     return this.write('ALTER CLUSTER');
   }
 
   /**
    * `ALTER CLUSTER ... SET (MANAGED [= false], ...)` / `RESET (MANAGED)`, with Materialize's
-   * validations and messages. Converting never changes what runs: an unmanaged cluster becomes
-   * managed only when its replicas already are what the managed one would make (`r1`..`rN`, one
-   * size), and a managed one hands its replicas over as they are. No effect, no new generation.
+   * validations and messages (sequence_alter_cluster_unmanaged_to_managed). Converting never
+   * changes what runs: an unmanaged cluster becomes managed only when its replicas already are
+   * what the managed one would make (`r1`..`rN`, one size), and a managed one hands its replicas
+   * over as they are. No effect, no new generation.
    */
   private convertCluster(cluster: ClusterObject, managed: boolean, opts: Map<string, SqlOption>, reset: readonly string[], at: number): StatementPlan {
-    const invalid = (message: string, position = at) => new PlanError(message, { code: SQLSTATE.invalidParameterValue, position });
     const replicas = this.view().replicas(cluster.id);
-    const options = { ...cluster.spec.options, ...otherOptions([...opts.values()], ['SIZE', 'REPLICATION FACTOR', 'MANAGED']) };
+    const options = { ...cluster.spec.options, ...otherOptions([...opts.values()], ['SIZE', 'REPLICATION FACTOR', 'MANAGED', 'DISK']) };
     for (const r of reset) delete options[r];
     let spec: ClusterObject['spec'];
     const given = reset.includes('SCHEDULE') ? null : clusterSchedule(opts.get('SCHEDULE'));
     const schedule = given === undefined ? cluster.spec.schedule : (given ?? undefined);
     if (!managed) {
-      for (const name of ['SIZE', 'REPLICATION FACTOR']) {
-        if (opts.has(name) || reset.includes(name)) throw invalid(`Cannot change ${name} of unmanaged clusters`, opts.get(name)?.position ?? at);
-      }
-      if (schedule) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: opts.get('SCHEDULE')?.position ?? at });
+      // Switching to unmanaged keeps the replicas; the options only a managed cluster has go.
+      for (const name of ['AVAILABILITY ZONES', 'INTROSPECTION DEBUGGING', 'INTROSPECTION INTERVAL']) delete options[name];
       spec = { managed: false, options };
     } else {
       const rfOpt = opts.get('REPLICATION FACTOR');
       const replicationFactor = rfOpt ? parseReplicationFactor(rfOpt, at) : replicas.length;
-      if (rfOpt && replicationFactor !== replicas.length) throw invalid(`REPLICATION FACTOR ${replicationFactor} does not match number of replicas (${replicas.length})`, rfOpt.position);
+      if (rfOpt && replicationFactor !== replicas.length) throw mz.ReplicationFactorMismatch(replicationFactor, replicas.length).at(rfOpt.position);
       const sizes = [...new Set(replicas.map((r) => r.spec.size))].sort();
       const sizeOpt = opts.get('SIZE');
-      if (reset.includes('SIZE')) throw invalid('SIZE has no default value');
       const wanted = sizeOpt ? parseSize(sizeOpt, at) : undefined;
-      if (sizes.length > 1) throw invalid(`Cannot convert unmanaged cluster to managed, non-unique replica sizes: ${sizes.join(', ')}`);
-      if (sizes.length === 0 && wanted === undefined) throw invalid('Missing SIZE for empty cluster');
-      if (sizes.length === 1 && wanted !== undefined && wanted !== sizes[0]) throw invalid(`Cluster replicas of size ${sizes[0]} do not match expected SIZE ${wanted}`, sizeOpt?.position ?? at);
+      if (sizes.length === 0 && wanted === undefined) throw mz.MissingSizeForEmptyCluster().at(at);
+      if (sizes.length === 1 && wanted !== undefined && wanted !== sizes[0]) throw mz.ReplicaSizeMismatch(sizes[0]!, wanted).at(sizeOpt?.position ?? at);
+      if (sizes.length > 1) throw mz.NonUniqueReplicaSizes(sizes).at(at);
       const names = new Set(Array.from({ length: replicationFactor }, (_, i) => `r${i + 1}`));
       const invalidNames = replicas.map((r) => r.name).filter((n) => !names.has(n)).sort();
-      if (invalidNames.length) throw invalid(`Cannot convert unmanaged cluster to managed, invalid replica names: ${invalidNames.join(', ')}`);
-      if (schedule && rfOpt) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
-      if (schedule && replicas.length > 1) throw invalid(`REPLICATION FACTOR 1 does not match number of replicas (${replicas.length})`);
+      if (invalidNames.length) throw mz.InvalidReplicaNames(invalidNames).at(at);
+      if (schedule && replicas.length > 1) throw mz.ReplicationFactorMismatch(1, replicas.length).at(at);
       spec = { managed: true, size: sizes[0] ?? wanted!, replicationFactor, options, ...(schedule ? { schedule } : {}) };
     }
     this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec }), false);
@@ -581,7 +645,7 @@ export class Planner {
     validateName(s.name, at, 'database');
     if (this.view().database(s.name)) {
       if (s.ifNotExists) return this.write('CREATE DATABASE', [`database "${s.name}" already exists, skipping`]);
-      throw new PlanError(`database '${s.name}' already exists`, { code: SQLSTATE.duplicateDatabase, position: at });
+      throw mz.DatabaseAlreadyExists(s.name).at(at);
     }
     const db = this.base('database', s.name, [], {});
     this.ws.create(db);
@@ -590,21 +654,17 @@ export class Planner {
     return this.write('CREATE DATABASE');
   }
 
+  /** plan_create_schema (at most two parts; the database must exist), then the catalog's checks (a reserved name, a taken one). */
   private createSchema(s: S<'create_schema'>, at: number): StatementPlan {
+    if (s.name.length > 2) throw mz.SchemaNameTooLong(s.name.join('.')).at(at);
     const [dbName, schemaName] = s.name.length === 2 ? [s.name[0]!, s.name[1]!] : [DEFAULT_DATABASE, s.name[0]!];
-    if (RESERVED_PREFIXES.some((p) => schemaName.startsWith(p))) {
-      throw new PlanError(`unacceptable schema name '${schemaName}'`, {
-        code: SQLSTATE.reservedName,
-        position: at,
-        hint: `Schema names that begin with ${RESERVED_PREFIXES.map((p) => `"${p}"`).join(', ')} are reserved for system schemas.`,
-      });
-    }
-    validateName(schemaName, at, 'schema');
     const db = this.view().database(dbName);
-    if (!db) throw unknownDatabase(dbName, at);
+    if (!db) throw mz.InvalidDatabase(dbName).at(at);
+    validateName(schemaName, at, 'schema');
+    if (RESERVED_PREFIXES.some((p) => schemaName.startsWith(p))) throw mz.ReservedSchemaName(schemaName).at(at);
     if (this.view().schema(db.id, schemaName)) {
       if (s.ifNotExists) return this.write('CREATE SCHEMA', [`schema "${schemaName}" already exists, skipping`]);
-      throw new PlanError(`schema '${schemaName}' already exists`, { code: SQLSTATE.duplicateSchema, position: at });
+      throw mz.SchemaAlreadyExists(schemaName).at(at);
     }
     this.ws.create(this.base('schema', schemaName, [db.id], { databaseId: db.id }));
     return this.write('CREATE SCHEMA');
@@ -1002,9 +1062,7 @@ export class Planner {
     const found = findItem(this.view(), s.from, at);
     if (!found) throw unknownItem(s.from, at);
     // Materialize exports tables, sources and materialized views; a view has no storage to export.
-    if (!SINKABLE_KINDS.has(found.kind)) {
-      throw new PlanError(`${KIND_LABEL[found.kind]} ${minimalName(this.view().qualifiedName(found))} cannot be exported as a sink`, { code: SQLSTATE.wrongObjectType, position: at });
-    }
+    checkSinkInput(this.view(), found, at);
     const from = found as Extract<typeof found, { kind: (typeof RELATION_KINDS)[number] }>;
     const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
     if (conn.spec.connector.type !== 'kafka') throw new PlanError(`${conn.name} is not a KAFKA CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
@@ -1140,13 +1198,13 @@ export class Planner {
   }
 
   /** The catalog items a query reads (found by a real SQL parser), resolved; system relations skipped. */
-  private queryDependencies(query: string, position: number, system?: { reads: boolean; unstable: string[] }): string[] {
+  private queryDependencies(query: string, position: number, system?: { reads: boolean; unstable: { schema: string; name: string }[] }): string[] {
     const ids: string[] = [];
     if (!this.ctx.relationsReferenced) throw new Error('planner context lacks relationsReferenced');
     for (const name of this.ctx.relationsReferenced(query, { basePosition: position })) {
       if (isSystemRelation(name)) {
         if (system) system.reads = true;
-        if (system && name.length >= 2 && UNSTABLE_SCHEMAS.has(name[name.length - 2]!)) system.unstable.push(name[name.length - 1]!);
+        if (system && name.length >= 2 && UNSTABLE_SCHEMAS.has(name[name.length - 2]!)) system.unstable.push({ schema: name[name.length - 2]!, name: name[name.length - 1]! });
         continue;
       }
       const item = findItem(this.view(), name, position);
@@ -1160,55 +1218,77 @@ export class Planner {
     return ids;
   }
 
+  /**
+   * `CREATE [OR REPLACE] VIEW` and `CREATE [OR REPLACE | REPLACEMENT] MATERIALIZED VIEW`, with
+   * Materialize's rules (plan_view, plan_create_materialized_view, validate_view_dependencies,
+   * then its sequencer's and catalog's checks): the cluster a materialized view runs on (a
+   * replica-targeted one needs a flag a fresh environment keeps off), its options (`ASSERT NOT
+   * NULL` names output columns, once each; `REFRESH`; `RETAIN HISTORY`), what it may read (not a
+   * replacement, not a temporary item, not an unstable system relation), and a replacement's
+   * target (`FOR mv`).
+   */
   private viewLike(s: S<'create_view'> | S<'create_materialized_view'>, at: number, kind: 'view' | 'materialized_view'): StatementPlan {
     const tag = kind === 'view' ? 'CREATE VIEW' : 'CREATE MATERIALIZED VIEW';
     if (s.kind === 'create_view' && s.temporary) return this.createTemporaryView(s, at);
+    const mv = s.kind === 'create_materialized_view' ? s : undefined;
+    // Name resolution, in the statement's order: the replacement's target, IN CLUSTER, the body's names.
+    const replacementTarget = mv?.replacementFor ? resolveItem(this.view(), mv.replacementFor.name, ITEM_KINDS_ALL, 'item', mv.replacementFor.position) : undefined;
+    const named = mv?.inCluster !== undefined ? this.cluster(mv.inCluster, at) : undefined;
     const notices: string[] = [];
     const target = itemTarget(this.view(), s.name, at);
     const existing = this.view().item(target.schema.id, target.name);
-    const system = { reads: false, unstable: [] as string[] };
+    const system = { reads: false, unstable: [] as { schema: string; name: string }[] };
     const refs = this.queryDependencies(s.query, s.queryPosition, system);
     refs.push(...typesNamedIn(this.view(), s.query));
-    if (system.unstable.length > 0) {
-      // Materialize's catalog error: these relations may change between versions, so nothing durable may be built on them.
-      throw new PlanError(`cannot create ${KIND_LABEL[kind]} with unstable dependencies`, {
-        code: SQLSTATE.internalError,
-        position: s.queryPosition,
-        detail: `The object depends on the following unstable objects:\n    ${system.unstable.join('\n    ')}`,
-      });
-    }
+    // Then plan_create_materialized_view: the session's cluster when none is named, the replica's flag.
+    const cluster = mv ? (named ?? this.cluster(undefined, at)) : undefined;
+    if (mv?.inReplica) throw mz.RequiresFeatureFlag('replica-targeted materialized views', 'enable_replica_targeted_materialized_views').at(mv.inReplica.position);
     checkMaterializable(s.query, { materialized: kind === 'materialized_view', allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, kind, system.reads);
-    this.refuseTemporaryDependency(refs, s.queryPosition);
-    const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
+    const columns = this.outputColumns(s);
     // REFRESH options, purified as Materialize does (SHOW CREATE shows the times they resolved to).
-    const refresh = s.kind === 'create_materialized_view' ? planRefresh(s.withOptions, Date.parse(this.ctx.now)) : undefined;
-    const createSql = print(s.kind === 'create_materialized_view' ? { ...s, withOptions: refresh!.options } : s);
-    const refreshSpec = refresh?.schedule ? { refresh: refresh.schedule } : {};
+    const refresh = mv ? planRefresh(mv.withOptions, Date.parse(this.ctx.now)) : undefined;
+    const retained = mv ? retention(mv.withOptions, at) : {};
+    if (mv) checkAssertNotNull(mv.withOptions, columns, at);
+    if (existing && s.orReplace && existing.kind !== kind) {
+      if (kind === 'view' && existing.kind === 'materialized_view') throw mz.DropViewOnMaterializedView(minimalName(this.view().qualifiedName(existing))).at(at);
+      throw wrongType(existing, KIND_LABEL[kind], at);
+    }
+    if (existing && s.orReplace && refs.includes(existing.id)) {
+      throw mz.ReplaceDependedUpon(KIND_LABEL[kind], this.view().qualifiedName(existing).join('.')).at(at);
+    }
+    if (replacementTarget) this.checkReplacementTarget(replacementTarget, s.name, refs, mv!.replacementFor!.position);
+    this.refuseReplacementDependency(refs, s.queryPosition);
+    if (system.unstable.length > 0) {
+      // Materialized views may not read the replicas' logs (the sequencer's check, before the catalog's).
+      const logs = system.unstable.filter((n) => n.schema === 'mz_introspection').map((n) => n.name);
+      if (kind === 'materialized_view' && logs.length > 0) throw mz.InvalidLogDependency('materialized view', logs).at(s.queryPosition);
+      // Materialize's catalog error: these relations may change between versions, so nothing durable may be built on them.
+      throw mz.UnstableDependency(KIND_LABEL[kind], system.unstable.map((n) => n.name)).at(s.queryPosition);
+    }
+    this.refuseTemporaryDependency(refs, s.queryPosition);
+    if (replacementTarget) this.checkReplacementSchema(replacementTarget as ObjectOf<'materialized_view'>, columns, at);
+    const createSql = print(mv ? { ...mv, withOptions: refresh!.options } : s);
+    const known = columns && columns.every((c): c is string => c !== undefined) ? { columns } : {};
+    const mvSpec = mv
+      ? { clusterId: cluster!.id, ...retained, ...(refresh?.schedule ? { refresh: refresh.schedule } : {}), ...(replacementTarget ? { replacementFor: replacementTarget.id } : {}) }
+      : {};
+    if (replacementTarget) refs.push(replacementTarget.id);
     if (existing && s.orReplace) {
-      if (existing.kind !== kind) throw wrongType(existing, KIND_LABEL[kind], at);
-      const full = this.view().qualifiedName(existing).join('.');
-      if (refs.includes(existing.id)) {
-        throw new PlanError(`cannot replace ${KIND_LABEL[kind]} ${full}: depended upon by new ${full} definition`, { code: SQLSTATE.invalidParameterValue, position: at });
-      }
       // As in Materialize, replacing drops the old definition: its indexes go with it, anything
       // else built on it refuses the replacement like a DROP without CASCADE.
       const dependents = this.view().dependentsOf(existing.id);
       const blocking = dependents.filter((d) => d.kind !== 'index');
       if (blocking.length) {
-        const minimal = (x: CatalogObject) => `"${minimalName(this.view().qualifiedName(x))}"`;
-        throw new PlanError(`cannot drop ${KIND_LABEL[kind]} ${minimal(existing)}: still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`, {
-          code: SQLSTATE.dependentObjectsStillExist,
-          position: at,
-          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
-        });
+        const minimal = (x: CatalogObject) => minimalName(this.view().qualifiedName(x));
+        throw mz.DependentObjectsStillExist(KIND_LABEL[kind], minimal(existing), [[mzItemType(blocking[0]!), minimal(blocking[0]!)]]).at(at);
       }
       for (const d of dependents) this.ws.drop(d.id);
       this.ws.update(
         existing.id,
         (o) => {
-          const { refresh: _old, ...spec } = o.spec as { refresh?: unknown };
-          return { ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...spec, query: s.query, createSql, ...(cluster ? { clusterId: cluster.id } : {}), ...refreshSpec } } as unknown as CatalogObject;
+          const { refresh: _old, retainHistoryMs: _r, columns: _c, replacementFor: _f, ...spec } = o.spec as { refresh?: unknown; retainHistoryMs?: unknown; columns?: unknown; replacementFor?: unknown };
+          return { ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...spec, query: s.query, createSql, ...mvSpec, ...known } } as unknown as CatalogObject;
         },
         true,
       );
@@ -1217,11 +1297,116 @@ export class Planner {
     const t = this.newItem(s.name, KIND_LABEL[kind], s.ifNotExists, at, notices);
     if (!t) return this.write(tag, notices);
     if (kind === 'view') {
-      this.ws.create(this.base('view', t.name, [t.schemaId, ...refs], { schemaId: t.schemaId, createSql: print(s), query: s.query }));
+      this.ws.create(this.base('view', t.name, [t.schemaId, ...refs], { schemaId: t.schemaId, createSql, query: s.query, ...known }));
     } else {
-      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql, clusterId: cluster!.id, query: s.query, ...(s.kind === 'create_materialized_view' ? retention(s.withOptions, at) : {}), ...refreshSpec }));
+      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql, query: s.query, ...mvSpec, ...known } as ObjectSpec['materialized_view']));
     }
     return this.write(tag, notices);
+  }
+
+  /**
+   * The output column names of a body, where its reader shows them: the select list's names
+   * (`undefined` for an expression it does not name), `*` over one relation whose columns the
+   * catalog knows expanded, the column list given with the view taking their place.
+   */
+  private outputColumns(s: S<'create_view'> | S<'create_materialized_view'>): (string | undefined)[] | undefined {
+    const shape = this.ctx.viewShape?.(s.query);
+    if (!shape) return undefined;
+    let names: (string | undefined)[] = [...shape.columns];
+    if (shape.wildcard) {
+      const rel = shape.singleRelation;
+      const item = rel && shape.columns.length === 0 && !isSystemRelation(rel.relation) ? findItem(this.view(), rel.relation, s.queryPosition) : undefined;
+      const known = item ? relationColumns(item) : undefined;
+      if (!known) return undefined;
+      names = [...known];
+    }
+    const given = s.columns ?? [];
+    return names.map((n, i) => given[i] ?? n);
+  }
+
+  /**
+   * A replacement's target (plan_create_materialized_view): a materialized view of the user's,
+   * which the replacement does not read (directly or through what is built on it), and which has
+   * no other replacement.
+   */
+  private checkReplacementTarget(t: ItemObject, name: ObjectName, refs: readonly string[], at: number): void {
+    const view = this.view();
+    const minimal = (x: CatalogObject) => minimalName(view.qualifiedName(x));
+    if (t.kind !== 'materialized_view') throw mz.InvalidReplacement(mzItemType(t), minimal(t), 'materialized view', name.join('.')).at(at);
+    const within = new Set<string>();
+    const visit = (id: string) => {
+      if (within.has(id)) return;
+      within.add(id);
+      for (const d of view.dependentsOf(id)) visit(d.id);
+    };
+    visit(t.id);
+    if (refs.some((r) => within.has(r))) throw mz.ReplacementCycle(minimal(t)).at(at);
+    const other = view.dependentsOf(t.id).find((d) => d.kind === 'materialized_view' && d.spec.replacementFor === t.id);
+    if (other) throw mz.ReplacementExists(minimal(t), minimal(other)).at(at);
+  }
+
+  /**
+   * The replacement must have its target's output (the sequencer's ReplacementSchemaMismatch):
+   * compared by name and position where the catalog knows both bodies' columns (their types are
+   * the data plane's to know).
+   */
+  private checkReplacementSchema(t: ObjectOf<'materialized_view'>, columns: readonly (string | undefined)[] | undefined, at: number): void {
+    const left = t.spec.columns;
+    if (!left || !columns) return;
+    const lines: string[] = [];
+    const common = Math.min(left.length, columns.length);
+    for (let i = 0; i < common; i++) {
+      const right = columns[i];
+      if (right !== undefined && right !== left[i]) lines.push(`column at position ${i + 1}: name mismatch (target: ${quoted(left[i]!)}, replacement: ${quoted(right)})`);
+    }
+    for (let i = common; i < left.length; i++) lines.push(`missing column ${quoted(left[i]!)} at position ${i + 1}`);
+    for (let i = common; i < columns.length; i++) lines.push(`extra column ${quoted(columns[i] ?? '?column?')} at position ${i + 1}`);
+    if (lines.length) throw mz.ReplacementSchemaMismatch(lines.join('\n')).at(at);
+  }
+
+  /** validate_view_dependencies: a replacement materialized view is not there to be built on. */
+  private refuseReplacementDependency(refs: readonly string[], position: number): void {
+    for (const id of refs) {
+      const o = this.ws.get(id);
+      if (o?.kind === 'materialized_view' && o.spec.replacementFor) {
+        throw mz.InvalidDependency(minimalName(this.view().qualifiedName(o)), 'replacement materialized view').at(position);
+      }
+    }
+  }
+
+  /**
+   * `ALTER MATERIALIZED VIEW mv APPLY REPLACEMENT r`: the target takes the replacement's
+   * definition (its body, columns, cluster and options) under its own name, and the replacement
+   * goes, in one commit (Materialize's Op::AlterMaterializedViewApplyReplacement). The target is a
+   * new generation, so its dataflow is ensured again as defined now; the replacement's dataflow
+   * is dropped. Unlike Materialize, the materialized view keeps its id (there it takes the
+   * replacement's).
+   */
+  private applyReplacement(s: S<'alter_apply_replacement'>, at: number): StatementPlan {
+    const view = this.view();
+    const minimal = (x: CatalogObject) => minimalName(view.qualifiedName(x));
+    const target = findItem(view, s.name, at);
+    if (!target) {
+      if (s.ifExists) return this.write('ALTER MATERIALIZED VIEW', [`materialized view "${s.name.join('.')}" does not exist, skipping`]);
+      throw unknownItem(s.name, at);
+    }
+    if (target.kind !== 'materialized_view') throw mz.MismatchedObjectType(minimal(target), mzItemType(target), 'materialized view').at(at);
+    const r = resolveItem(view, s.replacement, ITEM_KINDS_ALL, 'item', s.replacementPosition);
+    if (r.kind !== 'materialized_view') throw mz.MismatchedObjectType(minimal(r), mzItemType(r), 'materialized view').at(s.replacementPosition);
+    if (r.spec.replacementFor !== target.id) throw mz.InvalidReplacement(mzItemType(target), minimal(target), mzItemType(r), minimal(r)).at(at);
+    requireOwner(view, target, at, this.actor);
+    requireOwner(view, r, s.replacementPosition, this.actor);
+    const created = parse(r.spec.createSql)[0]?.statement;
+    const previous = parse(target.spec.createSql)[0]?.statement;
+    if (created?.kind !== 'create_materialized_view' || previous?.kind !== 'create_materialized_view') throw new Error(`materialized view ${r.name} has no definition to apply`);
+    const { replacementFor: _for, ...rest } = created;
+    const createSql = print({ ...rest, name: previous.name, orReplace: false, ifNotExists: false });
+    const { replacementFor: _f, columns: _c, refresh: _r, retainHistoryMs: _h, ...kept } = target.spec as ObjectSpec['materialized_view'];
+    const { replacementFor: _rf, schemaId: _s, createSql: _cs, ...taken } = r.spec;
+    const dependsOn = [target.spec.schemaId, ...r.dependsOn.filter((d) => d !== r.spec.schemaId && d !== target.id)];
+    this.ws.drop(r.id);
+    this.ws.update(target.id, (o) => ({ ...o, dependsOn, spec: { ...kept, ...taken, createSql } }) as CatalogObject, true);
+    return this.write('ALTER MATERIALIZED VIEW');
   }
 
   /** Materialize's rule (its catalog's): a durable object cannot read what vanishes with the session. */
@@ -1239,7 +1424,7 @@ export class Planner {
    */
   private createTemporaryView(s: S<'create_view'>, at: number): StatementPlan {
     const notices: string[] = [];
-    const system = { reads: false, unstable: [] as string[] };
+    const system = { reads: false, unstable: [] as { schema: string; name: string }[] };
     const refs = [...this.queryDependencies(s.query, s.queryPosition, system), ...typesNamedIn(this.view(), s.query)];
     checkMaterializable(s.query, { materialized: false, allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, 'view', system.reads);
@@ -1291,19 +1476,19 @@ export class Planner {
     if (shape.singleRelation) this.resolveColumns(s.query, at, shape.singleRelation);
     if (shape.wildcard) {
       // The system catalog's columns may change between versions; a view must name the ones it reads.
-      if (readsSystem) throw new PlanError('cannot use wildcard expansions or NATURAL JOINs in a view that depends on system objects', { code: SQLSTATE.invalidTableDefinition, position: at });
+      if (readsSystem) throw mz.WildcardOverSystemObjects().at(at);
       return;
     }
     const given = s.columns ?? [];
     const label = KIND_LABEL[kind];
     if (given.length > shape.columns.length) {
       const plural = (n: number) => `${n} column${n === 1 ? '' : 's'}`;
-      throw new PlanError(`${label} definition names ${plural(given.length)}, but ${label} has ${plural(shape.columns.length)}`, { code: SQLSTATE.invalidTableDefinition, position: at });
+      throw mz.ColumnListTooLong(label, given.length, shape.columns.length).at(at);
     }
     const seen = new Set<string>();
     for (const name of [...given, ...shape.columns.slice(given.length)]) {
       if (name === undefined) continue;
-      if (seen.has(name)) throw new PlanError(`column "${name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
+      if (seen.has(name)) throw mz.ColumnSpecifiedMoreThanOnce(name).at(at);
       seen.add(name);
     }
   }
@@ -1338,7 +1523,12 @@ export class Planner {
 
   private createIndex(s: S<'create_index'>, at: number): StatementPlan {
     const notices: string[] = [];
-    const on = resolveItem(this.view(), s.on, RELATION_KINDS, 'relation', at);
+    const onItem = resolveItem(this.view(), s.on, ITEM_KINDS_ALL, 'relation', at);
+    // plan_create_index: an index is built on a relation, and not on a replacement materialized view.
+    const full = this.view().qualifiedName(onItem).join('.');
+    if (!(RELATION_KINDS as readonly string[]).includes(onItem.kind)) throw mz.IndexOnNonRelation(full, mzItemType(onItem)).at(at);
+    if (onItem.kind === 'materialized_view' && onItem.spec.replacementFor) throw mz.IndexOnNonRelation(full, 'replacement materialized view').at(at);
+    const on = onItem as Extract<ItemObject, { kind: (typeof RELATION_KINDS)[number] }>;
     for (const k of s.keyParts ?? []) checkMaterializable(k.text, { materialized: true, allowMzNow: false, basePosition: k.position });
     const keyParts = (s.keyParts ?? []).map((k) => k.text);
     const derived = s.keyParts ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
@@ -1808,9 +1998,7 @@ export class Planner {
     refuseSystemSinkInput(s.from, s.fromPosition);
     const found = findItem(this.view(), s.from, s.fromPosition);
     if (!found) throw unknownItem(s.from, s.fromPosition);
-    if (!SINKABLE_KINDS.has(found.kind)) {
-      throw new PlanError(`${KIND_LABEL[found.kind]} ${minimalName(this.view().qualifiedName(found))} cannot be exported as a sink`, { code: SQLSTATE.wrongObjectType, position: s.fromPosition });
-    }
+    checkSinkInput(this.view(), found, s.fromPosition);
     const statement = { ...created, from: s.from };
     checkSinkOptions(statement, at);
     if (found.kind === 'table' && !found.spec.fromSource && !found.spec.webhook) checkSinkColumns(statement, found.spec.columns.map((c) => c.name), at);
@@ -1954,6 +2142,13 @@ function refuseSystemSinkInput(name: ObjectName, position: number): void {
 
 /** What a sink may export (Materialize's plan_sink): anything with storage of its own. */
 const SINKABLE_KINDS: ReadonlySet<string> = new Set(['table', 'source', 'subsource', 'materialized_view']);
+
+/** plan_sink: a sink exports a table, a source or a materialized view that is not a replacement. */
+function checkSinkInput(view: CatalogSnapshot, found: CatalogObject, position: number): void {
+  const name = minimalName(view.qualifiedName(found));
+  if (!SINKABLE_KINDS.has(found.kind)) throw mz.InvalidSinkFrom(name, mzItemType(found)).at(position);
+  if (found.kind === 'materialized_view' && found.spec.replacementFor) throw mz.InvalidSinkFrom(name, 'replacement materialized view').at(position);
+}
 const CONTAINER_KINDS: ReadonlySet<string> = new Set(['cluster', 'schema', 'database']);
 /** Catalog entries that name an object without using it: dropped with it, never in its way. */
 const PASSENGER_KINDS: ReadonlySet<string> = new Set(['role_membership', 'default_privilege']);
@@ -2057,6 +2252,79 @@ function withRetainHistory(createSql: string, option: SqlOption | undefined): st
   return print({ ...created, withOptions: options } as Statement);
 }
 
+/** Every kind of catalog item (resolving a name before its kind is checked). */
+const ITEM_KINDS_ALL: readonly ItemKind[] = ['secret', 'connection', 'source', 'subsource', 'sink', 'table', 'view', 'materialized_view', 'index', 'type'];
+
+/** An item's type as Materialize's messages name it (its CatalogItemType: a subsource is a source there). */
+function mzItemType(o: CatalogObject): string {
+  return o.kind === 'subsource' ? 'source' : KIND_LABEL[o.kind];
+}
+
+/** The output column names the catalog knows of a relation (a table's, a view's whose body it read). */
+function relationColumns(o: CatalogObject): readonly string[] | undefined {
+  if (o.kind === 'table') return o.spec.columns.length > 0 && !o.spec.columns.some((c) => c.type === 'unknown') ? o.spec.columns.map((c) => c.name) : undefined;
+  if (o.kind === 'view' || o.kind === 'materialized_view') return o.spec.columns;
+  return undefined;
+}
+
+/**
+ * `ASSERT NOT NULL col` (plan_create_materialized_view): each names an output column, at most
+ * once. Judged where the body's columns are known; an assertion that may name a column the
+ * reader could not name is left to the data plane.
+ */
+function checkAssertNotNull(options: readonly SqlOption[], columns: readonly (string | undefined)[] | undefined, at: number): void {
+  const positions: number[] = [];
+  const complete = columns !== undefined && columns.every((c) => c !== undefined);
+  for (const o of options) {
+    if (o.name !== 'ASSERT NOT NULL') continue;
+    const name = optionString(o.value) ?? '';
+    const i = columns ? columns.indexOf(name) : -1;
+    if (i < 0) {
+      if (complete) throw mz.AssertNotNullColumnNotFound(name).at(o.position);
+      continue;
+    }
+    positions.push(i);
+  }
+  positions.sort((a, b) => a - b);
+  const dup = positions.find((p, k) => k > 0 && positions[k - 1] === p);
+  if (dup !== undefined) throw mz.AssertNotNullDuplicate(columns![dup]!).at(at);
+}
+
+/** `WORKLOAD CLASS` is the system user's to set (plan_create_cluster_inner, plan_alter_cluster). */
+function refuseWorkloadClass(o: SqlOption | undefined): void {
+  if (o) throw mz.NonSystemUserOption('WORKLOAD CLASS').at(o.position);
+}
+
+/** `DISK`: every size we offer is a modern one, on which disk is always enabled. */
+function refuseDisk(o: SqlOption | undefined): void {
+  if (o) throw mz.DiskOnModernSize().at(o.position);
+}
+
+/** `INTROSPECTION DEBUGGING` needs introspection, which `INTROSPECTION INTERVAL = 0` turns off (plan_compute_replica_config). */
+function checkIntrospection(opts: ReadonlyMap<string, SqlOption>): void {
+  const debugging = opts.get('INTROSPECTION DEBUGGING');
+  const interval = opts.get('INTROSPECTION INTERVAL');
+  if (!debugging || !interval || !booleanValue(debugging)) return;
+  const text = optionString(interval.value);
+  if (text !== undefined && durationMs(text) === 0) throw mz.IntrospectionDebuggingWithoutInterval().at(debugging.position);
+}
+
+function booleanValue(o: SqlOption): boolean {
+  const v = o.value;
+  if (v.kind === 'none') return true;
+  if (v.kind === 'boolean') return v.value;
+  return ['true', 'on'].includes(optionString(v)?.toLowerCase() ?? '');
+}
+
+/** A replica's name: the catalog refuses the system's prefixes (`replica name "mz_r" is reserved`). */
+function checkReplicaName(name: string, at: number): void {
+  if (RESERVED_PREFIXES.some((p) => name.startsWith(p))) throw mz.ReservedReplicaName(name).at(at);
+}
+
+function sortedEntries(o: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** `MANAGED`, `MANAGED = true | false | 'false'`. */
 function managedValue(o: SqlOption): boolean {
   const v = o.value;
@@ -2075,12 +2343,8 @@ function optionMap(options: readonly SqlOption[]): Map<string, SqlOption> {
 function parseSize(o: SqlOption | undefined, at: number): string {
   const value = o ? optionString(o.value) : undefined;
   const position = o?.position ?? at;
-  if (value === undefined) {
-    throw new PlanError('SIZE option is required', { code: SQLSTATE.invalidParameterValue, position, hint: `Valid cluster replica sizes are: ${REPLICA_SIZES.join(', ')}` });
-  }
-  if (!isReplicaSize(value)) {
-    throw new PlanError(`unknown cluster replica size ${value}`, { code: SQLSTATE.invalidParameterValue, position, hint: `Valid cluster replica sizes are: ${REPLICA_SIZES.join(', ')}` });
-  }
+  if (value === undefined) throw mz.InvalidOptionValue('SIZE', 'cannot use value as string').at(position);
+  if (!isReplicaSize(value)) throw mz.InvalidClusterReplicaSize(value, REPLICA_SIZES).at(position);
   return value;
 }
 

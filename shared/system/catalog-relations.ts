@@ -635,6 +635,18 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
         return rows;
       }),
   }),
+  /** CREATE REPLACEMENT MATERIALIZED VIEW: one row per replacement not yet applied, with its target. */
+  def({
+    schema: 'mz_internal',
+    name: 'mz_replacements',
+    columns: mz['mz_internal.mz_replacements'],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot
+        .ofKind('materialized_view')
+        .filter((x) => x.spec.replacementFor !== undefined)
+        .map((x) => ({ id: x.id, target_id: x.spec.replacementFor! })),
+  }),
   def({ schema: 'mz_internal', name: 'mz_source_statuses', columns: mz['mz_internal.mz_source_statuses'], needs: ['connectorStatuses'], rows: (i) => connectorRows('source', i) }),
   def({ schema: 'mz_internal', name: 'mz_sink_statuses', columns: mz['mz_internal.mz_sink_statuses'], needs: ['connectorStatuses'], rows: (i) => connectorRows('sink', i) }),
   def({
