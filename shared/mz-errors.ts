@@ -102,6 +102,8 @@ const KINDS = {
   TypeRename: (name: string): Shape => ({ message: `cannot rename type: ${name}` }),
   AmbientSchemaRename: (name: string): Shape => ({ message: `cannot rename schemas in the ambient database: ${quoted(name)}` }),
   CircularRoleMembership: (role: string, member: string): Shape => ({ message: `role "${role}" is a member of role "${member}"`, code: SQLSTATE.invalidGrantOperation }),
+  /** The durable catalog's DurableCatalogError::UniquenessViolation: a cluster or replica renamed to a taken name. */
+  UniquenessViolation: (): Shape => ({ message: 'uniqueness violation', code: SQLSTATE.duplicateObject }),
   /** The catalog's `ManagedCluster`: a replica of a managed cluster changed by itself. */
   CatalogManagedCluster: (name: string): Shape => ({ message: `cluster '${name}' is managed and cannot be directly modified`, code: SQLSTATE.featureNotSupported }),
   InvalidClusterReplicaSize: (size: string, expected: readonly string[]): Shape => ({
@@ -219,12 +221,19 @@ const KINDS = {
   /** plan_alter_object_swap: swapping a kind other than a schema or a cluster. */
   RenameSystemSchema: (name: string): Shape => ({ message: `renaming the ${name} schema is not supported`, code: SQLSTATE.featureNotSupported }),
   SwapAmbientSchema: (): Shape => ({ message: 'cannot swap schemas that are in the ambient database' }),
-  SwapSystemSchema: (): Shape => ({ message: 'swapping a system schema is not supported', code: SQLSTATE.featureNotSupported }),
   CommentOnTemporarySchema: (): Shape => ({ message: 'cannot comment on schema mz_temp because it is a temporary schema' }),
   CommentOnAnonymousType: (): Shape => ({ message: 'cannot comment on anonymous list or map type' }),
   CommentOnTypeWithModifiers: (): Shape => ({ message: 'cannot comment on type with modifiers' }),
   /** plan_drop_objects: a system object (`cannot drop schema mz_catalog because it is required by the database system`). */
   DropSystemObject: (objectType: string, name: string): Shape => ({ message: `cannot drop ${objectType} ${name} because it is required by the database system`, code: SQLSTATE.insufficientPrivilege }),
+  /** plan_drop_database / plan_drop_schema: RESTRICT with contents. */
+  DatabaseNotEmpty: (name: string): Shape => ({ message: `database '${name}' cannot be dropped with RESTRICT while it contains schemas`, code: SQLSTATE.dependentObjectsStillExist }),
+  SchemaNotEmpty: (fullName: string): Shape => ({
+    message: `schema '${fullName}' cannot be dropped without CASCADE while it contains objects`,
+    code: SQLSTATE.dependentObjectsStillExist,
+  }),
+  /** sequence_drop_objects: a managed cluster's replicas are the system's. */
+  DropReplicaOfManagedCluster: (): Shape => ({ message: 'cannot drop replica of managed cluster', code: SQLSTATE.featureNotSupported }),
   DropTemporarySchema: (): Shape => ({ message: 'cannot drop schema mz_temp because it is a temporary schema', code: SQLSTATE.insufficientPrivilege }),
   RetainHistoryMustBeOnly: (option: string): Shape => ({ message: `${option} must be only option` }),
   AlterSourceUnsupported: (name: string): Shape => ({ message: `source ${name} does not support ALTER SOURCE.` }),

@@ -2,6 +2,7 @@
 import { DEFAULT_DATABASE, DEFAULT_SCHEMA, NO_DATABASE, TEMP_SCHEMA, type CatalogSnapshot, type ItemKind, type ItemObject, type ObjectKind, type ObjectOf } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
 import { mz } from '../mz-errors';
+import { MATERIALIZE_SYSTEM_RELATIONS } from '../system/materialize-relations';
 import type { ObjectName, ObjectType } from '../sql/ast';
 import { MAX_IDENTIFIER_BYTES } from './limits';
 
@@ -142,10 +143,15 @@ export function resolveItem<K extends ItemKind>(view: CatalogSnapshot, name: Obj
   return item as Extract<ItemObject, { kind: K }>;
 }
 
-/** System relations a view may read without a catalog dependency. */
+/**
+ * System relations a view may read without a catalog dependency: a name in a system schema, or an
+ * unqualified one that names a relation of `mz_catalog` or `pg_catalog`, which Materialize's search
+ * path tries before the user's schemas. Any other name is a user's item, `mz_` prefix or not (as in
+ * Materialize, items may be named so).
+ */
 export function isSystemRelation(name: ObjectName): boolean {
   const schema = name.length >= 2 ? name[name.length - 2]! : undefined;
   const rel = name[name.length - 1]!;
   if (schema && ['mz_catalog', 'mz_internal', 'pg_catalog', 'information_schema', 'mz_introspection'].includes(schema)) return true;
-  return name.length === 1 && (rel.startsWith('mz_') || rel.startsWith('pg_'));
+  return name.length === 1 && (`mz_catalog.${rel}` in MATERIALIZE_SYSTEM_RELATIONS || `pg_catalog.${rel}` in MATERIALIZE_SYSTEM_RELATIONS);
 }

@@ -10,6 +10,7 @@ import {
   NO_DATABASE,
   TEMP_SCHEMA,
   isItemKind,
+  knownColumns,
   type CatalogObject,
   type CatalogSnapshot,
   type ClusterObject,
@@ -70,6 +71,7 @@ import type { UpstreamReferences } from '../probes/types';
 import { AccessPlanner, explainName, ownedBy, requireOwner, type Written } from './access';
 import { aclOf, isBuiltinRoleId, resolveRole, revokeAcl, roleMembership, MATERIALIZE_ACTOR, MATERIALIZE_ROLE_ID, type Actor } from './roles';
 import { nameOffset, offsetAfterWords } from '../sql/lexer';
+import { renameItemInQuery, renameSchemaInQuery } from '../sql/rename';
 import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
 export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
@@ -1288,7 +1290,9 @@ export class Planner {
         existing.id,
         (o) => {
           const { refresh: _old, retainHistoryMs: _r, columns: _c, replacementFor: _f, ...spec } = o.spec as { refresh?: unknown; retainHistoryMs?: unknown; columns?: unknown; replacementFor?: unknown };
-          return { ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...spec, query: s.query, createSql, ...mvSpec, ...known } } as unknown as CatalogObject;
+          // A new definition is a new object in Materialize: the old one's comments go with it.
+          const { comment: _comment, columnComments: _columns, ...rest } = o;
+          return { ...rest, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...spec, query: s.query, createSql, ...mvSpec, ...known } } as unknown as CatalogObject;
         },
         true,
       );
@@ -1562,20 +1566,20 @@ export class Planner {
     const cascade = s.cascade || (s.objectType === 'database' && !s.restrict);
     for (const name of s.names) {
       if (s.objectType === 'schema' && name.length === 1 && name[0] === 'mz_temp') {
-        throw new PlanError('cannot drop schema mz_temp because it is a temporary schema', { code: SQLSTATE.insufficientPrivilege, position: at });
+        throw mz.DropTemporarySchema().at(at);
       }
       if (s.objectType === 'schema' && name.length === 1 && SYSTEM_SCHEMAS.includes(name[0]!)) {
-        throw new PlanError(`cannot drop schema ${name[0]} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+        throw mz.DropSystemObject('schema', name[0]!).at(at);
       }
       if ((s.objectType === 'cluster' || s.objectType === 'cluster replica') && SYSTEM_CLUSTERS.has(name[0]!)) {
         throw notOwner(s.objectType.toUpperCase(), name.join('.'), at);
       }
       if (name.length >= 2 && SYSTEM_SCHEMAS.includes(name[name.length - 2]!)) {
-        throw new PlanError(`cannot drop ${s.objectType} ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+        throw mz.DropSystemObject(s.objectType, name.join('.')).at(at);
       }
       if (s.objectType === 'type' && builtinTypeName(name)) {
         // Built-in types come first on the search path: `bool` is pg_catalog's even when public.bool exists.
-        throw new PlanError(`cannot drop type ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+        throw mz.DropSystemObject('type', name.join('.')).at(at);
       }
       const target = this.findForDropIfExists(s, name, at);
       if (!target) {
@@ -1586,7 +1590,9 @@ export class Planner {
         throw s.objectType === 'cluster'
           ? unknownCluster(name[0]!, at)
           : s.objectType === 'cluster replica'
-            ? new PlanError(`unknown cluster replica '${name.join('.')}'`, { code: SQLSTATE.undefinedObject, position: at })
+            ? this.view().cluster(name[0]!)
+              ? mz.NoClusterReplicaNamed(name[0]!, name[1]!).at(at)
+              : unknownCluster(name[0]!, at)
             : s.objectType === 'database'
               ? unknownDatabase(name[0]!, at)
               : s.objectType === 'schema'
@@ -1594,28 +1600,20 @@ export class Planner {
                 : unknownItem(name, at);
       }
       if (s.objectType === 'view' && target.kind === 'materialized_view') {
-        throw new PlanError(`${name.join('.')} is not a view`, { code: SQLSTATE.wrongObjectType, position: at, hint: 'Use DROP MATERIALIZED VIEW to remove a materialized view.' });
+        throw mz.DropViewOnMaterializedView(minimalName(this.view().qualifiedName(target))).at(at);
       }
       if (!KINDS_OF_TYPE[s.objectType].includes(target.kind)) throw wrongType(target, s.objectType, at);
       // Materialize's RESTRICT checks on containers, in its words, before any dependents are listed.
       if (target.kind === 'database' && !cascade && this.view().ofKind('schema').some((x) => x.spec.databaseId === target.id)) {
-        throw new PlanError(`database '${target.name}' cannot be dropped with RESTRICT while it contains schemas`, { code: SQLSTATE.dependentObjectsStillExist, position: at });
+        throw mz.DatabaseNotEmpty(target.name).at(at);
       }
       if (target.kind === 'schema' && !cascade && this.view().items().some((x) => x.spec.schemaId === target.id)) {
-        throw new PlanError(`schema '${this.view().qualifiedName(target).join('.')}' cannot be dropped without CASCADE while it contains objects`, {
-          code: SQLSTATE.dependentObjectsStillExist,
-          position: at,
-          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
-        });
+        throw mz.SchemaNotEmpty(this.view().qualifiedName(target).join('.')).at(at);
       }
       if (target.kind === 'cluster_replica') {
         const cluster = this.view().get(target.spec.clusterId) as ClusterObject | undefined;
         if (cluster?.spec.managed) {
-          throw new PlanError('cannot drop replicas from a managed cluster', {
-            code: SQLSTATE.featureNotSupported,
-            position: at,
-            hint: `Use ALTER CLUSTER ${cluster.name} SET (REPLICATION FACTOR = ...) to change the replica count of a managed cluster.`,
-          });
+          throw mz.DropReplicaOfManagedCluster().with({ hint: `Use ALTER CLUSTER ${cluster.name} SET (REPLICATION FACTOR = ...) to change the replica count of a managed cluster.` }).at(at);
         }
         if (cluster) this.ws.touch(cluster.id);
       }
@@ -1685,18 +1683,15 @@ export class Planner {
         // A type named like a built-in one keeps its schema (`public.bool`): unqualified, the name means the built-in.
         const minimal = (x: CatalogObject) => {
           const q = view.qualifiedName(x);
-          return `"${x.kind === 'type' && builtinTypeName([x.name]) ? q.slice(q[0] === DEFAULT_DATABASE ? 1 : 0).join('.') : minimalName(q)}"`;
+          return x.kind === 'type' && builtinTypeName([x.name]) ? q.slice(q[0] === DEFAULT_DATABASE ? 1 : 0).join('.') : minimalName(q);
         };
         // Materialize's item types: a subsource is a source there.
         const label = (x: CatalogObject) => (x.kind === 'subsource' ? 'source' : KIND_LABEL[x.kind]);
-        const reason = CONTAINER_KINDS.has(o.kind)
-          ? ' because other objects depend on it'
-          : `: still depended upon by ${blocking.map((d) => `${label(d)} ${minimal(d)}`).join(', ')}`;
-        throw new PlanError(`cannot drop ${label(o)} ${isRoot ? '' : 'dependency '}${minimal(o)}${reason}`, {
-          code: SQLSTATE.dependentObjectsStillExist,
-          position: at,
-          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
-        });
+        // plan_drop_item names the first dependent that prevents the drop; a cluster, schema or
+        // database names none.
+        const first = blocking[0]!;
+        const dependents: [string, string][] = CONTAINER_KINDS.has(o.kind) ? [] : [[label(first), minimal(first)]];
+        throw mz.DependentObjectsStillExist(isRoot ? label(o) : `${label(o)} dependency`, minimal(o), dependents).at(at);
       }
       for (const d of dependents) visit(d, false);
       for (const p of parts) visit(p, false);
@@ -1714,23 +1709,181 @@ export class Planner {
     if (!o) {
       if ((type === 'cluster' || type === 'cluster replica') && SYSTEM_CLUSTERS.has(name[0]!)) throw notOwner(type.toUpperCase(), name.join('.'), at);
       if (ifExists) return undefined;
-      throw type === 'cluster' ? unknownCluster(name[0]!, at) : type === 'database' ? unknownDatabase(name[0]!, at) : unknownItem(name, at);
+      if (type === 'cluster replica' && this.view().cluster(name[0]!)) throw mz.NoClusterReplicaNamed(name[0]!, name[1]!).at(at);
+      throw type === 'cluster' || type === 'cluster replica'
+        ? unknownCluster(name[0]!, at)
+        : type === 'database'
+          ? unknownDatabase(name[0]!, at)
+          : type === 'schema'
+            ? unknownSchema(name[name.length - 1]!, at)
+            : unknownItem(name, at);
     }
     if (!KINDS_OF_TYPE[type].includes(o.kind)) throw wrongType(o, type, at);
     if (owned) requireOwner(this.view(), o, at, this.actor);
     return o;
   }
 
+  /**
+   * `ALTER <type> ... RENAME TO`, with Materialize's rules per kind (plan_alter_object_rename and
+   * the catalog's Op::Rename*): an item's new name must be free among the items and types of its
+   * schema; a cluster's and a replica's are checked by the catalog (reserved prefixes, then its
+   * uniqueness), a replica of a managed cluster is the system's; a schema keeps the system's
+   * prefixes and names. What names the renamed object is rewritten as Materialize rewrites
+   * it (renameReferences), or the rename is refused where that would be ambiguous.
+   */
   private alterRename(s: S<'alter_rename'>, at: number): StatementPlan {
     const tag = `ALTER ${s.objectType.toUpperCase()}`;
-    const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
-    if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
-    validateName(s.newName, at, KIND_LABEL[o.kind]);
-    if (this.nameTaken(o, s.newName)) {
-      throw new PlanError(`${KIND_LABEL[o.kind]} '${s.newName}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+    const skip = () => this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
+    const view = this.view();
+    if (s.objectType === 'schema') return this.renameSchema(s, at);
+    if (s.objectType === 'cluster replica') {
+      const cluster = view.cluster(s.name[0]!);
+      if (!cluster) {
+        if (SYSTEM_CLUSTERS.has(s.name[0]!)) throw notOwner('CLUSTER REPLICA', s.name.join('.'), at);
+        if (s.ifExists) return skip();
+        throw unknownCluster(s.name[0]!, at);
+      }
+      const replica = view.replicas(cluster.id).find((r) => r.name === s.name[1]);
+      if (!replica) {
+        if (s.ifExists) return skip();
+        throw mz.NoClusterReplicaNamed(cluster.name, s.name[1]!).at(at);
+      }
+      if (cluster.spec.managed) throw mz.ManagedCluster(cluster.name).at(at);
+      requireOwner(view, replica, at, this.actor);
+      validateName(s.newName, at, 'cluster replica');
+      checkReplicaName(s.newName, at);
+      if (view.replicas(cluster.id).some((r) => r.name === s.newName && r.id !== replica.id)) throw mz.UniquenessViolation().at(at);
+      this.ws.update(replica.id, (x) => ({ ...x, name: s.newName }) as CatalogObject, false);
+      return this.write(tag);
     }
-    this.ws.update(o.id, (x) => ({ ...x, name: s.newName }) as CatalogObject, false);
+    if (s.objectType === 'cluster') {
+      const o = this.findForAlter('cluster', s.name, s.ifExists, at);
+      if (!o) return skip();
+      validateName(s.newName, at, 'cluster');
+      if (RESERVED_PREFIXES.some((p) => s.newName.startsWith(p))) throw mz.ReservedClusterName(s.newName).at(at);
+      if (o.name !== s.newName && view.cluster(s.newName)) throw mz.UniquenessViolation().at(at);
+      this.ws.update(o.id, (x) => ({ ...x, name: s.newName }) as CatalogObject, false);
+      return this.write(tag);
+    }
+    // An item: plan_alter_item_rename, then the catalog's rename of it and of what names it.
+    const found = this.findForDrop(s.objectType, s.name, at);
+    if (!found) {
+      if (s.ifExists) return skip();
+      throw s.objectType === 'database' ? unknownDatabase(s.name[0]!, at) : unknownItem(s.name, at);
+    }
+    const minimal = minimalName(view.qualifiedName(found));
+    if (s.objectType === 'view' && found.kind === 'materialized_view') throw mz.AlterViewOnMaterializedView(minimal).at(at);
+    if (!KINDS_OF_TYPE[s.objectType].includes(found.kind)) throw mz.MismatchedObjectType(minimal, mzItemType(found), s.objectType).at(at);
+    validateName(s.newName, at, KIND_LABEL[found.kind]);
+    if (this.nameTaken(found, s.newName)) throw mz.CatalogItemAlreadyExists(s.newName).at(at);
+    requireOwner(view, found, at, this.actor);
+    this.renameReferences(found, s.newName, at);
     return this.write(tag);
+  }
+
+  /**
+   * The catalog's Op::RenameItem: the item takes its new name in its own definition, and every
+   * item that names it has the name rewritten (a view's or materialized view's body, an index's
+   * ON, a sink's FROM, a replacement's FOR), as Materialize rewrites their create_sql; a body in
+   * which the rename would be ambiguous refuses it, naming the definition and what it uses.
+   */
+  private renameReferences(item: CatalogObject, to: string, at: number): void {
+    const view = this.view();
+    const full = (o: CatalogObject) => view.qualifiedName(o).join('.');
+    const [database, schema, name] = view.qualifiedName(item);
+    const from = { database: database!, schema: schema!, item: name! };
+    const rewrite = (o: CatalogObject, self: boolean) => {
+      const created = o.kind === 'cluster' || o.kind === 'cluster_replica' ? undefined : (o.spec as { createSql?: string }).createSql;
+      const statement = created ? parse(created)[0]?.statement : undefined;
+      if (!statement) return;
+      let next: Statement = statement;
+      if (self && next.kind === 'create_index') next = { ...next, name: to };
+      else if (self && 'name' in next && Array.isArray(next.name)) next = { ...next, name: [...next.name.slice(0, -1), to] } as Statement;
+      const renamedAt = (n: ObjectName) => findItem(view, n, at)?.id === item.id;
+      const renamed = (n: ObjectName) => [...n.slice(0, -1), to];
+      let query: string | undefined;
+      if (next.kind === 'create_view' || next.kind === 'create_materialized_view') {
+        const r = renameItemInQuery(next.query, from, to, (n) => this.fullName(n, at));
+        if (!r.ok) throw mz.AmbiguousRename(full(o), full(item), r.message).at(at);
+        query = r.text;
+        next = { ...next, query: r.text };
+        if (next.kind === 'create_materialized_view' && next.replacementFor && renamedAt(next.replacementFor.name)) {
+          next = { ...next, replacementFor: { ...next.replacementFor, name: renamed(next.replacementFor.name) } };
+        }
+      } else if (next.kind === 'create_index' && renamedAt(next.on)) {
+        next = { ...next, on: renamed(next.on) };
+      } else if (next.kind === 'create_sink' && renamedAt(next.from)) {
+        next = { ...next, from: renamed(next.from) };
+      }
+      if (next === statement) return;
+      const createSql = print(next);
+      updates.push({ id: o.id, spec: { createSql, ...(query !== undefined ? { query } : {}) } });
+    };
+    // Materialize checks the item's own definition (with its old name) first, then its dependents',
+    // all against the catalog as it was; the changes are made once every one is known.
+    const updates: { id: string; spec: { createSql: string; query?: string } }[] = [];
+    rewrite(item, true);
+    for (const d of view.dependentsOf(item.id)) if (isItemKind(d.kind)) rewrite(d, false);
+    this.ws.update(item.id, (x) => ({ ...x, name: to }) as CatalogObject, false);
+    for (const u of updates) this.ws.update(u.id, (x) => ({ ...x, spec: { ...x.spec, ...u.spec } }) as CatalogObject, false);
+  }
+
+  /** A name as the catalog resolves it: database, schema, item (system relations are in no database). */
+  private fullName(n: ObjectName, at: number): { database: string; schema: string; item: string } | undefined {
+    if (isSystemRelation(n)) return { database: '', schema: n.length >= 2 ? n[n.length - 2]! : 'mz_catalog', item: n[n.length - 1]! };
+    let found: ItemObject | undefined;
+    try {
+      found = findItem(this.view(), n, at);
+    } catch {
+      return undefined;
+    }
+    if (!found) return undefined;
+    const [database, schema, item] = this.view().qualifiedName(found);
+    return { database: database!, schema: schema!, item: item! };
+  }
+
+  /**
+   * `ALTER SCHEMA s RENAME TO t` (plan_alter_schema_rename, then the catalog's Op::RenameSchema):
+   * the new name must be free in the database and not a system one; the system's schemas keep
+   * theirs. Every item of the schema, and what uses them, has the schema renamed where its
+   * definition names it, or refuses a column qualified by schema and item but no database.
+   */
+  private renameSchema(s: S<'alter_rename'>, at: number): StatementPlan {
+    if (s.name.length === 1 && s.name[0] === TEMP_SCHEMA) throw mz.AmbientSchemaRename(TEMP_SCHEMA).at(at);
+    const view = this.view();
+    const [dbName, schemaName] = s.name.length === 2 ? [s.name[0]!, s.name[1]!] : [DEFAULT_DATABASE, s.name[0]!];
+    if (s.name.length === 1 && SYSTEM_SCHEMAS.includes(schemaName)) throw mz.RenameSystemSchema(schemaName).at(at);
+    const db = view.database(dbName);
+    const schema = db ? view.schema(db.id, schemaName) : undefined;
+    if (!schema) {
+      if (s.ifExists) return this.write('ALTER SCHEMA', [`schema "${s.name.join('.')}" does not exist, skipping`]);
+      throw db ? unknownSchema(schemaName, at) : unknownDatabase(dbName, at);
+    }
+    if (view.schema(db!.id, s.newName)) throw mz.SchemaAlreadyExists(s.newName).at(at);
+    requireOwner(view, schema, at, this.actor);
+    validateName(s.newName, at, 'schema');
+    if (RESERVED_PREFIXES.some((p) => s.newName.startsWith(p))) throw mz.ReservedSchemaName(s.newName).at(at);
+    this.renameSchemaReferences(schema, db!.name, s.newName, at);
+    this.ws.update(schema.id, (x) => ({ ...x, name: s.newName }) as CatalogObject, false);
+    return this.write('ALTER SCHEMA');
+  }
+
+  private renameSchemaReferences(schema: ObjectOf<'schema'>, database: string, to: string, at: number): void {
+    const view = this.view();
+    const items = view.items().filter((i) => i.spec.schemaId === schema.id);
+    const touched = new Set<string>();
+    for (const o of [...items, ...items.flatMap((i) => view.dependentsOf(i.id))]) {
+      if (touched.has(o.id) || !isItemKind(o.kind)) continue;
+      touched.add(o.id);
+      const created = (o.spec as { createSql?: string }).createSql;
+      const statement = created ? parse(created)[0]?.statement : undefined;
+      if (statement?.kind !== 'create_view' && statement?.kind !== 'create_materialized_view') continue;
+      const r = renameSchemaInQuery(statement.query, database, schema.name, to, (n) => this.fullName(n, at));
+      if (!r.ok) throw mz.AmbiguousRename(view.qualifiedName(o).join('.'), `${database}.${schema.name}`, r.message).at(at);
+      if (r.text === statement.query) continue;
+      const createSql = print({ ...statement, query: r.text });
+      this.ws.update(o.id, (x) => ({ ...x, spec: { ...x.spec, createSql, query: r.text } }) as CatalogObject, false);
+    }
   }
 
   private nameTaken(o: CatalogObject, name: string): boolean {
@@ -1825,12 +1978,33 @@ export class Planner {
     return this.write(tag);
   }
 
+  /**
+   * `ALTER CLUSTER | SCHEMA a SWAP WITH b` (plan_alter_object_swap): three renames in one commit,
+   * a to a temporary name, b to a's, a to b's, each with the catalog's rewrite of the definitions
+   * that name a schema. The ambient and the system's schemas do not swap.
+   */
   private alterSwap(s: S<'alter_swap'>, at: number): StatementPlan {
     const tag = `ALTER ${s.objectType.toUpperCase()}`;
-    const a = this.findForAlter(s.objectType, s.name, false, at)!;
+    if (s.objectType === 'schema' && ((s.name.length === 1 && s.name[0] === TEMP_SCHEMA) || s.other === TEMP_SCHEMA)) throw mz.SwapAmbientSchema().at(at);
+    if (s.objectType === 'schema' && s.name.length === 1 && SYSTEM_SCHEMAS.includes(s.name[0]!)) throw mz.SwapAmbientSchema().at(at);
+    const a = this.findForAlter(s.objectType, s.name, false, at, false)!;
     const otherName = [...s.name.slice(0, -1), s.other];
-    const b = this.findForAlter(s.objectType, otherName, false, at)!;
+    const b = this.findForAlter(s.objectType, otherName, false, at, false)!;
+    requireOwner(this.view(), a, at, this.actor);
+    requireOwner(this.view(), b, at, this.actor);
     const [an, bn] = [a.name, b.name];
+    if (a.kind === 'schema' && b.kind === 'schema') {
+      const database = this.view().get(a.spec.databaseId)?.name ?? DEFAULT_DATABASE;
+      const temp = `mz_schema_swap_${a.id}`;
+      const step = (o: ObjectOf<'schema'>, to: string) => {
+        this.renameSchemaReferences(this.ws.get(o.id) as ObjectOf<'schema'>, database, to, at);
+        this.ws.update(o.id, (x) => ({ ...x, name: to }) as CatalogObject, false);
+      };
+      step(a, temp);
+      step(b, an);
+      step(a, bn);
+      return this.write(tag);
+    }
     this.ws.update(a.id, (x) => ({ ...x, name: bn }) as CatalogObject, false);
     this.ws.update(b.id, (x) => ({ ...x, name: an }) as CatalogObject, false);
     return this.write(tag);
@@ -2017,30 +2191,44 @@ export class Planner {
    * A comment is catalog metadata only: the object's item changes (no new generation, no
    * effect), and `mz_internal.mz_comments` shows it. Materialize's checks and wording.
    */
+  /**
+   * `COMMENT ON <type> name IS '...' | NULL` (Materialize's plan_comment): at most 1 024 bytes; an
+   * object of the type named (else `TABLE t is not a VIEW`, its InvalidObjectType); a column of
+   * a relation whose columns the catalog knows (a table's, a view's or materialized view's whose
+   * body it read, a record type's fields). A comment is the owner's to set.
+   */
   private comment(s: S<'comment'>): StatementPlan {
     const at = s.namePosition;
-    if (s.comment !== null && Buffer.byteLength(s.comment) > MAX_COMMENT_BYTES) {
-      throw new PlanError(`provided comment was ${Buffer.byteLength(s.comment)} bytes long, max size is ${MAX_COMMENT_BYTES} bytes`, { code: SQLSTATE.invalidParameterValue, position: at });
-    }
+    // Name resolution (the object, a column's relation and column) comes before plan_comment's checks.
+    const tooLong = () => {
+      if (s.comment !== null && Buffer.byteLength(s.comment) > MAX_COMMENT_BYTES) throw mz.CommentTooLong(Buffer.byteLength(s.comment), MAX_COMMENT_BYTES).at(at);
+    };
     if (s.objectType === 'role' || s.objectType === 'network policy') {
       const o = s.objectType === 'role' ? this.access.commentableRole(s.name[0]!, at) : this.access.ownedNetworkPolicy(s.name[0]!, at);
+      tooLong();
       this.ws.update(o.id, (x) => withComment(x, s.comment), false);
       return this.write('COMMENT');
     }
+    const view = this.view();
     if (s.objectType === 'column') {
-      const rel = findItem(this.view(), s.name, at);
+      const rel = findItem(view, s.name, at);
       if (!rel) throw unknownItem(s.name, at);
-      if (rel.kind !== 'table') {
-        throw new NotSupportedError(`COMMENT ON COLUMN is not supported for a ${KIND_LABEL[rel.kind]}: the catalog knows the columns of tables only`, { position: at });
+      const full = view.qualifiedName(rel).join('.');
+      const columns = knownColumns(rel);
+      if (!columns) {
+        if (rel.kind === 'source' || rel.kind === 'subsource' || rel.kind === 'view' || rel.kind === 'materialized_view') {
+          throw new NotSupportedError(`COMMENT ON COLUMN is not supported for this ${KIND_LABEL[rel.kind]}: the catalog does not know its columns`, { position: at });
+        }
+        throw mz.ItemWithoutColumns(full, mzItemType(rel)).at(at);
       }
-      requireOwner(this.view(), rel, at, this.actor);
       const column = s.column!;
-      if (!rel.spec.columns.some((c) => c.name === column)) {
-        throw new PlanError(`column "${rel.name}.${column}" does not exist`, { code: SQLSTATE.undefinedColumn, position: at });
-      }
+      if (!columns.includes(column)) throw mz.UnknownColumn(column, rel.name).at(at);
+      tooLong();
+      requireOwner(view, rel, at, this.actor);
       this.ws.update(rel.id, (x) => ({ ...x, columnComments: withEntry(x.columnComments, column, s.comment) }) as CatalogObject, false);
       return this.write('COMMENT');
     }
+    if (s.objectType === 'schema' && s.name.length === 1 && s.name[0] === TEMP_SCHEMA) throw mz.CommentOnTemporarySchema().at(at);
     const o = this.findForDrop(s.objectType, s.name, at);
     if (!o) {
       switch (s.objectType) {
@@ -2051,16 +2239,17 @@ export class Planner {
         case 'schema':
           throw unknownSchema(s.name.join('.'), at);
         case 'cluster replica':
-          if (!this.view().cluster(s.name[0]!)) throw unknownCluster(s.name[0]!, at);
-          throw new PlanError(`unknown cluster replica '${s.name.join('.')}'`, { code: SQLSTATE.undefinedObject, position: at });
+          if (!view.cluster(s.name[0]!)) throw unknownCluster(s.name[0]!, at);
+          throw mz.UnknownClusterReplica(s.name.join('.')).at(at);
+        case 'type':
+          throw mz.UnknownType(s.name.join('.')).at(at);
         default:
           throw unknownItem(s.name, at);
       }
     }
-    if (!KINDS_OF_TYPE[s.objectType].includes(o.kind)) {
-      throw new PlanError(`${KIND_LABEL[o.kind]} ${o.name} is not a ${s.objectType}`, { code: SQLSTATE.wrongObjectType, position: at });
-    }
-    requireOwner(this.view(), o, at, this.actor);
+    tooLong();
+    if (!KINDS_OF_TYPE[s.objectType].includes(o.kind)) throw mz.InvalidObjectType(s.objectType.toUpperCase(), mzItemType(o).toUpperCase(), o.name).at(at);
+    requireOwner(view, o, at, this.actor);
     this.ws.update(o.id, (x) => withComment(x, s.comment), false);
     return this.write('COMMENT');
   }
@@ -2074,6 +2263,10 @@ export class Planner {
       const t = findItem(this.view(), s.name, at);
       if (!t || t.kind !== 'type') throw new PlanError(`type "${s.name.join('.')}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
     }
+    if (s.objectType === 'view') {
+      const found = findItem(this.view(), s.name, at);
+      if (found?.kind === 'materialized_view') throw mz.ShowCreateViewOnMaterializedView(minimalName(this.view().qualifiedName(found))).at(at);
+    }
     const o = this.findForAlter(s.objectType, s.name, false, at, false)!;
     const view = this.view();
     let sql: string;
@@ -2084,6 +2277,11 @@ export class Planner {
             .replicas(o.id)
             .map((r) => `${printName([r.name])} (SIZE = '${r.spec.size}')`)
             .join(', ')})`;
+    } else if (o.kind === 'connection') {
+      // The secrets and connections it names under the names they have now, as Materialize (whose
+      // definitions name them by id) shows them.
+      const created = parse(o.spec.createSql)[0]?.statement;
+      sql = created?.kind === 'create_connection' ? print({ ...created, options: this.namedAsNow(created.options, o.spec.connector) }) : o.spec.createSql;
     } else if (isItemKind(o.kind)) {
       sql = (o.spec as { createSql: string }).createSql || `-- ${KIND_LABEL[o.kind]} created by its source`;
     } else {

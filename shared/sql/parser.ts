@@ -97,6 +97,23 @@ const SHOW_PLURALS: readonly (readonly string[])[] = [
 ];
 const SHOW_UNSUPPORTED = ['privileges', 'default', 'role', 'extended', 'full', 'network', 'continual'];
 
+/** The words that may follow `ALTER <type> name`, as Materialize's parser lists them in its errors (its parse_alter_*). */
+const ALTER_ACTIONS: Readonly<Record<ObjectType, readonly string[]>> = {
+  table: ['SET', 'RENAME', 'OWNER', 'RESET', 'ADD'],
+  view: ['SET', 'RENAME', 'OWNER', 'RESET'],
+  'materialized view': ['SET', 'RENAME', 'OWNER', 'RESET', 'APPLY'],
+  source: ['ADD', 'DROP', 'RESET', 'SET', 'RENAME', 'OWNER', 'REFRESH'],
+  sink: ['RESET', 'SET', 'RENAME', 'OWNER'],
+  index: ['RESET', 'SET', 'RENAME', 'OWNER'],
+  secret: ['AS', 'RENAME', 'OWNER'],
+  connection: ['RENAME', 'OWNER', 'ROTATE', 'SET', 'RESET', 'DROP'],
+  cluster: ['OWNER', 'RENAME', 'RESET', 'SET', 'SWAP'],
+  'cluster replica': ['OWNER', 'RENAME'],
+  schema: ['OWNER', 'RENAME', 'SWAP'],
+  database: ['OWNER'],
+  type: ['OWNER'],
+};
+
 /** Object types Materialize has and we do not serve (answered 0A000 where an object type is read). */
 const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['continual'];
 
@@ -1284,8 +1301,8 @@ export class Parser {
     const objectType = this.parseObjectType();
     const ifExists = this.eatKeywords('if', 'exists');
     const name = this.parseNameFor(objectType);
-    if (objectType === 'type') {
-      // Materialize alters a type's owner and nothing else.
+    if (objectType === 'type' || objectType === 'database') {
+      // Materialize alters a type's or a database's owner and nothing else.
       this.expectKeywords('owner', 'to');
       return { kind: 'alter_owner', objectType, ifExists, name, owner: this.parseIdent() };
     }
@@ -1293,7 +1310,7 @@ export class Parser {
     const a = this.peek();
     if (this.eatKeywords('rename', 'to')) return { kind: 'alter_rename', objectType, ifExists, name, newName: this.parseIdent() };
     if (this.eatKeywords('owner', 'to')) return { kind: 'alter_owner', objectType, ifExists, name, owner: this.parseIdent() };
-    if (this.peekKeywords('swap', 'with')) {
+    if ((objectType === 'cluster' || objectType === 'schema') && this.peekKeywords('swap', 'with')) {
       if (ifExists) return this.fail('RENAME TO, OWNER TO or SET CLUSTER (SWAP WITH takes no IF EXISTS)');
       this.i += 2;
       return { kind: 'alter_swap', objectType, name, other: this.parseIdent() };
@@ -1355,14 +1372,7 @@ export class Parser {
     if (a.kind === 'word' && ['set', 'reset', 'add', 'drop', 'rotate', 'alter', 'apply'].includes(a.value)) {
       throw this.unsupported(a, `${what} ... ${a.raw.toUpperCase()}`);
     }
-    const actions = ['RENAME TO', 'OWNER TO', 'SWAP WITH', 'SET CLUSTER'];
-    if (objectType === 'secret') actions.push('AS');
-    if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
-    if (objectType === 'sink') actions.push('SET FROM');
-    if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
-    if (objectType === 'table') actions.push('ADD COLUMN');
-    if (objectType === 'connection') actions.push('SET (...)', 'RESET (...)', 'DROP (...)', 'ROTATE KEYS');
-    return this.fail(oneOf(actions));
+    return this.fail(`one of ${ALTER_ACTIONS[objectType].join(' or ')}`);
   }
 
   /**

@@ -34,7 +34,7 @@ import { KEYWORDS } from './keywords';
 import { VALUE_PREFIX } from './options';
 
 export interface PrintOptions {
-  /** Print secret values as `'<REDACTED>'` (for logs and statement history). */
+  /** Print secret values as `'********'`, Materialize's redaction of a secret's create_sql (for the catalog, logs and statement history). */
   readonly redacted?: boolean;
 }
 
@@ -191,7 +191,7 @@ function identList(names: readonly string[]): string {
 }
 
 function secretValue(v: SecretValue, opts: PrintOptions): string {
-  if (opts.redacted) return "'<REDACTED>'";
+  if (opts.redacted) return "'********'";
   return v.kind === 'string' ? stringLiteral(v.value) : v.expr.text;
 }
 
@@ -546,7 +546,7 @@ const ROLE_LIST_WORDS: ReadonlySet<string> = new Set([
 
 function roleAttributes(attributes: readonly RoleAttribute[], opts: PrintOptions): string {
   return attributes
-    .map((a) => (a.kind === 'PASSWORD' ? ` PASSWORD ${a.password === null ? 'NULL' : opts.redacted ? "'<REDACTED>'" : stringLiteral(a.password)}` : ` ${a.kind}`))
+    .map((a) => (a.kind === 'PASSWORD' ? ` PASSWORD ${a.password === null ? 'NULL' : opts.redacted ? "'********'" : stringLiteral(a.password)}` : ` ${a.kind}`))
     .join('');
 }
 

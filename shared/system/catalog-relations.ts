@@ -4,7 +4,7 @@
  * and history items it needs. Pure: the caller loads the inputs; the SQL engine answers queries
  * over these rows.
  */
-import { NO_DATABASE, type CatalogObject, type CatalogSnapshot, type ItemObject, type NetworkPolicyRule, type ObjectOf } from '../catalog/model';
+import { knownColumns, NO_DATABASE, type CatalogObject, type CatalogSnapshot, type ItemObject, type NetworkPolicyRule, type ObjectOf } from '../catalog/model';
 import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/status-store';
 import type { EffectRecord } from '../effects/model';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
@@ -626,9 +626,9 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
         const type = COMMENT_OBJECT_TYPE[x.kind] ?? x.kind;
         const rows: { id: string; object_type: string; object_sub_id: number | null; comment: string }[] = [];
         if (x.comment !== undefined) rows.push({ id: x.id, object_type: type, object_sub_id: null, comment: x.comment });
-        if (x.kind === 'table' && x.columnComments) {
-          x.spec.columns.forEach((c, k) => {
-            const text = x.columnComments![c.name];
+        if (x.columnComments) {
+          (knownColumns(x) ?? []).forEach((c, k) => {
+            const text = x.columnComments![c];
             if (text !== undefined) rows.push({ id: x.id, object_type: type, object_sub_id: k + 1, comment: text });
           });
         }

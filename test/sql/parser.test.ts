@@ -192,9 +192,9 @@ describe('errors', () => {
 
 describe('printer', () => {
   it('redacts secret values on request', () => {
-    expect(print(one(`CREATE SECRET s AS 'hunter2'`), { redacted: true })).toBe(`CREATE SECRET s AS '<REDACTED>'`);
-    expect(print(one(`ALTER SECRET s AS decode('aGk=', 'base64')`), { redacted: true })).toBe(`ALTER SECRET s AS '<REDACTED>'`);
-    expect(print(one(`EXPLAIN EFFECTS FOR CREATE SECRET s AS 'x'`), { redacted: true })).toBe(`EXPLAIN EFFECTS FOR CREATE SECRET s AS '<REDACTED>'`);
+    expect(print(one(`CREATE SECRET s AS 'hunter2'`), { redacted: true })).toBe(`CREATE SECRET s AS '********'`);
+    expect(print(one(`ALTER SECRET s AS decode('aGk=', 'base64')`), { redacted: true })).toBe(`ALTER SECRET s AS '********'`);
+    expect(print(one(`EXPLAIN EFFECTS FOR CREATE SECRET s AS 'x'`), { redacted: true })).toBe(`EXPLAIN EFFECTS FOR CREATE SECRET s AS '********'`);
   });
 
   it('quotes identifiers that would read back as keywords or differently', () => {
