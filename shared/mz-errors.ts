@@ -182,6 +182,9 @@ const KINDS = {
   /** ParameterNotAllowed: views and materialized views cannot have `$1` parameters. */
   ParameterNotAllowed: (objectType: string): Shape => ({ message: `${objectType} cannot have parameters`, code: SQLSTATE.undefinedParameter }),
   ShowCommandInView: (): Shape => ({ message: 'SHOW commands are not allowed in views' }),
+  InvalidGroupSizeHints: (): Shape => ({
+    message: 'EXPECTED GROUP SIZE cannot be provided simultaneously with any of AGGREGATE INPUT GROUP SIZE, DISTINCT ON INPUT GROUP SIZE, or LIMIT INPUT GROUP SIZE',
+  }),
 
   // ---- planner rules raised unstructured (sql_bail!), named by what they refuse ---------------
   /** plan_create_cluster / plan_alter_cluster: an option a non-system user may not give. */

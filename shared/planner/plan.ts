@@ -72,6 +72,7 @@ import { AccessPlanner, explainName, ownedBy, requireOwner, type Written } from 
 import { aclOf, isBuiltinRoleId, resolveRole, revokeAcl, roleMembership, MATERIALIZE_ACTOR, MATERIALIZE_ROLE_ID, type Actor } from './roles';
 import { nameOffset, offsetAfterWords } from '../sql/lexer';
 import { renameItemInQuery, renameSchemaInQuery } from '../sql/rename';
+import { ambiguousAliasColumn, hasRecordWildcard, mixesGroupSizeHints } from '../sql/body-checks';
 import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
 export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
@@ -266,8 +267,10 @@ export class Planner {
         this.savedSecrets = new Map(this.secrets);
         return { kind: 'txn', tag: 'BEGIN' };
       case 'commit':
+        if (s.chain) throw mz.Unsupported('CHAIN').at(at);
         return { kind: 'txn', tag: 'COMMIT' };
       case 'rollback':
+        if (s.chain) throw mz.Unsupported('CHAIN').at(at);
         this.ws.rollback();
         this.secrets = this.savedSecrets ?? new Map();
         return { kind: 'txn', tag: 'ROLLBACK' };
@@ -1474,15 +1477,17 @@ export class Planner {
 
   /** Materialize's checks of a body's output columns, where the body's reader shows them. */
   private checkViewShape(s: S<'create_view'> | S<'create_materialized_view'>, kind: 'view' | 'materialized_view', readsSystem: boolean): void {
-    const shape = this.ctx.viewShape?.(s.query);
-    if (!shape) return;
     const at = s.queryPosition;
+    // What the query planner finds in the body's words: a column an alias's column list names twice, mixed group size hints.
+    const ambiguous = ambiguousAliasColumn(s.query);
+    if (ambiguous !== undefined) throw mz.AmbiguousColumn(ambiguous).at(at);
+    if (mixesGroupSizeHints(s.query)) throw mz.InvalidGroupSizeHints().at(at);
+    const shape = this.ctx.viewShape?.(s.query);
+    // The system catalog's columns may change between versions; a view must name the ones it reads.
+    if (readsSystem && (shape?.wildcard || hasRecordWildcard(s.query))) throw mz.WildcardOverSystemObjects().at(at);
+    if (!shape) return;
     if (shape.singleRelation) this.resolveColumns(s.query, at, shape.singleRelation);
-    if (shape.wildcard) {
-      // The system catalog's columns may change between versions; a view must name the ones it reads.
-      if (readsSystem) throw mz.WildcardOverSystemObjects().at(at);
-      return;
-    }
+    if (shape.wildcard) return;
     const given = s.columns ?? [];
     const label = KIND_LABEL[kind];
     if (given.length > shape.columns.length) {
