@@ -70,6 +70,7 @@ export const SPEC_SCHEMAS = {
         everies: z.array(z.strictObject({ intervalMs: z.int().positive(), alignedToMs: z.int().nonnegative() })).readonly(),
       })
       .optional(),
+    replaces: nonEmpty.optional(),
   }),
   collection: z.strictObject({ objectKind: nonEmpty, readPolicy }),
   ingestion: z.strictObject({ clusterId: z.nullable(nonEmpty), connector }),

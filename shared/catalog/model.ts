@@ -39,6 +39,25 @@ export const CONNECTOR_KINDS: readonly ObjectKind[] = ['source', 'sink'];
  * sources and sinks, and tables fed by a source (their ingestion export has a status of its own,
  * as in Materialize).
  */
+/**
+ * The column names the catalog knows of an object, in order: a table's columns, a view's or
+ * materialized view's output columns (when the planner read them from the body), a record type's
+ * fields. What `COMMENT ON COLUMN` may name and `mz_comments` numbers from 1.
+ */
+export function knownColumns(o: CatalogObject): readonly string[] | undefined {
+  switch (o.kind) {
+    case 'table':
+      return o.spec.columns.map((c) => c.name);
+    case 'view':
+    case 'materialized_view':
+      return o.spec.columns;
+    case 'type':
+      return o.spec.category === 'record' ? o.spec.fields.map((f) => f.name) : undefined;
+    default:
+      return undefined;
+  }
+}
+
 export function connectorKind(o: { readonly kind: ObjectKind; readonly spec: unknown }): 'source' | 'sink' | undefined {
   if (o.kind === 'source' || o.kind === 'sink') return o.kind;
   if (o.kind === 'table' && ((o.spec as ObjectSpec['table']).fromSource || (o.spec as ObjectSpec['table']).webhook)) return 'source';
@@ -177,10 +196,14 @@ export type ObjectSpec = {
     /** `CREATE TABLE ... FROM WEBHOOK`: written by the webhook's ingestion (as a webhook source's). */
     readonly webhook?: TableWebhook;
   };
-  view: ItemSpecBase & { readonly query: string };
+  /** `columns`: the output column names, when the planner could read them from the body. */
+  view: ItemSpecBase & { readonly query: string; readonly columns?: readonly string[] };
   materialized_view: ItemSpecBase & {
     readonly clusterId: string;
     readonly query: string;
+    readonly columns?: readonly string[];
+    /** `CREATE REPLACEMENT MATERIALIZED VIEW ... FOR mv`: the id of the materialized view it is to replace. */
+    readonly replacementFor?: string;
     /** `REFRESH AT / EVERY ...`: when the data plane refreshes it; absent for `REFRESH ON COMMIT` (the default). */
     readonly refresh?: RefreshSchedule;
   };

@@ -65,6 +65,12 @@ export interface ResourceSpecs {
     readonly readPolicy?: ReadPolicy;
     /** A materialized view's `REFRESH AT / EVERY` schedule. */
     readonly refresh?: RefreshSpec;
+    /**
+     * A replacement materialized view's target (`CREATE REPLACEMENT MATERIALIZED VIEW ... FOR`):
+     * the dataflow hydrates beside the target's and writes nothing; `ALTER ... APPLY REPLACEMENT`
+     * makes the target a new generation with this definition and drops this dataflow.
+     */
+    readonly replaces?: string;
   };
   /** Storage: a durable collection with its read policy. */
   readonly collection: { readonly objectKind: string; readonly readPolicy: ReadPolicy };

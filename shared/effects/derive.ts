@@ -39,11 +39,17 @@ export const RESOURCES_OF: Readonly<Record<ObjectKind, readonly Resource[]>> = {
   system_parameter: [],
 };
 
-/** The resources one object owns: its kind's, plus the ingestion export of a table fed by a source or a webhook. */
+/**
+ * The resources one object owns: its kind's, plus the ingestion export of a table fed by a source
+ * or a webhook. A replacement materialized view has a dataflow and no collection of its own: it
+ * hydrates beside its target's, and writes into the target's collection once applied.
+ */
 export function resourcesOf(o: CatalogObject): readonly Resource[] {
   if (o.kind === 'table' && (o.spec.fromSource || o.spec.webhook)) return SOURCE_TABLE_RESOURCES;
+  if (o.kind === 'materialized_view' && o.spec.replacementFor) return REPLACEMENT_RESOURCES;
   return RESOURCES_OF[o.kind];
 }
+const REPLACEMENT_RESOURCES: readonly Resource[] = [{ controller: 'compute', kind: 'dataflow' }];
 const SOURCE_TABLE_RESOURCES: readonly Resource[] = [...RESOURCES_OF.table, { controller: 'storage', kind: 'ingestion' }];
 
 export function deriveEffects(before: CatalogObject | undefined, after: CatalogObject | undefined): EffectIntent[] {

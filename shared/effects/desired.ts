@@ -37,10 +37,13 @@ export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: 
       return { objectKind: o.kind, readPolicy: readPolicyOf(o) };
     case 'dataflow': {
       const d = o as ObjectOf<'materialized_view'> | ObjectOf<'index'>;
+      const replaces = d.kind === 'materialized_view' ? d.spec.replacementFor : undefined;
       return {
         clusterId: d.spec.clusterId,
         objectKind: d.kind,
-        inputs: inputsOf(d, d.spec.clusterId),
+        // A replacement depends on its target in the catalog; it does not read it.
+        inputs: inputsOf(d, d.spec.clusterId).filter((i) => i !== replaces),
+        ...(replaces ? { replaces } : {}),
         ...(d.kind === 'index' ? { readPolicy: readPolicyOf(d) } : {}),
         ...(d.kind === 'materialized_view' && d.spec.refresh ? { refresh: d.spec.refresh } : {}),
       };

@@ -1,6 +1,8 @@
 /** Name resolution against a catalog view, with Materialize's defaults and messages. Pure. */
 import { DEFAULT_DATABASE, DEFAULT_SCHEMA, NO_DATABASE, TEMP_SCHEMA, type CatalogSnapshot, type ItemKind, type ItemObject, type ObjectKind, type ObjectOf } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
+import { mz } from '../mz-errors';
+import { MATERIALIZE_SYSTEM_RELATIONS } from '../system/materialize-relations';
 import type { ObjectName, ObjectType } from '../sql/ast';
 import { MAX_IDENTIFIER_BYTES } from './limits';
 
@@ -46,6 +48,12 @@ export const KIND_LABEL: Readonly<Record<ObjectKind, string>> = {
 /** Kinds a query can read from. */
 export const RELATION_KINDS: readonly ItemKind[] = ['source', 'subsource', 'table', 'view', 'materialized_view'];
 
+/**
+ * What every name must be: not empty, no NUL, at most 255 bytes (Materialize's lexer limit). The
+ * system's prefixes (`mz_`, `pg_`, `external_`) are reserved for the kinds Materialize reserves
+ * them for — clusters, replicas, schemas, roles and network policies, each checked where it is
+ * created with its own message — not for items, which Materialize lets a user name `mz_x`.
+ */
 export function validateName(name: string, position: number, what: string): void {
   if (name.includes('\u0000')) {
     throw new PlanError(`${what} name contains a NUL character`, { code: SQLSTATE.characterNotInRepertoire, position });
@@ -54,29 +62,22 @@ export function validateName(name: string, position: number, what: string): void
   if (Buffer.byteLength(name, 'utf8') > MAX_IDENTIFIER_BYTES) {
     throw new PlanError(`identifier length exceeds ${MAX_IDENTIFIER_BYTES} bytes`, { code: SQLSTATE.nameTooLong, position });
   }
-  if (name.startsWith('mz_')) {
-    throw new PlanError(`${what} name ${JSON.stringify(name)} is reserved`, {
-      code: SQLSTATE.reservedName,
-      position,
-      hint: 'Names that begin with "mz_" are reserved for system objects.',
-    });
-  }
 }
 
 export function unknownDatabase(name: string, position: number): PlanError {
-  return new PlanError(`unknown database '${name}'`, { code: SQLSTATE.undefinedObject, position });
+  return mz.UnknownDatabase(name).at(position);
 }
 
 export function unknownSchema(name: string, position: number): PlanError {
-  return new PlanError(`unknown schema '${name}'`, { code: SQLSTATE.undefinedObject, position });
+  return mz.UnknownSchema(name).at(position);
 }
 
 export function unknownItem(name: ObjectName, position: number): PlanError {
-  return new PlanError(`unknown catalog item '${name.join('.')}'`, { code: SQLSTATE.undefinedTable, position });
+  return mz.UnknownItem(name.join('.')).at(position);
 }
 
 export function unknownCluster(name: string, position: number): PlanError {
-  return new PlanError(`unknown cluster '${name}'`, { code: SQLSTATE.undefinedObject, position });
+  return mz.UnknownCluster(name).at(position);
 }
 
 /**
@@ -87,7 +88,7 @@ export const SYSTEM_CLUSTERS: ReadonlySet<string> = new Set(['mz_system', 'mz_ca
 
 /** Materialize's refusal to change what the user does not own (`must be owner of CLUSTER mz_system`). */
 export function notOwner(objectType: string, name: string, position: number): PlanError {
-  return new PlanError(`must be owner of ${objectType} ${name}`, { code: SQLSTATE.insufficientPrivilege, position });
+  return mz.Ownership([[objectType, name]]).at(position);
 }
 
 /** Prefixes Materialize reserves for its own schemas, clusters and roles (BUILTIN_PREFIXES). */
@@ -131,10 +132,7 @@ export function findItem(view: CatalogSnapshot, name: ObjectName, position: numb
 }
 
 export function wrongType(o: { name: string; kind: ObjectKind }, expected: string, position: number): PlanError {
-  return new PlanError(`${o.name} is ${/^[aeiou]/.test(KIND_LABEL[o.kind]) ? 'an' : 'a'} ${KIND_LABEL[o.kind]} not ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`, {
-    code: SQLSTATE.wrongObjectType,
-    position,
-  });
+  return mz.MismatchedObjectType(o.name, KIND_LABEL[o.kind], expected).at(position);
 }
 
 /** Resolves an item that must exist and be of one of `kinds`. */
@@ -145,10 +143,15 @@ export function resolveItem<K extends ItemKind>(view: CatalogSnapshot, name: Obj
   return item as Extract<ItemObject, { kind: K }>;
 }
 
-/** System relations a view may read without a catalog dependency. */
+/**
+ * System relations a view may read without a catalog dependency: a name in a system schema, or an
+ * unqualified one that names a relation of `mz_catalog` or `pg_catalog`, which Materialize's search
+ * path tries before the user's schemas. Any other name is a user's item, `mz_` prefix or not (as in
+ * Materialize, items may be named so).
+ */
 export function isSystemRelation(name: ObjectName): boolean {
   const schema = name.length >= 2 ? name[name.length - 2]! : undefined;
   const rel = name[name.length - 1]!;
   if (schema && ['mz_catalog', 'mz_internal', 'pg_catalog', 'information_schema', 'mz_introspection'].includes(schema)) return true;
-  return name.length === 1 && (rel.startsWith('mz_') || rel.startsWith('pg_'));
+  return name.length === 1 && (`mz_catalog.${rel}` in MATERIALIZE_SYSTEM_RELATIONS || `pg_catalog.${rel}` in MATERIALIZE_SYSTEM_RELATIONS);
 }

@@ -10,11 +10,13 @@ import {
   NO_DATABASE,
   TEMP_SCHEMA,
   isItemKind,
+  knownColumns,
   type CatalogObject,
   type CatalogSnapshot,
   type ClusterObject,
   type ConnectorSettings,
   type ItemKind,
+  type ItemObject,
   type ObjectKind,
   type ObjectOf,
   type ObjectSpec,
@@ -23,6 +25,7 @@ import {
   type TypeSpec,
 } from '../catalog/model';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
+import { mz, quoted } from '../mz-errors';
 import type { DataType, ExternalReferences, FormatSpecifier, ObjectName, OptionValue, ParsedStatement, ReplicaDefinition, SqlOption, Statement } from '../sql/ast';
 import { SECRET_ONLY_OPTIONS } from '../sql/options';
 import { parse } from '../sql/parser';
@@ -68,6 +71,8 @@ import type { UpstreamReferences } from '../probes/types';
 import { AccessPlanner, explainName, ownedBy, requireOwner, type Written } from './access';
 import { aclOf, isBuiltinRoleId, resolveRole, revokeAcl, roleMembership, MATERIALIZE_ACTOR, MATERIALIZE_ROLE_ID, type Actor } from './roles';
 import { nameOffset, offsetAfterWords } from '../sql/lexer';
+import { renameItemInQuery, renameSchemaInQuery } from '../sql/rename';
+import { ambiguousAliasColumn, hasRecordWildcard, mixesGroupSizeHints } from '../sql/body-checks';
 import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
 export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
@@ -243,6 +248,8 @@ export class Planner {
         return this.alterTableAddColumn(s, at);
       case 'alter_cluster':
         return this.alterCluster(s, at);
+      case 'alter_apply_replacement':
+        return this.applyReplacement(s, at);
       case 'show_create':
         return this.showCreate(s, at);
       case 'comment':
@@ -260,8 +267,10 @@ export class Planner {
         this.savedSecrets = new Map(this.secrets);
         return { kind: 'txn', tag: 'BEGIN' };
       case 'commit':
+        if (s.chain) throw mz.Unsupported('CHAIN').at(at);
         return { kind: 'txn', tag: 'COMMIT' };
       case 'rollback':
+        if (s.chain) throw mz.Unsupported('CHAIN').at(at);
         this.ws.rollback();
         this.secrets = this.savedSecrets ?? new Map();
         return { kind: 'txn', tag: 'ROLLBACK' };
@@ -357,53 +366,73 @@ export class Planner {
 
   // ---- clusters --------------------------------------------------------------------------------
 
+  /**
+   * `CREATE CLUSTER`, with Materialize's rules (plan_create_cluster_inner) in its order: the
+   * options a system user alone may give, then what a managed or an unmanaged cluster takes, then
+   * the name (its catalog's checks, at commit).
+   */
   private createCluster(s: S<'create_cluster'>, at: number): StatementPlan {
-    validateName(s.name, at, 'cluster');
     const opts = optionMap(s.options);
-    if (this.view().cluster(s.name)) {
-      throw new PlanError(`cluster '${s.name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
-    }
     const managedOpt = opts.get('MANAGED');
-    const managed = s.replicas === undefined && !(managedOpt?.value.kind === 'boolean' && !managedOpt.value.value);
+    const managed = managedOpt ? managedValue(managedOpt) : s.replicas === undefined;
+    if (s.features && s.features.options.length > 0) throw mz.NonSystemUserOption('FEATURES').at(s.features.position);
+    refuseWorkloadClass(opts.get('WORKLOAD CLASS'));
+    const schedule = clusterSchedule(opts.get('SCHEDULE'));
     if (managed) {
+      if (s.replicas !== undefined) throw mz.ManagedClusterReplicas().at(at);
+      if (!opts.has('SIZE')) throw mz.ManagedClusterSizeRequired().at(at);
       const size = parseSize(opts.get('SIZE'), at);
-      const schedule = clusterSchedule(opts.get('SCHEDULE'));
+      refuseDisk(opts.get('DISK'));
+      checkIntrospection(opts);
       const rfOpt = opts.get('REPLICATION FACTOR');
-      if (schedule && rfOpt) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
+      if (schedule && rfOpt) throw mz.ScheduleWithReplicationFactor().at(rfOpt.position);
       // SCHEDULE = ON REFRESH: one replica, which the data plane runs only around refreshes.
       const replicationFactor = schedule ? 1 : parseReplicationFactor(rfOpt, at);
+      this.checkNewCluster(s.name, at);
       const cluster = this.base('cluster', s.name, [], { managed: true, size, replicationFactor, options: otherOptions(s.options, ['SIZE', 'REPLICATION FACTOR']), ...(schedule ? { schedule } : {}) });
       this.ws.create(cluster);
       for (let i = 1; i <= replicationFactor; i++) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}, schedule ?? undefined));
     } else {
-      const sched = opts.get('SCHEDULE');
-      if (sched && clusterSchedule(sched)) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: sched.position });
-      for (const name of ['SIZE', 'REPLICATION FACTOR']) {
+      if (s.replicas === undefined) throw mz.UnmanagedClusterReplicasRequired().at(at);
+      for (const name of ['AVAILABILITY ZONES', 'REPLICATION FACTOR', 'INTROSPECTION DEBUGGING', 'INTROSPECTION INTERVAL', 'SIZE', 'DISK'] as const) {
         const o = opts.get(name);
-        if (o) {
-          throw new PlanError(`${name} applies to managed clusters only`, {
-            code: SQLSTATE.invalidParameterValue,
-            position: o.position,
-            hint: 'Give each replica its own SIZE in REPLICAS (...), or drop REPLICAS to create a managed cluster.',
-          });
-        }
+        if (o) throw mz.UnmanagedClusterOption(name).at(o.position);
       }
+      if (schedule) throw mz.UnmanagedClusterSchedule().at(opts.get('SCHEDULE')!.position);
+      const defs = s.replicas.map((r) => ({ r, config: this.replicaConfig(r.options, at) }));
+      this.checkNewCluster(s.name, at);
       const cluster = this.base('cluster', s.name, [], { managed: false, options: otherOptions(s.options, ['MANAGED']) });
       this.ws.create(cluster);
       const seen = new Set<string>();
-      for (const r of s.replicas ?? []) {
-        if (seen.has(r.name)) throw new PlanError(`replica '${r.name}' specified more than once`, { code: SQLSTATE.duplicateObject, position: at });
+      for (const { r, config } of defs) {
+        checkReplicaName(r.name, at);
+        if (seen.has(r.name)) throw mz.DuplicateReplica(r.name, s.name).at(at);
         seen.add(r.name);
-        this.ws.create(this.replicaFromDefinition(cluster.id, r, at));
+        this.ws.create(this.replica(cluster.id, r.name, config.size, false, config.options));
       }
     }
     return this.write('CREATE CLUSTER');
   }
 
-  private replicaFromDefinition(clusterId: string, r: ReplicaDefinition, at: number): ReplicaObject {
-    validateName(r.name, at, 'cluster replica');
-    const opts = optionMap(r.options);
-    return this.replica(clusterId, r.name, parseSize(opts.get('SIZE'), at), false, otherOptions(r.options, ['SIZE']));
+  /** A new cluster's name: valid, not reserved (`mz_`, `pg_`, `external_`), not taken (the catalog's checks, in its order). */
+  private checkNewCluster(name: string, at: number): void {
+    validateName(name, at, 'cluster');
+    if (RESERVED_PREFIXES.some((p) => name.startsWith(p))) throw mz.ReservedClusterName(name).at(at);
+    if (this.view().cluster(name)) throw mz.ClusterAlreadyExists(name).at(at);
+  }
+
+  /** A replica's options (Materialize's plan_replica_config): a size, and the others as the catalog keeps them. */
+  private replicaConfig(options: readonly SqlOption[], at: number): { size: string; options: Record<string, string> } {
+    const opts = optionMap(options);
+    if (!opts.has('SIZE')) throw mz.ReplicaSizeRequired().at(at);
+    const size = parseSize(opts.get('SIZE'), at);
+    refuseDisk(opts.get('DISK'));
+    checkIntrospection(opts);
+    for (const name of ['INTERNAL', 'BILLED AS'] as const) {
+      const o = opts.get(name);
+      if (o) throw mz.InternalReplicaOption().at(o.position);
+    }
+    return { size, options: otherOptions(options, ['SIZE']) };
   }
 
   private replica(clusterId: string, name: string, size: string, managed: boolean, options: Record<string, string>, schedule?: ReplicaSchedule): ReplicaObject {
@@ -411,27 +440,35 @@ export class Planner {
     return this.base('cluster_replica', name, [], { size, clusterId, managed, options, ...(schedule ? { schedule } : {}) });
   }
 
+  /**
+   * `CREATE CLUSTER REPLICA c.r`: Materialize's plan_create_cluster_replica, then its catalog's
+   * checks. A managed cluster's replicas are the system's (`cannot modify managed cluster c`).
+   */
   private createReplica(s: S<'create_cluster_replica'>, at: number): StatementPlan {
     const view = this.view();
+    // The built-in clusters are managed ones the system owns.
+    if (!view.cluster(s.cluster) && SYSTEM_CLUSTERS.has(s.cluster)) throw mz.ManagedCluster(s.cluster).at(at);
     const cluster = view.cluster(s.cluster);
-    if (!cluster && SYSTEM_CLUSTERS.has(s.cluster)) throw new PlanError(`cannot modify managed cluster ${s.cluster}`, { code: SQLSTATE.featureNotSupported, position: at });
     if (!cluster) throw unknownCluster(s.cluster, at);
-    if (cluster.spec.managed) {
-      throw new PlanError('cannot create more replicas in a managed cluster', {
-        code: SQLSTATE.featureNotSupported,
-        position: at,
-        hint: `Use ALTER CLUSTER ${s.cluster} SET (REPLICATION FACTOR = ...) to change the replica count of a managed cluster.`,
-      });
-    }
-    if (view.replicas(cluster.id).some((r) => r.name === s.name)) {
-      throw new PlanError(`cluster replica '${s.cluster}.${s.name}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
-    }
-    this.ws.create(this.replicaFromDefinition(cluster.id, { name: s.name, options: s.options }, at));
+    const config = this.replicaConfig(s.options, at);
+    if (cluster.spec.managed) throw mz.ManagedCluster(cluster.name).at(at);
+    validateName(s.name, at, 'cluster replica');
+    checkReplicaName(s.name, at);
+    requireOwner(view, cluster, at, this.actor);
+    if (view.replicas(cluster.id).some((r) => r.name === s.name)) throw mz.DuplicateReplica(s.name, cluster.name).at(at);
+    this.ws.create(this.replica(cluster.id, s.name, config.size, false, config.options));
     // Fences a concurrent DROP CLUSTER that did not see this replica.
     this.ws.touch(cluster.id);
     return this.write('CREATE CLUSTER REPLICA');
   }
 
+  /**
+   * `ALTER CLUSTER ... SET (...) / RESET (...)`, with Materialize's rules in its order: the
+   * planner's (plan_alter_cluster: what the cluster, managed or unmanaged after the statement,
+   * takes in SET), then its sequencer's (sequence_alter_cluster_staged: RESET puts an option back
+   * to its default, and what an unmanaged cluster has no value for cannot change). A statement
+   * that changes nothing is a success that changes nothing.
+   */
   private alterCluster(s: S<'alter_cluster'>, at: number): StatementPlan {
     const cluster = this.view().cluster(s.name);
     if (!cluster) {
@@ -439,111 +476,143 @@ export class Planner {
       if (s.ifExists) return this.write('ALTER CLUSTER', [`cluster "${s.name}" does not exist, skipping`]);
       throw unknownCluster(s.name, at);
     }
+    const action = s.action;
+    const opts = action.kind === 'set' ? optionMap(action.options) : new Map<string, SqlOption>();
+    const reset = new Set(action.kind === 'reset' ? action.names : []);
+    // ---- the planner's checks (plan_alter_cluster)
+    if (action.kind === 'set') {
+      refuseWorkloadClass(opts.get('WORKLOAD CLASS'));
+      const managedOpt = opts.get('MANAGED');
+      const willBeManaged = managedOpt ? managedValue(managedOpt) : cluster.spec.managed;
+      const schedule = clusterSchedule(opts.get('SCHEDULE'));
+      if (willBeManaged) {
+        if (action.replicas) throw mz.ManagedClusterReplicas().at(at);
+        const rfOpt = opts.get('REPLICATION FACTOR');
+        if (rfOpt && schedule) throw mz.ScheduleWithReplicationFactor().at(rfOpt.position);
+        if (rfOpt && cluster.spec.schedule) throw mz.ReplicationFactorOfScheduled().at(rfOpt.position);
+        refuseDisk(opts.get('DISK'));
+      } else {
+        if (action.wait) throw mz.UnmanagedClusterAlterWith().at(at);
+        for (const name of ['AVAILABILITY ZONES', 'REPLICATION FACTOR', 'INTROSPECTION DEBUGGING', 'INTROSPECTION INTERVAL', 'SIZE', 'DISK'] as const) {
+          const o = opts.get(name);
+          if (o) throw mz.UnmanagedClusterOption(name).at(o.position);
+        }
+        if (schedule) throw mz.UnmanagedClusterSchedule().at(opts.get('SCHEDULE')!.position);
+        if (cluster.spec.schedule && !opts.has('SCHEDULE')) throw mz.UnmanagedSwitchSchedule().at(at);
+      }
+      for (const r of action.replicas ?? []) this.replicaConfig(r.options, at);
+    } else if (reset.has('WORKLOAD CLASS')) {
+      throw mz.NonSystemUserOption('WORKLOAD CLASS').at(at);
+    }
     requireOwner(this.view(), cluster, at, this.actor);
     if (cluster.spec.reconfiguration) {
-      throw new PlanError('cannot alter clusters with pending updates', {
-        code: SQLSTATE.objectInUse,
-        position: at,
-        hint: `Cluster ${s.name} is being reconfigured until ${cluster.spec.reconfiguration.deadline} at the latest (mz_internal.mz_pending_cluster_reconfigurations).`,
-      });
+      throw mz.AlterClusterWhilePendingReplicas().with({ hint: `Cluster ${s.name} is being reconfigured until ${cluster.spec.reconfiguration.deadline} at the latest (mz_internal.mz_pending_cluster_reconfigurations).` }).at(at);
     }
-    const opts = s.action.kind === 'set' ? optionMap(s.action.options) : new Map<string, SqlOption>();
-    const reset = s.action.kind === 'reset' ? s.action.names : [];
+    // ---- the sequencer's (sequence_alter_cluster_staged)
     const managedOpt = opts.get('MANAGED');
     // RESET (MANAGED) makes a cluster managed, as in Materialize.
-    const managed = managedOpt ? managedValue(managedOpt) : reset.includes('MANAGED') || cluster.spec.managed;
-    if (managed !== cluster.spec.managed) return this.convertCluster(cluster, managed, opts, reset, at);
-    const touchesShape = opts.has('SIZE') || opts.has('REPLICATION FACTOR') || reset.includes('SIZE') || reset.includes('REPLICATION FACTOR');
-    if (!cluster.spec.managed && touchesShape) {
-      throw new PlanError('SIZE and REPLICATION FACTOR can only be altered on a managed cluster', {
-        code: SQLSTATE.featureNotSupported,
-        position: at,
-        hint: 'Create or drop the replicas of an unmanaged cluster one by one.',
-      });
+    const managed = managedOpt ? managedValue(managedOpt) : reset.has('MANAGED') || cluster.spec.managed;
+    const replicasChanged = action.kind === 'set' ? action.replicas !== undefined : reset.has('REPLICAS');
+    if (managed) {
+      if (reset.has('SIZE')) throw mz.SizeHasNoDefault().at(at);
+      if (replicasChanged) throw mz.CannotChangeReplicasOfManaged().at(at);
+    } else {
+      for (const name of ['SIZE', 'AVAILABILITY ZONES', 'INTROSPECTION DEBUGGING', 'INTROSPECTION INTERVAL', 'REPLICATION FACTOR'] as const) {
+        if (opts.has(name) || reset.has(name)) throw mz.CannotChangeOfUnmanaged(name).at(opts.get(name)?.position ?? at);
+      }
     }
+    if (managed !== cluster.spec.managed) return this.convertCluster(cluster, managed, opts, [...reset], at);
+    if (!managed) return this.alterUnmanagedCluster(cluster, opts, reset, replicasChanged, at);
     const size = opts.has('SIZE') ? parseSize(opts.get('SIZE'), at) : cluster.spec.size!;
     // SCHEDULE: null is MANUAL (given or reset), undefined unchanged.
-    const given = reset.includes('SCHEDULE') ? null : clusterSchedule(opts.get('SCHEDULE'));
+    const given = reset.has('SCHEDULE') ? null : clusterSchedule(opts.get('SCHEDULE'));
     const schedule = given === undefined ? cluster.spec.schedule : (given ?? undefined);
     const rfOpt = opts.get('REPLICATION FACTOR');
-    if (rfOpt && given) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
-    if (rfOpt && given === undefined && cluster.spec.schedule) throw new PlanError(REPLICATION_FACTOR_OF_SCHEDULED, { code: SQLSTATE.internalError, position: rfOpt.position });
-    if (given && !cluster.spec.managed) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: opts.get('SCHEDULE')?.position ?? at });
-    const replicationFactor = schedule
-      ? 1
-      : rfOpt
-        ? parseReplicationFactor(rfOpt, at)
-        : reset.includes('REPLICATION FACTOR')
-          ? 1
-          : (cluster.spec.replicationFactor ?? 1);
-    const other = { ...cluster.spec.options, ...otherOptions(s.action.kind === 'set' ? s.action.options : [], ['SIZE', 'REPLICATION FACTOR', 'MANAGED']) };
+    // RESET (REPLICATION FACTOR) is the system's default_cluster_replication_factor (1).
+    const replicationFactor = schedule ? 1 : rfOpt ? parseReplicationFactor(rfOpt, at) : reset.has('REPLICATION FACTOR') ? 1 : (cluster.spec.replicationFactor ?? 1);
+    const other = { ...cluster.spec.options, ...otherOptions(action.kind === 'set' ? action.options : [], ['SIZE', 'REPLICATION FACTOR', 'MANAGED', 'DISK']) };
     for (const r of reset) delete other[r];
-    const wait = s.action.kind === 'set' ? s.action.wait : undefined;
+    const wait = action.kind === 'set' ? action.wait : undefined;
     // Validated whenever given; graceful only when the size changes (otherwise nothing restarts), as in Materialize.
     // The target's schedule, when it is or was ON REFRESH (absent: MANUAL stays MANUAL).
     const target = { size, replicationFactor, ...(schedule || cluster.spec.schedule ? { schedule: schedule ?? null } : {}) };
-    const reconfiguration = wait && cluster.spec.managed ? reconfigurationOf(wait, target, this.ctx.now) : undefined;
+    const reconfiguration = wait ? reconfigurationOf(wait, target, this.ctx.now) : undefined;
     if (reconfiguration && size !== cluster.spec.size) return this.startReconfiguration(cluster, other, reconfiguration);
+    const unchanged =
+      size === cluster.spec.size &&
+      replicationFactor === cluster.spec.replicationFactor &&
+      JSON.stringify(schedule ?? null) === JSON.stringify(cluster.spec.schedule ?? null) &&
+      JSON.stringify(sortedEntries(other)) === JSON.stringify(sortedEntries(cluster.spec.options));
+    if (unchanged) return this.write('ALTER CLUSTER');
     this.ws.update(cluster.id, (o) => {
       const { schedule: _old, ...spec } = cluster.spec;
-      return { ...(o as ClusterObject), spec: { ...spec, ...(cluster.spec.managed ? { size, replicationFactor } : {}), options: other, ...(schedule ? { schedule } : {}) } };
+      return { ...(o as ClusterObject), spec: { ...spec, size, replicationFactor, options: other, ...(schedule ? { schedule } : {}) } };
     }, false);
-    if (cluster.spec.managed) {
-      const replicas = this.view().replicas(cluster.id);
-      const sameSchedule = (r: ReplicaObject) => JSON.stringify(r.spec.schedule ?? null) === JSON.stringify(schedule ?? null);
-      for (const r of replicas) {
-        const index = Number(/^r(\d+)$/.exec(r.name)?.[1] ?? Number.NaN);
-        if (!(index <= replicationFactor)) this.ws.drop(r.id);
-        else if (r.spec.size !== size || !sameSchedule(r)) {
-          // A new size or schedule is a new generation: the data plane gets the replica again.
-          this.ws.update(r.id, (o) => {
-            const { schedule: _old, ...spec } = (o as ReplicaObject).spec;
-            return { ...(o as ReplicaObject), spec: { ...spec, size, ...(schedule ? { schedule } : {}) } };
-          }, true);
-        }
+    const replicas = this.view().replicas(cluster.id);
+    const sameSchedule = (r: ReplicaObject) => JSON.stringify(r.spec.schedule ?? null) === JSON.stringify(schedule ?? null);
+    for (const r of replicas) {
+      const index = Number(/^r(\d+)$/.exec(r.name)?.[1] ?? Number.NaN);
+      if (!(index <= replicationFactor)) this.ws.drop(r.id);
+      else if (r.spec.size !== size || !sameSchedule(r)) {
+        // A new size or schedule is a new generation: the data plane gets the replica again.
+        this.ws.update(r.id, (o) => {
+          const { schedule: _old, ...spec } = (o as ReplicaObject).spec;
+          return { ...(o as ReplicaObject), spec: { ...spec, size, ...(schedule ? { schedule } : {}) } };
+        }, true);
       }
-      const names = new Set(this.view().replicas(cluster.id).map((r) => r.name));
-      for (let i = 1; i <= replicationFactor; i++) if (!names.has(`r${i}`)) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}, schedule));
     }
+    const names = new Set(this.view().replicas(cluster.id).map((r) => r.name));
+    for (let i = 1; i <= replicationFactor; i++) if (!names.has(`r${i}`)) this.ws.create(this.replica(cluster.id, `r${i}`, size, true, {}, schedule));
+    return this.write('ALTER CLUSTER');
+  }
+
+  /**
+   * An unmanaged cluster that stays unmanaged. Its replicas are not part of the configuration
+   * Materialize compares, so `SET (REPLICAS (...))` / `RESET (REPLICAS)` alone change nothing, and
+   * together with a real change refuse it ("Cannot alter replicas in unmanaged cluster").
+   */
+  private alterUnmanagedCluster(cluster: ClusterObject, opts: Map<string, SqlOption>, reset: ReadonlySet<string>, replicasChanged: boolean, at: number): StatementPlan {
+    const other = { ...cluster.spec.options, ...otherOptions([...opts.values()], ['MANAGED', 'SCHEDULE', 'DISK']) };
+    // An unmanaged cluster has no schedule, so SET / RESET (SCHEDULE) changes nothing (MANUAL was checked).
+    for (const r of reset) delete other[r];
+    if (JSON.stringify(sortedEntries(other)) === JSON.stringify(sortedEntries(cluster.spec.options))) return this.write('ALTER CLUSTER');
+    if (replicasChanged) throw mz.CannotAlterReplicasOfUnmanaged().at(at);
+    this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec: { ...cluster.spec, options: other } }), false);
     return this.write('ALTER CLUSTER');
   }
 
   /**
    * `ALTER CLUSTER ... SET (MANAGED [= false], ...)` / `RESET (MANAGED)`, with Materialize's
-   * validations and messages. Converting never changes what runs: an unmanaged cluster becomes
-   * managed only when its replicas already are what the managed one would make (`r1`..`rN`, one
-   * size), and a managed one hands its replicas over as they are. No effect, no new generation.
+   * validations and messages (sequence_alter_cluster_unmanaged_to_managed). Converting never
+   * changes what runs: an unmanaged cluster becomes managed only when its replicas already are
+   * what the managed one would make (`r1`..`rN`, one size), and a managed one hands its replicas
+   * over as they are. No effect, no new generation.
    */
   private convertCluster(cluster: ClusterObject, managed: boolean, opts: Map<string, SqlOption>, reset: readonly string[], at: number): StatementPlan {
-    const invalid = (message: string, position = at) => new PlanError(message, { code: SQLSTATE.invalidParameterValue, position });
     const replicas = this.view().replicas(cluster.id);
-    const options = { ...cluster.spec.options, ...otherOptions([...opts.values()], ['SIZE', 'REPLICATION FACTOR', 'MANAGED']) };
+    const options = { ...cluster.spec.options, ...otherOptions([...opts.values()], ['SIZE', 'REPLICATION FACTOR', 'MANAGED', 'DISK']) };
     for (const r of reset) delete options[r];
     let spec: ClusterObject['spec'];
     const given = reset.includes('SCHEDULE') ? null : clusterSchedule(opts.get('SCHEDULE'));
     const schedule = given === undefined ? cluster.spec.schedule : (given ?? undefined);
     if (!managed) {
-      for (const name of ['SIZE', 'REPLICATION FACTOR']) {
-        if (opts.has(name) || reset.includes(name)) throw invalid(`Cannot change ${name} of unmanaged clusters`, opts.get(name)?.position ?? at);
-      }
-      if (schedule) throw new PlanError('cluster schedules other than MANUAL are not supported for unmanaged clusters', { code: SQLSTATE.internalError, position: opts.get('SCHEDULE')?.position ?? at });
+      // Switching to unmanaged keeps the replicas; the options only a managed cluster has go.
+      for (const name of ['AVAILABILITY ZONES', 'INTROSPECTION DEBUGGING', 'INTROSPECTION INTERVAL']) delete options[name];
       spec = { managed: false, options };
     } else {
       const rfOpt = opts.get('REPLICATION FACTOR');
       const replicationFactor = rfOpt ? parseReplicationFactor(rfOpt, at) : replicas.length;
-      if (rfOpt && replicationFactor !== replicas.length) throw invalid(`REPLICATION FACTOR ${replicationFactor} does not match number of replicas (${replicas.length})`, rfOpt.position);
+      if (rfOpt && replicationFactor !== replicas.length) throw mz.ReplicationFactorMismatch(replicationFactor, replicas.length).at(rfOpt.position);
       const sizes = [...new Set(replicas.map((r) => r.spec.size))].sort();
       const sizeOpt = opts.get('SIZE');
-      if (reset.includes('SIZE')) throw invalid('SIZE has no default value');
       const wanted = sizeOpt ? parseSize(sizeOpt, at) : undefined;
-      if (sizes.length > 1) throw invalid(`Cannot convert unmanaged cluster to managed, non-unique replica sizes: ${sizes.join(', ')}`);
-      if (sizes.length === 0 && wanted === undefined) throw invalid('Missing SIZE for empty cluster');
-      if (sizes.length === 1 && wanted !== undefined && wanted !== sizes[0]) throw invalid(`Cluster replicas of size ${sizes[0]} do not match expected SIZE ${wanted}`, sizeOpt?.position ?? at);
+      if (sizes.length === 0 && wanted === undefined) throw mz.MissingSizeForEmptyCluster().at(at);
+      if (sizes.length === 1 && wanted !== undefined && wanted !== sizes[0]) throw mz.ReplicaSizeMismatch(sizes[0]!, wanted).at(sizeOpt?.position ?? at);
+      if (sizes.length > 1) throw mz.NonUniqueReplicaSizes(sizes).at(at);
       const names = new Set(Array.from({ length: replicationFactor }, (_, i) => `r${i + 1}`));
       const invalidNames = replicas.map((r) => r.name).filter((n) => !names.has(n)).sort();
-      if (invalidNames.length) throw invalid(`Cannot convert unmanaged cluster to managed, invalid replica names: ${invalidNames.join(', ')}`);
-      if (schedule && rfOpt) throw new PlanError(SCHEDULE_WITH_REPLICATION_FACTOR, { code: SQLSTATE.internalError, position: rfOpt.position });
-      if (schedule && replicas.length > 1) throw invalid(`REPLICATION FACTOR 1 does not match number of replicas (${replicas.length})`);
+      if (invalidNames.length) throw mz.InvalidReplicaNames(invalidNames).at(at);
+      if (schedule && replicas.length > 1) throw mz.ReplicationFactorMismatch(1, replicas.length).at(at);
       spec = { managed: true, size: sizes[0] ?? wanted!, replicationFactor, options, ...(schedule ? { schedule } : {}) };
     }
     this.ws.update(cluster.id, (o) => ({ ...(o as ClusterObject), spec }), false);
@@ -581,7 +650,7 @@ export class Planner {
     validateName(s.name, at, 'database');
     if (this.view().database(s.name)) {
       if (s.ifNotExists) return this.write('CREATE DATABASE', [`database "${s.name}" already exists, skipping`]);
-      throw new PlanError(`database '${s.name}' already exists`, { code: SQLSTATE.duplicateDatabase, position: at });
+      throw mz.DatabaseAlreadyExists(s.name).at(at);
     }
     const db = this.base('database', s.name, [], {});
     this.ws.create(db);
@@ -590,21 +659,17 @@ export class Planner {
     return this.write('CREATE DATABASE');
   }
 
+  /** plan_create_schema (at most two parts; the database must exist), then the catalog's checks (a reserved name, a taken one). */
   private createSchema(s: S<'create_schema'>, at: number): StatementPlan {
+    if (s.name.length > 2) throw mz.SchemaNameTooLong(s.name.join('.')).at(at);
     const [dbName, schemaName] = s.name.length === 2 ? [s.name[0]!, s.name[1]!] : [DEFAULT_DATABASE, s.name[0]!];
-    if (RESERVED_PREFIXES.some((p) => schemaName.startsWith(p))) {
-      throw new PlanError(`unacceptable schema name '${schemaName}'`, {
-        code: SQLSTATE.reservedName,
-        position: at,
-        hint: `Schema names that begin with ${RESERVED_PREFIXES.map((p) => `"${p}"`).join(', ')} are reserved for system schemas.`,
-      });
-    }
-    validateName(schemaName, at, 'schema');
     const db = this.view().database(dbName);
-    if (!db) throw unknownDatabase(dbName, at);
+    if (!db) throw mz.InvalidDatabase(dbName).at(at);
+    validateName(schemaName, at, 'schema');
+    if (RESERVED_PREFIXES.some((p) => schemaName.startsWith(p))) throw mz.ReservedSchemaName(schemaName).at(at);
     if (this.view().schema(db.id, schemaName)) {
       if (s.ifNotExists) return this.write('CREATE SCHEMA', [`schema "${schemaName}" already exists, skipping`]);
-      throw new PlanError(`schema '${schemaName}' already exists`, { code: SQLSTATE.duplicateSchema, position: at });
+      throw mz.SchemaAlreadyExists(schemaName).at(at);
     }
     this.ws.create(this.base('schema', schemaName, [db.id], { databaseId: db.id }));
     return this.write('CREATE SCHEMA');
@@ -1002,9 +1067,7 @@ export class Planner {
     const found = findItem(this.view(), s.from, at);
     if (!found) throw unknownItem(s.from, at);
     // Materialize exports tables, sources and materialized views; a view has no storage to export.
-    if (!SINKABLE_KINDS.has(found.kind)) {
-      throw new PlanError(`${KIND_LABEL[found.kind]} ${minimalName(this.view().qualifiedName(found))} cannot be exported as a sink`, { code: SQLSTATE.wrongObjectType, position: at });
-    }
+    checkSinkInput(this.view(), found, at);
     const from = found as Extract<typeof found, { kind: (typeof RELATION_KINDS)[number] }>;
     const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
     if (conn.spec.connector.type !== 'kafka') throw new PlanError(`${conn.name} is not a KAFKA CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
@@ -1140,13 +1203,13 @@ export class Planner {
   }
 
   /** The catalog items a query reads (found by a real SQL parser), resolved; system relations skipped. */
-  private queryDependencies(query: string, position: number, system?: { reads: boolean; unstable: string[] }): string[] {
+  private queryDependencies(query: string, position: number, system?: { reads: boolean; unstable: { schema: string; name: string }[] }): string[] {
     const ids: string[] = [];
     if (!this.ctx.relationsReferenced) throw new Error('planner context lacks relationsReferenced');
     for (const name of this.ctx.relationsReferenced(query, { basePosition: position })) {
       if (isSystemRelation(name)) {
         if (system) system.reads = true;
-        if (system && name.length >= 2 && UNSTABLE_SCHEMAS.has(name[name.length - 2]!)) system.unstable.push(name[name.length - 1]!);
+        if (system && name.length >= 2 && UNSTABLE_SCHEMAS.has(name[name.length - 2]!)) system.unstable.push({ schema: name[name.length - 2]!, name: name[name.length - 1]! });
         continue;
       }
       const item = findItem(this.view(), name, position);
@@ -1160,55 +1223,79 @@ export class Planner {
     return ids;
   }
 
+  /**
+   * `CREATE [OR REPLACE] VIEW` and `CREATE [OR REPLACE | REPLACEMENT] MATERIALIZED VIEW`, with
+   * Materialize's rules (plan_view, plan_create_materialized_view, validate_view_dependencies,
+   * then its sequencer's and catalog's checks): the cluster a materialized view runs on (a
+   * replica-targeted one needs a flag a fresh environment keeps off), its options (`ASSERT NOT
+   * NULL` names output columns, once each; `REFRESH`; `RETAIN HISTORY`), what it may read (not a
+   * replacement, not a temporary item, not an unstable system relation), and a replacement's
+   * target (`FOR mv`).
+   */
   private viewLike(s: S<'create_view'> | S<'create_materialized_view'>, at: number, kind: 'view' | 'materialized_view'): StatementPlan {
     const tag = kind === 'view' ? 'CREATE VIEW' : 'CREATE MATERIALIZED VIEW';
     if (s.kind === 'create_view' && s.temporary) return this.createTemporaryView(s, at);
+    const mv = s.kind === 'create_materialized_view' ? s : undefined;
+    // Name resolution, in the statement's order: the replacement's target, IN CLUSTER, the body's names.
+    const replacementTarget = mv?.replacementFor ? resolveItem(this.view(), mv.replacementFor.name, ITEM_KINDS_ALL, 'item', mv.replacementFor.position) : undefined;
+    const named = mv?.inCluster !== undefined ? this.cluster(mv.inCluster, at) : undefined;
     const notices: string[] = [];
     const target = itemTarget(this.view(), s.name, at);
     const existing = this.view().item(target.schema.id, target.name);
-    const system = { reads: false, unstable: [] as string[] };
+    const system = { reads: false, unstable: [] as { schema: string; name: string }[] };
     const refs = this.queryDependencies(s.query, s.queryPosition, system);
     refs.push(...typesNamedIn(this.view(), s.query));
-    if (system.unstable.length > 0) {
-      // Materialize's catalog error: these relations may change between versions, so nothing durable may be built on them.
-      throw new PlanError(`cannot create ${KIND_LABEL[kind]} with unstable dependencies`, {
-        code: SQLSTATE.internalError,
-        position: s.queryPosition,
-        detail: `The object depends on the following unstable objects:\n    ${system.unstable.join('\n    ')}`,
-      });
-    }
+    // Then plan_create_materialized_view: the session's cluster when none is named, the replica's flag.
+    const cluster = mv ? (named ?? this.cluster(undefined, at)) : undefined;
+    if (mv?.inReplica) throw mz.RequiresFeatureFlag('replica-targeted materialized views', 'enable_replica_targeted_materialized_views').at(mv.inReplica.position);
     checkMaterializable(s.query, { materialized: kind === 'materialized_view', allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, kind, system.reads);
-    this.refuseTemporaryDependency(refs, s.queryPosition);
-    const cluster = kind === 'materialized_view' ? this.cluster((s as S<'create_materialized_view'>).inCluster, at) : undefined;
+    const columns = this.outputColumns(s);
     // REFRESH options, purified as Materialize does (SHOW CREATE shows the times they resolved to).
-    const refresh = s.kind === 'create_materialized_view' ? planRefresh(s.withOptions, Date.parse(this.ctx.now)) : undefined;
-    const createSql = print(s.kind === 'create_materialized_view' ? { ...s, withOptions: refresh!.options } : s);
-    const refreshSpec = refresh?.schedule ? { refresh: refresh.schedule } : {};
+    const refresh = mv ? planRefresh(mv.withOptions, Date.parse(this.ctx.now)) : undefined;
+    const retained = mv ? retention(mv.withOptions, at) : {};
+    if (mv) checkAssertNotNull(mv.withOptions, columns, at);
+    if (existing && s.orReplace && existing.kind !== kind) {
+      if (kind === 'view' && existing.kind === 'materialized_view') throw mz.DropViewOnMaterializedView(minimalName(this.view().qualifiedName(existing))).at(at);
+      throw wrongType(existing, KIND_LABEL[kind], at);
+    }
+    if (existing && s.orReplace && refs.includes(existing.id)) {
+      throw mz.ReplaceDependedUpon(KIND_LABEL[kind], this.view().qualifiedName(existing).join('.')).at(at);
+    }
+    if (replacementTarget) this.checkReplacementTarget(replacementTarget, s.name, refs, mv!.replacementFor!.position);
+    this.refuseReplacementDependency(refs, s.queryPosition);
+    if (system.unstable.length > 0) {
+      // Materialized views may not read the replicas' logs (the sequencer's check, before the catalog's).
+      const logs = system.unstable.filter((n) => n.schema === 'mz_introspection').map((n) => n.name);
+      if (kind === 'materialized_view' && logs.length > 0) throw mz.InvalidLogDependency('materialized view', logs).at(s.queryPosition);
+      // Materialize's catalog error: these relations may change between versions, so nothing durable may be built on them.
+      throw mz.UnstableDependency(KIND_LABEL[kind], system.unstable.map((n) => n.name)).at(s.queryPosition);
+    }
+    this.refuseTemporaryDependency(refs, s.queryPosition);
+    if (replacementTarget) this.checkReplacementSchema(replacementTarget as ObjectOf<'materialized_view'>, columns, at);
+    const createSql = print(mv ? { ...mv, withOptions: refresh!.options } : s);
+    const known = columns && columns.every((c): c is string => c !== undefined) ? { columns } : {};
+    const mvSpec = mv
+      ? { clusterId: cluster!.id, ...retained, ...(refresh?.schedule ? { refresh: refresh.schedule } : {}), ...(replacementTarget ? { replacementFor: replacementTarget.id } : {}) }
+      : {};
+    if (replacementTarget) refs.push(replacementTarget.id);
     if (existing && s.orReplace) {
-      if (existing.kind !== kind) throw wrongType(existing, KIND_LABEL[kind], at);
-      const full = this.view().qualifiedName(existing).join('.');
-      if (refs.includes(existing.id)) {
-        throw new PlanError(`cannot replace ${KIND_LABEL[kind]} ${full}: depended upon by new ${full} definition`, { code: SQLSTATE.invalidParameterValue, position: at });
-      }
       // As in Materialize, replacing drops the old definition: its indexes go with it, anything
       // else built on it refuses the replacement like a DROP without CASCADE.
       const dependents = this.view().dependentsOf(existing.id);
       const blocking = dependents.filter((d) => d.kind !== 'index');
       if (blocking.length) {
-        const minimal = (x: CatalogObject) => `"${minimalName(this.view().qualifiedName(x))}"`;
-        throw new PlanError(`cannot drop ${KIND_LABEL[kind]} ${minimal(existing)}: still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} ${minimal(d)}`).join(', ')}`, {
-          code: SQLSTATE.dependentObjectsStillExist,
-          position: at,
-          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
-        });
+        const minimal = (x: CatalogObject) => minimalName(this.view().qualifiedName(x));
+        throw mz.DependentObjectsStillExist(KIND_LABEL[kind], minimal(existing), [[mzItemType(blocking[0]!), minimal(blocking[0]!)]]).at(at);
       }
       for (const d of dependents) this.ws.drop(d.id);
       this.ws.update(
         existing.id,
         (o) => {
-          const { refresh: _old, ...spec } = o.spec as { refresh?: unknown };
-          return { ...o, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...spec, query: s.query, createSql, ...(cluster ? { clusterId: cluster.id } : {}), ...refreshSpec } } as unknown as CatalogObject;
+          const { refresh: _old, retainHistoryMs: _r, columns: _c, replacementFor: _f, ...spec } = o.spec as { refresh?: unknown; retainHistoryMs?: unknown; columns?: unknown; replacementFor?: unknown };
+          // A new definition is a new object in Materialize: the old one's comments go with it.
+          const { comment: _comment, columnComments: _columns, ...rest } = o;
+          return { ...rest, dependsOn: [target.schema.id, ...(cluster ? [cluster.id] : []), ...refs], spec: { ...spec, query: s.query, createSql, ...mvSpec, ...known } } as unknown as CatalogObject;
         },
         true,
       );
@@ -1217,11 +1304,116 @@ export class Planner {
     const t = this.newItem(s.name, KIND_LABEL[kind], s.ifNotExists, at, notices);
     if (!t) return this.write(tag, notices);
     if (kind === 'view') {
-      this.ws.create(this.base('view', t.name, [t.schemaId, ...refs], { schemaId: t.schemaId, createSql: print(s), query: s.query }));
+      this.ws.create(this.base('view', t.name, [t.schemaId, ...refs], { schemaId: t.schemaId, createSql, query: s.query, ...known }));
     } else {
-      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql, clusterId: cluster!.id, query: s.query, ...(s.kind === 'create_materialized_view' ? retention(s.withOptions, at) : {}), ...refreshSpec }));
+      this.ws.create(this.base('materialized_view', t.name, [t.schemaId, cluster!.id, ...refs], { schemaId: t.schemaId, createSql, query: s.query, ...mvSpec, ...known } as ObjectSpec['materialized_view']));
     }
     return this.write(tag, notices);
+  }
+
+  /**
+   * The output column names of a body, where its reader shows them: the select list's names
+   * (`undefined` for an expression it does not name), `*` over one relation whose columns the
+   * catalog knows expanded, the column list given with the view taking their place.
+   */
+  private outputColumns(s: S<'create_view'> | S<'create_materialized_view'>): (string | undefined)[] | undefined {
+    const shape = this.ctx.viewShape?.(s.query);
+    if (!shape) return undefined;
+    let names: (string | undefined)[] = [...shape.columns];
+    if (shape.wildcard) {
+      const rel = shape.singleRelation;
+      const item = rel && shape.columns.length === 0 && !isSystemRelation(rel.relation) ? findItem(this.view(), rel.relation, s.queryPosition) : undefined;
+      const known = item ? relationColumns(item) : undefined;
+      if (!known) return undefined;
+      names = [...known];
+    }
+    const given = s.columns ?? [];
+    return names.map((n, i) => given[i] ?? n);
+  }
+
+  /**
+   * A replacement's target (plan_create_materialized_view): a materialized view of the user's,
+   * which the replacement does not read (directly or through what is built on it), and which has
+   * no other replacement.
+   */
+  private checkReplacementTarget(t: ItemObject, name: ObjectName, refs: readonly string[], at: number): void {
+    const view = this.view();
+    const minimal = (x: CatalogObject) => minimalName(view.qualifiedName(x));
+    if (t.kind !== 'materialized_view') throw mz.InvalidReplacement(mzItemType(t), minimal(t), 'materialized view', name.join('.')).at(at);
+    const within = new Set<string>();
+    const visit = (id: string) => {
+      if (within.has(id)) return;
+      within.add(id);
+      for (const d of view.dependentsOf(id)) visit(d.id);
+    };
+    visit(t.id);
+    if (refs.some((r) => within.has(r))) throw mz.ReplacementCycle(minimal(t)).at(at);
+    const other = view.dependentsOf(t.id).find((d) => d.kind === 'materialized_view' && d.spec.replacementFor === t.id);
+    if (other) throw mz.ReplacementExists(minimal(t), minimal(other)).at(at);
+  }
+
+  /**
+   * The replacement must have its target's output (the sequencer's ReplacementSchemaMismatch):
+   * compared by name and position where the catalog knows both bodies' columns (their types are
+   * the data plane's to know).
+   */
+  private checkReplacementSchema(t: ObjectOf<'materialized_view'>, columns: readonly (string | undefined)[] | undefined, at: number): void {
+    const left = t.spec.columns;
+    if (!left || !columns) return;
+    const lines: string[] = [];
+    const common = Math.min(left.length, columns.length);
+    for (let i = 0; i < common; i++) {
+      const right = columns[i];
+      if (right !== undefined && right !== left[i]) lines.push(`column at position ${i + 1}: name mismatch (target: ${quoted(left[i]!)}, replacement: ${quoted(right)})`);
+    }
+    for (let i = common; i < left.length; i++) lines.push(`missing column ${quoted(left[i]!)} at position ${i + 1}`);
+    for (let i = common; i < columns.length; i++) lines.push(`extra column ${quoted(columns[i] ?? '?column?')} at position ${i + 1}`);
+    if (lines.length) throw mz.ReplacementSchemaMismatch(lines.join('\n')).at(at);
+  }
+
+  /** validate_view_dependencies: a replacement materialized view is not there to be built on. */
+  private refuseReplacementDependency(refs: readonly string[], position: number): void {
+    for (const id of refs) {
+      const o = this.ws.get(id);
+      if (o?.kind === 'materialized_view' && o.spec.replacementFor) {
+        throw mz.InvalidDependency(minimalName(this.view().qualifiedName(o)), 'replacement materialized view').at(position);
+      }
+    }
+  }
+
+  /**
+   * `ALTER MATERIALIZED VIEW mv APPLY REPLACEMENT r`: the target takes the replacement's
+   * definition (its body, columns, cluster and options) under its own name, and the replacement
+   * goes, in one commit (Materialize's Op::AlterMaterializedViewApplyReplacement). The target is a
+   * new generation, so its dataflow is ensured again as defined now; the replacement's dataflow
+   * is dropped. Unlike Materialize, the materialized view keeps its id (there it takes the
+   * replacement's).
+   */
+  private applyReplacement(s: S<'alter_apply_replacement'>, at: number): StatementPlan {
+    const view = this.view();
+    const minimal = (x: CatalogObject) => minimalName(view.qualifiedName(x));
+    const target = findItem(view, s.name, at);
+    if (!target) {
+      if (s.ifExists) return this.write('ALTER MATERIALIZED VIEW', [`materialized view "${s.name.join('.')}" does not exist, skipping`]);
+      throw unknownItem(s.name, at);
+    }
+    if (target.kind !== 'materialized_view') throw mz.MismatchedObjectType(minimal(target), mzItemType(target), 'materialized view').at(at);
+    const r = resolveItem(view, s.replacement, ITEM_KINDS_ALL, 'item', s.replacementPosition);
+    if (r.kind !== 'materialized_view') throw mz.MismatchedObjectType(minimal(r), mzItemType(r), 'materialized view').at(s.replacementPosition);
+    if (r.spec.replacementFor !== target.id) throw mz.InvalidReplacement(mzItemType(target), minimal(target), mzItemType(r), minimal(r)).at(at);
+    requireOwner(view, target, at, this.actor);
+    requireOwner(view, r, s.replacementPosition, this.actor);
+    const created = parse(r.spec.createSql)[0]?.statement;
+    const previous = parse(target.spec.createSql)[0]?.statement;
+    if (created?.kind !== 'create_materialized_view' || previous?.kind !== 'create_materialized_view') throw new Error(`materialized view ${r.name} has no definition to apply`);
+    const { replacementFor: _for, ...rest } = created;
+    const createSql = print({ ...rest, name: previous.name, orReplace: false, ifNotExists: false });
+    const { replacementFor: _f, columns: _c, refresh: _r, retainHistoryMs: _h, ...kept } = target.spec as ObjectSpec['materialized_view'];
+    const { replacementFor: _rf, schemaId: _s, createSql: _cs, ...taken } = r.spec;
+    const dependsOn = [target.spec.schemaId, ...r.dependsOn.filter((d) => d !== r.spec.schemaId && d !== target.id)];
+    this.ws.drop(r.id);
+    this.ws.update(target.id, (o) => ({ ...o, dependsOn, spec: { ...kept, ...taken, createSql } }) as CatalogObject, true);
+    return this.write('ALTER MATERIALIZED VIEW');
   }
 
   /** Materialize's rule (its catalog's): a durable object cannot read what vanishes with the session. */
@@ -1239,7 +1431,7 @@ export class Planner {
    */
   private createTemporaryView(s: S<'create_view'>, at: number): StatementPlan {
     const notices: string[] = [];
-    const system = { reads: false, unstable: [] as string[] };
+    const system = { reads: false, unstable: [] as { schema: string; name: string }[] };
     const refs = [...this.queryDependencies(s.query, s.queryPosition, system), ...typesNamedIn(this.view(), s.query)];
     checkMaterializable(s.query, { materialized: false, allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, 'view', system.reads);
@@ -1285,25 +1477,27 @@ export class Planner {
 
   /** Materialize's checks of a body's output columns, where the body's reader shows them. */
   private checkViewShape(s: S<'create_view'> | S<'create_materialized_view'>, kind: 'view' | 'materialized_view', readsSystem: boolean): void {
-    const shape = this.ctx.viewShape?.(s.query);
-    if (!shape) return;
     const at = s.queryPosition;
+    // What the query planner finds in the body's words: a column an alias's column list names twice, mixed group size hints.
+    const ambiguous = ambiguousAliasColumn(s.query);
+    if (ambiguous !== undefined) throw mz.AmbiguousColumn(ambiguous).at(at);
+    if (mixesGroupSizeHints(s.query)) throw mz.InvalidGroupSizeHints().at(at);
+    const shape = this.ctx.viewShape?.(s.query);
+    // The system catalog's columns may change between versions; a view must name the ones it reads.
+    if (readsSystem && (shape?.wildcard || hasRecordWildcard(s.query))) throw mz.WildcardOverSystemObjects().at(at);
+    if (!shape) return;
     if (shape.singleRelation) this.resolveColumns(s.query, at, shape.singleRelation);
-    if (shape.wildcard) {
-      // The system catalog's columns may change between versions; a view must name the ones it reads.
-      if (readsSystem) throw new PlanError('cannot use wildcard expansions or NATURAL JOINs in a view that depends on system objects', { code: SQLSTATE.invalidTableDefinition, position: at });
-      return;
-    }
+    if (shape.wildcard) return;
     const given = s.columns ?? [];
     const label = KIND_LABEL[kind];
     if (given.length > shape.columns.length) {
       const plural = (n: number) => `${n} column${n === 1 ? '' : 's'}`;
-      throw new PlanError(`${label} definition names ${plural(given.length)}, but ${label} has ${plural(shape.columns.length)}`, { code: SQLSTATE.invalidTableDefinition, position: at });
+      throw mz.ColumnListTooLong(label, given.length, shape.columns.length).at(at);
     }
     const seen = new Set<string>();
     for (const name of [...given, ...shape.columns.slice(given.length)]) {
       if (name === undefined) continue;
-      if (seen.has(name)) throw new PlanError(`column "${name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
+      if (seen.has(name)) throw mz.ColumnSpecifiedMoreThanOnce(name).at(at);
       seen.add(name);
     }
   }
@@ -1338,7 +1532,12 @@ export class Planner {
 
   private createIndex(s: S<'create_index'>, at: number): StatementPlan {
     const notices: string[] = [];
-    const on = resolveItem(this.view(), s.on, RELATION_KINDS, 'relation', at);
+    const onItem = resolveItem(this.view(), s.on, ITEM_KINDS_ALL, 'relation', at);
+    // plan_create_index: an index is built on a relation, and not on a replacement materialized view.
+    const full = this.view().qualifiedName(onItem).join('.');
+    if (!(RELATION_KINDS as readonly string[]).includes(onItem.kind)) throw mz.IndexOnNonRelation(full, mzItemType(onItem)).at(at);
+    if (onItem.kind === 'materialized_view' && onItem.spec.replacementFor) throw mz.IndexOnNonRelation(full, 'replacement materialized view').at(at);
+    const on = onItem as Extract<ItemObject, { kind: (typeof RELATION_KINDS)[number] }>;
     for (const k of s.keyParts ?? []) checkMaterializable(k.text, { materialized: true, allowMzNow: false, basePosition: k.position });
     const keyParts = (s.keyParts ?? []).map((k) => k.text);
     const derived = s.keyParts ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
@@ -1372,20 +1571,20 @@ export class Planner {
     const cascade = s.cascade || (s.objectType === 'database' && !s.restrict);
     for (const name of s.names) {
       if (s.objectType === 'schema' && name.length === 1 && name[0] === 'mz_temp') {
-        throw new PlanError('cannot drop schema mz_temp because it is a temporary schema', { code: SQLSTATE.insufficientPrivilege, position: at });
+        throw mz.DropTemporarySchema().at(at);
       }
       if (s.objectType === 'schema' && name.length === 1 && SYSTEM_SCHEMAS.includes(name[0]!)) {
-        throw new PlanError(`cannot drop schema ${name[0]} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+        throw mz.DropSystemObject('schema', name[0]!).at(at);
       }
       if ((s.objectType === 'cluster' || s.objectType === 'cluster replica') && SYSTEM_CLUSTERS.has(name[0]!)) {
         throw notOwner(s.objectType.toUpperCase(), name.join('.'), at);
       }
       if (name.length >= 2 && SYSTEM_SCHEMAS.includes(name[name.length - 2]!)) {
-        throw new PlanError(`cannot drop ${s.objectType} ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+        throw mz.DropSystemObject(s.objectType, name.join('.')).at(at);
       }
       if (s.objectType === 'type' && builtinTypeName(name)) {
         // Built-in types come first on the search path: `bool` is pg_catalog's even when public.bool exists.
-        throw new PlanError(`cannot drop type ${name.join('.')} because it is required by the database system`, { code: SQLSTATE.insufficientPrivilege, position: at });
+        throw mz.DropSystemObject('type', name.join('.')).at(at);
       }
       const target = this.findForDropIfExists(s, name, at);
       if (!target) {
@@ -1396,7 +1595,9 @@ export class Planner {
         throw s.objectType === 'cluster'
           ? unknownCluster(name[0]!, at)
           : s.objectType === 'cluster replica'
-            ? new PlanError(`unknown cluster replica '${name.join('.')}'`, { code: SQLSTATE.undefinedObject, position: at })
+            ? this.view().cluster(name[0]!)
+              ? mz.NoClusterReplicaNamed(name[0]!, name[1]!).at(at)
+              : unknownCluster(name[0]!, at)
             : s.objectType === 'database'
               ? unknownDatabase(name[0]!, at)
               : s.objectType === 'schema'
@@ -1404,28 +1605,20 @@ export class Planner {
                 : unknownItem(name, at);
       }
       if (s.objectType === 'view' && target.kind === 'materialized_view') {
-        throw new PlanError(`${name.join('.')} is not a view`, { code: SQLSTATE.wrongObjectType, position: at, hint: 'Use DROP MATERIALIZED VIEW to remove a materialized view.' });
+        throw mz.DropViewOnMaterializedView(minimalName(this.view().qualifiedName(target))).at(at);
       }
       if (!KINDS_OF_TYPE[s.objectType].includes(target.kind)) throw wrongType(target, s.objectType, at);
       // Materialize's RESTRICT checks on containers, in its words, before any dependents are listed.
       if (target.kind === 'database' && !cascade && this.view().ofKind('schema').some((x) => x.spec.databaseId === target.id)) {
-        throw new PlanError(`database '${target.name}' cannot be dropped with RESTRICT while it contains schemas`, { code: SQLSTATE.dependentObjectsStillExist, position: at });
+        throw mz.DatabaseNotEmpty(target.name).at(at);
       }
       if (target.kind === 'schema' && !cascade && this.view().items().some((x) => x.spec.schemaId === target.id)) {
-        throw new PlanError(`schema '${this.view().qualifiedName(target).join('.')}' cannot be dropped without CASCADE while it contains objects`, {
-          code: SQLSTATE.dependentObjectsStillExist,
-          position: at,
-          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
-        });
+        throw mz.SchemaNotEmpty(this.view().qualifiedName(target).join('.')).at(at);
       }
       if (target.kind === 'cluster_replica') {
         const cluster = this.view().get(target.spec.clusterId) as ClusterObject | undefined;
         if (cluster?.spec.managed) {
-          throw new PlanError('cannot drop replicas from a managed cluster', {
-            code: SQLSTATE.featureNotSupported,
-            position: at,
-            hint: `Use ALTER CLUSTER ${cluster.name} SET (REPLICATION FACTOR = ...) to change the replica count of a managed cluster.`,
-          });
+          throw mz.DropReplicaOfManagedCluster().with({ hint: `Use ALTER CLUSTER ${cluster.name} SET (REPLICATION FACTOR = ...) to change the replica count of a managed cluster.` }).at(at);
         }
         if (cluster) this.ws.touch(cluster.id);
       }
@@ -1495,18 +1688,15 @@ export class Planner {
         // A type named like a built-in one keeps its schema (`public.bool`): unqualified, the name means the built-in.
         const minimal = (x: CatalogObject) => {
           const q = view.qualifiedName(x);
-          return `"${x.kind === 'type' && builtinTypeName([x.name]) ? q.slice(q[0] === DEFAULT_DATABASE ? 1 : 0).join('.') : minimalName(q)}"`;
+          return x.kind === 'type' && builtinTypeName([x.name]) ? q.slice(q[0] === DEFAULT_DATABASE ? 1 : 0).join('.') : minimalName(q);
         };
         // Materialize's item types: a subsource is a source there.
         const label = (x: CatalogObject) => (x.kind === 'subsource' ? 'source' : KIND_LABEL[x.kind]);
-        const reason = CONTAINER_KINDS.has(o.kind)
-          ? ' because other objects depend on it'
-          : `: still depended upon by ${blocking.map((d) => `${label(d)} ${minimal(d)}`).join(', ')}`;
-        throw new PlanError(`cannot drop ${label(o)} ${isRoot ? '' : 'dependency '}${minimal(o)}${reason}`, {
-          code: SQLSTATE.dependentObjectsStillExist,
-          position: at,
-          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
-        });
+        // plan_drop_item names the first dependent that prevents the drop; a cluster, schema or
+        // database names none.
+        const first = blocking[0]!;
+        const dependents: [string, string][] = CONTAINER_KINDS.has(o.kind) ? [] : [[label(first), minimal(first)]];
+        throw mz.DependentObjectsStillExist(isRoot ? label(o) : `${label(o)} dependency`, minimal(o), dependents).at(at);
       }
       for (const d of dependents) visit(d, false);
       for (const p of parts) visit(p, false);
@@ -1524,23 +1714,181 @@ export class Planner {
     if (!o) {
       if ((type === 'cluster' || type === 'cluster replica') && SYSTEM_CLUSTERS.has(name[0]!)) throw notOwner(type.toUpperCase(), name.join('.'), at);
       if (ifExists) return undefined;
-      throw type === 'cluster' ? unknownCluster(name[0]!, at) : type === 'database' ? unknownDatabase(name[0]!, at) : unknownItem(name, at);
+      if (type === 'cluster replica' && this.view().cluster(name[0]!)) throw mz.NoClusterReplicaNamed(name[0]!, name[1]!).at(at);
+      throw type === 'cluster' || type === 'cluster replica'
+        ? unknownCluster(name[0]!, at)
+        : type === 'database'
+          ? unknownDatabase(name[0]!, at)
+          : type === 'schema'
+            ? unknownSchema(name[name.length - 1]!, at)
+            : unknownItem(name, at);
     }
     if (!KINDS_OF_TYPE[type].includes(o.kind)) throw wrongType(o, type, at);
     if (owned) requireOwner(this.view(), o, at, this.actor);
     return o;
   }
 
+  /**
+   * `ALTER <type> ... RENAME TO`, with Materialize's rules per kind (plan_alter_object_rename and
+   * the catalog's Op::Rename*): an item's new name must be free among the items and types of its
+   * schema; a cluster's and a replica's are checked by the catalog (reserved prefixes, then its
+   * uniqueness), a replica of a managed cluster is the system's; a schema keeps the system's
+   * prefixes and names. What names the renamed object is rewritten as Materialize rewrites
+   * it (renameReferences), or the rename is refused where that would be ambiguous.
+   */
   private alterRename(s: S<'alter_rename'>, at: number): StatementPlan {
     const tag = `ALTER ${s.objectType.toUpperCase()}`;
-    const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
-    if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
-    validateName(s.newName, at, KIND_LABEL[o.kind]);
-    if (this.nameTaken(o, s.newName)) {
-      throw new PlanError(`${KIND_LABEL[o.kind]} '${s.newName}' already exists`, { code: SQLSTATE.duplicateObject, position: at });
+    const skip = () => this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
+    const view = this.view();
+    if (s.objectType === 'schema') return this.renameSchema(s, at);
+    if (s.objectType === 'cluster replica') {
+      const cluster = view.cluster(s.name[0]!);
+      if (!cluster) {
+        if (SYSTEM_CLUSTERS.has(s.name[0]!)) throw notOwner('CLUSTER REPLICA', s.name.join('.'), at);
+        if (s.ifExists) return skip();
+        throw unknownCluster(s.name[0]!, at);
+      }
+      const replica = view.replicas(cluster.id).find((r) => r.name === s.name[1]);
+      if (!replica) {
+        if (s.ifExists) return skip();
+        throw mz.NoClusterReplicaNamed(cluster.name, s.name[1]!).at(at);
+      }
+      if (cluster.spec.managed) throw mz.ManagedCluster(cluster.name).at(at);
+      requireOwner(view, replica, at, this.actor);
+      validateName(s.newName, at, 'cluster replica');
+      checkReplicaName(s.newName, at);
+      if (view.replicas(cluster.id).some((r) => r.name === s.newName && r.id !== replica.id)) throw mz.UniquenessViolation().at(at);
+      this.ws.update(replica.id, (x) => ({ ...x, name: s.newName }) as CatalogObject, false);
+      return this.write(tag);
     }
-    this.ws.update(o.id, (x) => ({ ...x, name: s.newName }) as CatalogObject, false);
+    if (s.objectType === 'cluster') {
+      const o = this.findForAlter('cluster', s.name, s.ifExists, at);
+      if (!o) return skip();
+      validateName(s.newName, at, 'cluster');
+      if (RESERVED_PREFIXES.some((p) => s.newName.startsWith(p))) throw mz.ReservedClusterName(s.newName).at(at);
+      if (o.name !== s.newName && view.cluster(s.newName)) throw mz.UniquenessViolation().at(at);
+      this.ws.update(o.id, (x) => ({ ...x, name: s.newName }) as CatalogObject, false);
+      return this.write(tag);
+    }
+    // An item: plan_alter_item_rename, then the catalog's rename of it and of what names it.
+    const found = this.findForDrop(s.objectType, s.name, at);
+    if (!found) {
+      if (s.ifExists) return skip();
+      throw s.objectType === 'database' ? unknownDatabase(s.name[0]!, at) : unknownItem(s.name, at);
+    }
+    const minimal = minimalName(view.qualifiedName(found));
+    if (s.objectType === 'view' && found.kind === 'materialized_view') throw mz.AlterViewOnMaterializedView(minimal).at(at);
+    if (!KINDS_OF_TYPE[s.objectType].includes(found.kind)) throw mz.MismatchedObjectType(minimal, mzItemType(found), s.objectType).at(at);
+    validateName(s.newName, at, KIND_LABEL[found.kind]);
+    if (this.nameTaken(found, s.newName)) throw mz.CatalogItemAlreadyExists(s.newName).at(at);
+    requireOwner(view, found, at, this.actor);
+    this.renameReferences(found, s.newName, at);
     return this.write(tag);
+  }
+
+  /**
+   * The catalog's Op::RenameItem: the item takes its new name in its own definition, and every
+   * item that names it has the name rewritten (a view's or materialized view's body, an index's
+   * ON, a sink's FROM, a replacement's FOR), as Materialize rewrites their create_sql; a body in
+   * which the rename would be ambiguous refuses it, naming the definition and what it uses.
+   */
+  private renameReferences(item: CatalogObject, to: string, at: number): void {
+    const view = this.view();
+    const full = (o: CatalogObject) => view.qualifiedName(o).join('.');
+    const [database, schema, name] = view.qualifiedName(item);
+    const from = { database: database!, schema: schema!, item: name! };
+    const rewrite = (o: CatalogObject, self: boolean) => {
+      const created = o.kind === 'cluster' || o.kind === 'cluster_replica' ? undefined : (o.spec as { createSql?: string }).createSql;
+      const statement = created ? parse(created)[0]?.statement : undefined;
+      if (!statement) return;
+      let next: Statement = statement;
+      if (self && next.kind === 'create_index') next = { ...next, name: to };
+      else if (self && 'name' in next && Array.isArray(next.name)) next = { ...next, name: [...next.name.slice(0, -1), to] } as Statement;
+      const renamedAt = (n: ObjectName) => findItem(view, n, at)?.id === item.id;
+      const renamed = (n: ObjectName) => [...n.slice(0, -1), to];
+      let query: string | undefined;
+      if (next.kind === 'create_view' || next.kind === 'create_materialized_view') {
+        const r = renameItemInQuery(next.query, from, to, (n) => this.fullName(n, at));
+        if (!r.ok) throw mz.AmbiguousRename(full(o), full(item), r.message).at(at);
+        query = r.text;
+        next = { ...next, query: r.text };
+        if (next.kind === 'create_materialized_view' && next.replacementFor && renamedAt(next.replacementFor.name)) {
+          next = { ...next, replacementFor: { ...next.replacementFor, name: renamed(next.replacementFor.name) } };
+        }
+      } else if (next.kind === 'create_index' && renamedAt(next.on)) {
+        next = { ...next, on: renamed(next.on) };
+      } else if (next.kind === 'create_sink' && renamedAt(next.from)) {
+        next = { ...next, from: renamed(next.from) };
+      }
+      if (next === statement) return;
+      const createSql = print(next);
+      updates.push({ id: o.id, spec: { createSql, ...(query !== undefined ? { query } : {}) } });
+    };
+    // Materialize checks the item's own definition (with its old name) first, then its dependents',
+    // all against the catalog as it was; the changes are made once every one is known.
+    const updates: { id: string; spec: { createSql: string; query?: string } }[] = [];
+    rewrite(item, true);
+    for (const d of view.dependentsOf(item.id)) if (isItemKind(d.kind)) rewrite(d, false);
+    this.ws.update(item.id, (x) => ({ ...x, name: to }) as CatalogObject, false);
+    for (const u of updates) this.ws.update(u.id, (x) => ({ ...x, spec: { ...x.spec, ...u.spec } }) as CatalogObject, false);
+  }
+
+  /** A name as the catalog resolves it: database, schema, item (system relations are in no database). */
+  private fullName(n: ObjectName, at: number): { database: string; schema: string; item: string } | undefined {
+    if (isSystemRelation(n)) return { database: '', schema: n.length >= 2 ? n[n.length - 2]! : 'mz_catalog', item: n[n.length - 1]! };
+    let found: ItemObject | undefined;
+    try {
+      found = findItem(this.view(), n, at);
+    } catch {
+      return undefined;
+    }
+    if (!found) return undefined;
+    const [database, schema, item] = this.view().qualifiedName(found);
+    return { database: database!, schema: schema!, item: item! };
+  }
+
+  /**
+   * `ALTER SCHEMA s RENAME TO t` (plan_alter_schema_rename, then the catalog's Op::RenameSchema):
+   * the new name must be free in the database and not a system one; the system's schemas keep
+   * theirs. Every item of the schema, and what uses them, has the schema renamed where its
+   * definition names it, or refuses a column qualified by schema and item but no database.
+   */
+  private renameSchema(s: S<'alter_rename'>, at: number): StatementPlan {
+    if (s.name.length === 1 && s.name[0] === TEMP_SCHEMA) throw mz.AmbientSchemaRename(TEMP_SCHEMA).at(at);
+    const view = this.view();
+    const [dbName, schemaName] = s.name.length === 2 ? [s.name[0]!, s.name[1]!] : [DEFAULT_DATABASE, s.name[0]!];
+    if (s.name.length === 1 && SYSTEM_SCHEMAS.includes(schemaName)) throw mz.RenameSystemSchema(schemaName).at(at);
+    const db = view.database(dbName);
+    const schema = db ? view.schema(db.id, schemaName) : undefined;
+    if (!schema) {
+      if (s.ifExists) return this.write('ALTER SCHEMA', [`schema "${s.name.join('.')}" does not exist, skipping`]);
+      throw db ? unknownSchema(schemaName, at) : unknownDatabase(dbName, at);
+    }
+    if (view.schema(db!.id, s.newName)) throw mz.SchemaAlreadyExists(s.newName).at(at);
+    requireOwner(view, schema, at, this.actor);
+    validateName(s.newName, at, 'schema');
+    if (RESERVED_PREFIXES.some((p) => s.newName.startsWith(p))) throw mz.ReservedSchemaName(s.newName).at(at);
+    this.renameSchemaReferences(schema, db!.name, s.newName, at);
+    this.ws.update(schema.id, (x) => ({ ...x, name: s.newName }) as CatalogObject, false);
+    return this.write('ALTER SCHEMA');
+  }
+
+  private renameSchemaReferences(schema: ObjectOf<'schema'>, database: string, to: string, at: number): void {
+    const view = this.view();
+    const items = view.items().filter((i) => i.spec.schemaId === schema.id);
+    const touched = new Set<string>();
+    for (const o of [...items, ...items.flatMap((i) => view.dependentsOf(i.id))]) {
+      if (touched.has(o.id) || !isItemKind(o.kind)) continue;
+      touched.add(o.id);
+      const created = (o.spec as { createSql?: string }).createSql;
+      const statement = created ? parse(created)[0]?.statement : undefined;
+      if (statement?.kind !== 'create_view' && statement?.kind !== 'create_materialized_view') continue;
+      const r = renameSchemaInQuery(statement.query, database, schema.name, to, (n) => this.fullName(n, at));
+      if (!r.ok) throw mz.AmbiguousRename(view.qualifiedName(o).join('.'), `${database}.${schema.name}`, r.message).at(at);
+      if (r.text === statement.query) continue;
+      const createSql = print({ ...statement, query: r.text });
+      this.ws.update(o.id, (x) => ({ ...x, spec: { ...x.spec, createSql, query: r.text } }) as CatalogObject, false);
+    }
   }
 
   private nameTaken(o: CatalogObject, name: string): boolean {
@@ -1635,12 +1983,33 @@ export class Planner {
     return this.write(tag);
   }
 
+  /**
+   * `ALTER CLUSTER | SCHEMA a SWAP WITH b` (plan_alter_object_swap): three renames in one commit,
+   * a to a temporary name, b to a's, a to b's, each with the catalog's rewrite of the definitions
+   * that name a schema. The ambient and the system's schemas do not swap.
+   */
   private alterSwap(s: S<'alter_swap'>, at: number): StatementPlan {
     const tag = `ALTER ${s.objectType.toUpperCase()}`;
-    const a = this.findForAlter(s.objectType, s.name, false, at)!;
+    if (s.objectType === 'schema' && ((s.name.length === 1 && s.name[0] === TEMP_SCHEMA) || s.other === TEMP_SCHEMA)) throw mz.SwapAmbientSchema().at(at);
+    if (s.objectType === 'schema' && s.name.length === 1 && SYSTEM_SCHEMAS.includes(s.name[0]!)) throw mz.SwapAmbientSchema().at(at);
+    const a = this.findForAlter(s.objectType, s.name, false, at, false)!;
     const otherName = [...s.name.slice(0, -1), s.other];
-    const b = this.findForAlter(s.objectType, otherName, false, at)!;
+    const b = this.findForAlter(s.objectType, otherName, false, at, false)!;
+    requireOwner(this.view(), a, at, this.actor);
+    requireOwner(this.view(), b, at, this.actor);
     const [an, bn] = [a.name, b.name];
+    if (a.kind === 'schema' && b.kind === 'schema') {
+      const database = this.view().get(a.spec.databaseId)?.name ?? DEFAULT_DATABASE;
+      const temp = `mz_schema_swap_${a.id}`;
+      const step = (o: ObjectOf<'schema'>, to: string) => {
+        this.renameSchemaReferences(this.ws.get(o.id) as ObjectOf<'schema'>, database, to, at);
+        this.ws.update(o.id, (x) => ({ ...x, name: to }) as CatalogObject, false);
+      };
+      step(a, temp);
+      step(b, an);
+      step(a, bn);
+      return this.write(tag);
+    }
     this.ws.update(a.id, (x) => ({ ...x, name: bn }) as CatalogObject, false);
     this.ws.update(b.id, (x) => ({ ...x, name: an }) as CatalogObject, false);
     return this.write(tag);
@@ -1808,9 +2177,7 @@ export class Planner {
     refuseSystemSinkInput(s.from, s.fromPosition);
     const found = findItem(this.view(), s.from, s.fromPosition);
     if (!found) throw unknownItem(s.from, s.fromPosition);
-    if (!SINKABLE_KINDS.has(found.kind)) {
-      throw new PlanError(`${KIND_LABEL[found.kind]} ${minimalName(this.view().qualifiedName(found))} cannot be exported as a sink`, { code: SQLSTATE.wrongObjectType, position: s.fromPosition });
-    }
+    checkSinkInput(this.view(), found, s.fromPosition);
     const statement = { ...created, from: s.from };
     checkSinkOptions(statement, at);
     if (found.kind === 'table' && !found.spec.fromSource && !found.spec.webhook) checkSinkColumns(statement, found.spec.columns.map((c) => c.name), at);
@@ -1829,30 +2196,44 @@ export class Planner {
    * A comment is catalog metadata only: the object's item changes (no new generation, no
    * effect), and `mz_internal.mz_comments` shows it. Materialize's checks and wording.
    */
+  /**
+   * `COMMENT ON <type> name IS '...' | NULL` (Materialize's plan_comment): at most 1 024 bytes; an
+   * object of the type named (else `TABLE t is not a VIEW`, its InvalidObjectType); a column of
+   * a relation whose columns the catalog knows (a table's, a view's or materialized view's whose
+   * body it read, a record type's fields). A comment is the owner's to set.
+   */
   private comment(s: S<'comment'>): StatementPlan {
     const at = s.namePosition;
-    if (s.comment !== null && Buffer.byteLength(s.comment) > MAX_COMMENT_BYTES) {
-      throw new PlanError(`provided comment was ${Buffer.byteLength(s.comment)} bytes long, max size is ${MAX_COMMENT_BYTES} bytes`, { code: SQLSTATE.invalidParameterValue, position: at });
-    }
+    // Name resolution (the object, a column's relation and column) comes before plan_comment's checks.
+    const tooLong = () => {
+      if (s.comment !== null && Buffer.byteLength(s.comment) > MAX_COMMENT_BYTES) throw mz.CommentTooLong(Buffer.byteLength(s.comment), MAX_COMMENT_BYTES).at(at);
+    };
     if (s.objectType === 'role' || s.objectType === 'network policy') {
       const o = s.objectType === 'role' ? this.access.commentableRole(s.name[0]!, at) : this.access.ownedNetworkPolicy(s.name[0]!, at);
+      tooLong();
       this.ws.update(o.id, (x) => withComment(x, s.comment), false);
       return this.write('COMMENT');
     }
+    const view = this.view();
     if (s.objectType === 'column') {
-      const rel = findItem(this.view(), s.name, at);
+      const rel = findItem(view, s.name, at);
       if (!rel) throw unknownItem(s.name, at);
-      if (rel.kind !== 'table') {
-        throw new NotSupportedError(`COMMENT ON COLUMN is not supported for a ${KIND_LABEL[rel.kind]}: the catalog knows the columns of tables only`, { position: at });
+      const full = view.qualifiedName(rel).join('.');
+      const columns = knownColumns(rel);
+      if (!columns) {
+        if (rel.kind === 'source' || rel.kind === 'subsource' || rel.kind === 'view' || rel.kind === 'materialized_view') {
+          throw new NotSupportedError(`COMMENT ON COLUMN is not supported for this ${KIND_LABEL[rel.kind]}: the catalog does not know its columns`, { position: at });
+        }
+        throw mz.ItemWithoutColumns(full, mzItemType(rel)).at(at);
       }
-      requireOwner(this.view(), rel, at, this.actor);
       const column = s.column!;
-      if (!rel.spec.columns.some((c) => c.name === column)) {
-        throw new PlanError(`column "${rel.name}.${column}" does not exist`, { code: SQLSTATE.undefinedColumn, position: at });
-      }
+      if (!columns.includes(column)) throw mz.UnknownColumn(column, rel.name).at(at);
+      tooLong();
+      requireOwner(view, rel, at, this.actor);
       this.ws.update(rel.id, (x) => ({ ...x, columnComments: withEntry(x.columnComments, column, s.comment) }) as CatalogObject, false);
       return this.write('COMMENT');
     }
+    if (s.objectType === 'schema' && s.name.length === 1 && s.name[0] === TEMP_SCHEMA) throw mz.CommentOnTemporarySchema().at(at);
     const o = this.findForDrop(s.objectType, s.name, at);
     if (!o) {
       switch (s.objectType) {
@@ -1863,16 +2244,17 @@ export class Planner {
         case 'schema':
           throw unknownSchema(s.name.join('.'), at);
         case 'cluster replica':
-          if (!this.view().cluster(s.name[0]!)) throw unknownCluster(s.name[0]!, at);
-          throw new PlanError(`unknown cluster replica '${s.name.join('.')}'`, { code: SQLSTATE.undefinedObject, position: at });
+          if (!view.cluster(s.name[0]!)) throw unknownCluster(s.name[0]!, at);
+          throw mz.UnknownClusterReplica(s.name.join('.')).at(at);
+        case 'type':
+          throw mz.UnknownType(s.name.join('.')).at(at);
         default:
           throw unknownItem(s.name, at);
       }
     }
-    if (!KINDS_OF_TYPE[s.objectType].includes(o.kind)) {
-      throw new PlanError(`${KIND_LABEL[o.kind]} ${o.name} is not a ${s.objectType}`, { code: SQLSTATE.wrongObjectType, position: at });
-    }
-    requireOwner(this.view(), o, at, this.actor);
+    tooLong();
+    if (!KINDS_OF_TYPE[s.objectType].includes(o.kind)) throw mz.InvalidObjectType(s.objectType.toUpperCase(), mzItemType(o).toUpperCase(), o.name).at(at);
+    requireOwner(view, o, at, this.actor);
     this.ws.update(o.id, (x) => withComment(x, s.comment), false);
     return this.write('COMMENT');
   }
@@ -1886,6 +2268,10 @@ export class Planner {
       const t = findItem(this.view(), s.name, at);
       if (!t || t.kind !== 'type') throw new PlanError(`type "${s.name.join('.')}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
     }
+    if (s.objectType === 'view') {
+      const found = findItem(this.view(), s.name, at);
+      if (found?.kind === 'materialized_view') throw mz.ShowCreateViewOnMaterializedView(minimalName(this.view().qualifiedName(found))).at(at);
+    }
     const o = this.findForAlter(s.objectType, s.name, false, at, false)!;
     const view = this.view();
     let sql: string;
@@ -1896,6 +2282,11 @@ export class Planner {
             .replicas(o.id)
             .map((r) => `${printName([r.name])} (SIZE = '${r.spec.size}')`)
             .join(', ')})`;
+    } else if (o.kind === 'connection') {
+      // The secrets and connections it names under the names they have now, as Materialize (whose
+      // definitions name them by id) shows them.
+      const created = parse(o.spec.createSql)[0]?.statement;
+      sql = created?.kind === 'create_connection' ? print({ ...created, options: this.namedAsNow(created.options, o.spec.connector) }) : o.spec.createSql;
     } else if (isItemKind(o.kind)) {
       sql = (o.spec as { createSql: string }).createSql || `-- ${KIND_LABEL[o.kind]} created by its source`;
     } else {
@@ -1954,6 +2345,13 @@ function refuseSystemSinkInput(name: ObjectName, position: number): void {
 
 /** What a sink may export (Materialize's plan_sink): anything with storage of its own. */
 const SINKABLE_KINDS: ReadonlySet<string> = new Set(['table', 'source', 'subsource', 'materialized_view']);
+
+/** plan_sink: a sink exports a table, a source or a materialized view that is not a replacement. */
+function checkSinkInput(view: CatalogSnapshot, found: CatalogObject, position: number): void {
+  const name = minimalName(view.qualifiedName(found));
+  if (!SINKABLE_KINDS.has(found.kind)) throw mz.InvalidSinkFrom(name, mzItemType(found)).at(position);
+  if (found.kind === 'materialized_view' && found.spec.replacementFor) throw mz.InvalidSinkFrom(name, 'replacement materialized view').at(position);
+}
 const CONTAINER_KINDS: ReadonlySet<string> = new Set(['cluster', 'schema', 'database']);
 /** Catalog entries that name an object without using it: dropped with it, never in its way. */
 const PASSENGER_KINDS: ReadonlySet<string> = new Set(['role_membership', 'default_privilege']);
@@ -2057,6 +2455,79 @@ function withRetainHistory(createSql: string, option: SqlOption | undefined): st
   return print({ ...created, withOptions: options } as Statement);
 }
 
+/** Every kind of catalog item (resolving a name before its kind is checked). */
+const ITEM_KINDS_ALL: readonly ItemKind[] = ['secret', 'connection', 'source', 'subsource', 'sink', 'table', 'view', 'materialized_view', 'index', 'type'];
+
+/** An item's type as Materialize's messages name it (its CatalogItemType: a subsource is a source there). */
+function mzItemType(o: CatalogObject): string {
+  return o.kind === 'subsource' ? 'source' : KIND_LABEL[o.kind];
+}
+
+/** The output column names the catalog knows of a relation (a table's, a view's whose body it read). */
+function relationColumns(o: CatalogObject): readonly string[] | undefined {
+  if (o.kind === 'table') return o.spec.columns.length > 0 && !o.spec.columns.some((c) => c.type === 'unknown') ? o.spec.columns.map((c) => c.name) : undefined;
+  if (o.kind === 'view' || o.kind === 'materialized_view') return o.spec.columns;
+  return undefined;
+}
+
+/**
+ * `ASSERT NOT NULL col` (plan_create_materialized_view): each names an output column, at most
+ * once. Judged where the body's columns are known; an assertion that may name a column the
+ * reader could not name is left to the data plane.
+ */
+function checkAssertNotNull(options: readonly SqlOption[], columns: readonly (string | undefined)[] | undefined, at: number): void {
+  const positions: number[] = [];
+  const complete = columns !== undefined && columns.every((c) => c !== undefined);
+  for (const o of options) {
+    if (o.name !== 'ASSERT NOT NULL') continue;
+    const name = optionString(o.value) ?? '';
+    const i = columns ? columns.indexOf(name) : -1;
+    if (i < 0) {
+      if (complete) throw mz.AssertNotNullColumnNotFound(name).at(o.position);
+      continue;
+    }
+    positions.push(i);
+  }
+  positions.sort((a, b) => a - b);
+  const dup = positions.find((p, k) => k > 0 && positions[k - 1] === p);
+  if (dup !== undefined) throw mz.AssertNotNullDuplicate(columns![dup]!).at(at);
+}
+
+/** `WORKLOAD CLASS` is the system user's to set (plan_create_cluster_inner, plan_alter_cluster). */
+function refuseWorkloadClass(o: SqlOption | undefined): void {
+  if (o) throw mz.NonSystemUserOption('WORKLOAD CLASS').at(o.position);
+}
+
+/** `DISK`: every size we offer is a modern one, on which disk is always enabled. */
+function refuseDisk(o: SqlOption | undefined): void {
+  if (o) throw mz.DiskOnModernSize().at(o.position);
+}
+
+/** `INTROSPECTION DEBUGGING` needs introspection, which `INTROSPECTION INTERVAL = 0` turns off (plan_compute_replica_config). */
+function checkIntrospection(opts: ReadonlyMap<string, SqlOption>): void {
+  const debugging = opts.get('INTROSPECTION DEBUGGING');
+  const interval = opts.get('INTROSPECTION INTERVAL');
+  if (!debugging || !interval || !booleanValue(debugging)) return;
+  const text = optionString(interval.value);
+  if (text !== undefined && durationMs(text) === 0) throw mz.IntrospectionDebuggingWithoutInterval().at(debugging.position);
+}
+
+function booleanValue(o: SqlOption): boolean {
+  const v = o.value;
+  if (v.kind === 'none') return true;
+  if (v.kind === 'boolean') return v.value;
+  return ['true', 'on'].includes(optionString(v)?.toLowerCase() ?? '');
+}
+
+/** A replica's name: the catalog refuses the system's prefixes (`replica name "mz_r" is reserved`). */
+function checkReplicaName(name: string, at: number): void {
+  if (RESERVED_PREFIXES.some((p) => name.startsWith(p))) throw mz.ReservedReplicaName(name).at(at);
+}
+
+function sortedEntries(o: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** `MANAGED`, `MANAGED = true | false | 'false'`. */
 function managedValue(o: SqlOption): boolean {
   const v = o.value;
@@ -2075,12 +2546,8 @@ function optionMap(options: readonly SqlOption[]): Map<string, SqlOption> {
 function parseSize(o: SqlOption | undefined, at: number): string {
   const value = o ? optionString(o.value) : undefined;
   const position = o?.position ?? at;
-  if (value === undefined) {
-    throw new PlanError('SIZE option is required', { code: SQLSTATE.invalidParameterValue, position, hint: `Valid cluster replica sizes are: ${REPLICA_SIZES.join(', ')}` });
-  }
-  if (!isReplicaSize(value)) {
-    throw new PlanError(`unknown cluster replica size ${value}`, { code: SQLSTATE.invalidParameterValue, position, hint: `Valid cluster replica sizes are: ${REPLICA_SIZES.join(', ')}` });
-  }
+  if (value === undefined) throw mz.InvalidOptionValue('SIZE', 'cannot use value as string').at(position);
+  if (!isReplicaSize(value)) throw mz.InvalidClusterReplicaSize(value, REPLICA_SIZES).at(position);
   return value;
 }
 

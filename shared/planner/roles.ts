@@ -17,7 +17,8 @@
  * rows are the data plane's.
  */
 import { isItemKind, type AclItem, type CatalogObject, type CatalogSnapshot, type ItemSpecBase, type ObjectOf, type PrivilegeObjectType } from '../catalog/model';
-import { PlanError, SQLSTATE } from '../errors';
+import type { PlanError } from '../errors';
+import { mz } from '../mz-errors';
 import type { Privilege, PrivilegeSpec } from '../sql/ast';
 import { RESERVED_PREFIXES } from './names';
 
@@ -85,7 +86,7 @@ export function roleById(view: CatalogSnapshot, id: string): Role | undefined {
 
 export function resolveRole(view: CatalogSnapshot, name: string, position: number): Role {
   const r = findRole(view, name);
-  if (!r) throw new PlanError(`unknown role '${name}'`, { code: SQLSTATE.undefinedObject, position });
+  if (!r) throw mz.UnknownRole(name).at(position);
   return r;
 }
 
@@ -95,11 +96,7 @@ export function isReservedRoleName(name: string): boolean {
 }
 
 export function reservedRole(name: string, position: number): PlanError {
-  return new PlanError(`role name "${name}" is reserved`, {
-    code: SQLSTATE.reservedName,
-    position,
-    hint: 'The role "public" and the prefixes "mz_" and "pg_" are reserved for system roles.',
-  });
+  return mz.ReservedRoleName(name).at(position);
 }
 
 /** The role that owns `o`: a role id it was given, or materialize for what a principal created. */

@@ -244,7 +244,7 @@ export type ClusterAlterWait =
   | { readonly kind: 'until_ready'; readonly timeout?: string; readonly onTimeout?: string; readonly position: number };
 
 export type AlterClusterAction =
-  | { readonly kind: 'set'; readonly options: readonly SqlOption[]; readonly wait?: ClusterAlterWait }
+  | { readonly kind: 'set'; readonly options: readonly SqlOption[]; readonly replicas?: readonly ReplicaDefinition[]; readonly wait?: ClusterAlterWait }
   | { readonly kind: 'reset'; readonly names: readonly string[] };
 
 export type AlterSourceAction =
@@ -344,6 +344,8 @@ export type Statement =
       /** Present for an unmanaged cluster (`REPLICAS (...)`), absent for a managed one. */
       readonly replicas?: readonly ReplicaDefinition[];
       readonly options: readonly SqlOption[];
+      /** `FEATURES (...)`: optimizer overrides (the system user's to give). */
+      readonly features?: { readonly position: number; readonly options: readonly SqlOption[] };
     }
   | {
       readonly kind: 'create_cluster_replica';
@@ -497,7 +499,11 @@ export type Statement =
       readonly ifNotExists: boolean;
       readonly orReplace: boolean;
       readonly columns?: readonly string[];
+      /** `CREATE REPLACEMENT MATERIALIZED VIEW name FOR target`: the materialized view it is to replace. */
+      readonly replacementFor?: { readonly name: ObjectName; readonly position: number };
       readonly inCluster?: string;
+      /** `IN CLUSTER c REPLICA r` / `IN REPLICA r`: a replica-targeted materialized view. */
+      readonly inReplica?: { readonly name: string; readonly position: number };
       readonly withOptions: readonly SqlOption[];
       readonly query: string;
       readonly queryPosition: number;
@@ -566,6 +572,8 @@ export type Statement =
   /** Our extension: a new generation of a source or sink, so the data plane starts it again (the way out of `failed`). */
   | { readonly kind: 'alter_restart'; readonly objectType: 'source' | 'sink'; readonly ifExists: boolean; readonly name: ObjectName }
   | { readonly kind: 'alter_cluster'; readonly name: string; readonly ifExists: boolean; readonly action: AlterClusterAction }
+  /** `ALTER MATERIALIZED VIEW [IF EXISTS] mv APPLY REPLACEMENT r`. */
+  | { readonly kind: 'alter_apply_replacement'; readonly name: ObjectName; readonly ifExists: boolean; readonly replacement: ObjectName; readonly replacementPosition: number }
   | { readonly kind: 'show_create'; readonly objectType: ObjectType; readonly name: ObjectName }
   /**
    * `COMMENT ON <type> <name> IS '...' | NULL`. For `COLUMN`, `name` is the relation's name and

@@ -202,7 +202,8 @@ export function lex(text: string): Token[] {
         i = q + 1;
         break;
       }
-      if (value.length === 0) fail('Zero-length delimited identifier', start);
+      // `""` reads as an (empty) identifier, as in Materialize's lexer: where a name stands, the
+      // parser refuses it ("zero-length delimited identifier"); elsewhere it is an unexpected token.
       // Materialize refuses these two as names (they would read as path steps).
       if (value === '.' || value === '..') fail(`invalid identifier: "${value}"`, start);
       checkIdentLength(value, start);

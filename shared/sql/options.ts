@@ -41,8 +41,7 @@ export const SECRET_ONLY_OPTIONS: ReadonlySet<string> = new Set(['PASSWORD', 'SA
 
 export const OPTION_LISTS = {
   cluster: { what: 'CREATE CLUSTER', names: CLUSTER_NAMES },
-  // Materialize reads `ALTER CLUSTER ... SET (REPLICAS (...))` / `RESET (REPLICAS)`; we do not.
-  alterCluster: { what: 'ALTER CLUSTER', names: CLUSTER_NAMES.filter((n) => n !== 'REPLICAS'), unsupported: ['REPLICAS'] },
+  alterCluster: { what: 'ALTER CLUSTER', names: CLUSTER_NAMES },
   replica: {
     what: 'cluster replica',
     names: [

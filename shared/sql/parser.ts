@@ -53,6 +53,8 @@ import type {
 } from './ast';
 import { byteOffset, byteOffsets, lex, type Token } from './lexer';
 import { docOnText } from './printer';
+import { MZ_KEYWORDS } from './mz-keywords';
+import { describeOp, describeToken, parserExpected } from './tokens';
 import { ANY_CONNECTION_OPTIONS, OPTION_LISTS, VALUE_PREFIX, type OptionListSpec } from './options';
 import { MAX_NESTING_DEPTH, readScalar, type ScalarExpr } from './scalar';
 
@@ -76,7 +78,6 @@ function namesSystemCatalog(t: Token): boolean {
   return (t.kind === 'word' || t.kind === 'quoted') && /^(?:mz_|pg_|information_schema$)/.test(t.value);
 }
 
-const STATEMENT_STARTS = ['ALTER', 'BEGIN', 'COMMENT', 'COMMIT', 'CREATE', 'DROP', 'EXPLAIN', 'GRANT', 'REASSIGN', 'REVOKE', 'ROLLBACK', 'SELECT', 'SHOW', 'START', 'VALIDATE'];
 
 /** Statements `EXPLAIN EFFECTS FOR` accepts: the ones that change the catalog. */
 export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
@@ -86,6 +87,7 @@ export const DDL_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'alter_retain_history', 'alter_source', 'alter_connection', 'comment', 'create_type', 'create_role', 'alter_role', 'drop_role',
   'grant_role', 'revoke_role', 'grant_privileges', 'revoke_privileges', 'alter_default_privileges', 'drop_owned', 'reassign_owned',
   'create_network_policy', 'alter_network_policy', 'drop_network_policy', 'alter_sink_from', 'alter_system_set', 'alter_system_reset',
+  'alter_apply_replacement',
 ]);
 
 /** `SHOW <plural>` forms we serve, as one or two words. */
@@ -94,6 +96,23 @@ const SHOW_PLURALS: readonly (readonly string[])[] = [
   ['roles'], ['schemas'], ['secrets'], ['sinks'], ['sources'], ['subsources'], ['tables'], ['types'], ['views'],
 ];
 const SHOW_UNSUPPORTED = ['privileges', 'default', 'role', 'extended', 'full', 'network', 'continual'];
+
+/** The words that may follow `ALTER <type> name`, as Materialize's parser lists them in its errors (its parse_alter_*). */
+const ALTER_ACTIONS: Readonly<Record<ObjectType, readonly string[]>> = {
+  table: ['SET', 'RENAME', 'OWNER', 'RESET', 'ADD'],
+  view: ['SET', 'RENAME', 'OWNER', 'RESET'],
+  'materialized view': ['SET', 'RENAME', 'OWNER', 'RESET', 'APPLY'],
+  source: ['ADD', 'DROP', 'RESET', 'SET', 'RENAME', 'OWNER', 'REFRESH'],
+  sink: ['RESET', 'SET', 'RENAME', 'OWNER'],
+  index: ['RESET', 'SET', 'RENAME', 'OWNER'],
+  secret: ['AS', 'RENAME', 'OWNER'],
+  connection: ['RENAME', 'OWNER', 'ROTATE', 'SET', 'RESET', 'DROP'],
+  cluster: ['OWNER', 'RENAME', 'RESET', 'SET', 'SWAP'],
+  'cluster replica': ['OWNER', 'RENAME'],
+  schema: ['OWNER', 'RENAME', 'SWAP'],
+  database: ['OWNER'],
+  type: ['OWNER'],
+};
 
 /** Object types Materialize has and we do not serve (answered 0A000 where an object type is read). */
 const UNSUPPORTED_OBJECT_TYPES: readonly string[] = ['continual'];
@@ -217,6 +236,8 @@ export class Parser {
   private failedAt: number | undefined;
   /** Whether a SELECT failed on an expression in its select list (read by `parseSelectOrUnsupported`). */
   private selectListExpression = false;
+  /** The statement being read may hold a secret value: its errors never echo a string literal. */
+  private secretsInStatement = true;
 
   /**
    * `base`: the byte offset of `text` in the request, when the text is a span of it (a raw
@@ -245,6 +266,7 @@ export class Parser {
         // Stop reading at once: a request of 100 000 statements must not cost 100 000 parses.
         throw new ControlPlaneError(`request holds more than ${maxStatements} statements; at most ${maxStatements} are allowed`, { code: SQLSTATE.tooManyStatements, position: this.byte(startTok.start) });
       }
+      this.secretsInStatement = this.holdsSecrets();
       const statement = this.parseStatement();
       const endTok = this.tokens[this.i - 1]!;
       if (!this.peekOp(';') && this.peek().kind !== 'eof') this.fail('end of statement');
@@ -340,7 +362,9 @@ export class Parser {
       if (OUTSIDE_CONTROL_PLANE_STATEMENTS.has(t.value)) throw this.outside(t, t.value.toUpperCase());
     }
     if (t.kind === 'op' && t.value === '(') return this.parseQuery();
-    return this.fail(`a statement (one of ${oneOf(STATEMENT_STARTS)})`);
+    // Materialize's words: a keyword that starts no statement, or a token that is no keyword.
+    if (t.kind === 'word' && MZ_KEYWORDS.has(t.value)) throw new SqlSyntaxError(`Unexpected keyword ${t.value.toUpperCase()} at the beginning of a statement`, this.byte(t.start));
+    return this.fail('a keyword at the beginning of a statement');
   }
 
   // ---- CREATE ------------------------------------------------------------------------------
@@ -350,6 +374,11 @@ export class Parser {
     const orReplace = this.eatKeywords('or', 'replace');
     const temporary = this.eatKeyword('temporary') || this.eatKeyword('temp');
     const t = this.peek();
+    // `CREATE [OR REPLACE] REPLACEMENT MATERIALIZED VIEW name ... FOR target`: Materialize's replacement.
+    if (!temporary && this.peekKeywords('replacement', 'materialized', 'view')) {
+      this.i += 3;
+      return this.parseCreateMaterializedView(orReplace, orReplaceTok, true);
+    }
     if (orReplace && !this.peekKeyword('view') && !(this.peekKeywords('materialized', 'view') && !temporary)) {
       return this.fail(temporary ? 'VIEW after CREATE OR REPLACE TEMPORARY' : 'VIEW or MATERIALIZED VIEW after CREATE OR REPLACE');
     }
@@ -368,7 +397,8 @@ export class Parser {
         case 'schema': {
           this.next();
           const ifNotExists = this.eatIfNotExists();
-          return { kind: 'create_schema', ifNotExists, name: this.parseNameFor('schema') };
+          // Any number of parts: Materialize's planner refuses more than two in its own words.
+          return { kind: 'create_schema', ifNotExists, name: this.parseObjectName() };
         }
         case 'secret': {
           this.next();
@@ -426,7 +456,6 @@ export class Parser {
         case 'subsource':
         case 'continual':
         case 'unique':
-        case 'replacement':
           throw this.unsupported(t, `CREATE ${t.value.toUpperCase()}`);
       }
     }
@@ -458,7 +487,26 @@ export class Parser {
       options = this.parseOptionItems(OPTION_LISTS.cluster, onReplicas);
     }
     const replicas = found.replicas;
-    return replicas !== undefined ? { kind: 'create_cluster', name, replicas, options } : { kind: 'create_cluster', name, options };
+    // `FEATURES (ENABLE EAGER DELTA JOINS = true, ...)`: optimizer overrides, mz_system's to give.
+    const featuresAt = this.peek();
+    const features = this.eatKeyword('features') ? { position: this.byte(featuresAt.start), options: this.parseFeatureOptions() } : undefined;
+    return { kind: 'create_cluster', name, ...(replicas !== undefined ? { replicas } : {}), options, ...(features ? { features } : {}) };
+  }
+
+  /** `( NAME [= value], ... )` of words Materialize reads as cluster features. */
+  private parseFeatureOptions(): SqlOption[] {
+    this.expectOp('(');
+    const out: SqlOption[] = [];
+    do {
+      const startTok = this.peek();
+      const words: string[] = [];
+      while (this.peek().kind === 'word' && !this.peekOp('=')) words.push(this.next().value.toUpperCase());
+      if (words.length === 0) this.fail('a feature name');
+      const value: OptionValue = this.eatOp('=') ? this.parseOptionValue() : { kind: 'none' };
+      out.push({ name: words.join(' '), value, position: this.byte(startTok.start) });
+    } while (this.eatOp(','));
+    this.expectOp(')');
+    return out;
   }
 
   /** `( name [(options)], ... )` */
@@ -984,7 +1032,7 @@ export class Parser {
     let name: ObjectName;
     let typmod: number[] = [];
     let typmodRead = false;
-    if (t.kind !== 'word' && t.kind !== 'quoted') return this.fail('a data type');
+    if (t.kind !== 'word' && t.kind !== 'quoted') return this.fail('a data type name');
     if (t.kind === 'word' && !this.peekOp('.', 1)) {
       this.next();
       let word = t.value;
@@ -1083,12 +1131,31 @@ export class Parser {
     };
   }
 
-  private parseCreateMaterializedView(orReplace: boolean, orReplaceTok: Token): Statement {
+  private parseCreateMaterializedView(orReplace: boolean, orReplaceTok: Token, replacement = false): Statement {
     const ifNotExists = this.eatIfNotExists();
     if (orReplace && ifNotExists) throw new SqlSyntaxError('cannot specify both OR REPLACE and IF NOT EXISTS', this.byte(orReplaceTok.start));
     const name = this.parseNameFor('materialized view');
     const columns = this.peekOp('(') ? this.parseIdentList() : undefined;
-    const inCluster = this.parseInCluster();
+    let replacementFor: { name: ObjectName; position: number } | undefined;
+    if (replacement) {
+      this.expectKeyword('for');
+      const position = this.byte(this.peek().start);
+      replacementFor = { name: this.parseObjectName(), position };
+    }
+    // `IN CLUSTER c [REPLICA r]` or `IN REPLICA r` (Materialize's replica-targeted materialized views).
+    let inCluster: string | undefined;
+    let inReplica: { name: string; position: number } | undefined;
+    if (this.eatKeywords('in', 'cluster')) {
+      inCluster = this.parseIdent();
+      if (this.peekKeyword('replica')) {
+        this.next();
+        const position = this.byte(this.peek().start);
+        inReplica = { name: this.parseIdent(), position };
+      }
+    } else if (this.eatKeywords('in', 'replica')) {
+      const position = this.byte(this.peek().start);
+      inReplica = { name: this.parseIdent(), position };
+    }
     const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.materializedViewWith) : [];
     this.expectKeyword('as');
     const query = this.rawQuery();
@@ -1098,6 +1165,8 @@ export class Parser {
       ifNotExists,
       orReplace,
       ...(columns ? { columns } : {}),
+      ...(replacementFor ? { replacementFor } : {}),
+      ...(inReplica ? { inReplica } : {}),
       ...(inCluster !== undefined ? { inCluster } : {}),
       withOptions,
       query: query.text,
@@ -1126,7 +1195,7 @@ export class Parser {
     if (this.eatKeyword('using')) this.expectKeyword('arrangement');
     let keyParts: RawExpr[] | undefined;
     if (!isDefault) {
-      if (!this.peekOp('(')) return this.fail("'(' and the index key (or CREATE DEFAULT INDEX)");
+      if (!this.peekOp('(')) return this.fail('left parenthesis');
       // `()`: an index with an empty key, which Materialize allows (an arrangement of the whole row).
       if (this.peekOp(')', 1)) {
         this.i += 2;
@@ -1232,8 +1301,8 @@ export class Parser {
     const objectType = this.parseObjectType();
     const ifExists = this.eatKeywords('if', 'exists');
     const name = this.parseNameFor(objectType);
-    if (objectType === 'type') {
-      // Materialize alters a type's owner and nothing else.
+    if (objectType === 'type' || objectType === 'database') {
+      // Materialize alters a type's or a database's owner and nothing else.
       this.expectKeywords('owner', 'to');
       return { kind: 'alter_owner', objectType, ifExists, name, owner: this.parseIdent() };
     }
@@ -1241,7 +1310,7 @@ export class Parser {
     const a = this.peek();
     if (this.eatKeywords('rename', 'to')) return { kind: 'alter_rename', objectType, ifExists, name, newName: this.parseIdent() };
     if (this.eatKeywords('owner', 'to')) return { kind: 'alter_owner', objectType, ifExists, name, owner: this.parseIdent() };
-    if (this.peekKeywords('swap', 'with')) {
+    if ((objectType === 'cluster' || objectType === 'schema') && this.peekKeywords('swap', 'with')) {
       if (ifExists) return this.fail('RENAME TO, OWNER TO or SET CLUSTER (SWAP WITH takes no IF EXISTS)');
       this.i += 2;
       return { kind: 'alter_swap', objectType, name, other: this.parseIdent() };
@@ -1255,9 +1324,20 @@ export class Parser {
     if (objectType === 'secret' && this.eatKeyword('as')) return { kind: 'alter_secret', name, ifExists, value: this.parseSecretValue() };
     if (objectType === 'cluster' && this.peekKeyword('set') && this.peekOp('(', 1)) {
       this.next();
-      const options = this.parseOptions(OPTION_LISTS.alterCluster);
-      const action: AlterClusterAction = this.eatKeyword('with') ? { kind: 'set', options, wait: this.parseClusterWait() } : { kind: 'set', options };
+      const found: { replicas?: ReplicaDefinition[] } = {};
+      const options = this.parseOptions(OPTION_LISTS.alterCluster, (at) => {
+        if (found.replicas !== undefined) throw new SqlSyntaxError('REPLICAS specified more than once', this.byte(at.start));
+        this.eatOp('=');
+        found.replicas = this.parseReplicaDefinitions();
+      });
+      const wait = this.eatKeyword('with') ? this.parseClusterWait() : undefined;
+      const action: AlterClusterAction = { kind: 'set', options, ...(found.replicas ? { replicas: found.replicas } : {}), ...(wait ? { wait } : {}) };
       return { kind: 'alter_cluster', name: name[0]!, ifExists, action };
+    }
+    if (objectType === 'materialized view' && this.peekKeywords('apply', 'replacement')) {
+      this.i += 2;
+      const replacementPosition = this.byte(this.peek().start);
+      return { kind: 'alter_apply_replacement', name, ifExists, replacement: this.parseObjectName(), replacementPosition };
     }
     if (objectType === 'cluster' && this.eatKeyword('reset')) {
       this.expectOp('(');
@@ -1292,14 +1372,7 @@ export class Parser {
     if (a.kind === 'word' && ['set', 'reset', 'add', 'drop', 'rotate', 'alter', 'apply'].includes(a.value)) {
       throw this.unsupported(a, `${what} ... ${a.raw.toUpperCase()}`);
     }
-    const actions = ['RENAME TO', 'OWNER TO', 'SWAP WITH', 'SET CLUSTER'];
-    if (objectType === 'secret') actions.push('AS');
-    if (objectType === 'source' || objectType === 'sink') actions.push('RESTART');
-    if (objectType === 'sink') actions.push('SET FROM');
-    if (objectType === 'cluster') actions.push('SET (...)', 'RESET (...)');
-    if (objectType === 'table') actions.push('ADD COLUMN');
-    if (objectType === 'connection') actions.push('SET (...)', 'RESET (...)', 'DROP (...)', 'ROTATE KEYS');
-    return this.fail(oneOf(actions));
+    return this.fail(`one of ${ALTER_ACTIONS[objectType].join(' or ')}`);
   }
 
   /**
@@ -2311,7 +2384,7 @@ export class Parser {
       const name = this.parseObjectName();
       return name.length === 1 ? { kind: 'ident', value: name[0]! } : { kind: 'object', name };
     }
-    return this.fail('an option value');
+    return this.fail('option value');
   }
 
   // ---- raw spans ---------------------------------------------------------------------------
@@ -2348,7 +2421,7 @@ export class Parser {
     let depth = 0;
     for (;;) {
       const t = this.peek();
-      if (t.kind === 'eof' || (t.kind === 'op' && t.value === ';')) return this.fail("')'");
+      if (t.kind === 'eof' || (t.kind === 'op' && t.value === ';')) return this.fail('right parenthesis');
       if (t.kind === 'op') {
         if (t.value === '(' || t.value === '[') depth++;
         else if (t.value === ']' && depth > 0) depth--;
@@ -2390,10 +2463,11 @@ export class Parser {
   parseIdent(): string {
     const t = this.peek();
     if (t.kind === 'word' || t.kind === 'quoted') {
+      if (t.value === '') throw new SqlSyntaxError('zero-length delimited identifier', this.byte(t.start));
       this.next();
       return t.value;
     }
-    return this.fail('an identifier');
+    return this.fail('identifier');
   }
 
   private parseIdentList(): string[] {
@@ -2414,7 +2488,7 @@ export class Parser {
 
   parseStringLiteral(): string {
     const t = this.peek();
-    if (t.kind !== 'string') return this.fail('a string literal');
+    if (t.kind !== 'string') return this.fail('literal string');
     this.next();
     return t.value;
   }
@@ -2515,7 +2589,7 @@ export class Parser {
     return true;
   }
   expectOp(op: string): void {
-    if (!this.eatOp(op)) this.fail(`'${op}'`);
+    if (!this.eatOp(op)) this.fail(describeOp(op));
   }
   /** UTF-16 index → byte offset, computed once per request (per-statement re-measuring was quadratic). */
   private byteTable: Uint32Array | null | undefined;
@@ -2529,8 +2603,18 @@ export class Parser {
   failAt(t: Token, expected: string): never {
     const index = this.tokens.indexOf(t);
     this.failedAt = index >= 0 ? index : undefined;
-    const found = t.kind === 'eof' ? 'end of input' : t.kind === 'string' ? 'a string literal' /* never echoed: it may be a secret */ : t.raw;
-    throw new SqlSyntaxError(`Expected ${expected}, found ${found}`, this.byte(t.start));
+    throw parserExpected(expected, describeToken(t, this.secretsInStatement), this.byte(t.start));
+  }
+
+  /** `CREATE SECRET`, `ALTER SECRET`, `CREATE | ALTER CONNECTION` (and EXPLAIN EFFECTS of them) carry secret values or credentials. */
+  private holdsSecrets(): boolean {
+    const words: string[] = [];
+    for (let k = this.i; k < this.tokens.length && words.length < 8; k++) {
+      const t = this.tokens[k]!;
+      if (t.kind !== 'word') break;
+      words.push(t.value);
+    }
+    return words.includes('secret') || words.includes('connection');
   }
 }
 
@@ -2538,7 +2622,7 @@ export class Parser {
 const NETWORK_POLICY_RULE_OPTIONS: OptionListSpec = { what: 'a network policy rule', names: ['ACTION', 'ADDRESS', 'DIRECTION'] };
 
 /** Option names a list may give more than once. */
-const MULTIPLE_OPTIONS: ReadonlySet<string> = new Set(['REFRESH']);
+const MULTIPLE_OPTIONS: ReadonlySet<string> = new Set(['REFRESH', 'ASSERT NOT NULL']);
 
 /** The kinds Materialize's ALTER ... SET/RESET (RETAIN HISTORY) takes. */
 const RETAIN_HISTORY_TYPES: ReadonlySet<string> = new Set(['table', 'source', 'index', 'materialized view']);

@@ -34,7 +34,7 @@ import { KEYWORDS } from './keywords';
 import { VALUE_PREFIX } from './options';
 
 export interface PrintOptions {
-  /** Print secret values as `'<REDACTED>'` (for logs and statement history). */
+  /** Print secret values as `'********'`, Materialize's redaction of a secret's create_sql (for the catalog, logs and statement history). */
   readonly redacted?: boolean;
 }
 
@@ -191,7 +191,7 @@ function identList(names: readonly string[]): string {
 }
 
 function secretValue(v: SecretValue, opts: PrintOptions): string {
-  if (opts.redacted) return "'<REDACTED>'";
+  if (opts.redacted) return "'********'";
   return v.kind === 'string' ? stringLiteral(v.value) : v.expr.text;
 }
 
@@ -325,6 +325,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
         parts.push(`REPLICAS (${reps.join(', ')})`);
       }
       if (s.options.length) parts.push(optionList(s.options));
+      if (s.features) parts.push(`FEATURES ${optionList(s.features.options)}`);
       return parts.join(' ');
     }
     case 'create_cluster_replica':
@@ -415,7 +416,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     case 'create_view':
       return `CREATE ${s.orReplace ? 'OR REPLACE ' : ''}${s.temporary ? 'TEMPORARY ' : ''}VIEW ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''} AS ${s.query}`;
     case 'create_materialized_view':
-      return `CREATE ${s.orReplace ? 'OR REPLACE ' : ''}MATERIALIZED VIEW ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''}${inCluster(s.inCluster)}${withOptions(s.withOptions)} AS ${s.query}`;
+      return `CREATE ${s.orReplace ? 'OR REPLACE ' : ''}${s.replacementFor ? 'REPLACEMENT ' : ''}MATERIALIZED VIEW ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''}${s.replacementFor ? ` FOR ${objectName(s.replacementFor.name)}` : ''}${inCluster(s.inCluster)}${s.inReplica ? `${s.inCluster === undefined ? ' IN' : ''} REPLICA ${ident(s.inReplica.name)}` : ''}${withOptions(s.withOptions)} AS ${s.query}`;
     case 'create_index': {
       const parts = [`CREATE ${s.keyParts ? '' : 'DEFAULT '}INDEX`];
       if (s.ifNotExists) parts.push('IF NOT EXISTS');
@@ -458,8 +459,15 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     case 'alter_cluster': {
       const head = `ALTER CLUSTER ${ifExists(s.ifExists)}${ident(s.name)}`;
       if (s.action.kind === 'reset') return `${head} RESET (${s.action.names.join(', ')})`;
-      return `${head} SET ${optionList(s.action.options)}${s.action.wait ? ` WITH (${clusterWait(s.action.wait)})` : ''}`;
+      const replicas = s.action.replicas
+        ? `REPLICAS (${s.action.replicas.map((r) => (r.options.length ? `${ident(r.name)} ${optionList(r.options)}` : ident(r.name))).join(', ')})`
+        : undefined;
+      const set = s.action.options.length ? optionList(s.action.options) : '()';
+      const options = replicas === undefined ? set : s.action.options.length ? `${set.slice(0, -1)}, ${replicas})` : `(${replicas})`;
+      return `${head} SET ${options}${s.action.wait ? ` WITH (${clusterWait(s.action.wait)})` : ''}`;
     }
+    case 'alter_apply_replacement':
+      return `ALTER MATERIALIZED VIEW ${ifExists(s.ifExists)}${objectName(s.name)} APPLY REPLACEMENT ${objectName(s.replacement)}`;
     case 'show_create':
       return `SHOW CREATE ${s.objectType.toUpperCase()} ${objectName(s.name)}`;
     case 'comment':
@@ -538,7 +546,7 @@ const ROLE_LIST_WORDS: ReadonlySet<string> = new Set([
 
 function roleAttributes(attributes: readonly RoleAttribute[], opts: PrintOptions): string {
   return attributes
-    .map((a) => (a.kind === 'PASSWORD' ? ` PASSWORD ${a.password === null ? 'NULL' : opts.redacted ? "'<REDACTED>'" : stringLiteral(a.password)}` : ` ${a.kind}`))
+    .map((a) => (a.kind === 'PASSWORD' ? ` PASSWORD ${a.password === null ? 'NULL' : opts.redacted ? "'********'" : stringLiteral(a.password)}` : ` ${a.kind}`))
     .join('');
 }
 

@@ -22,6 +22,7 @@ import * as nodeSqlParser from 'node-sql-parser/build/postgresql.js';
 import { NotSupportedError, PgSyntaxError, SQLSTATE, SqlSyntaxError, UnreadableViewBody } from '../errors';
 import type { ObjectName } from './ast';
 import { byteOffset, lex } from './lexer';
+import { describeToken } from './tokens';
 import { pgParserLoaded, pgRelations } from './pg-parser';
 
 interface SqlParserApi {
@@ -296,10 +297,11 @@ function foldUnquoted(queryText: string, base: number): { text: string; toOrigin
 }
 
 function describeAt(text: string, at: number): string {
-  if (at >= text.length) return 'end of input';
+  if (at >= text.length) return 'EOF';
   try {
     const t = lex(text.slice(at))[0];
-    if (t && t.kind !== 'eof') return t.raw;
+    // Named as Materialize's parser names tokens (a view body holds no secret value).
+    if (t && t.kind !== 'eof') return describeToken(t, false);
   } catch {
     // Fall through to the raw character.
   }

@@ -4,7 +4,7 @@
  * and history items it needs. Pure: the caller loads the inputs; the SQL engine answers queries
  * over these rows.
  */
-import { NO_DATABASE, type CatalogObject, type CatalogSnapshot, type ItemObject, type NetworkPolicyRule, type ObjectOf } from '../catalog/model';
+import { knownColumns, NO_DATABASE, type CatalogObject, type CatalogSnapshot, type ItemObject, type NetworkPolicyRule, type ObjectOf } from '../catalog/model';
 import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/status-store';
 import type { EffectRecord } from '../effects/model';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
@@ -626,14 +626,26 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
         const type = COMMENT_OBJECT_TYPE[x.kind] ?? x.kind;
         const rows: { id: string; object_type: string; object_sub_id: number | null; comment: string }[] = [];
         if (x.comment !== undefined) rows.push({ id: x.id, object_type: type, object_sub_id: null, comment: x.comment });
-        if (x.kind === 'table' && x.columnComments) {
-          x.spec.columns.forEach((c, k) => {
-            const text = x.columnComments![c.name];
+        if (x.columnComments) {
+          (knownColumns(x) ?? []).forEach((c, k) => {
+            const text = x.columnComments![c];
             if (text !== undefined) rows.push({ id: x.id, object_type: type, object_sub_id: k + 1, comment: text });
           });
         }
         return rows;
       }),
+  }),
+  /** CREATE REPLACEMENT MATERIALIZED VIEW: one row per replacement not yet applied, with its target. */
+  def({
+    schema: 'mz_internal',
+    name: 'mz_replacements',
+    columns: mz['mz_internal.mz_replacements'],
+    needs: [],
+    rows: ({ snapshot }) =>
+      snapshot
+        .ofKind('materialized_view')
+        .filter((x) => x.spec.replacementFor !== undefined)
+        .map((x) => ({ id: x.id, target_id: x.spec.replacementFor! })),
   }),
   def({ schema: 'mz_internal', name: 'mz_source_statuses', columns: mz['mz_internal.mz_source_statuses'], needs: ['connectorStatuses'], rows: (i) => connectorRows('source', i) }),
   def({ schema: 'mz_internal', name: 'mz_sink_statuses', columns: mz['mz_internal.mz_sink_statuses'], needs: ['connectorStatuses'], rows: (i) => connectorRows('sink', i) }),

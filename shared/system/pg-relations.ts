@@ -6,7 +6,7 @@
  * shared/system/materialize-columns.ts); views are engine SQL over them. System relations are
  * listed with their columns too, so tools can browse mz_catalog. Pure.
  */
-import { NO_DATABASE, type CatalogSnapshot, type ItemObject, type ObjectOf } from '../catalog/model';
+import { knownColumns, NO_DATABASE, type CatalogSnapshot, type ItemObject, type ObjectOf } from '../catalog/model';
 import { BUILTIN_ROLES, MZ_SYSTEM_ROLE_ID, ownerOf, PUBLIC_ROLE_ID } from '../planner/roles';
 import { columnType, OBJECT_TYPE, type SystemInputs } from './catalog-relations';
 import { MATERIALIZE_COLUMNS } from './materialize-columns';
@@ -230,9 +230,9 @@ const PG_TABLES: readonly AnyRelation<SystemInputs>[] = [
         const db = 'schemaId' in (x.spec as object) ? databaseOfSchema(snapshot, (x.spec as { schemaId: string }).schemaId) : null;
         const rows: { objoid: number; classoid: number; objsubid: number; description: string; oid_database_name: string | null; class_database_name: string | null }[] = [];
         if (x.comment !== undefined) rows.push({ objoid: oid, classoid, objsubid: 0, description: x.comment, oid_database_name: db, class_database_name: null });
-        if (x.kind === 'table' && x.columnComments) {
-          x.spec.columns.forEach((c, k) => {
-            const text = x.columnComments![c.name];
+        if (x.columnComments) {
+          (knownColumns(x) ?? []).forEach((c, k) => {
+            const text = x.columnComments![c];
             if (text !== undefined) rows.push({ objoid: oid, classoid, objsubid: k + 1, description: text, oid_database_name: db, class_database_name: null });
           });
         }

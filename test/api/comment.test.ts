@@ -76,7 +76,8 @@ describe('COMMENT ON', () => {
     expect((await sql('CREATE TABLE t (a int); CREATE VIEW v AS SELECT 1 AS a')).status).toBe(200);
     const cases: [string, string, string][] = [
       ["COMMENT ON COLUMN t.zzz IS 'x'", '42703', 'column "t.zzz" does not exist'],
-      ["COMMENT ON TABLE v IS 'x'", '42809', 'view v is not a table'],
+      // plan_comment's InvalidObjectType: the object types as Materialize's ObjectType spells them.
+      ["COMMENT ON TABLE v IS 'x'", '42809', 'VIEW v is not a TABLE'],
       ["COMMENT ON TABLE nope IS 'x'", '42P01', "unknown catalog item 'nope'"],
       [`COMMENT ON TABLE t IS '${'x'.repeat(1025)}'`, '22023', 'provided comment was 1025 bytes long, max size is 1024 bytes'],
     ];

@@ -135,7 +135,7 @@ describe('ddlctl sql', () => {
     const r = await run(['sql', '-c', `SHOW CLUSTERS;\n${line2}`]);
     expect(r.code).toBe(1);
     const lines = r.stderr.split('\n');
-    expect(lines[0]).toMatch(/^ERROR: {2}.*FROBNICATE.*\(SQLSTATE 42601\)$/);
+    expect(lines[0]).toMatch(/^ERROR: {2}.*frobnicate.*\(SQLSTATE 42601\)$/);
     expect(lines[1]).toBe(`LINE 2: ${line2}`);
     expect(lines[2]).toBe(`${' '.repeat('LINE 2: '.length + line2.indexOf('FROBNICATE'))}^`);
     // Nothing of the request committed.

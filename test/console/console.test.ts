@@ -174,7 +174,7 @@ describe('console', () => {
     // (The parser takes this body; the reading of the relations it names is what refuses it.)
     await page.fill('#sql-input', 'CREATE VIEW v AS SELECT * FROM t WHERE');
     await page.keyboard.press('Control+Enter');
-    await poll(() => page.locator('#sql-results .error-head').textContent()).toBe('ERROR Expected a valid query, found end of input SQLSTATE 42601');
+    await poll(() => page.locator('#sql-results .error-head').textContent()).toBe('ERROR Expected a valid query, found EOF SQLSTATE 42601');
     expect(await page.locator('#sql-results .sql-error').textContent()).not.toMatch(/dependency analysis|node-sql-parser|can read/);
   });
 

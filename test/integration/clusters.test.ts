@@ -107,7 +107,7 @@ describe('planning errors', () => {
     ['DROP CLUSTER nope', '42704', /unknown cluster 'nope'/],
     ["CREATE CLUSTER REPLICA nope.r (SIZE = '25cc')", '42704', /unknown cluster 'nope'/],
     ["CREATE CLUSTER c (SIZE = '7cc')", '22023', /unknown cluster replica size 7cc/],
-    ["CREATE CLUSTER c (SIZE = '25cc', COLOUR = 'blue')", '42601', /Expected one of .*SIZE.*, found COLOUR/],
+    ["CREATE CLUSTER c (SIZE = '25cc', COLOUR = 'blue')", '42601', /Expected one of .*SIZE.*, found identifier "colour"/],
     ["CREATE CLUSTER c (SIZE = '25cc', SIZE = '50cc')", '42601', /SIZE specified more than once/],
     ["CREATE CLUSTER mz_mine (SIZE = '25cc')", '42939', /reserved/],
     ["CREATE CLUSTER c (SIZE = '25cc'); CREATE CLUSTER REPLICA c.r9 (SIZE = '25cc')", '0A000', /managed cluster/],

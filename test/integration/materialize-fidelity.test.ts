@@ -32,7 +32,8 @@ describe("Materialize's messages", () => {
     ['an item name taken by another kind names that kind and the full name in double quotes', `${CLUSTER}; CREATE MATERIALIZED VIEW v AS SELECT 1 AS a`, 'CREATE VIEW v AS SELECT 1 AS a', '42P07', 'materialized view "materialize.public.v" already exists'],
     ['an index name taken by a view says so', `${CLUSTER}; CREATE TABLE t (a int); CREATE VIEW v AS SELECT a FROM t`, 'CREATE INDEX v ON t (a)', '42P07', 'view "materialize.public.v" already exists'],
     ['a duplicate schema is named without its database', 'CREATE SCHEMA s', 'CREATE SCHEMA s', '42P06', "schema 's' already exists"],
-    ['a drop with dependents lists them, minimally qualified and quoted', 'CREATE TABLE t (a int); CREATE VIEW v1 AS SELECT a FROM t; CREATE VIEW v2 AS SELECT a FROM t', 'DROP TABLE t', '2BP01', 'cannot drop table "t": still depended upon by view "v1", view "v2"'],
+    // plan_drop_item names the first dependent that prevents the drop.
+    ['a drop with dependents names the first, minimally qualified and quoted', 'CREATE TABLE t (a int); CREATE VIEW v1 AS SELECT a FROM t; CREATE VIEW v2 AS SELECT a FROM t', 'DROP TABLE t', '2BP01', 'cannot drop table "t": still depended upon by view "v1"'],
     ['a cluster with dependents does not list them', `${CLUSTER}; CREATE TABLE t (a int); CREATE INDEX i IN CLUSTER quickstart ON t (a)`, 'DROP CLUSTER quickstart', '2BP01', 'cannot drop cluster "quickstart" because other objects depend on it'],
     ['an overlong identifier', '', `CREATE TABLE ${'a'.repeat(256)} (a int)`, '42622', 'identifier length exceeds 255 bytes'],
     ['"." is not a name', '', 'CREATE SCHEMA "."', '42601', 'invalid identifier: "."'],

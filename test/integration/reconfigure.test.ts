@@ -347,6 +347,6 @@ describe('managed / unmanaged conversion', () => {
     await expectOneSet(p, tenant, '25cc', 3);
     // Managed again: its replicas are the cluster's to change.
     const manual = await sql("CREATE CLUSTER REPLICA c.r4 (SIZE = '25cc')");
-    expect(manual.body.results[0].error.message).toBe('cannot create more replicas in a managed cluster');
+    expect(manual.body.results[0].error.message).toBe('cannot modify managed cluster c');
   });
 });

@@ -29,7 +29,7 @@ describe('CREATE / ALTER SECRET ... AS decode(...)', () => {
     await eventually(settled);
     expect(await p.secrets.get(tenant, id, 2)).toBe('secret-two');
     const shown = (await sql('SHOW CREATE SECRET s')).body.results[0].rows[0][1];
-    expect(shown).toBe("CREATE SECRET s AS '<REDACTED>'");
+    expect(shown).toBe("CREATE SECRET s AS '********'");
     expect(JSON.stringify(await tenantItems(p, tenant))).not.toContain('secret-two');
 
     const before = await tenantItems(p, tenant);

@@ -88,7 +88,7 @@ describe('webhook CHECK', () => {
       [hook("WITH (HEADERS) headers->'signature' IN (SELECT name FROM mz_tables)"), 'XX000', 'CHECK does not allow subqueries'],
       [hook("WITH (HEADERS) headers->'event_ts' = mz_now()::text"), 'XX000', 'expression provided in CHECK is not deterministic'],
       [hook("WITH (HEADERS, HEADERS) headers->'signature' = '42'"), '42702', 'column reference "headers" is ambiguous'],
-      [hook('WITH (BODY) body = '), '42601', 'Expected an expression, found )'],
+      [hook('WITH (BODY) body = '), '42601', 'Expected an expression, found right parenthesis'],
     ]);
     // now() is allowed: webhook providers ask to refuse stale requests.
     await ok(sql, hook("WITH (HEADERS) (headers->'ts')::timestamp + INTERVAL '30s' >= now()"));

@@ -72,6 +72,7 @@ const STATEMENT_KINDS: Record<Statement['kind'], true> = {
   comment: true,
   alter_restart: true,
   alter_cluster: true,
+  alter_apply_replacement: true,
   show_create: true,
   show: true,
   select: true,

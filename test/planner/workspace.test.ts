@@ -74,8 +74,9 @@ describe('planner + workspace diff', () => {
   it.each([
     ["CREATE CLUSTER c (SIZE = '25cc', REPLICATION FACTOR = 33)", '22023'],
     ["CREATE CLUSTER c REPLICAS (a (SIZE = '25cc'), a (SIZE = '25cc'))", '42P07'],
-    ["CREATE CLUSTER c REPLICAS (a (SIZE = '25cc')) (SIZE = '25cc')", '22023'],
-    ['CREATE CLUSTER c', '22023'],
+    // Materialize's plan_create_cluster_inner refuses these unstructured (XX000).
+    ["CREATE CLUSTER c REPLICAS (a (SIZE = '25cc')) (SIZE = '25cc')", 'XX000'],
+    ['CREATE CLUSTER c', 'XX000'],
     ["CREATE CLUSTER \"" + 'x'.repeat(256) + "\" (SIZE = '25cc')", '42622'],
     ['DROP CLUSTER REPLICA u.r1', '42704'],
   ])('%s → %s', (sql, code) => {

@@ -41,6 +41,7 @@ const EXAMPLES: Record<StatementKind, string | null> = {
   comment: "COMMENT ON TABLE t IS 'x'",
   alter_restart: 'ALTER SOURCE s RESTART',
   alter_cluster: "ALTER CLUSTER c SET (SIZE = '50cc')",
+  alter_apply_replacement: 'ALTER MATERIALIZED VIEW mv APPLY REPLACEMENT mv_r',
   create_role: 'CREATE ROLE r',
   alter_role: 'ALTER ROLE r INHERIT',
   drop_role: 'DROP ROLE r',

@@ -450,6 +450,10 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
     .map((s) => defined({ kind: 'create_index' as const, ...s })),
   fc
     .tuple(objectTypeAndName, fc.boolean(), identifier, fc.constantFrom('alter_rename', 'alter_owner', 'alter_set_cluster', 'alter_swap'))
+    // Materialize's grammar: a database's or type's owner is all that alters; only clusters and schemas swap.
+    .filter(([{ objectType }, , , kind]) =>
+      kind === 'alter_owner' || (objectType !== 'database' && objectType !== 'type' && (kind !== 'alter_swap' || objectType === 'cluster' || objectType === 'schema')),
+    )
     .map(([{ objectType, name: n }, ifExists, other, kind]): Statement => {
       switch (kind) {
         case 'alter_rename':

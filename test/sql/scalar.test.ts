@@ -87,10 +87,10 @@ describe('scalar expressions', () => {
       }
       throw new Error(`read ${text}`);
     };
-    expect(at('a = ', 100)).toEqual(['Expected an expression, found end of input', 104]);
-    expect(at("'é' = )", 10)).toEqual(['Expected an expression, found )', 17]);
-    expect(at('a b')).toEqual(['Expected end of expression, found b', 2]);
-    expect(at('CASE WHEN a THEN b')).toEqual(['Expected END, found end of input', 18]);
+    expect(at('a = ', 100)).toEqual(['Expected an expression, found EOF', 104]);
+    expect(at("'é' = )", 10)).toEqual(['Expected an expression, found right parenthesis', 17]);
+    expect(at('a b')).toEqual(['Expected end of expression, found identifier "b"', 2]);
+    expect(at('CASE WHEN a THEN b')).toEqual(['Expected END, found EOF', 18]);
     expect(at('(' .repeat(MAX_NESTING_DEPTH + 1) + 'a' + ')'.repeat(MAX_NESTING_DEPTH + 1))[0]).toBe(`statement exceeds nested expression limit of ${MAX_NESTING_DEPTH}`);
   });
 });

@@ -76,7 +76,7 @@ describe('relationsReferenced', () => {
     }
     // Assess
     expect(error).toBeInstanceOf(SqlSyntaxError);
-    expect((error as SqlSyntaxError).message).toBe('Expected a valid query, found end of input');
+    expect((error as SqlSyntaxError).message).toBe('Expected a valid query, found EOF');
     expect((error as SqlSyntaxError).position).toBe(Buffer.byteLength(request));
   });
 

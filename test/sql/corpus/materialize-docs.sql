@@ -4031,3 +4031,45 @@ ALTER NETWORK POLICY office_access_policy SET (
 
 -- source: docs security/cloud/index.md
 DROP NETWORK POLICY office_access_policy;
+
+-- source: docs sql/alter-materialized-view/index.md
+CREATE REPLACEMENT MATERIALIZED VIEW winning_bids_replacement
+FOR winning_bids AS
+SELECT DISTINCT ON (a.id) b.*, a.item, a.seller
+FROM auctions AS a
+JOIN bids AS b
+  ON a.id = b.auction_id
+WHERE b.bid_time < a.end_time
+  AND mz_now() > a.end_time
+ORDER BY a.id,
+  b.amount DESC,
+  b.bid_time,
+  b.buyer;
+
+-- source: docs transform-data/updating-materialized-views/index.md
+CREATE REPLACEMENT MATERIALIZED VIEW auction_house.mv_winning_bids_v2
+     FOR auction_house.mv_winning_bids
+     IN CLUSTER compute_cluster
+   AS
+   SELECT
+       a.id AS auction_id,
+       a.item,
+       a.end_time,
+       b.id AS winning_bid_id,
+       b.amount AS winning_amount,
+       b.bid_time AS winning_bid_time,
+       u.id AS winner_id,
+       u.name AS winner_name,
+       o.id AS winner_org_id,
+       o.name AS winner_org_name
+   FROM auction_house.auctions a
+   JOIN auction_house.bids b ON a.id = b.auction_id
+   JOIN auction_house.users u ON b.buyer = u.id
+   JOIN auction_house.organizations o ON u.org_id = o.id
+   WHERE a.end_time < mz_now()
+   AND b.amount = (
+       SELECT MAX(b2.amount)
+       FROM auction_house.bids b2
+       WHERE b2.auction_id = a.id
+   )
+   AND b.amount > 50;
