@@ -337,7 +337,7 @@ export const EFFECT_CAPACITY = {
   /** Seconds one effect holds an executor invocation. */
   effectSeconds: EFFECT_SECONDS,
   /**
-   * Effects of one tenant admitted to the queues at a time (shared/effects/admission.ts): the
+   * Effects of one tenant admitted to the queues at a time (shared/router/admission.ts): the
    * router and the DDL function's fast path send an effect only once admitted, and the executor
    * that settles one of a tenant's effects admits and sends the next. Batch size × the executors'
    * concurrency (10 × 5 = 50), so a tenant alone still fills every executor, and another tenant

@@ -15,10 +15,10 @@ import { CommitConflictError, DataPlaneError, RetryLater } from '../errors';
 import { runReconfigurationStep, type ReconfigurationCatalog } from './reconfigure';
 import type { EffectMessage, EffectRecord, EffectState } from '../effects/model';
 import { budgetSpent, type RetryPolicy } from '../effects/retry-policies';
-import { desiredSpec } from '../effects/desired';
+import { desiredSpec } from './desired';
 import { scrubError } from '../probes/namespace';
 import type { SecretStore } from '../secrets/store';
-import { reportDueAt } from '../status/ingest';
+import { reportDueAt } from '../status-ingest/ingest';
 import { transition } from '../status/transition';
 
 export interface ExecutorDeps {
@@ -36,7 +36,7 @@ export interface ExecutorDeps {
   readonly secrets?: SecretStore;
 }
 
-/** Writers racing on one status (a report, the sweeper) settle within a few rounds (as in shared/status/ingest.ts). */
+/** Writers racing on one status (a report, the sweeper) settle within a few rounds (as in shared/status-ingest/ingest.ts). */
 const MARK_STARTING_ROUNDS = 8;
 
 /** `waiting`: a step that waits (a reconfiguration before its replicas are hydrated) left its effect pending for the sweeper to replay. */
@@ -232,7 +232,7 @@ export class EffectExecutor {
 
   /**
    * Before the data plane is asked to run a new generation of an ingestion or export, its status
-   * says `starting`; from then on the data plane's reports move it (shared/status/ingest.ts).
+   * says `starting`; from then on the data plane's reports move it (shared/status-ingest/ingest.ts).
    * Written before the call, so no report about the new generation can be overwritten by it; and
    * it must land before the call (retried when another writer moved the status in between), since
    * status-ingest refuses a report about a generation the status has not started.

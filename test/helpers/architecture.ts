@@ -80,7 +80,7 @@ export const DYNAMODB_COMMAND_USERS: Readonly<Record<string, string>> = {
 };
 
 /** Files that build clients and send nothing: they may import client classes only. */
-export const DYNAMODB_CLIENT_BUILDERS: ReadonlySet<string> = new Set(['shared/aws.ts', 'shared/lambda/clients/dynamodb.ts']);
+export const DYNAMODB_CLIENT_BUILDERS: ReadonlySet<string> = new Set(['shared/aws.ts', 'shared/clients/dynamodb.ts']);
 
 /** Imports of DynamoDB commands (anything but a client class) from files not allowed to send them. */
 export function dynamoDbViolations(imports: readonly ImportRef[]): string[] {

@@ -45,7 +45,7 @@ describe('architecture', () => {
     write('shared/executor/executor.ts', "import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nimport type { X } from '../catalog/store';\n");
     write('shared/sweeper/full-pass.ts', "import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';\nimport { queryPartition } from '../dynamo';\n");
     write('shared/aws.ts', "import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';\n");
-    write('shared/lambda/clients/dynamodb.ts', "import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\n");
+    write('shared/clients/dynamodb.ts', "import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\n");
     write('shared/catalog/store.ts', "import { plan } from '../planner/plan';\nimport type { SqlApi } from '../api/sql-api';\nexport type X = 1;\n");
     write('shared/status/ingest.ts', "export { EffectExecutor } from '../executor/executor';\nimport { parse } from '../sql/parser';\n");
     write('shared/planner/plan.ts', "import { CatalogStore } from '../catalog/store';\n");

@@ -7,10 +7,10 @@
  * issued) is refused.
  */
 import { HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../dataplane/contract';
-import { judgeReport, reportObservation, type ReportVerdict } from './reports';
+import { judgeReport, reportObservation, type ReportVerdict } from '../status/reports';
 import type { ReportState, StatusStore } from '../catalog/status-store';
 import type { ObjectReader } from '../catalog/stores';
-import { transition } from './transition';
+import { transition } from '../status/transition';
 
 export interface StatusIngestDeps {
   readonly statuses: Pick<StatusStore, 'get' | 'apply' | 'touch'>;
