@@ -18,7 +18,7 @@ import { budgetSpent, type RetryPolicy } from '../effects/retry-policies';
 import { desiredSpec } from './desired';
 import { scrubError } from '../probes/namespace';
 import type { SecretStore } from '../secrets/store';
-import { reportDueAt } from '../status-ingest/ingest';
+import { reportDueAt } from '../status/reports';
 import { transition } from '../status/transition';
 
 export interface ExecutorDeps {
