@@ -23,7 +23,7 @@ const SHARED_BANDS = [
   ['dataplane'], // the controller contract, the reference data plane, the HTTP client
   ['secrets', 'probes'], // the secret stores; the upstream probes
   ['sql', 'wire'], // the SQL language; the Postgres wire protocol's codecs
-  ['effects', 'aws.ts'], // the effect model and retry policies; SDK clients
+  ['effects', 'connectors', 'aws.ts'], // the effect model and retry policies; the connector types' descriptors; SDK clients
   ['clients', 'dynamo.ts', 'errors.ts'], // client builders, the paging helper, errors
 ];
 
