@@ -20,7 +20,7 @@ export const SLOW_FILES = [
   'test/integration/crash-matrix-sources.test.ts',
   'test/catalog/races.test.ts',
   'test/cli/docs.test.ts',
-  'test/effects/admission.test.ts',
+  'test/router/admission.test.ts',
   'test/integration/iam.test.ts',
   'test/console/console.test.ts',
   'test/local/runtime.test.ts',

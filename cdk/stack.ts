@@ -231,7 +231,7 @@ export class DdlControlPlaneStack extends Stack {
     if (this.dataPlaneUrl) environment[ENV.dataPlaneUrl] = this.dataPlaneUrl;
     // Connection probes reach public upstreams only unless `-c probeNetworks=private` (upstreams in the VPC): shared/probes/addresses.ts.
     if (this.node.tryGetContext('probeNetworks') === 'private') environment[PROBE_NETWORKS_ENV] = 'private';
-    // The per-tenant admission cap (shared/effects/admission.ts), the same for every function that sends effects.
+    // The per-tenant admission cap (shared/router/admission.ts), the same for every function that sends effects.
     environment[ENV.perTenantInQueue] = String(EFFECT_CAPACITY.perTenantInQueue);
     for (const { definition, queue, dlq } of this.queues.all) {
       environment[ENV.queueUrl(definition.controller)] = queue.queueUrl;

@@ -6,7 +6,7 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { timestampOf } from '../shared/api/timestamps';
-import { caretPadding, locate } from './caret';
+import { caretPadding, locate } from '../shared/sql/caret';
 import type { ErrorBody, StatementResult } from './client';
 
 const PSQL_CHARS = {

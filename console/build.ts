@@ -15,7 +15,7 @@ export const DIST_DIR = join(CONSOLE_DIR, 'dist');
 /** Every file the build reads: newer than dist/index.html means the build is stale. */
 export function consoleSources(): string[] {
   const src = join(CONSOLE_DIR, 'src');
-  return [join(CONSOLE_DIR, 'index.html'), join(CONSOLE_DIR, '..', 'cli', 'caret.ts'), ...readdirSync(src).map((f) => join(src, f))];
+  return [join(CONSOLE_DIR, 'index.html'), join(CONSOLE_DIR, '..', 'shared', 'sql', 'caret.ts'), ...readdirSync(src).map((f) => join(src, f))];
 }
 
 export function isStale(outDir = DIST_DIR): boolean {

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { makeClients } from '../shared/aws';
+import { DATA_PLANE_CONNECTOR_TYPES } from '../shared/connectors';
 import { RESOURCE_KINDS, type ConnectorSpec, type DataPlane, type ReadPolicy, type ResourceKind, type ResourceOwner, type ResourceSpecs } from '../shared/dataplane/contract';
 import { isTransientStatus } from '../shared/dataplane/http-client';
 import { ReferenceDataPlane } from '../shared/dataplane/reference';
@@ -48,7 +49,8 @@ const generation = z.int().nonnegative();
 const owner = z.strictObject({ tenant: nonEmpty, objectId: nonEmpty, objectKind: nonEmpty, objectName: nonEmpty });
 const readPolicy = z.strictObject({ kind: z.literal('lag'), lagMs: z.int().nonnegative() });
 const connector = z.strictObject({
-  type: z.enum(['kafka', 'postgres', 'mysql', 'sql-server', 'load-generator', 'webhook', 'aws', 'ssh']),
+  // The contract's connector types, from their descriptors (shared/connectors).
+  type: z.enum(DATA_PLANE_CONNECTOR_TYPES),
   options: z.record(z.string(), z.string()),
   secretRefs: z.record(z.string(), z.string()),
 });

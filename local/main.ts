@@ -16,7 +16,7 @@ import { startPipeline, type Pipeline } from './pipeline';
 import { LOCAL_PROBE_POLICY } from '../shared/probes/addresses';
 import { realProber } from '../shared/probes/lazy';
 import { loadCorsAllowOrigins } from '../shared/config';
-import { CallRecorder } from '../shared/lambda/clients/call-recorder';
+import { CallRecorder } from '../shared/clients/call-recorder';
 import { banner, portInUseMessage, weakPasswordReason } from './banner';
 
 // Quiet by default on a terminal; POWERTOOLS_LOG_LEVEL=INFO shows every effect.

@@ -20,10 +20,10 @@ import type { Sweeper } from '../shared/sweeper/sweeper';
 import type { RetryPolicy } from '../shared/effects/retry-policies';
 import type { Prober } from '../shared/probes/types';
 import type { FullPassOptions } from '../shared/sweeper/full-pass';
-import { redriveDeadLetters } from '../shared/effects/redrive';
+import { redriveDeadLetters } from '../shared/router/redrive';
 import { localFingerprintKey } from '../shared/secrets/fingerprint-key';
 import { LocalSecretStore } from '../shared/secrets/local-store';
-import { runAs, type CallRecorder } from '../shared/lambda/clients/call-recorder';
+import { runAs, type CallRecorder } from '../shared/clients/call-recorder';
 import { randomBytes } from 'node:crypto';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators';
 import { consoleFallback } from './console';
@@ -69,12 +69,12 @@ export interface PipelineOptions {
    */
   readonly profile?: ProfileName;
   /**
-   * Records every AWS call each function makes (shared/lambda/clients/call-recorder.ts), for the
+   * Records every AWS call each function makes (shared/clients/call-recorder.ts), for the
    * IAM sufficiency test; off when absent.
    */
   readonly recorder?: CallRecorder;
   /**
-   * The DDL function sends committed effects to their queues itself (shared/effects/fast-path.ts);
+   * The DDL function sends committed effects to their queues itself (shared/router/fast-path.ts);
    * `false` leaves them to the stream and the router alone.
    * @default true when the workers run; false with `workers: false` (tests that deliver effects
    *   themselves, in the order they choose, and commit-only benchmarks)

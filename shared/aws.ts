@@ -5,21 +5,21 @@
  *
  * `makeClients` builds every kind (the local runtime, the CLI and the tests use them all). A Lambda
  * entry builds only the kinds its function calls, with the per-kind factories in
- * shared/lambda/clients/: importing this module pulls in every client package.
+ * shared/clients/: importing this module pulls in every client package.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { makeDynamoClients } from './lambda/clients/dynamodb';
-import type { ClientOptions } from './lambda/clients/options';
-import { makeSqsClient } from './lambda/clients/sqs';
-import { makeStreamsClient } from './lambda/clients/streams';
+import { makeDynamoClients } from './clients/dynamodb';
+import type { ClientOptions } from './clients/options';
+import { makeSqsClient } from './clients/sqs';
+import { makeStreamsClient } from './clients/streams';
 
-export type { ClientOptions } from './lambda/clients/options';
-export { makeDynamoClients } from './lambda/clients/dynamodb';
-export { makeSqsClient } from './lambda/clients/sqs';
-export { makeStreamsClient } from './lambda/clients/streams';
+export type { ClientOptions } from './clients/options';
+export { makeDynamoClients } from './clients/dynamodb';
+export { makeSqsClient } from './clients/sqs';
+export { makeStreamsClient } from './clients/streams';
 
 export interface Clients {
   readonly ddb: DynamoDBClient;

@@ -56,7 +56,7 @@ export interface Config {
   /**
    * Effects of one tenant admitted to the effect queues at a time (env
    * `EFFECTS_PER_TENANT_IN_QUEUE`; default EFFECT_CAPACITY.perTenantInQueue, 50): see
-   * shared/effects/admission.ts.
+   * shared/router/admission.ts.
    */
   readonly perTenantInQueue?: number;
 }

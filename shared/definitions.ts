@@ -5,6 +5,8 @@
  */
 import { HEARTBEAT_INTERVAL_SECONDS } from './dataplane/contract';
 import { RETRY_POLICIES } from './effects/retry-policies';
+import { CONTROLLERS, type Controller } from './effects/model';
+import { SECRET_NAME_ROOT } from './clients/secret-names';
 
 export type KeyAttribute = { readonly name: string; readonly type: 'S' | 'N' };
 
@@ -105,8 +107,8 @@ export const DATAPLANE_TABLE: TableDefinition = {
   globalSecondaryIndexes: [],
 };
 
-export const CONTROLLERS = ['compute', 'storage', 'secrets'] as const;
-export type Controller = (typeof CONTROLLERS)[number];
+// The controllers (one queue, DLQ and executor each) are the effect model's (shared/effects/model.ts).
+export { CONTROLLERS, type Controller } from './effects/model';
 
 export interface QueueDefinition {
   readonly controller: Controller;
@@ -192,8 +194,7 @@ export interface DeploymentNames {
   readonly apiName: string;
 }
 
-/** The secret name prefix of every deployment, before the stack's own part (and of the local runtime). */
-export const SECRET_NAME_ROOT = 'ddl-control-plane';
+export { SECRET_NAME_ROOT } from './clients/secret-names';
 /** The longest `.fifo` queue name SQS accepts. */
 const MAX_QUEUE_NAME = 80;
 
@@ -337,7 +338,7 @@ export const EFFECT_CAPACITY = {
   /** Seconds one effect holds an executor invocation. */
   effectSeconds: EFFECT_SECONDS,
   /**
-   * Effects of one tenant admitted to the queues at a time (shared/effects/admission.ts): the
+   * Effects of one tenant admitted to the queues at a time (shared/router/admission.ts): the
    * router and the DDL function's fast path send an effect only once admitted, and the executor
    * that settles one of a tenant's effects admits and sends the next. Batch size × the executors'
    * concurrency (10 × 5 = 50), so a tenant alone still fills every executor, and another tenant

@@ -233,7 +233,7 @@ export class AddressNotAllowedError extends DdlError {
 
 /**
  * A Postgres wire connection ends with this error (severity FATAL): a protocol violation, a failed
- * login, a limit. The fields are PostgreSQL's ErrorResponse fields (shared/pgwire/protocol.ts).
+ * login, a limit. The fields are PostgreSQL's ErrorResponse fields (shared/wire/protocol.ts).
  */
 export class PgFatalError extends DdlError {
   constructor(readonly fields: { readonly severity: string; readonly code: string; readonly message: string; readonly [field: string]: string | number | undefined }) {

@@ -13,8 +13,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CatalogObject, ClusterObject, ReplicaObject } from '../../shared/catalog/model';
 import type { ObservedResource } from '../../shared/dataplane/contract';
-import { resourcesOf } from '../../shared/effects/derive';
-import { desiredSpec } from '../../shared/effects/desired';
+import { resourcesOf } from '../../shared/catalog/derive';
+import { desiredSpec } from '../../shared/executor/desired';
 
 /** An effect record as the checks need it. */
 export interface EffectSeen {

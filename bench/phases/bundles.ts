@@ -33,7 +33,7 @@ const TARGET_COLD_INIT_MS = 150;
 
 /**
  * The AWS SDK packages each function's handler calls (read from functions/<name>: the clients it
- * builds, shared/lambda/clients/*, and its secret store). The entry should load no more than these
+ * builds, shared/clients/*, and its secret store). The entry should load no more than these
  * at cold start (the DDL API and the sweeper load Secrets Manager on first use, from a chunk).
  */
 const SDK_NEEDED: Record<Fn, readonly string[]> = {

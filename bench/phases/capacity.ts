@@ -115,7 +115,7 @@ export async function queueAndDrain(p: Pipeline, w: CapacityWorkload): Promise<C
   if (counted !== w.effects) throw new Error(`expected ${w.effects} pending effects, found ${counted}`);
   // Queued as the router does it: each effect admitted under its tenant's cap
   // (EFFECT_CAPACITY.perTenantInQueue) in the arrival order, the admitted sent; the executors
-  // send the rest as the tenant's effects settle (shared/effects/admission.ts).
+  // send the rest as the tenant's effects settle (shared/router/admission.ts).
   const queued = await makeAdmission(p.config, p.clients.doc).admitInOrder(arrivalOrder(byTenant, w.order));
   for (let i = 0; i < queued.length; i += SQS_BATCH) {
     const chunk = queued.slice(i, i + SQS_BATCH);

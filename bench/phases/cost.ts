@@ -14,7 +14,7 @@ import { LOCAL_REGION } from '../../local/emulators';
 import { startPipeline, type Pipeline } from '../../local/pipeline';
 import { OutboxStore } from '../../shared/catalog/outbox-store';
 import { CONTROLLERS } from '../../shared/definitions';
-import { CallRecorder } from '../../shared/lambda/clients/call-recorder';
+import { CallRecorder } from '../../shared/clients/call-recorder';
 import { newTenant, sqlHttp, type Bench } from '../lib/harness';
 import { now } from '../lib/stats';
 import { KINDS } from './kinds';

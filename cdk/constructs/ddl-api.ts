@@ -108,7 +108,7 @@ export interface DdlApiProps {
   readonly catalog: CatalogTable;
   /**
    * The effect queues the DDL Lambda sends committed effects to (the fast path,
-   * shared/effects/fast-path.ts; the queue URLs come from its environment).
+   * shared/router/fast-path.ts; the queue URLs come from its environment).
    * @default - none: effects reach their queues through the stream router alone
    */
   readonly queues?: EffectQueues;

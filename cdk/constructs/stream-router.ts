@@ -49,7 +49,7 @@ export interface StreamRouterProps {
   readonly encryptionKey?: kms.IKey;
 }
 
-/** The router's item calls on the catalog: admission (shared/effects/admission.ts), nothing else. */
+/** The router's item calls on the catalog: admission (shared/router/admission.ts), nothing else. */
 export const ROUTER_CATALOG_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:UpdateItem'] as const;
 
 /**
@@ -114,7 +114,7 @@ export class StreamRouter extends Construct {
 
     // shared/router/handler.ts: SendMessageBatch to the controllers' queues (URLs from its environment).
     props.queues.grantSendMessage(this.handler.function);
-    // shared/effects/admission.ts: an effect is sent once admitted, a TransactWriteItems of a
+    // shared/router/admission.ts: an effect is sent once admitted, a TransactWriteItems of a
     // ConditionCheck on the effect record and an Update of its tenant's admission item.
     props.catalog.grantTableActions(this.handler.function, ROUTER_CATALOG_ACTIONS, true);
   }

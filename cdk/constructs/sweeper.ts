@@ -60,7 +60,7 @@ export const SWEEPER_ACCESS = {
   repairReadPolicy: { action: 'dynamodb:GetItem', on: 'dataPlaneTable' },
   repairReadPolicyWrite: { action: 'dynamodb:PutItem', on: 'dataPlaneTable' },
   /**
-   * shared/sweeper/sweeper.ts with admission (shared/effects/admission.ts): a due effect is admitted
+   * shared/sweeper/sweeper.ts with admission (shared/router/admission.ts): a due effect is admitted
    * (a `TransactWriteCommand`: a `ConditionCheck` that it is pending, an `Update` of its tenant's
    * admission item); at the cap, the admission item is read (`GetCommand`) with each admitted
    * effect, and the leaked ids are released (`UpdateCommand`).

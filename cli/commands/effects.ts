@@ -4,7 +4,7 @@
  * `ddlctl effects redrive`, which moves dead-lettered messages back to their queue.
  */
 import pc from 'picocolors';
-import { redriveDeadLetters } from '../../shared/effects/redrive';
+import { redriveDeadLetters } from '../../shared/router/redrive';
 import { OutboxStore } from '../../shared/catalog/outbox-store';
 import type { Controller } from '../../shared/definitions';
 import type { SqlClient } from '../client';

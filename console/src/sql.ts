@@ -2,7 +2,7 @@
  * The SQL box: any statements the API serves, one request (one transaction) per run, results as
  * tables and errors with a caret under the byte `position` the API reports.
  */
-import { caretPadding, locate } from '../../cli/caret';
+import { caretPadding, locate } from '../../shared/sql/caret';
 import type { Api, ErrorBody, StatementResult } from './api';
 import { h, table } from './dom';
 

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../shared/config';
 import { authorizerHandler } from '../../shared/lambda/authorizer';
-import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
+import { makeDynamoClients } from '../../shared/clients/dynamodb';
 import { makeLogger } from '../../shared/lambda/logger';
 
 const config = loadConfig(process.env);

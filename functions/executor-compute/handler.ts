@@ -1,6 +1,6 @@
 import { loadConfig } from '../../shared/config';
-import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
-import { makeSqsClient } from '../../shared/lambda/clients/sqs';
+import { makeDynamoClients } from '../../shared/clients/dynamodb';
+import { makeSqsClient } from '../../shared/clients/sqs';
 import { executorHandler } from '../../shared/lambda/executor';
 import { makeLogger } from '../../shared/lambda/logger';
 

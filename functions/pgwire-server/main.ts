@@ -12,7 +12,7 @@
 import { loadConfig, loadPgwireConfig, secretArnRegion } from '../../shared/config';
 import { sqlApiFor } from '../../shared/lambda/api';
 import { appPasswords } from '../../shared/lambda/authorizer';
-import { makeSecretStringReader } from '../../shared/lambda/clients/secrets-manager';
+import { makeSecretStringReader } from '../../shared/clients/secrets-manager';
 import { makeLogger } from '../../shared/lambda/logger';
 import { awsSqlApiDependencies } from '../../shared/lambda/sql-api-dependencies';
 import { startPgwireTask } from '../../shared/pgwire/task';

@@ -1,6 +1,6 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
-import { makeSqsClient } from '../../shared/lambda/clients/sqs';
+import { makeDynamoClients } from '../../shared/clients/dynamodb';
+import { makeSqsClient } from '../../shared/clients/sqs';
 import { makeLogger } from '../../shared/lambda/logger';
 import { loadReporterConfig, referenceReporterHandler } from '../../shared/lambda/reference-reporter';
 import { probeNetworkPolicy } from '../../shared/probes/addresses';

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../shared/config';
-import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
+import { makeDynamoClients } from '../../shared/clients/dynamodb';
 import { makeLogger } from '../../shared/lambda/logger';
 import { statusIngestHandler } from '../../shared/lambda/status-ingest';
 

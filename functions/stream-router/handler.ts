@@ -1,8 +1,8 @@
 import { loadConfig } from '../../shared/config';
 import { EventBridgePublisher } from '../../shared/events/publisher';
-import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
-import { makeEventBridgeClient } from '../../shared/lambda/clients/eventbridge';
-import { makeSqsClient } from '../../shared/lambda/clients/sqs';
+import { makeDynamoClients } from '../../shared/clients/dynamodb';
+import { makeEventBridgeClient } from '../../shared/clients/eventbridge';
+import { makeSqsClient } from '../../shared/clients/sqs';
 import { makeLogger } from '../../shared/lambda/logger';
 import { routerHandler } from '../../shared/lambda/router';
 

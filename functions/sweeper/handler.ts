@@ -1,7 +1,7 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { loadConfig } from '../../shared/config';
-import { makeDynamoClients } from '../../shared/lambda/clients/dynamodb';
-import { makeSqsClient } from '../../shared/lambda/clients/sqs';
+import { makeDynamoClients } from '../../shared/clients/dynamodb';
+import { makeSqsClient } from '../../shared/clients/sqs';
 import { lazyAwsSecretStore } from '../../shared/lambda/lazy-secrets';
 import { makeLogger } from '../../shared/lambda/logger';
 import { sweeperHandler } from '../../shared/lambda/sweeper';

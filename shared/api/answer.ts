@@ -7,7 +7,7 @@ import { ControlPlaneError, PlanError, RequestError, SQLSTATE } from '../errors'
 import type { PlanValue } from '../planner/plan';
 import type { ColumnType, Relation } from '../system/relations';
 import type { ColumnDesc, ErrorBody, StatementResult } from './wire';
-import type { FieldDesc } from '../pgwire/protocol';
+import type { FieldDesc } from '../wire/protocol';
 
 export interface ApiResponse {
   readonly status: number;

@@ -11,7 +11,7 @@ import { TEMP_SCHEMA, type CatalogSnapshot, type ItemObject } from '../catalog/m
 import { ControlPlaneError, PlanError, SQLSTATE } from '../errors';
 import type { Session } from '../planner/session';
 import { MZ_VERSION, MZ_VERSION_NUM } from '../planner/session';
-import type { ErrorFields, FieldDesc } from '../pgwire/protocol';
+import type { ErrorFields, FieldDesc } from '../wire/protocol';
 import type { EngineSession, RunRequest, RunResult } from '../pglite/host';
 import type { ObjectName } from '../sql/ast';
 import type { SystemInputs } from '../system/catalog-relations';

@@ -7,7 +7,7 @@
  * number is a string), arrays as JSON arrays of such values, timestamps as Materialize writes them
  * (`"<epoch millis>.<micros>"`), everything else as PostgreSQL's text. Pure.
  */
-import { messages, readDataRow, type FieldDesc } from '../pgwire/protocol';
+import { messages, readDataRow, type FieldDesc } from '../wire/protocol';
 import { epochText } from './timestamps';
 
 const NUMBER_OIDS: ReadonlySet<number> = new Set([20, 21, 23, 26, 700, 701]);

@@ -12,7 +12,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { CommitConflictError, type CatalogBasis, type CatalogStore, type TxnRecord } from '../catalog/store';
 import { effectItem, OutboxStore } from '../catalog/outbox-store';
 import { StatusStore } from '../catalog/status-store';
-import type { EffectSender } from '../effects/fast-path';
+import type { EffectSender } from '../router/fast-path';
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { ControlPlaneError, SerializationError } from '../errors';
 import type { Prober } from '../probes/types';
@@ -22,7 +22,7 @@ import type { ParsedStatement } from '../sql/ast';
 import { print } from '../sql/printer';
 import { errorBody, errorResponse, NOTHING_COMMITTED, statusFor, type ApiResponse } from './answer';
 import { IdempotentAnswers, type IdempotencyClaim } from './idempotency';
-import { newObjectId, newTxnId } from './ids';
+import { newObjectId, newTxnId } from '../catalog/ids';
 import { planRequest } from './planning';
 import { purify, validateConnection } from './purify';
 import { checkIdempotencyKey, readRequest } from './request';
@@ -35,7 +35,7 @@ import type { QueryBind } from './system-reads';
 
 export type { ColumnDesc, ErrorBody, Notice, StatementResult } from './wire';
 export { MAX_ANSWER_BYTES, errorBody, type ApiResponse } from './answer';
-export { newObjectId, newTxnId } from './ids';
+export { newObjectId, newTxnId } from '../catalog/ids';
 export { MAX_BODY_BYTES, MAX_STATEMENTS, readRequest } from './request';
 
 export interface SqlApiDeps {

@@ -9,7 +9,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AuthError } from '../errors';
 import { PasswordStore } from '../catalog/password-store';
 import { CatalogStore } from '../catalog/store';
-import { scramVerifier, tenantSalt } from '../pgwire/scram';
+import { scramVerifier, tenantSalt } from '../wire/scram';
 
 const PREFIX = 'ddlp_';
 const TOKEN_RE = /^ddlp_([0-9a-f]{16})([0-9a-f]{64})$/;

@@ -1,4 +1,5 @@
 /** Catalog items as stored, and the snapshot the planner reads. */
+import type { ConnectionType, SourceType } from '../connectors';
 import type { ReplicaSchedule } from '../dataplane/contract';
 
 export const OBJECT_KINDS = [
@@ -130,8 +131,8 @@ export interface ItemSpecBase {
 }
 
 export interface ConnectorSettings {
-  /** `kafka`, `postgres`, `load-generator`, `webhook`, `aws`, `ssh`, `confluent-schema-registry`. */
-  readonly type: string;
+  /** The connection's type (shared/connectors): `kafka`, `postgres`, `aws`, `ssh`, `confluent-schema-registry`, ... */
+  readonly type: ConnectionType;
   /** Plain option values by canonical name (never a secret value). */
   readonly options: Readonly<Record<string, string>>;
   /** Option name → secret object id. */
@@ -166,7 +167,8 @@ export type ObjectSpec = {
   source: ItemSpecBase & {
     readonly clusterId: string;
     readonly connectionId?: string;
-    readonly sourceType: 'kafka' | 'postgres' | 'mysql' | 'sql-server' | 'load-generator' | 'webhook';
+    /** The source's connector type (shared/connectors). */
+    readonly sourceType: SourceType;
     readonly options: Readonly<Record<string, string>>;
     /** Secrets the source reads itself (a webhook's `CHECK`): option name → secret object id. */
     readonly secretRefs?: Readonly<Record<string, string>>;

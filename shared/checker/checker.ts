@@ -10,7 +10,7 @@ import type { StatusStore, StoredStatus } from '../catalog/status-store';
 import type { CatalogStore } from '../catalog/store';
 import type { ObservedResource } from '../dataplane/contract';
 import type { ActionLogEntry, ReferenceDataPlane } from '../dataplane/reference';
-import { resourcesOf } from '../effects/derive';
+import { resourcesOf } from '../catalog/derive';
 import type { EffectRecord } from '../effects/model';
 
 export interface CheckCounts {

@@ -5,6 +5,8 @@
  * `docs/controller-contract.openapi.json` is the same contract over HTTP.
  */
 
+import type { DataPlaneConnectorType } from '../connectors';
+
 /** The owner tag every resource we create carries (like a Kubernetes owner reference). */
 export interface ResourceOwner {
   readonly tenant: string;
@@ -28,7 +30,8 @@ export const DEFAULT_READ_POLICY: ReadPolicy = { kind: 'lag', lagMs: 1_000 };
 
 /** Connector settings as the data plane needs them: secret values are referenced, never inlined. */
 export interface ConnectorSpec {
-  readonly type: 'kafka' | 'postgres' | 'mysql' | 'sql-server' | 'load-generator' | 'webhook' | 'aws' | 'ssh';
+  /** The connector type (shared/connectors: the descriptors with `dataPlane: true`). */
+  readonly type: DataPlaneConnectorType;
   readonly options: Readonly<Record<string, string>>;
   /** Option name → secret id: the data plane reads the value from the secret store. */
   readonly secretRefs: Readonly<Record<string, string>>;

@@ -14,6 +14,7 @@ import { HEARTBEAT_INTERVAL_SECONDS, type ConnectorSpec, type ReportedStatus, ty
 import type { ProbeResult, Prober } from '../probes/types';
 import type { NewestGeneration, SecretStore } from '../secrets/store';
 import { scrubError } from '../probes/namespace';
+import { isReprobed } from '../connectors';
 import type { ReferenceDataPlane, ResourceItem } from './reference';
 
 export interface HealthMonitorDeps {
@@ -29,9 +30,6 @@ export interface HealthMonitorDeps {
   readonly heartbeatIntervalSeconds?: number;
   readonly clock?: () => Date;
 }
-
-/** Connector types with an upstream to check; the others (load generators, webhooks) run in the data plane itself. */
-const PROBED = new Set(['postgres', 'mysql', 'sql-server', 'kafka', 'aws', 'ssh']);
 
 interface Sent {
   readonly generation: number;
@@ -164,7 +162,9 @@ export class HealthMonitor {
   }
 
   private async probe(item: ResourceItem, connector: ConnectorSpec | undefined): Promise<ProbeResult | undefined> {
-    if (!this.deps.prober || !connector || !PROBED.has(connector.type)) return undefined;
+    // Types with an upstream to check again (their descriptor's `probe.reprobed`); the others (load
+    // generators, webhooks) run in the data plane itself.
+    if (!this.deps.prober || !connector || !isReprobed(connector.type)) return undefined;
     const secrets = await this.connectorSecrets(item, connector);
     const input = { type: connector.type, options: connector.options, secrets };
     return item.kind === 'export' ? this.deps.prober.probeSink(input, connector.options) : this.deps.prober.probeSource(input, connector.options);

@@ -3,7 +3,10 @@
  * An effect says "reconcile this object to at least this generation"; the executor reads the
  * object's current desired state from the catalog, so delivery order does not matter.
  */
-import type { Controller } from '../definitions';
+
+/** The controllers: one queue (with its DLQ) and one executor each (shared/definitions.ts EFFECT_QUEUES). */
+export const CONTROLLERS = ['compute', 'storage', 'secrets'] as const;
+export type Controller = (typeof CONTROLLERS)[number];
 
 export const EFFECT_STATES = { pending: 'pending', applied: 'applied', superseded: 'superseded', failed: 'failed' } as const;
 export type EffectState = (typeof EFFECT_STATES)[keyof typeof EFFECT_STATES];

@@ -45,7 +45,7 @@ export const RETRY_POLICIES = {
    */
   'ddl.commit': policy('ddl.commit', 10, 2, 200, 10),
   /**
-   * Writes to a tenant's admission item (shared/effects/admission.ts) that lost a race with a
+   * Writes to a tenant's admission item (shared/router/admission.ts) that lost a race with a
    * concurrent transaction on the same item (TransactionConflict): every settle of the tenant's
    * effects releases its slot there, so settles of one tenant's effects in parallel executors meet.
    */

@@ -3,7 +3,7 @@
  * first failure), a backoff from the loop's named policy applied with ChangeMessageVisibility to
  * the failed message and to those behind it in its group, and simulated crashes passed through as
  * a failed invocation (the way a dead process looks to the event source mapping). With admission
- * (shared/effects/admission.ts), after its batch it admits and sends the next pending effects of
+ * (shared/router/admission.ts), after its batch it admits and sends the next pending effects of
  * each tenant it settled an effect of.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
@@ -13,8 +13,8 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { RetryLater, SimulatedCrash } from '../errors';
 import type { Controller } from '../definitions';
-import type { Admission } from '../effects/admission';
-import { sendEffects } from '../effects/fast-path';
+import type { Admission } from '../router/admission';
+import { sendEffects } from '../router/fast-path';
 import type { EffectMessage } from '../effects/model';
 import { backoffMs, budgetSpent } from '../effects/retry-policies';
 import { EffectExecutor, type ExecutorDeps } from './executor';

@@ -12,7 +12,7 @@ import type { OutboxStore } from '../catalog/outbox-store';
 import type { DataPlane } from '../dataplane/contract';
 import type { FaultInjector } from '../dataplane/faults';
 import type { EffectRecord } from '../effects/model';
-import { newTxnId } from '../api/ids';
+import { newTxnId } from '../catalog/ids';
 import { reconfigurationOutcome, settleReconfiguration } from '../planner/reconfigure';
 import { Workspace } from '../planner/workspace';
 

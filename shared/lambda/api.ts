@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import type { Prober } from '../probes/types';
 import type { FingerprintKey } from '../secrets/fingerprint-key';
 import type { SecretStore } from '../secrets/store';
-import { createEffectSender } from '../effects/fast-path';
+import { createEffectSender } from '../router/fast-path';
 import type { FaultInjector } from '../dataplane/faults';
 import { makeAdmission } from './admission';
 
@@ -34,7 +34,7 @@ export function sqlApiFor(
   });
 }
 
-/** With an SQS client, committed effects take the fast path to their queues (shared/effects/fast-path.ts). */
+/** With an SQS client, committed effects take the fast path to their queues (shared/router/fast-path.ts). */
 export function apiHandler(
   cfg: Config,
   clients: Pick<Clients, 'doc'> & Partial<Pick<Clients, 'sqs'>>,

@@ -8,7 +8,7 @@
  * The token appears in no log line and no error message: failures name the secret's ARN only.
  */
 import type { BearerTokenSource } from '../dataplane/http-client';
-import type { SecretStringReader } from './clients/secrets-manager';
+import type { SecretStringReader } from '../clients/secrets-manager';
 
 export interface SecretsManagerTokenOptions {
   /** Test seam: how the secret is read. @default the SDK client of ./clients/secrets-manager, loaded on first use */
@@ -18,7 +18,7 @@ export interface SecretsManagerTokenOptions {
 /** A {@link BearerTokenSource} reading the secret `secretArn` in `region` (the secret's own region). */
 export function secretsManagerToken(secretArn: string, region: string, o: SecretsManagerTokenOptions = {}): BearerTokenSource {
   let reader: Promise<SecretStringReader> | undefined;
-  const loadReader = o.reader ?? (() => import('./clients/secrets-manager').then((m) => m.makeSecretStringReader({ region })));
+  const loadReader = o.reader ?? (() => import('../clients/secrets-manager').then((m) => m.makeSecretStringReader({ region })));
   const getReader = () =>
     (reader ??= loadReader().catch((err: unknown) => {
       reader = undefined; // a failed load is retried by the next call

@@ -7,7 +7,7 @@ import type { EventPublisher } from '../events/publisher';
 import { createRouterHandler } from '../router/handler';
 import { makeAdmission } from './admission';
 
-/** Effects are sent only once admitted under their tenant's cap (shared/effects/admission.ts). `events`: where status events go (the stack's bus in AWS, the event log locally); none: not published. */
+/** Effects are sent only once admitted under their tenant's cap (shared/router/admission.ts). `events`: where status events go (the stack's bus in AWS, the event log locally); none: not published. */
 export function routerHandler(cfg: Config, clients: Pick<Clients, 'sqs' | 'doc'>, logger: Logger, faults?: FaultInjector, events?: EventPublisher) {
   return createRouterHandler({ sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, admission: makeAdmission(cfg, clients.doc), ...(faults ? { faults } : {}), ...(events ? { events } : {}) });
 }

@@ -13,8 +13,8 @@ import { probeNetworkPolicy } from '../probes/addresses';
 import { realProber } from '../probes/lazy';
 import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
-import { type DynamoClients, makeDynamoClients } from './clients/dynamodb';
-import { makeSqsClient } from './clients/sqs';
+import { type DynamoClients, makeDynamoClients } from '../clients/dynamodb';
+import { makeSqsClient } from '../clients/sqs';
 import { lazyAwsFingerprintKey, lazyAwsSecretStore } from './lazy-secrets';
 import type { FingerprintKey } from '../secrets/fingerprint-key';
 

@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite as PGliteType, PGliteOptions } from '@electric-sql/pglite';
-import { fBind, fDescribe, fExecute, fParse, fQuery, fSync, messages, readCommandTag, readFields, readParameterDescription, readRowDescription, type ErrorFields, type FieldDesc } from '../pgwire/protocol';
+import { fBind, fDescribe, fExecute, fParse, fQuery, fSync, messages, readCommandTag, readFields, readParameterDescription, readRowDescription, type ErrorFields, type FieldDesc } from '../wire/protocol';
 
 /** The session a query runs in: who asks, in which database, with which settings. */
 export interface EngineSession {

@@ -54,8 +54,8 @@ import {
   rowDescription,
   type ErrorFields,
   type FieldDesc,
-} from './protocol';
-import { readClientFirst, serverFirst, tenantSalt, verifyClientFinal, type ScramServerState } from './scram';
+} from '../wire/protocol';
+import { readClientFirst, serverFirst, tenantSalt, verifyClientFinal, type ScramServerState } from '../wire/scram';
 
 /** How app passwords are checked: the same table and records as HTTP's. */
 export interface PgPasswords {

@@ -2,7 +2,7 @@
 import { DEFAULT_DATABASE, DEFAULT_SCHEMA, NO_DATABASE, TEMP_SCHEMA, type CatalogSnapshot, type ItemKind, type ItemObject, type ObjectKind, type ObjectOf } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
 import { mz } from '../mz-errors';
-import { MATERIALIZE_SYSTEM_RELATIONS } from '../system/materialize-relations';
+import { MATERIALIZE_SYSTEM_RELATIONS } from '../sql/materialize-relations';
 import type { ObjectName, ObjectType } from '../sql/ast';
 import { MAX_IDENTIFIER_BYTES } from './limits';
 

@@ -65,7 +65,8 @@ import { DEFAULT_READ_POLICY } from '../dataplane/contract';
 /** Materialize's default and lowest history window (its DEFAULT_LOGICAL_COMPACTION_WINDOW): the default read policy's lag. */
 const DEFAULT_RETAIN_HISTORY_MS = DEFAULT_READ_POLICY.lagMs;
 import { evaluateSecretExpr } from '../sql/secret-expr';
-import { LOAD_GENERATOR_TABLES, planTableExport } from './table-from-source';
+import { planTableExport } from './table-from-source';
+import { connectionOf, connectionPart, generatesKeys, generatorOf, sourceOf, sqlWords, WEBHOOK, type ConnectionType, type TunnelType } from '../connectors';
 import type { Workspace } from './workspace';
 import type { UpstreamReferences } from '../probes/types';
 import { AccessPlanner, explainName, ownedBy, requireOwner, type Written } from './access';
@@ -131,20 +132,14 @@ const SYSTEM_SCHEMAS = ['mz_catalog', 'mz_catalog_unstable', 'mz_internal', 'mz_
  * need the other side's setup first, so those are checked only by VALIDATE CONNECTION or an
  * explicit WITH (VALIDATE = true).
  */
-export function validatesByDefault(type: string): boolean {
-  return !['ssh', 'aws', 'aws-privatelink'].includes(type);
+/** The connection reference of a broker reached through a tunnel: `BROKER <address> SSH TUNNEL` (the tunnel type's words, as the catalog keeps them). */
+function brokerTunnelKey(address: string, via: TunnelType): string {
+  return `BROKER ${address} ${sqlWords(via)}`;
 }
 
-const CONNECTION_TYPES: Readonly<Record<string, string>> = {
-  kafka: 'kafka',
-  postgres: 'postgres',
-  mysql: 'mysql',
-  'sql server': 'sql-server',
-  aws: 'aws',
-  'aws privatelink': 'aws-privatelink',
-  'ssh tunnel': 'ssh',
-  'confluent schema registry': 'confluent-schema-registry',
-};
+export function validatesByDefault(type: string): boolean {
+  return connectionPart(type)?.validateByDefault ?? true;
+}
 
 export class Planner {
   /** Secret values this request sets, by secret id (latest wins). */
@@ -766,7 +761,7 @@ export class Planner {
       return q[0] === DEFAULT_DATABASE && q[1] === DEFAULT_SCHEMA ? [q[2]!] : q;
     };
     const broker = (v: OptionValue): OptionValue =>
-      v.kind === 'broker' ? { ...v, via: { ...v.via, connection: now(v.via.connection, connector.connectionRefs[`BROKER ${v.address} ${v.via.kind.toUpperCase()}`]) } } : v;
+      v.kind === 'broker' ? { ...v, via: { ...v.via, connection: now(v.via.connection, connector.connectionRefs[brokerTunnelKey(v.address, v.via.kind)]) } } : v;
     return options.map((x): SqlOption => {
       const v = x.value;
       switch (v.kind) {
@@ -814,13 +809,13 @@ export class Planner {
     if (!o) return this.write(tag, [`connection "${s.name.join('.')}" does not exist, skipping`]);
     const conn = o as ObjectOf<'connection'>;
     const type = conn.spec.connector.type;
-    const typeWords = Object.entries(CONNECTION_TYPES).find(([, t]) => t === type)?.[0] ?? type;
+    const typeWords = connectionOf(type) ? sqlWords(connectionOf(type)!) : type.toUpperCase();
     const bail = (message: string, position = at) => new PlanError(message, { code: SQLSTATE.internalError, position });
     const rotate = s.actions.find((a) => a.kind === 'rotate_keys');
     if (rotate) {
       if (s.actions.length > 1) throw bail('cannot specify any other actions alongside ALTER CONNECTION...ROTATE KEYS', rotate.position);
       if (s.withOptions.length) throw bail(`ALTER CONNECTION...ROTATE KEYS does not support WITH (${optionList(s.withOptions).slice(1, -1)})`, s.withOptions[0]!.position);
-      if (type !== 'ssh') throw bail(`${this.view().qualifiedName(o).join('.')} is not an SSH connection`);
+      if (!connectionPart(type)?.rotatesKeys) throw bail(`${this.view().qualifiedName(o).join('.')} is not an SSH connection`);
       // The key pair is the data plane's: a new generation of the tunnel's users makes them connect with a new one.
       this.ws.update(o.id, (x) => x, true);
       this.reensureUsers(o.id);
@@ -840,9 +835,9 @@ export class Planner {
     const specified = [...sets.map((x) => ({ name: x.name, position: x.position })), ...drops];
     for (const inalterable of ['PROGRESS TOPIC', 'PROGRESS TOPIC REPLICATION FACTOR']) {
       const hit = specified.find((x) => x.name === inalterable);
-      if (hit) throw bail(`cannot ALTER ${typeWords.toUpperCase()} option ${inalterable}`, hit.position);
+      if (hit) throw bail(`cannot ALTER ${typeWords} option ${inalterable}`, hit.position);
     }
-    checkOptionsTaken(typeWords, specified.map((x) => ({ name: x.name, value: { kind: 'none' }, position: x.position })));
+    checkOptionsTaken(type, specified.map((x) => ({ name: x.name, value: { kind: 'none' }, position: x.position })));
     const setNames = new Set<string>();
     for (const x of sets) {
       if (setNames.has(x.name)) throw bail(`${x.name} specified more than once`, x.position);
@@ -854,7 +849,7 @@ export class Planner {
     for (const exclusive of [['BROKER', 'BROKERS']]) {
       const set = exclusive.some((n) => setNames.has(n));
       const dropped = exclusive.some((n) => dropNames.has(n));
-      if (set && dropped) throw bail(`cannot both SET and DROP/RESET mutually exclusive ${typeWords.toUpperCase()} options ${exclusive.join(', ')}`);
+      if (set && dropped) throw bail(`cannot both SET and DROP/RESET mutually exclusive ${typeWords} options ${exclusive.join(', ')}`);
       // Setting one drops the others, as in Materialize: the new one replaces them.
       if (set || dropped) for (const n of exclusive) dropNames.add(n);
     }
@@ -881,7 +876,7 @@ export class Planner {
   }
 
   /** Splits options into plain values, secret references and connection references. */
-  private connectorSettings(type: string, options: readonly SqlOption[], at: number): { settings: ConnectorSettings; dependsOn: string[] } {
+  private connectorSettings(type: ConnectionType, options: readonly SqlOption[], at: number): { settings: ConnectorSettings; dependsOn: string[] } {
     const plain: Record<string, string> = {};
     const secretRefs: Record<string, string> = {};
     const connectionRefs: Record<string, string> = {};
@@ -911,11 +906,11 @@ export class Planner {
         const brokers = v.kind === 'list' ? v.items : [v];
         for (const b of brokers) {
           if (b.kind !== 'broker') continue;
-          const key = `BROKER ${b.address} ${b.via.kind.toUpperCase()}`;
+          const key = brokerTunnelKey(b.address, b.via.kind);
           const conn = resolveItem(this.view(), b.via.connection, ['connection'], 'connection', o.position ?? at);
           connectionRefs[key] = conn.id;
           dependsOn.push(conn.id);
-          if (b.via.kind === 'aws privatelink') for (const x of b.via.options) plain[`${key} ${x.name}`] = optionString(x.value) ?? '';
+          for (const x of b.via.options) plain[`${key} ${x.name}`] = optionString(x.value) ?? '';
         }
         plain[o.name] = optionString(v) ?? '';
       }
@@ -928,7 +923,7 @@ export class Planner {
     const t = this.newItem(s.name, 'connection', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE CONNECTION', notices);
     // Names are resolved first (an unknown secret is reported before a missing option), as in Materialize.
-    const { settings, dependsOn } = this.connectorSettings(CONNECTION_TYPES[s.connectionType] ?? s.connectionType, s.options, at);
+    const { settings, dependsOn } = this.connectorSettings(s.connectionType, s.options, at);
     checkOptionsTaken(s.connectionType, s.options);
     validateConnectionOptions(settings.type, s.options, at);
     const validateOpt = s.withOptions.find((o) => o.name === 'VALIDATE');
@@ -944,7 +939,7 @@ export class Planner {
   private createSource(s: S<'create_source'>, at: number, parsed: ParsedStatement): StatementPlan {
     const notices: string[] = [];
     checkSourceOptions(s, at);
-    checkSourceEncoding(s, s.connection.kind === 'load generator' && s.connection.generator === 'key value', at);
+    checkSourceEncoding(s, generatesKeys(s.connection.kind, 'generator' in s.connection ? s.connection.generator : undefined), at);
     const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SOURCE', notices);
     const cluster = this.cluster(s.inCluster, at);
@@ -953,14 +948,14 @@ export class Planner {
     let sourceType: ObjectSpec['source']['sourceType'];
     const options: Record<string, string> = {};
     for (const o of conn.options) options[o.name] = optionString(o.value) ?? '';
-    if (conn.kind === 'load generator') {
-      sourceType = 'load-generator';
+    if ('generator' in conn) {
+      sourceType = conn.kind;
       options.GENERATOR = conn.generator.toUpperCase();
     } else {
-      sourceType = CONNECTION_TYPES[conn.kind] as typeof sourceType;
+      sourceType = conn.kind;
       const c = resolveItem(this.view(), conn.connection, ['connection'], 'connection', at);
       if (c.spec.connector.type !== sourceType) {
-        throw new PlanError(`${c.name} is not a ${conn.kind.toUpperCase()} CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
+        throw new PlanError(`${c.name} is not a ${sqlWords(conn.kind)} CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
       }
       connectionId = c.id;
     }
@@ -998,8 +993,8 @@ export class Planner {
     const refs = s.references;
     if (!refs) return [];
     const qualifier = s.name.slice(0, -1);
-    if (s.connection.kind === 'load generator') {
-      const tables = LOAD_GENERATOR_TABLES[s.connection.generator];
+    if ('generator' in s.connection) {
+      const tables = generatorOf(s.connection.generator)?.tables;
       // Materialize's purification errors, word for word.
       if (refs.kind === 'schemas') throw new PlanError('FOR SCHEMAS (..) unsupported', { code: SQLSTATE.invalidParameterValue, position: at });
       if (!tables) {
@@ -1045,7 +1040,7 @@ export class Planner {
     if (s.isTable) {
       this.ws.create(this.base('table', t.name, dependsOn, { schemaId: t.schemaId, createSql: print(s), columns, webhook: { clusterId: cluster.id, options, ...secrets } }));
     } else {
-      this.ws.create(this.base('source', t.name, dependsOn, { schemaId: t.schemaId, createSql: print(s), clusterId: cluster.id, sourceType: 'webhook', options, ...secrets }));
+      this.ws.create(this.base('source', t.name, dependsOn, { schemaId: t.schemaId, createSql: print(s), clusterId: cluster.id, sourceType: WEBHOOK.name, options, ...secrets }));
     }
     return this.write(tag, notices);
   }
@@ -1070,7 +1065,7 @@ export class Planner {
     checkSinkInput(this.view(), found, at);
     const from = found as Extract<typeof found, { kind: (typeof RELATION_KINDS)[number] }>;
     const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
-    if (conn.spec.connector.type !== 'kafka') throw new PlanError(`${conn.name} is not a KAFKA CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
+    if (conn.spec.connector.type !== s.connection.kind) throw new PlanError(`${conn.name} is not a ${sqlWords(s.connection.kind)} CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
     // DOC ON names resolve with the statement's other names, before any option is checked.
     const format = purifyAvroDocs(this.view(), s.format, from);
     checkSinkOptions(s, at);
@@ -1179,7 +1174,7 @@ export class Planner {
     const source = resolveItem(this.view(), s.source, ['source'], 'source', at);
     const registries = this.registryConnections(s.format, parsed);
     const { fromSource, columns } = planTableExport(s, source, at);
-    checkSourceEncoding(s, source.spec.sourceType === 'load-generator' && source.spec.options.GENERATOR === 'KEY VALUE', at);
+    checkSourceEncoding(s, generatesKeys(source.spec.sourceType, source.spec.options.GENERATOR), at);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
     this.ws.create(this.base('table', t.name, [t.schemaId, source.id, ...registries], { schemaId: t.schemaId, createSql: print(s), columns, fromSource }));
@@ -2074,7 +2069,7 @@ export class Planner {
       this.reensureTablesOf(o.id);
       return this.write(tag);
     }
-    if (!['postgres', 'mysql', 'sql-server'].includes(source.spec.sourceType)) {
+    if (!sourceOf(source.spec.sourceType) || !('upstreamTables' in sourceOf(source.spec.sourceType)!.source)) {
       throw new PlanError(`source ${minimalName(this.view().qualifiedName(o))} does not support ALTER SOURCE.`, { code: SQLSTATE.internalError, position: at });
     }
     const existing = this.view().ofKind('subsource').filter((x) => x.spec.sourceId === o.id);
@@ -2111,10 +2106,11 @@ export class Planner {
     const tag = `ALTER ${s.objectType.toUpperCase()}`;
     const o = this.findForAlter(s.objectType, s.name, s.ifExists, at);
     if (!o) return this.write(tag, [`${s.objectType} "${s.name.join('.')}" does not exist, skipping`]);
-    if (o.kind === 'source' && o.spec.sourceType === 'webhook') {
+    const source = o.kind === 'source' ? sourceOf(o.spec.sourceType)?.source : undefined;
+    if (o.kind === 'source' && source && 'retainHistory' in source && !source.retainHistory) {
       // Materialize's webhook definitions take no WITH options, so its ALTER cannot record a
       // window there (it fails with an internal error); one SHOW CREATE could not show is refused.
-      throw new PlanError(`webhook source ${this.view().qualifiedName(o).join('.')} does not support RETAIN HISTORY`, {
+      throw new PlanError(`${o.spec.sourceType} source ${this.view().qualifiedName(o).join('.')} does not support RETAIN HISTORY`, {
         code: SQLSTATE.internalError,
         position: at,
         hint: 'A webhook source keeps the default history (1 s).',

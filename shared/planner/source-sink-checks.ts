@@ -1,12 +1,14 @@
 /**
- * Materialize's checks of a source's and a sink's options that need no upstream system (load
- * generator options, Kafka start offsets and refresh intervals, a sink's format, envelope and
- * topic settings), in Materialize's order and with its words (src/sql/src/plan/statement/ddl.rs,
+ * Materialize's checks of a source's and a sink's options that need no upstream system (a source's
+ * are its connector type's, shared/connectors: load generator options, Kafka start offsets and
+ * refresh intervals; a sink's format, envelope and topic settings), in Materialize's order and with its words (src/sql/src/plan/statement/ddl.rs,
  * src/sql/src/pure.rs, src/sql/src/kafka_util.rs). Materialize answers them as plan errors
  * (XX000), its "not yet supported" ones with 0A000. Pure.
  */
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
-import type { Format, FormatSpecifier, IncludeMetadata, LoadGenerator, OptionValue, SourceEnvelope, SqlOption, Statement } from '../sql/ast';
+import { intervalMicrosOf, refreshInterval, sourceOf } from '../connectors';
+import type { Format, FormatSpecifier, IncludeMetadata, OptionValue, SourceEnvelope, SqlOption, Statement } from '../sql/ast';
+import { checkedOption } from './connection-options';
 import { optionString } from './options';
 
 type CreateSource = Extract<Statement, { kind: 'create_source' }>;
@@ -16,114 +18,21 @@ function planError(message: string, position: number): PlanError {
   return new PlanError(message, { code: SQLSTATE.internalError, position });
 }
 
-/** Materialize's order of load generator option names (its `LoadGeneratorOptionName`). */
-const LOAD_GENERATOR_OPTION_ORDER = [
-  'SCALE FACTOR', 'TICK INTERVAL', 'AS OF', 'UP TO', 'MAX CARDINALITY', 'KEYS', 'SNAPSHOT ROUNDS', 'TRANSACTIONAL SNAPSHOT', 'VALUE SIZE', 'SEED',
-  'PARTITIONS', 'BATCH SIZE',
-];
-const TICKING = ['TICK INTERVAL', 'AS OF', 'UP TO'];
-const PERMITTED: Readonly<Record<LoadGenerator, readonly string[]>> = {
-  auction: TICKING,
-  clock: TICKING,
-  counter: [...TICKING, 'MAX CARDINALITY'],
-  marketing: TICKING,
-  datums: TICKING,
-  tpch: [...TICKING, 'SCALE FACTOR'],
-  'key value': ['TICK INTERVAL', 'KEYS', 'SNAPSHOT ROUNDS', 'TRANSACTIONAL SNAPSHOT', 'VALUE SIZE', 'SEED', 'PARTITIONS', 'BATCH SIZE'],
-};
-
-const MICROS: Readonly<Record<string, number>> = {
-  us: 1, usec: 1, usecs: 1, microsecond: 1, microseconds: 1,
-  ms: 1e3, msec: 1e3, msecs: 1e3, millisecond: 1e3, milliseconds: 1e3,
-  s: 1e6, sec: 1e6, secs: 1e6, second: 1e6, seconds: 1e6,
-  m: 60e6, min: 60e6, mins: 60e6, minute: 60e6, minutes: 60e6,
-  h: 3600e6, hr: 3600e6, hrs: 3600e6, hour: 3600e6, hours: 3600e6,
-  d: 86400e6, day: 86400e6, days: 86400e6,
-};
-
 /**
  * An interval option (`'1hr 1ms'`, `'-30s'`, `'0.01s'`, a bare number of seconds) in
  * microseconds; `undefined` when the text is not one we read (left to the data plane's parser).
  */
 export function intervalMicros(v: OptionValue): number | undefined {
-  if (v.kind === 'number') return Number(v.value) * 1e6;
-  if (v.kind !== 'string') return undefined;
-  const text = v.value.trim().toLowerCase();
-  if (text === '') return undefined;
-  let total = 0;
-  let rest = text;
-  while (rest.length > 0) {
-    const m = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-z]*)\s*/.exec(rest);
-    if (!m) return undefined;
-    const unit = m[2] === '' ? 's' : m[2]!;
-    const scale = MICROS[unit];
-    if (scale === undefined) return undefined;
-    total += Number(m[1]) * scale;
-    rest = rest.slice(m[0].length);
-  }
-  return total;
+  return intervalMicrosOf({ kind: v.kind, text: optionString(v) });
 }
 
-/** Materialize's conversion of an interval option to a duration. */
-function duration(o: SqlOption, prefix: string): number | undefined {
-  const micros = intervalMicros(o.value);
-  if (micros === undefined) return undefined;
-  if (micros < 0) throw planError(`${prefix}cannot convert negative interval to duration`, o.position);
-  return micros;
-}
-
-const I64_MAX = 2 ** 63 - 1;
-
-function loadGenerator(s: CreateSource, generator: LoadGenerator, options: readonly SqlOption[], at: number): void {
-  const permitted = new Set(PERMITTED[generator]);
-  const foreign = options.filter((o) => !permitted.has(o.name)).map((o) => o.name);
-  if (foreign.length > 0) {
-    const sorted = [...new Set(foreign)].sort((a, b) => LOAD_GENERATOR_OPTION_ORDER.indexOf(a) - LOAD_GENERATOR_OPTION_ORDER.indexOf(b));
-    throw planError(`${generator.toUpperCase()} load generators do not support ${sorted.join(', ')} values`, options.find((o) => o.name === sorted[0])!.position);
-  }
-  if (generator !== 'key value' && s.includeMetadata.length > 0) throw planError('INCLUDE metadata only supported with `KEY VALUE` load generators', at);
-  const byName = new Map(options.map((o) => [o.name, o]));
-  const maxCardinality = byName.get('MAX CARDINALITY');
-  if (maxCardinality && !(maxCardinality.value.kind === 'number' && /^\d+$/.test(maxCardinality.value.value))) {
-    const reason = maxCardinality.value.kind === 'number' ? 'invalid unsigned numeric value: invalid digit found in string' : 'cannot use value as number';
-    throw planError(`invalid MAX CARDINALITY: ${reason}`, maxCardinality.position);
-  }
-  const scale = byName.get('SCALE FACTOR');
-  if (generator === 'tpch' && scale?.value.kind === 'number') {
-    const sf = Number(scale.value.value);
-    // Materialize scales the largest table by 1 500 000 per unit and needs the count in an i64.
-    if (!Number.isFinite(sf) || sf < 0 || Math.floor(sf * 1_500_000) > I64_MAX) throw planError(`unsupported scale factor ${sf}`, scale.position);
-  }
-  const tick = byName.get('TICK INTERVAL');
-  if (tick) {
-    const micros = duration(tick, 'invalid TICK INTERVAL: ');
-    if (micros !== undefined && micros > I64_MAX) throw planError('out of range integral type conversion', tick.position);
-  }
-  const asOf = byName.get('AS OF');
-  const upTo = byName.get('UP TO');
-  if (asOf && upTo && Number(optionString(upTo.value)) < Number(optionString(asOf.value))) throw planError('UP TO cannot be less than AS OF', upTo.position);
-}
-
-function kafkaSource(s: CreateSource, options: readonly SqlOption[], at: number): void {
-  const byName = new Map(options.map((o) => [o.name, o]));
-  const startTimestamp = byName.get('START TIMESTAMP');
-  if (startTimestamp && startTimestamp.value.kind !== 'number') throw planError('invalid START TIMESTAMP: cannot use value as number', startTimestamp.position);
-  if (startTimestamp && byName.has('START OFFSET')) throw planError('cannot specify START TIMESTAMP and START OFFSET at same time', byName.get('START OFFSET')!.position);
-  if (s.references?.kind === 'all') throw planError('FOR ALL TABLES is only valid for multi-output sources', at);
-  refreshInterval(byName.get('TOPIC METADATA REFRESH INTERVAL'));
-}
-
-function refreshInterval(o: SqlOption | undefined): void {
-  if (!o) return;
-  const micros = duration(o, 'invalid TOPIC METADATA REFRESH INTERVAL: ');
-  if (micros !== undefined && micros > 3600e6) throw planError('TOPIC METADATA REFRESH INTERVAL cannot be greater than 1 hour', o.position);
-}
-
-/** Throws Materialize's error for the first problem with a source's options, if any. */
+/** Throws Materialize's error for the first problem with a source's options, if any (its connector type's check, shared/connectors). */
 export function checkSourceOptions(s: CreateSource, at: number): void {
   const c = s.connection;
-  if (c.kind === 'load generator') loadGenerator(s, c.generator, c.options, at);
-  else if (c.kind === 'kafka') kafkaSource(s, c.options, at);
+  const source = sourceOf(c.kind)?.source;
+  if (!source || !('check' in source)) return;
+  const context = { ...('generator' in c ? { generator: c.generator } : {}), includesMetadata: s.includeMetadata.length > 0, forAllTables: s.references?.kind === 'all' };
+  source.check(c.options.map(checkedOption), context, at);
 }
 
 /** librdkafka's `compression.type` values, as Materialize reads them. */
@@ -142,7 +51,8 @@ export function checkSinkOptions(s: CreateSink, at: number): void {
     const value = optionString(compression.value) ?? '';
     if (!COMPRESSION_TYPES.has(value.toLowerCase())) throw planError(`invalid COMPRESSION TYPE: ${value}`, compression.position);
   }
-  refreshInterval(byName.get('TOPIC METADATA REFRESH INTERVAL'));
+  const refresh = byName.get('TOPIC METADATA REFRESH INTERVAL');
+  refreshInterval(refresh && checkedOption(refresh));
   for (const name of ['TOPIC PARTITION COUNT', 'TOPIC REPLICATION FACTOR']) {
     const o = byName.get(name);
     if (!o) continue;

@@ -3,24 +3,12 @@
  * Materialize's purification checks and words. Pure: the source comes from the caller's snapshot.
  */
 import type { ObjectOf, TableSource } from '../catalog/model';
+import { generatorOf, keyedSource, sourceOf } from '../connectors';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { Statement } from '../sql/ast';
 import { objectName as printName } from '../sql/printer';
 
 type S = Extract<Statement, { kind: 'create_table_from_source' }>;
-
-/** Load generators with several outputs, and the upstream tables each has. */
-export const LOAD_GENERATOR_TABLES: Readonly<Record<string, readonly string[]>> = {
-  auction: ['accounts', 'auctions', 'bids', 'organizations', 'users'],
-  marketing: ['conversion_predictions', 'coupons', 'customers', 'leads'],
-  tpch: ['customer', 'lineitem', 'nation', 'orders', 'part', 'partsupp', 'region', 'supplier'],
-};
-
-/** The single output's columns of the load generators that have one table (what the ingestion writes). */
-const SINGLE_OUTPUT_COLUMNS: Readonly<Record<string, readonly { name: string; type: string }[]>> = {
-  counter: [{ name: 'counter', type: 'bigint' }],
-  clock: [{ name: 'time', type: 'timestamp with time zone' }],
-};
 
 export interface TableExport {
   readonly fromSource: TableSource;
@@ -30,20 +18,23 @@ export interface TableExport {
 /** What the table exports from `source`, or a PlanError in Materialize's words. */
 export function planTableExport(s: S, source: ObjectOf<'source'>, at: number): TableExport {
   const type = source.spec.sourceType;
-  if (type === 'webhook') {
-    throw new NotSupportedError(`CREATE TABLE ... FROM SOURCE of webhook source ${source.name}: a webhook source has no upstream tables`, { position: at });
+  const form = sourceOf(type)?.source;
+  if (form?.form === 'statement') {
+    throw new NotSupportedError(`CREATE TABLE ... FROM SOURCE of ${type} source ${source.name}: a ${type} source has no upstream tables`, { position: at });
   }
   // The KEY VALUE load generator has keys too: INCLUDE KEY and ENVELOPE apply to it (Materialize's tests use both).
-  const keyed = type === 'kafka' || (type === 'load-generator' && source.spec.options.GENERATOR === 'KEY VALUE');
-  if ((s.format && type !== 'kafka') || ((s.envelope || s.includeMetadata.length) && !keyed)) {
+  const keyed = keyedSource(type, source.spec.options);
+  const formats = form?.form === 'connection' && form.formats;
+  if ((s.format && !formats) || ((s.envelope || s.includeMetadata.length) && !keyed)) {
     throw new PlanError(`FORMAT, INCLUDE and ENVELOPE apply to tables from Kafka sources only (INCLUDE and ENVELOPE also from LOAD GENERATOR KEY VALUE); ${source.name} is a ${type} source`, {
       code: SQLSTATE.invalidParameterValue,
       position: at,
     });
   }
-  const generator = type === 'load-generator' ? (source.spec.options.GENERATOR ?? '').toLowerCase() : undefined;
-  const upstream = generator !== undefined ? LOAD_GENERATOR_TABLES[generator] : undefined;
-  const multiOutput = type === 'postgres' || type === 'mysql' || type === 'sql-server' || upstream !== undefined;
+  const generator = form?.form === 'generator' ? (source.spec.options.GENERATOR ?? '').toLowerCase() : undefined;
+  const spec = generatorOf(generator);
+  const upstream = spec?.tables;
+  const multiOutput = (form !== undefined && 'upstreamTables' in form) || upstream !== undefined;
   if (multiOutput && !s.reference) {
     throw new PlanError('multi-output sources require an external reference', {
       code: SQLSTATE.invalidParameterValue,
@@ -64,7 +55,7 @@ export function planTableExport(s: S, source: ObjectOf<'source'>, at: number): T
     }
     reference = table;
   }
-  const known = generator !== undefined && !upstream ? SINGLE_OUTPUT_COLUMNS[generator] : undefined;
+  const known = generator !== undefined && !upstream ? spec?.columns : undefined;
   const names = s.columns ?? known?.map((c) => c.name) ?? [];
   if (known && s.columns && s.columns.length > known.length) {
     throw new PlanError(`source ${source.name} has ${known.length} columns, but ${s.columns.length} column names were given`, { code: SQLSTATE.invalidTableDefinition, position: at });

@@ -21,7 +21,7 @@
  */
 import { CatalogSnapshot, type CatalogObject } from '../catalog/model';
 import { nameSpaceOf, type CatalogOp, type ChangeSet, type NameSpace } from '../catalog/ops';
-import { deriveEffects } from '../effects/derive';
+import { deriveEffects } from '../catalog/derive';
 import type { EffectIntent } from '../effects/model';
 
 export type { CatalogOp, ChangeSet };

@@ -8,7 +8,7 @@ import { Kafka, type KafkaConfig, type SASLOptions } from 'kafkajs';
 import { AddressNotAllowedError, addressAllowed, guardedLookup, type ProbeNetworkPolicy } from './addresses';
 import { APPLICATION_NAME, brokersOf, opt, viaTunnel } from './options';
 import { addressRefused, errorChain, fail, isTimeout, messageOf, ok, osError, timedOut } from './outcome';
-import type { ConnectionProbeInput, ProbeResult } from './types';
+import type { ConnectionProbeInput, ConnectorProbe, ProbeResult } from './types';
 
 
 export async function probeKafka(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy, source?: { topic: string }): Promise<ProbeResult> {
@@ -123,3 +123,11 @@ function kafkaFailure(err: unknown, brokers: readonly string[]): ProbeResult {
   }
   return fail('kafka', messageOf(err));
 }
+
+/** Kafka's probe: the brokers answer, and for a source the TOPIC exists (a sink may create its topic: reachable is enough). */
+export const KAFKA_PROBE: ConnectorProbe<'kafka'> = {
+  type: 'kafka',
+  connection: (conn, c) => probeKafka(conn, c.timeoutMs, c.signal, c.network),
+  source: (conn, c, options) => probeKafka(conn, c.timeoutMs, c.signal, c.network, { topic: opt(options, 'TOPIC') ?? '' }),
+  target: (conn) => brokersOf(conn.options).join(','),
+};

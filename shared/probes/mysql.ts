@@ -25,7 +25,7 @@ import {
 } from './mysql-rules';
 import { endpointOf, opt, viaTunnel } from './options';
 import { addressRefused, fail, isTimeout, messageOf, ok, osError, timedOut } from './outcome';
-import type { ConnectionProbeInput, ProbeResult, UpstreamReferences } from './types';
+import type { ConnectionProbeInput, ConnectorProbe, ProbeResult, UpstreamReferences } from './types';
 
 export async function probeMySql(
   conn: ConnectionProbeInput,
@@ -147,3 +147,11 @@ function mysqlFailure(err: unknown, target: string): ProbeResult {
   if (isTimeout(err) || /timeout|timed out/i.test(message)) return timedOut('mysql', target);
   return fail('mysql', `error connecting to server: ${message}`);
 }
+
+/** MySQL's probe: the connection's checks, and for a source at CREATE the tables it names. */
+export const MYSQL_PROBE: ConnectorProbe<'mysql'> = {
+  type: 'mysql',
+  connection: (conn, c) => probeMySql(conn, c.timeoutMs, c.signal, c.network),
+  source: (conn, c, _options, references) => probeMySql(conn, c.timeoutMs, c.signal, c.network, { ...(references ? { references } : {}) }),
+  target: (conn) => `${opt(conn.options, 'HOST') ?? ''}:${opt(conn.options, 'PORT') ?? 3306}`,
+};

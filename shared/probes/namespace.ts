@@ -2,28 +2,18 @@
  * Which error namespace a connection type reports under, and the scrubbing every probe result
  * goes through before it leaves the prober. Pure: no I/O.
  */
+import { connectorOf, namespaceOf as connectorNamespace } from '../connectors';
 import type { ProbeNamespace, ProbeResult } from './types';
 
-const BY_TYPE: Readonly<Record<string, ProbeNamespace>> = {
-  postgres: 'postgres',
-  mysql: 'mysql',
-  'sql-server': 'sql-server',
-  kafka: 'kafka',
-  aws: 'aws',
-  'aws-privatelink': 'aws',
-  ssh: 'ssh',
-  'confluent-schema-registry': 'schema-registry',
-  'schema-registry': 'schema-registry',
-  s3: 's3',
-};
-
 /**
- * The namespace a connection type reports under. A type with nothing to probe still needs one
- * (a ProbeResult always carries it); only an `ok` result is ever produced for those, and an `ok`
- * result's namespace is never shown, so the fallback is the type itself.
+ * The namespace a connection type reports under (its descriptor's, shared/connectors). A type with
+ * nothing to probe still needs one (a ProbeResult always carries it); only an `ok` result is ever
+ * produced for those, and an `ok` result's namespace is never shown, so for a name that is no
+ * type the fallback is the name itself.
  */
 export function namespaceOf(type: string): ProbeNamespace {
-  return BY_TYPE[type.toLowerCase()] ?? (type.toLowerCase() as ProbeNamespace);
+  const c = connectorOf(type.toLowerCase());
+  return c ? connectorNamespace(c) : (type.toLowerCase() as ProbeNamespace);
 }
 
 export const REDACTED = '********';

@@ -1,6 +1,5 @@
 /**
- * Reading a connection's options the way every protocol probe does (case and `_` tolerant), and
- * what an error message names as the probe's target.
+ * Reading a connection's options the way every protocol probe does (case and `_` tolerant).
  */
 import type { ConnectionProbeInput } from './types';
 
@@ -53,41 +52,4 @@ export function brokersOf(options: Options): string[] {
     .map((b) => b.trim())
     .filter((b) => b.length > 0)
     .map((b) => (/:\d+$/.test(b) ? b : `${b}:9092`));
-}
-
-/** What a timeout message names: host:port, the brokers, the endpoint. */
-export function targetOf(conn: ConnectionProbeInput): string {
-  const o = conn.options;
-  switch (conn.type.toLowerCase()) {
-    case 'postgres':
-      return `${opt(o, 'HOST') ?? ''}:${opt(o, 'PORT') ?? 5432}`;
-    case 'mysql':
-      return `${opt(o, 'HOST') ?? ''}:${opt(o, 'PORT') ?? 3306}`;
-    case 'sql-server':
-      return `${opt(o, 'HOST') ?? ''}:${opt(o, 'PORT') ?? 1433}`;
-    case 'ssh':
-      return `${opt(o, 'HOST') ?? ''}:${opt(o, 'PORT') ?? 22}`;
-    case 'kafka':
-      return brokersOf(o).join(',');
-    case 'aws': {
-      const endpoint = opt(o, 'ENDPOINT');
-      if (endpoint) {
-        try {
-          return new URL(endpoint).host;
-        } catch {
-          return endpoint;
-        }
-      }
-      return `s3.${opt(o, 'REGION') ?? 'us-east-1'}.amazonaws.com`;
-    }
-    case 'confluent-schema-registry':
-    case 'schema-registry':
-      try {
-        return new URL(opt(o, 'URL') ?? '').origin;
-      } catch {
-        return 'the schema registry';
-      }
-    default:
-      return conn.type;
-  }
 }

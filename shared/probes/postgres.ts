@@ -8,7 +8,7 @@ import pg from 'pg';
 import { resolveForProbe, type ProbeNetworkPolicy } from './addresses';
 import { APPLICATION_NAME, endpointOf, opt, viaTunnel } from './options';
 import { addressRefused, fail, isTimeout, messageOf, ok, osError, timedOut } from './outcome';
-import type { ConnectionProbeInput, ProbeResult } from './types';
+import type { ConnectionProbeInput, ConnectorProbe, ProbeResult } from './types';
 
 export async function probePostgres(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy, source?: { publication: string }): Promise<ProbeResult> {
   if (viaTunnel(conn)) return ok('postgres');
@@ -125,3 +125,11 @@ function quoteLiteralName(name: string): string {
 function quoteIdent(name: string): string {
   return /^[a-z_][a-z0-9_$]*$/.test(name) ? name : quoteLiteralName(name);
 }
+
+/** PostgreSQL's probe: reachable, and for a source `wal_level = logical` and the PUBLICATION. */
+export const POSTGRES_PROBE: ConnectorProbe<'postgres'> = {
+  type: 'postgres',
+  connection: (conn, c) => probePostgres(conn, c.timeoutMs, c.signal, c.network),
+  source: (conn, c, options) => probePostgres(conn, c.timeoutMs, c.signal, c.network, { publication: opt(options, 'PUBLICATION') ?? '' }),
+  target: (conn) => `${opt(conn.options, 'HOST') ?? ''}:${opt(conn.options, 'PORT') ?? 5432}`,
+};

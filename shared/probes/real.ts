@@ -16,18 +16,39 @@
  * the status shows `<namespace>: <error>`. `fatal` marks what retrying will not fix (bad
  * credentials, a missing publication or topic, wal_level); everything network-shaped is transient.
  */
+import { POSTGRES, type ProbedConnectorType } from '../connectors';
 import { DEPLOYED_PROBE_POLICY, type ProbeNetworkPolicy } from './addresses';
-import { probeKafka } from './kafka';
+import { KAFKA_PROBE } from './kafka';
 import { namespaceOf, scrubResult } from './namespace';
-import { opt, targetOf, type Options } from './options';
+import { type Options } from './options';
 import { fail, messageOf, ok, timedOut } from './outcome';
-import { probeMySql } from './mysql';
-import { probePostgres } from './postgres';
-import { bucketOf, probeS3 } from './s3';
-import { probeSchemaRegistry } from './schema-registry';
-import { probeSqlServer } from './sql-server';
-import { probeTcp } from './ssh';
-import type { ConnectionProbeInput, ProbeNamespace, ProbeResult, Prober, UpstreamReferences } from './types';
+import { MYSQL_PROBE } from './mysql';
+import { POSTGRES_PROBE } from './postgres';
+import { AWS_PROBE } from './s3';
+import { SCHEMA_REGISTRY_PROBE } from './schema-registry';
+import { SQL_SERVER_PROBE } from './sql-server';
+import { SSH_PROBE } from './ssh';
+import type { ConnectionProbeInput, ConnectorProbe, ProbeContext, ProbeNamespace, ProbeResult, Prober, UpstreamReferences } from './types';
+
+/**
+ * The probes by connector type. Every type whose descriptor says it has a probe must be here: a
+ * missing one is a second argument the call below lacks ("Expected 2 arguments"), naming the type.
+ */
+function byType<const L extends readonly ConnectorProbe[]>(
+  probes: L,
+  ..._complete: Exclude<ProbedConnectorType, L[number]['type']> extends never ? [] : [missing: Exclude<ProbedConnectorType, L[number]['type']>]
+): ReadonlyMap<string, ConnectorProbe> {
+  return new Map(probes.map((p) => [p.type, p]));
+}
+
+const PROBES = byType([POSTGRES_PROBE, KAFKA_PROBE, MYSQL_PROBE, SQL_SERVER_PROBE, AWS_PROBE, SSH_PROBE, SCHEMA_REGISTRY_PROBE]);
+
+const probeOf = (conn: ConnectionProbeInput): ConnectorProbe | undefined => PROBES.get(conn.type.toLowerCase());
+
+/** What a timeout message names: host:port, the brokers, the endpoint (the type's probe says), else the type. */
+function targetOf(conn: ConnectionProbeInput): string {
+  return probeOf(conn)?.target(conn) ?? conn.type;
+}
 
 export interface RealProberOptions {
   /**
@@ -64,55 +85,26 @@ export class RealProber implements Prober {
 
   probeSource(conn: ConnectionProbeInput, sourceOptions: Options, references?: UpstreamReferences): Promise<ProbeResult> {
     return this.guarded(conn, (signal) => {
-      switch (conn.type.toLowerCase()) {
-        case 'postgres':
-          return probePostgres(conn, this.timeoutMs, signal, this.network, { publication: opt(sourceOptions, 'PUBLICATION') ?? '' });
-        case 'kafka':
-          return probeKafka(conn, this.timeoutMs, signal, this.network, { topic: opt(sourceOptions, 'TOPIC') ?? '' });
-        case 'mysql':
-          return probeMySql(conn, this.timeoutMs, signal, this.network, { ...(references ? { references } : {}) });
-        case 'sql-server':
-          return probeSqlServer(conn, this.timeoutMs, signal, this.network, true);
-        case 'aws':
-          return probeS3(conn, this.timeoutMs, signal, this.network, 's3', bucketOf(sourceOptions) ?? opt(conn.options, 'BUCKET'));
-        default:
-          return this.connectionWork(conn, signal);
-      }
+      const probe = probeOf(conn);
+      return probe?.source ? probe.source(conn, this.context(signal), sourceOptions, references) : this.connectionWork(conn, signal);
     });
   }
 
   probeSink(conn: ConnectionProbeInput, sinkOptions: Options): Promise<ProbeResult> {
     return this.guarded(conn, (signal) => {
-      switch (conn.type.toLowerCase()) {
-        case 'aws':
-          return probeS3(conn, this.timeoutMs, signal, this.network, 's3', bucketOf(sinkOptions) ?? opt(conn.options, 'BUCKET'));
-        default:
-          // Kafka sinks: reachable is enough, the sink may create its topic.
-          return this.connectionWork(conn, signal);
-      }
+      // Kafka sinks: reachable is enough, the sink may create its topic.
+      const probe = probeOf(conn);
+      return probe?.sink ? probe.sink(conn, this.context(signal), sinkOptions) : this.connectionWork(conn, signal);
     });
   }
 
+  private context(signal: AbortSignal): ProbeContext {
+    return { timeoutMs: this.timeoutMs, signal, network: this.network };
+  }
+
   private connectionWork(conn: ConnectionProbeInput, signal: AbortSignal): Promise<ProbeResult> {
-    switch (conn.type.toLowerCase()) {
-      case 'postgres':
-        return probePostgres(conn, this.timeoutMs, signal, this.network);
-      case 'kafka':
-        return probeKafka(conn, this.timeoutMs, signal, this.network);
-      case 'mysql':
-        return probeMySql(conn, this.timeoutMs, signal, this.network);
-      case 'sql-server':
-        return probeSqlServer(conn, this.timeoutMs, signal, this.network);
-      case 'aws':
-        return probeS3(conn, this.timeoutMs, signal, this.network, 'aws', opt(conn.options, 'BUCKET'));
-      case 'ssh':
-        return probeTcp(conn, this.timeoutMs, signal, this.network);
-      case 'confluent-schema-registry':
-      case 'schema-registry':
-        return probeSchemaRegistry(conn, this.timeoutMs, signal, this.network);
-      default:
-        return Promise.resolve(ok(namespaceOf(conn.type)));
-    }
+    const probe = probeOf(conn);
+    return probe ? probe.connection(conn, this.context(signal)) : Promise.resolve(ok(namespaceOf(conn.type)));
   }
 
   /**
@@ -130,7 +122,8 @@ export class RealProber implements Prober {
   private async guarded(conn: ConnectionProbeInput, work: (signal: AbortSignal) => Promise<ProbeResult>): Promise<ProbeResult> {
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
-    let namespace: ProbeNamespace = 'postgres';
+    // Replaced at once by the type's namespace; kept only if reading the type itself throws.
+    let namespace: ProbeNamespace = POSTGRES.name;
     try {
       namespace = namespaceOf(String(conn.type));
       const timeout = timedOut(namespace, targetOf(conn));

@@ -6,9 +6,9 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { HeadBucketCommand, ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { guardedLookup, resolveForProbe, type ProbeNetworkPolicy } from './addresses';
-import { opt, targetOf, type Options } from './options';
+import { opt, type Options } from './options';
 import { addressRefused, errorChain, fail, isTimeout, messageOf, ok, osError, timedOut } from './outcome';
-import type { ConnectionProbeInput, ProbeNamespace, ProbeResult } from './types';
+import type { ConnectionProbeInput, ConnectorProbe, ProbeNamespace, ProbeResult } from './types';
 
 
 export async function probeS3(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy, namespace: ProbeNamespace, bucket: string | undefined): Promise<ProbeResult> {
@@ -26,7 +26,7 @@ export async function probeS3(conn: ConnectionProbeInput, timeoutMs: number, sig
   } catch {
     endpointHost = undefined;
   }
-  if (endpointHost !== undefined && (await resolveForProbe(endpointHost, network)).refused) return addressRefused(namespace, targetOf(conn));
+  if (endpointHost !== undefined && (await resolveForProbe(endpointHost, network)).refused) return addressRefused(namespace, s3Target(conn));
   const lookup = network.addresses === 'any' ? undefined : guardedLookup(network);
   const client = new S3Client({
     region: opt(o, 'REGION') ?? 'us-east-1',
@@ -45,7 +45,7 @@ export async function probeS3(conn: ConnectionProbeInput, timeoutMs: number, sig
     else await client.send(new ListBucketsCommand({}), { abortSignal: signal });
     return ok(namespace);
   } catch (err) {
-    return s3Failure(err, namespace, targetOf(conn), bucket);
+    return s3Failure(err, namespace, s3Target(conn), bucket);
   } finally {
     client.destroy();
   }
@@ -84,3 +84,25 @@ export function bucketOf(options: Options): string | undefined {
   const m = uri ? /^s3:\/\/([^/]+)/i.exec(uri) : null;
   return m?.[1];
 }
+
+/** What a timeout message names: the endpoint's host, or the region's S3 endpoint. */
+function s3Target(conn: ConnectionProbeInput): string {
+  const endpoint = opt(conn.options, 'ENDPOINT');
+  if (endpoint) {
+    try {
+      return new URL(endpoint).host;
+    } catch {
+      return endpoint;
+    }
+  }
+  return `s3.${opt(conn.options, 'REGION') ?? 'us-east-1'}.amazonaws.com`;
+}
+
+/** An AWS connection's probe (its credentials, `aws:`), and an S3 source's or sink's (the bucket, `s3:`). */
+export const AWS_PROBE: ConnectorProbe<'aws'> = {
+  type: 'aws',
+  connection: (conn, c) => probeS3(conn, c.timeoutMs, c.signal, c.network, 'aws', opt(conn.options, 'BUCKET')),
+  source: (conn, c, options) => probeS3(conn, c.timeoutMs, c.signal, c.network, 's3', bucketOf(options) ?? opt(conn.options, 'BUCKET')),
+  sink: (conn, c, options) => probeS3(conn, c.timeoutMs, c.signal, c.network, 's3', bucketOf(options) ?? opt(conn.options, 'BUCKET')),
+  target: s3Target,
+};

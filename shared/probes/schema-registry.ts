@@ -2,7 +2,7 @@
 import { resolveForProbe, type ProbeNetworkPolicy } from './addresses';
 import { opt } from './options';
 import { addressRefused, fail, isTimeout, messageOf, ok, osError, timedOut } from './outcome';
-import type { ConnectionProbeInput, ProbeResult } from './types';
+import type { ConnectionProbeInput, ConnectorProbe, ProbeResult } from './types';
 
 
 export async function probeSchemaRegistry(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy): Promise<ProbeResult> {
@@ -53,3 +53,16 @@ function safeDecode(s: string): string {
     return s;
   }
 }
+
+/** A Confluent schema registry's probe: `/subjects` answers. */
+export const SCHEMA_REGISTRY_PROBE: ConnectorProbe<'confluent-schema-registry'> = {
+  type: 'confluent-schema-registry',
+  connection: (conn, c) => probeSchemaRegistry(conn, c.timeoutMs, c.signal, c.network),
+  target: (conn) => {
+    try {
+      return new URL(opt(conn.options, 'URL') ?? '').origin;
+    } catch {
+      return 'the schema registry';
+    }
+  },
+};

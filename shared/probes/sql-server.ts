@@ -8,7 +8,7 @@ import type { Connection } from 'tedious';
 import { resolveForProbe, type ProbeNetworkPolicy } from './addresses';
 import { endpointOf, opt, viaTunnel } from './options';
 import { addressRefused, errorChain, fail, isTimeout, messageOf, ok, osError, timedOut } from './outcome';
-import type { ConnectionProbeInput, ProbeResult } from './types';
+import type { ConnectionProbeInput, ConnectorProbe, ProbeResult } from './types';
 
 export async function probeSqlServer(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy, source?: boolean): Promise<ProbeResult> {
   if (viaTunnel(conn)) return ok('sql-server');
@@ -94,3 +94,11 @@ function sqlServerFailure(err: unknown, target: string): ProbeResult {
   if (os) return fail('sql-server', `error connecting to server: ${os}`);
   return fail('sql-server', `error connecting to server: ${messageOf(err)}`);
 }
+
+/** SQL Server's probe: reachable and signed in, and for a source change data capture. */
+export const SQL_SERVER_PROBE: ConnectorProbe<'sql-server'> = {
+  type: 'sql-server',
+  connection: (conn, c) => probeSqlServer(conn, c.timeoutMs, c.signal, c.network),
+  source: (conn, c) => probeSqlServer(conn, c.timeoutMs, c.signal, c.network, true),
+  target: (conn) => `${opt(conn.options, 'HOST') ?? ''}:${opt(conn.options, 'PORT') ?? 1433}`,
+};

@@ -4,7 +4,7 @@ import { resolveForProbe, type ProbeNetworkPolicy } from './addresses';
 import { namespaceOf } from './namespace';
 import { opt, portOf } from './options';
 import { addressRefused, fail, ok, osError, timedOut } from './outcome';
-import type { ConnectionProbeInput, ProbeResult } from './types';
+import type { ConnectionProbeInput, ConnectorProbe, ProbeResult } from './types';
 
 
 export async function probeTcp(conn: ConnectionProbeInput, timeoutMs: number, signal: AbortSignal, network: ProbeNetworkPolicy): Promise<ProbeResult> {
@@ -30,3 +30,10 @@ export async function probeTcp(conn: ConnectionProbeInput, timeoutMs: number, si
     socket.once('error', (err) => finish(fail(namespace, `error connecting to ${host}:${port}: ${osError(err) ?? err.message}`)));
   });
 }
+
+/** An SSH tunnel's probe: the bastion answers on its port. */
+export const SSH_PROBE: ConnectorProbe<'ssh'> = {
+  type: 'ssh',
+  connection: (conn, c) => probeTcp(conn, c.timeoutMs, c.signal, c.network),
+  target: (conn) => `${opt(conn.options, 'HOST') ?? ''}:${opt(conn.options, 'PORT') ?? 22}`,
+};

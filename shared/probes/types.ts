@@ -5,8 +5,11 @@
  * observations drive stalled / failed / running).
  */
 
-/** Namespaces of connector errors, like Materialize's mz_source_statuses (`postgres: ...`). */
-export type ProbeNamespace = 'postgres' | 'mysql' | 'sql-server' | 'kafka' | 's3' | 'ssh' | 'aws' | 'schema-registry';
+import type { ErrorNamespace, ProbedConnectorType } from '../connectors';
+import type { ProbeNetworkPolicy } from './addresses';
+
+/** Namespaces of connector errors, like Materialize's mz_source_statuses (`postgres: ...`): the connector types' (shared/connectors). */
+export type ProbeNamespace = ErrorNamespace;
 
 export interface ProbeResult {
   readonly ok: boolean;
@@ -37,7 +40,7 @@ export type UpstreamReferences =
 
 /** A connection's settings with its secret references resolved to values (never logged). */
 export interface ConnectionProbeInput {
-  /** `postgres`, `kafka`, `aws`, `ssh`, `confluent-schema-registry`, `aws-privatelink`. */
+  /** The connector type (shared/connectors): `postgres`, `kafka`, `aws`, `ssh`, `confluent-schema-registry`, `aws-privatelink`, ... */
   readonly type: string;
   /** Canonical option names as written: HOST, PORT, USER, DATABASE, SSL MODE, BROKER, BROKERS, REGION, ENDPOINT, ... */
   readonly options: Readonly<Record<string, string>>;
@@ -56,4 +59,28 @@ export interface Prober {
   probeSource(conn: ConnectionProbeInput, sourceOptions: Readonly<Record<string, string>>, references?: UpstreamReferences): Promise<ProbeResult>;
   /** Kafka sinks: the broker is reachable (the topic may be created by the sink). */
   probeSink(conn: ConnectionProbeInput, sinkOptions: Readonly<Record<string, string>>): Promise<ProbeResult>;
+}
+
+/** What a probe has besides the connection: its budget, the outer deadline's abort signal, and which addresses it may reach. */
+export interface ProbeContext {
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  readonly network: ProbeNetworkPolicy;
+}
+
+/**
+ * One connector type's upstream probe: every type whose descriptor (shared/connectors) says it has
+ * a probe has one, in its protocol's file here, and real.ts lists them all (a missing one fails to
+ * compile there). A source or a sink without its own check is probed as its connection.
+ */
+export interface ConnectorProbe<T extends ProbedConnectorType = ProbedConnectorType> {
+  readonly type: T;
+  /** Can the upstream be reached with these settings? (CREATE CONNECTION, VALIDATE CONNECTION) */
+  connection(conn: ConnectionProbeInput, c: ProbeContext): Promise<ProbeResult>;
+  /** Is the upstream ready for this source? */
+  source?(conn: ConnectionProbeInput, c: ProbeContext, sourceOptions: Readonly<Record<string, string>>, references?: UpstreamReferences): Promise<ProbeResult>;
+  /** Can this sink write there? */
+  sink?(conn: ConnectionProbeInput, c: ProbeContext, sinkOptions: Readonly<Record<string, string>>): Promise<ProbeResult>;
+  /** What a timeout message names: host:port, the brokers, the endpoint. */
+  target(conn: ConnectionProbeInput): string;
 }

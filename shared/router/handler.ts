@@ -5,7 +5,7 @@
  * (ReportBatchItemFailures). A retried batch sends again what had gone out: SQS FIFO drops the
  * repeated messages by deduplication id, and events repeat with the same `event_id`.
  *
- * With admission (shared/effects/admission.ts), only effects admitted under their tenant's cap
+ * With admission (shared/router/admission.ts), only effects admitted under their tenant's cap
  * are sent; the others stay pending in the outbox, not failed: the executor that settles one of
  * the tenant's effects sends them. Admission is idempotent, so a retried batch admits and sends
  * the same effects again.
@@ -16,7 +16,7 @@ import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Controller } from '../definitions';
-import type { Admission } from '../effects/admission';
+import type { Admission } from './admission';
 import type { FaultInjector } from '../dataplane/faults';
 import type { EventPublisher } from '../events/publisher';
 import type { ControlPlaneEvent } from '../events/model';

@@ -47,7 +47,7 @@ export function matchesRouterFilter(record: DynamoDBRecord): boolean {
 
 export interface RoutedMessage {
   readonly controller: Controller;
-  /** The effect's tenant and id: what admission (shared/effects/admission.ts) counts. */
+  /** The effect's tenant and id: what admission (shared/router/admission.ts) counts. */
   readonly tenant: string;
   readonly effectId: string;
   readonly sk: string;
@@ -73,7 +73,7 @@ export function routeRecord(record: DynamoDBRecord): RoutedMessage | undefined {
 
 /**
  * The queue message of an effect record. The router and the DDL function's fast path
- * (shared/effects/fast-path.ts) both build it here, so both copies of a message carry the same
+ * (shared/router/fast-path.ts) both build it here, so both copies of a message carry the same
  * group and deduplication id and SQS FIFO keeps only the first.
  */
 export function messageForEffect(effect: EffectRecord): RoutedMessage | undefined {

@@ -24,7 +24,7 @@ import {
   UpdateSecretVersionStageCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { SECRET_NAME_ROOT } from '../definitions';
+import { SECRET_NAME_ROOT } from '../clients/secret-names';
 import { randomUUID } from 'node:crypto';
 import type { NewestGeneration, SecretStore, SecretVersionList } from './store';
 

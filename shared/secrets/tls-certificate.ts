@@ -58,7 +58,7 @@ export function parseTlsCertificateSecret(secretId: string, text: string | undef
 
 /**
  * Reads the certificate from its secret, anew at each call (a renewed certificate is picked up).
- * `reader` is Secrets Manager's (shared/lambda/clients/secrets-manager.ts `makeSecretStringReader`).
+ * `reader` is Secrets Manager's (shared/clients/secrets-manager.ts `makeSecretStringReader`).
  */
 export function secretTlsCertificate(
   reader: { readSecretString(secretId: string): Promise<string | undefined> },

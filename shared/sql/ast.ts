@@ -3,6 +3,10 @@
  * with no catalog knowledge. The planner resolves names; the printer gives canonical SQL back.
  */
 
+import type { ConnectionSourceType, ConnectionType, GeneratorSourceType, LoadGenerator, SinkType, TunnelType } from '../connectors';
+
+export type { ConnectionType, LoadGenerator } from '../connectors';
+
 /** A possibly qualified name: `db.schema.name`, `schema.name`, `name`, or `cluster.replica`. */
 export type ObjectName = readonly string[];
 
@@ -27,10 +31,16 @@ export type OptionValue =
   /** A connection-level `AWS PRIVATELINK pl (PORT 9093)`: the PrivateLink connection with options. */
   | { readonly kind: 'privatelink'; readonly connection: ObjectName; readonly options: readonly SqlOption[] };
 
-/** How a broker is reached: an SSH tunnel, or an AWS PrivateLink connection with its options (`AVAILABILITY ZONE`, `PORT`). */
-export type Tunnel =
-  | { readonly kind: 'ssh tunnel'; readonly connection: ObjectName }
-  | { readonly kind: 'aws privatelink'; readonly connection: ObjectName; readonly options: readonly SqlOption[] };
+/**
+ * How a broker is reached: through a connection of a tunnel type (shared/connectors: an SSH tunnel,
+ * or an AWS PrivateLink connection with its options, `AVAILABILITY ZONE` and `PORT`).
+ */
+export interface Tunnel {
+  readonly kind: TunnelType;
+  readonly connection: ObjectName;
+  /** Options after the connection's name (a type whose tunnel takes them); none otherwise. */
+  readonly options: readonly SqlOption[];
+}
 
 /** One `REFRESH` option of a materialized view; the expressions are kept as typed (the planner evaluates them). */
 export type RefreshOptionValue =
@@ -152,12 +162,6 @@ export interface TableConstraint {
   readonly columns: readonly string[];
 }
 
-/** Connection types of `CREATE CONNECTION ... TO <type>`. */
-export type ConnectionType = 'kafka' | 'postgres' | 'mysql' | 'sql server' | 'aws' | 'aws privatelink' | 'ssh tunnel' | 'confluent schema registry';
-
-/** Load generators of `FROM LOAD GENERATOR <generator>`. */
-export type LoadGenerator = 'auction' | 'clock' | 'counter' | 'datums' | 'key value' | 'marketing' | 'tpch';
-
 /** `KEY STRATEGY ...` / `VALUE STRATEGY ...` of an Avro format read through a schema registry. */
 export type SchemaStrategy =
   | { readonly kind: 'latest' }
@@ -218,15 +222,13 @@ export type ExternalReferences =
   | { readonly kind: 'tables'; readonly tables: readonly { readonly reference: ObjectName; readonly alias?: ObjectName }[] }
   | { readonly kind: 'schemas'; readonly schemas: readonly string[] };
 
+/** `FROM <type> CONNECTION c (...)` or `FROM LOAD GENERATOR <generator> (...)`: the kind is the connector type (shared/connectors). */
 export type SourceConnection =
-  | { readonly kind: 'kafka'; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
-  | { readonly kind: 'postgres'; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
-  | { readonly kind: 'mysql'; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
-  | { readonly kind: 'sql server'; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
-  | { readonly kind: 'load generator'; readonly generator: LoadGenerator; readonly options: readonly SqlOption[] };
+  | { readonly kind: ConnectionSourceType; readonly connection: ObjectName; readonly options: readonly SqlOption[] }
+  | { readonly kind: GeneratorSourceType; readonly generator: LoadGenerator; readonly options: readonly SqlOption[] };
 
 export interface SinkConnection {
-  readonly kind: 'kafka';
+  readonly kind: SinkType;
   readonly connection: ObjectName;
   readonly options: readonly SqlOption[];
   /** `KEY (columns) [NOT ENFORCED]`. */

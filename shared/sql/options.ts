@@ -4,18 +4,9 @@
  * Names Materialize has but we do not are answered 0A000 instead of "Expected one of ...".
  */
 
-export interface OptionListSpec {
-  /** For messages: `CREATE CLUSTER`, `Kafka connection`, ... */
-  readonly what: string;
-  /** Canonical names: upper case, words separated by one space. */
-  readonly names: readonly string[];
-  /** Materialize has these here; we do not (yet). */
-  readonly unsupported?: readonly string[];
-  /** Alternative spellings, mapped to the canonical name. */
-  readonly aliases?: Readonly<Record<string, string>>;
-  /** What "Expected ..." lists for an unknown name, as Materialize words it (default: one of the names). */
-  readonly expected?: readonly string[];
-}
+import { CONNECTION_CONNECTORS, type OptionListSpec } from '../connectors';
+
+export type { OptionListSpec } from '../connectors';
 
 const CLUSTER_NAMES = [
   'AVAILABILITY ZONES',
@@ -29,8 +20,6 @@ const CLUSTER_NAMES = [
   'SIZE',
   'WORKLOAD CLASS',
 ] as const;
-
-const SSL_NAMES = ['SSL CERTIFICATE', 'SSL CERTIFICATE AUTHORITY', 'SSL KEY'] as const;
 
 /**
  * Connection options whose value must be a `SECRET` reference, as Materialize reads them
@@ -59,92 +48,11 @@ export const OPTION_LISTS = {
       'WORKERS',
     ],
   },
-  kafkaConnection: {
-    what: 'Kafka connection',
-    names: [
-      'AWS CONNECTION',
-      'AWS PRIVATELINK',
-      'BROKER',
-      'BROKERS',
-      'PROGRESS TOPIC',
-      'PROGRESS TOPIC REPLICATION FACTOR',
-      'SASL MECHANISMS',
-      'SASL PASSWORD',
-      'SASL USERNAME',
-      'SECURITY PROTOCOL',
-      ...SSL_NAMES,
-      'SSH TUNNEL',
-    ],
-  },
-  postgresConnection: {
-    what: 'PostgreSQL connection',
-    names: ['AWS PRIVATELINK', 'DATABASE', 'HOST', 'PASSWORD', 'PORT', 'SSH TUNNEL', ...SSL_NAMES, 'SSL MODE', 'USER'],
-    aliases: { USERNAME: 'USER' },
-  },
-  mysqlConnection: {
-    what: 'MySQL connection',
-    names: ['AWS CONNECTION', 'AWS PRIVATELINK', 'HOST', 'PASSWORD', 'PORT', 'SSH TUNNEL', ...SSL_NAMES, 'SSL MODE', 'USER'],
-    aliases: { USERNAME: 'USER' },
-  },
-  sqlServerConnection: {
-    what: 'SQL Server connection',
-    names: ['AWS PRIVATELINK', 'DATABASE', 'HOST', 'PASSWORD', 'PORT', 'SSH TUNNEL', ...SSL_NAMES, 'SSL MODE', 'USER'],
-    aliases: { USERNAME: 'USER' },
-  },
-  awsConnection: {
-    what: 'AWS connection',
-    names: ['ACCESS KEY ID', 'ASSUME ROLE ARN', 'ASSUME ROLE SESSION NAME', 'ENDPOINT', 'REGION', 'SECRET ACCESS KEY', 'SESSION TOKEN'],
-  },
-  awsPrivatelinkConnection: { what: 'AWS PrivateLink connection', names: ['AVAILABILITY ZONES', 'SERVICE NAME'] },
-  sshConnection: { what: 'SSH tunnel connection', names: ['HOST', 'PORT', 'USER'], aliases: { USERNAME: 'USER' } },
-  csrConnection: {
-    what: 'Confluent Schema Registry connection',
-    names: ['AWS PRIVATELINK', 'PASSWORD', 'PORT', ...SSL_NAMES, 'SSH TUNNEL', 'URL', 'USER'],
-    aliases: { USERNAME: 'USER' },
-  },
   connectionWith: { what: 'CREATE CONNECTION', names: ['VALIDATE'] },
-  kafkaSource: {
-    what: 'Kafka source',
-    names: ['GROUP ID PREFIX', 'START OFFSET', 'START TIMESTAMP', 'TOPIC', 'TOPIC METADATA REFRESH INTERVAL'],
-  },
-  postgresSource: { what: 'PostgreSQL source', names: ['PUBLICATION', 'TEXT COLUMNS'], unsupported: ['DETAILS'] },
-  mysqlSource: { what: 'MySQL source', names: ['EXCLUDE COLUMNS', 'TEXT COLUMNS'], unsupported: ['DETAILS'] },
-  sqlServerSource: { what: 'SQL Server source', names: ['EXCLUDE COLUMNS', 'TEXT COLUMNS'], unsupported: ['DETAILS'] },
-  loadGenerator: {
-    what: 'load generator',
-    names: [
-      'AS OF',
-      'BATCH SIZE',
-      'KEYS',
-      'MAX CARDINALITY',
-      'PARTITIONS',
-      'SCALE FACTOR',
-      'SEED',
-      'SNAPSHOT ROUNDS',
-      'TICK INTERVAL',
-      'TRANSACTIONAL SNAPSHOT',
-      'UP TO',
-      'VALUE SIZE',
-    ],
-  },
   sourceWith: { what: 'CREATE SOURCE', names: ['RETAIN HISTORY', 'TIMESTAMP INTERVAL'] },
   /** `ALTER SOURCE ... SET / RESET (...)`: an unknown name lists what Materialize's parser lists (its options' first words). */
   alterSourceSet: { what: 'ALTER SOURCE', names: ['RETAIN HISTORY', 'TIMESTAMP INTERVAL'], expected: ['TIMESTAMP', 'RETAIN'] },
   alterSourceAddSubsource: { what: 'ALTER SOURCE ... ADD SUBSOURCE', names: ['EXCLUDE COLUMNS', 'TEXT COLUMNS'], unsupported: ['DETAILS'] },
-  kafkaSink: {
-    what: 'Kafka sink',
-    names: [
-      'COMPRESSION TYPE',
-      'LEGACY IDS',
-      'PROGRESS GROUP ID PREFIX',
-      'TOPIC',
-      'TOPIC METADATA REFRESH INTERVAL',
-      'TOPIC PARTITION COUNT',
-      'TOPIC REPLICATION FACTOR',
-      'TRANSACTIONAL ID PREFIX',
-    ],
-    unsupported: ['PARTITION BY', 'TOPIC CONFIG'],
-  },
   sinkWith: {
     what: 'CREATE SINK',
     names: ['SNAPSHOT', 'VERSION'],
@@ -172,12 +80,10 @@ export type OptionListName = keyof typeof OPTION_LISTS;
 /**
  * Materialize's parser reads every connection option name after any connection type and its
  * planner then refuses the ones the type does not take ("KAFKA connections do not support ACCESS
- * KEY ID values"): the union of our per-type lists is what the parser reads.
+ * KEY ID values"): the union of the connector types' lists (shared/connectors) is what the parser reads.
  */
 export const ANY_CONNECTION_OPTIONS: OptionListSpec = (() => {
-  const lists = Object.entries(OPTION_LISTS)
-    .filter(([k]) => k.endsWith('Connection'))
-    .map(([, v]) => v as OptionListSpec);
+  const lists: readonly OptionListSpec[] = CONNECTION_CONNECTORS.map((c) => c.connection.options);
   return {
     what: 'connection',
     names: [...new Set(lists.flatMap((l) => l.names))].sort(),
@@ -194,18 +100,6 @@ const CONNECTION_OPTION_ORDER = [
   'PUBLIC KEY 2', 'REGION', 'SASL MECHANISMS', 'SASL PASSWORD', 'SASL USERNAME', 'SCOPE', 'SECRET ACCESS KEY', 'SECURITY PROTOCOL', 'SERVICE NAME',
   'SSH TUNNEL', 'SSL CERTIFICATE', 'SSL CERTIFICATE AUTHORITY', 'SSL KEY', 'SSL MODE', 'SESSION TOKEN', 'CATALOG TYPE', 'URL', 'USER', 'WAREHOUSE',
 ];
-
-/** Each connection type's option list, by the type as the AST spells it. */
-export const CONNECTION_OPTION_LISTS: Readonly<Record<string, OptionListSpec>> = {
-  kafka: OPTION_LISTS.kafkaConnection,
-  postgres: OPTION_LISTS.postgresConnection,
-  mysql: OPTION_LISTS.mysqlConnection,
-  'sql server': OPTION_LISTS.sqlServerConnection,
-  aws: OPTION_LISTS.awsConnection,
-  'aws privatelink': OPTION_LISTS.awsPrivatelinkConnection,
-  'ssh tunnel': OPTION_LISTS.sshConnection,
-  'confluent schema registry': OPTION_LISTS.csrConnection,
-};
 
 /**
  * The names in `given` that `spec` (one connection type's list) does not take, in Materialize's

@@ -12,7 +12,6 @@ import type {
   AlterRoleAction,
   ClusterAlterWait,
   ColumnDef,
-  ConnectionType,
   DataType,
   DocOnTarget,
   ExternalReferences,
@@ -56,6 +55,7 @@ import { docOnText } from './printer';
 import { MZ_KEYWORDS } from './mz-keywords';
 import { describeOp, describeToken, parserExpected } from './tokens';
 import { ANY_CONNECTION_OPTIONS, OPTION_LISTS, VALUE_PREFIX, type OptionListSpec } from './options';
+import { CONNECTION_CONNECTORS, CONNECTION_SOURCE_CONNECTORS, GENERATOR_SOURCE_CONNECTORS, LOAD_GENERATOR, SINK_CONNECTORS, SOURCE_CONNECTORS, sqlWords, TUNNEL_CONNECTORS, WEBHOOK } from '../connectors';
 import { MAX_NESTING_DEPTH, readScalar, type ScalarExpr } from './scalar';
 
 export { MAX_NESTING_DEPTH };
@@ -151,10 +151,9 @@ const GRANT_OBJECT_TYPES: readonly { readonly words: readonly string[]; readonly
 ];
 const GRANT_TYPES_IN_SCHEMA: ReadonlySet<string> = new Set(['table', 'type', 'secret', 'connection']);
 
-const LOAD_GENERATORS: readonly (readonly [LoadGenerator, readonly string[]])[] = [
-  ['auction', ['auction']], ['clock', ['clock']], ['counter', ['counter']], ['datums', ['datums']], ['key value', ['key', 'value']],
-  ['marketing', ['marketing']], ['tpch', ['tpch']],
-];
+/** The connector types' words (shared/connectors), longest first where one starts another (`AWS PRIVATELINK`, `AWS`). */
+const CONNECTION_TYPES = [...CONNECTION_CONNECTORS].sort((a, b) => b.words.length - a.words.length);
+const LOAD_GENERATORS = Object.entries(LOAD_GENERATOR.source.generators).map(([g, spec]) => [g as LoadGenerator, spec.words] as const);
 
 /** Built-in type names of more than one word, and the words that may follow their first word. */
 const MULTIWORD_TYPES: Readonly<Record<string, readonly (readonly string[])[]>> = {
@@ -550,20 +549,13 @@ export class Parser {
     const name = this.parseNameFor('connection');
     this.expectKeyword('to');
     const t = this.peek();
-    let connectionType: ConnectionType;
-    if (this.eatKeyword('kafka')) connectionType = 'kafka';
-    else if (this.eatKeyword('postgres')) connectionType = 'postgres';
-    else if (this.eatKeyword('mysql')) connectionType = 'mysql';
-    else if (this.eatKeywords('sql', 'server')) connectionType = 'sql server';
-    else if (this.eatKeywords('aws', 'privatelink')) connectionType = 'aws privatelink';
-    else if (this.eatKeyword('aws')) connectionType = 'aws';
-    else if (this.eatKeywords('ssh', 'tunnel')) connectionType = 'ssh tunnel';
-    else if (this.eatKeywords('confluent', 'schema', 'registry')) connectionType = 'confluent schema registry';
-    else if (this.peekKeyword('yugabyte') || this.peekKeywords('iceberg', 'catalog')) {
-      const words = this.peekKeyword('iceberg') ? `${t.raw} ${this.peek(1).raw}` : t.raw;
-      throw this.unsupported(t, `CREATE CONNECTION ... TO ${words.toUpperCase()}`);
-    } else {
-      return this.fail(`a connection type (one of ${oneOf(['AWS', 'AWS PRIVATELINK', 'CONFLUENT SCHEMA REGISTRY', 'KAFKA', 'MYSQL', 'POSTGRES', 'SQL SERVER', 'SSH TUNNEL'])})`);
+    const connectionType = CONNECTION_TYPES.find((c) => this.eatKeywords(...c.words))?.name;
+    if (connectionType === undefined) {
+      if (this.peekKeyword('yugabyte') || this.peekKeywords('iceberg', 'catalog')) {
+        const words = this.peekKeyword('iceberg') ? `${t.raw} ${this.peek(1).raw}` : t.raw;
+        throw this.unsupported(t, `CREATE CONNECTION ... TO ${words.toUpperCase()}`);
+      }
+      return this.fail(`a connection type (one of ${oneOf(CONNECTION_CONNECTORS.map(sqlWords).sort())})`);
     }
     // Any type's option names read here; the planner refuses the ones this type does not take.
     const options = this.parseOptions(ANY_CONNECTION_OPTIONS);
@@ -582,28 +574,22 @@ export class Parser {
     const inCluster = this.parseInCluster();
     this.expectKeyword('from');
     const t = this.peek();
-    if (columns === undefined && this.eatKeyword('webhook')) return this.parseWebhookSource(name, ifNotExists, inCluster);
-    let connection: SourceConnection;
-    if (this.eatKeywords('kafka', 'connection')) {
+    if (columns === undefined && this.eatKeywords(...WEBHOOK.words)) return this.parseWebhookSource(name, ifNotExists, inCluster);
+    // The connector types' words (shared/connectors): `<type> CONNECTION c`, or `LOAD GENERATOR <generator>`.
+    let connection: SourceConnection | undefined;
+    const via = CONNECTION_SOURCE_CONNECTORS.find((c) => this.eatKeywords(...c.words, 'connection'));
+    const generated = via ? undefined : GENERATOR_SOURCE_CONNECTORS.find((c) => this.eatKeywords(...c.words));
+    if (via) {
       const conn = this.parseObjectName();
-      connection = { kind: 'kafka', connection: conn, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.kafkaSource) : [] };
-    } else if (this.eatKeywords('postgres', 'connection')) {
-      const conn = this.parseObjectName();
-      connection = { kind: 'postgres', connection: conn, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.postgresSource) : [] };
-    } else if (this.eatKeywords('mysql', 'connection')) {
-      const conn = this.parseObjectName();
-      connection = { kind: 'mysql', connection: conn, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.mysqlSource) : [] };
-    } else if (this.eatKeywords('sql', 'server', 'connection')) {
-      const conn = this.parseObjectName();
-      connection = { kind: 'sql server', connection: conn, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.sqlServerSource) : [] };
-    } else if (this.eatKeywords('load', 'generator')) {
+      connection = { kind: via.name, connection: conn, options: this.peekOp('(') ? this.parseOptions(via.source.options) : [] };
+    } else if (generated) {
       const generator = this.parseLoadGenerator();
-      connection = { kind: 'load generator', generator, options: this.peekOp('(') ? this.parseOptions(OPTION_LISTS.loadGenerator) : [] };
-    } else if (this.peekKeyword('yugabyte')) {
-      throw this.unsupported(t, `CREATE SOURCE ... FROM ${t.raw.toUpperCase()}`);
-    } else {
-      const kinds = ['KAFKA CONNECTION', 'LOAD GENERATOR', 'MYSQL CONNECTION', 'POSTGRES CONNECTION', 'SQL SERVER CONNECTION'];
-      return this.fail(`a source type (one of ${oneOf(columns === undefined ? [...kinds, 'WEBHOOK'] : kinds)})`);
+      connection = { kind: generated.name, generator, options: this.peekOp('(') ? this.parseOptions(generated.source.options) : [] };
+    }
+    if (!connection) {
+      if (this.peekKeyword('yugabyte')) throw this.unsupported(t, `CREATE SOURCE ... FROM ${t.raw.toUpperCase()}`);
+      const kinds = SOURCE_CONNECTORS.filter((c) => columns === undefined || c.source.form !== 'statement').map((c) => (c.source.form === 'connection' ? `${sqlWords(c)} CONNECTION` : sqlWords(c)));
+      return this.fail(`a source type (one of ${oneOf(kinds.sort())})`);
     }
     const format = this.parseFormatSpecifier('source');
     const includeMetadata = this.eatKeyword('include') ? this.parseIncludeMetadata() : [];
@@ -853,9 +839,11 @@ export class Parser {
     this.expectKeyword('from');
     const from = this.parseObjectName();
     this.expectKeyword('into');
-    this.expectKeywords('kafka', 'connection');
+    // The sink types' words (shared/connectors); with none of them, the first one's are expected.
+    const sink = SINK_CONNECTORS.find((c) => this.peekKeywords(...c.words, 'connection')) ?? SINK_CONNECTORS[0]!;
+    this.expectKeywords(...sink.words, 'connection');
     const conn = this.parseObjectName();
-    const options = this.peekOp('(') ? this.parseOptions(OPTION_LISTS.kafkaSink) : [];
+    const options = this.peekOp('(') ? this.parseOptions(sink.sink.options) : [];
     let key: SinkConnection['key'];
     if (this.peekKeyword('key') && this.peekOp('(', 1)) {
       this.next();
@@ -864,7 +852,7 @@ export class Parser {
     }
     const headers = this.eatKeyword('headers') ? this.parseIdent() : undefined;
     const connection: SinkConnection = {
-      kind: 'kafka',
+      kind: sink.name,
       connection: conn,
       options,
       ...(key ? { key } : {}),
@@ -894,9 +882,9 @@ export class Parser {
   private parseCreateTable(temporary: boolean): Statement {
     const ifNotExists = this.eatIfNotExists();
     const name = this.parseNameFor('table');
-    if (this.peekKeywords('from', 'webhook')) {
-      if (temporary) throw this.unsupported(this.peek(), 'CREATE TEMPORARY TABLE ... FROM WEBHOOK');
-      this.i += 2;
+    if (this.peekKeywords('from', ...WEBHOOK.words)) {
+      if (temporary) throw this.unsupported(this.peek(), `CREATE TEMPORARY TABLE ... FROM ${sqlWords(WEBHOOK)}`);
+      this.i += 1 + WEBHOOK.words.length;
       return this.parseWebhookSource(name, ifNotExists, undefined, true);
     }
     // `CREATE TABLE t (a, b) FROM SOURCE s (...)`: column names, no types, before FROM SOURCE.
@@ -2192,12 +2180,12 @@ export class Parser {
   /** `USING SSH TUNNEL name` / `USING AWS PRIVATELINK name [(AVAILABILITY ZONE [=] 'z', PORT [=] n)]` after a broker's address (Materialize's parse_kafka_broker). */
   private parseBrokerTunnel(address: string): OptionValue {
     this.expectKeyword('using');
-    if (this.eatKeywords('ssh', 'tunnel')) return { kind: 'broker', address, via: { kind: 'ssh tunnel', connection: this.parseObjectName() } };
-    if (this.eatKeywords('aws', 'privatelink')) {
+    for (const c of TUNNEL_CONNECTORS) {
+      if (!this.eatKeywords(...c.words)) continue;
       const connection = this.parseObjectName();
-      return { kind: 'broker', address, via: { kind: 'aws privatelink', connection, options: this.peekOp('(') ? this.parsePrivatelinkOptions() : [] } };
+      return { kind: 'broker', address, via: { kind: c.name, connection, options: c.connection.tunnel.options && this.peekOp('(') ? this.parsePrivatelinkOptions() : [] } };
     }
-    return this.fail('one of AWS or SSH');
+    return this.fail(`one of ${[...new Set(TUNNEL_CONNECTORS.map((c) => c.words[0]!.toUpperCase()))].sort().join(' or ')}`);
   }
 
   /** `(AVAILABILITY ZONE [=] 'z', PORT [=] n)` after an AWS PRIVATELINK connection's name. */

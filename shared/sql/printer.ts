@@ -3,6 +3,7 @@
  * Keywords are upper case, identifiers are quoted when they are not plain lower-case words or
  * when they are keywords of our grammar, raw spans (view bodies, index keys) are written as typed.
  */
+import { sqlWords, WEBHOOK } from '../connectors';
 import type {
   ClusterAlterWait,
   ColumnDef,
@@ -80,7 +81,7 @@ function optionValue(v: OptionValue): string {
     case 'refresh_schedule':
       return `ON REFRESH${v.hydrationTimeEstimate !== undefined ? ` (HYDRATION TIME ESTIMATE = ${stringLiteral(v.hydrationTimeEstimate)})` : ''}`;
     case 'broker':
-      return `${stringLiteral(v.address)} USING ${v.via.kind.toUpperCase()} ${objectName(v.via.connection)}${v.via.kind === 'aws privatelink' && v.via.options.length ? ` ${optionList(v.via.options)}` : ''}`;
+      return `${stringLiteral(v.address)} USING ${sqlWords(v.via.kind)} ${objectName(v.via.connection)}${v.via.options.length ? ` ${optionList(v.via.options)}` : ''}`;
     case 'privatelink':
       return `${objectName(v.connection)}${v.options.length ? ` ${optionList(v.options)}` : ''}`;
   }
@@ -287,20 +288,10 @@ function references(r: ExternalReferences): string {
   }
 }
 
+/** `<TYPE> CONNECTION c (...)` or `LOAD GENERATOR <GENERATOR> (...)`, in the connector type's words (shared/connectors). */
 function sourceConnection(c: SourceConnection): string {
   const opts = c.options.length ? ` ${optionList(c.options)}` : '';
-  switch (c.kind) {
-    case 'kafka':
-      return `KAFKA CONNECTION ${objectName(c.connection)}${opts}`;
-    case 'postgres':
-      return `POSTGRES CONNECTION ${objectName(c.connection)}${opts}`;
-    case 'mysql':
-      return `MYSQL CONNECTION ${objectName(c.connection)}${opts}`;
-    case 'sql server':
-      return `SQL SERVER CONNECTION ${objectName(c.connection)}${opts}`;
-    case 'load generator':
-      return `LOAD GENERATOR ${c.generator.toUpperCase()}${opts}`;
-  }
+  return 'generator' in c ? `${sqlWords(c.kind)} ${c.generator.toUpperCase()}${opts}` : `${sqlWords(c.kind)} CONNECTION ${objectName(c.connection)}${opts}`;
 }
 
 const withOptions = (options: readonly SqlOption[]): string => (options.length ? ` WITH ${optionList(options)}` : '');
@@ -370,7 +361,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     case 'validate_connection':
       return `VALIDATE CONNECTION ${objectName(s.name)}`;
     case 'create_connection':
-      return `CREATE CONNECTION ${ifNotExists(s.ifNotExists)}${objectName(s.name)} TO ${s.connectionType.toUpperCase()} ${optionList(s.options)}${withOptions(s.withOptions)}`;
+      return `CREATE CONNECTION ${ifNotExists(s.ifNotExists)}${objectName(s.name)} TO ${sqlWords(s.connectionType)} ${optionList(s.options)}${withOptions(s.withOptions)}`;
     case 'create_source': {
       const head = `CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${s.columns ? ` ${identList(s.columns)}` : ''}${inCluster(s.inCluster)} FROM ${sourceConnection(s.connection)}`;
       const tail = sourceClauses(s);
@@ -379,7 +370,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     case 'create_webhook_source': {
       // A table takes no IN CLUSTER (Materialize's printer leaves it out too).
       const head = s.isTable ? `CREATE TABLE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}` : `CREATE SOURCE ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${inCluster(s.inCluster)}`;
-      const parts = [`${head} FROM WEBHOOK BODY FORMAT ${format(s.bodyFormat)}`];
+      const parts = [`${head} FROM ${sqlWords(WEBHOOK)} BODY FORMAT ${format(s.bodyFormat)}`];
       for (const h of s.includeHeader) parts.push(`INCLUDE HEADER ${stringLiteral(h.header)} AS ${ident(h.alias)}${h.bytes ? ' BYTES' : ''}`);
       if (s.includeHeaders) {
         const filters = s.includeHeaders.filters.map((f) => `${f.block ? 'NOT ' : ''}${stringLiteral(f.header)}`);
@@ -391,7 +382,7 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     case 'create_sink': {
       const c = s.connection;
       const parts = [`CREATE SINK ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${inCluster(s.inCluster)} FROM ${objectName(s.from)}`];
-      parts.push(`INTO KAFKA CONNECTION ${objectName(c.connection)}${c.options.length ? ` ${optionList(c.options)}` : ''}`);
+      parts.push(`INTO ${sqlWords(c.kind)} CONNECTION ${objectName(c.connection)}${c.options.length ? ` ${optionList(c.options)}` : ''}`);
       if (c.key) parts.push(`KEY ${identList(c.key.columns)}${c.key.notEnforced ? ' NOT ENFORCED' : ''}`);
       if (c.headers !== undefined) parts.push(`HEADERS ${ident(c.headers)}`);
       if (s.format) parts.push(formatSpecifier(s.format));

@@ -1,7 +1,7 @@
 /**
  * The data plane as a whole: reporting, or silent. Pure.
  *
- * Every connector has its own report deadline (shared/status/ingest.ts), and the sweeper's
+ * Every connector has its own report deadline (shared/status-ingest/ingest.ts), and the sweeper's
  * connector pass marks an overdue one `stalled`. When the whole data plane goes quiet (its reporter
  * died, or lost its way to the status queue) every running connector becomes overdue in the same
  * minute, and marking them one by one takes a status transaction each: about 8 300 a second for

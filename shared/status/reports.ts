@@ -3,7 +3,7 @@
  * stale/duplicate/dropped verdict, and the observation a report makes for `transition()`.
  */
 import * as z from 'zod/mini';
-import { REPORTED_STATUSES, type StatusReport } from '../dataplane/contract';
+import { HEARTBEAT_TIMEOUT_SECONDS, REPORTED_STATUSES, type StatusReport } from '../dataplane/contract';
 import { scrubError } from '../probes/namespace';
 import type { Observation, StatusDetails } from './transition';
 
@@ -102,4 +102,9 @@ export function reportObservation(kind: 'source' | 'sink', report: StatusReport)
     replicas: r.status === 'paused' ? 0 : 1,
     report: { status: r.status, error: r.status === 'stalled' || r.status === 'failed' ? r.error : null, details },
   };
+}
+
+/** When the next report is due: none while failed (the data plane has nothing more to say until a new generation). */
+export function reportDueAt(status: string, now: Date): string | undefined {
+  return status === 'failed' || status === 'dropped' ? undefined : new Date(now.getTime() + HEARTBEAT_TIMEOUT_SECONDS * 1000).toISOString();
 }

@@ -1,5 +1,5 @@
 /**
- * The sweeper's connector pass. Health is reported by the data plane (shared/status/ingest.ts);
+ * The sweeper's connector pass. Health is reported by the data plane (shared/status-ingest/ingest.ts);
  * this pass only catches silence: a connector whose report deadline passed (no heartbeat, or a
  * `starting` that never got a first report) becomes `stalled` with "no status reported by the
  * data plane for N s". A control-plane probe of the upstream runs then, as a diagnostic in the

@@ -23,7 +23,7 @@ import type { CatalogObject } from '../catalog/model';
 import type { OutboxStore, TxnRecord } from '../catalog/outbox-store';
 import type { CatalogStore } from '../catalog/store';
 import { DEFAULT_READ_POLICY, type DataPlane, type ObservedResource, type ResourceOwner } from '../dataplane/contract';
-import { RESOURCES_OF, resourcesOf } from '../effects/derive';
+import { RESOURCES_OF, resourcesOf } from '../catalog/derive';
 import type { EffectIntent, EffectKind, EffectRecord } from '../effects/model';
 import type { SecretStore, SecretVersionList } from '../secrets/store';
 import { tenantSk } from '../catalog/keys';

@@ -7,7 +7,7 @@
  * never the catalog. Two sweepers may run at once: each replay is claimed with a conditional
  * write on the effect's replay counter, so an effect is re-sent once per window, not twice.
  *
- * With admission (shared/effects/admission.ts), an effect is sent only once admitted under its
+ * With admission (shared/router/admission.ts), an effect is sent only once admitted under its
  * tenant's cap: the replay admits what nobody sent (a crash between a settle and the next send,
  * or between admission and send) and, when the tenant is at its cap, first releases the slots of
  * effects no longer pending (settled, aged out, dead-lettered), so no slot is held for good.
@@ -20,7 +20,7 @@ import { routeRecord } from '../router/routing';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { ALL_SHARDS, type AttentionEntry, type PendingEffect } from '../catalog/outbox-store';
 import { effectSkOfId } from '../catalog/keys';
-import { leakedSlots, type Admission } from '../effects/admission';
+import { leakedSlots, type Admission } from '../router/admission';
 import type { StoredStatus } from '../catalog/status-store';
 import type { TableStores } from '../catalog/stores';
 import type { FaultInjector } from '../dataplane/faults';

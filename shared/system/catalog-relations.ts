@@ -4,6 +4,7 @@
  * and history items it needs. Pure: the caller loads the inputs; the SQL engine answers queries
  * over these rows.
  */
+import { AWS, KAFKA, SOURCE_CONNECTORS, WEBHOOK, type SourceType } from '../connectors';
 import { knownColumns, NO_DATABASE, type CatalogObject, type CatalogSnapshot, type ItemObject, type NetworkPolicyRule, type ObjectOf } from '../catalog/model';
 import type { HistoryRow, ReplicaStatusRecord, StoredStatus } from '../catalog/status-store';
 import type { EffectRecord } from '../effects/model';
@@ -116,7 +117,8 @@ function connectorRows(kind: 'source' | 'sink', i: SystemInputs): StatusRow[] {
       const upstream = failingUpstream(i.snapshot, i.connectorStatuses, x.id);
       // A sink whose input is stalled or failed cannot be running, whatever its own probe says.
       const shown = upstream && (own?.status ?? 'running') === 'running' ? { ...own!, status: 'stalled' as const, error: `upstream ${upstream.kind} ${upstream.name} is ${upstream.status}: ${upstream.error}` } : own;
-      row(x.id, x.name, 'kafka', shown);
+      // Kafka is the one sink type (a sink keeps no type of its own).
+      row(x.id, x.name, KAFKA.name, shown);
     }
   }
   return rows;
@@ -134,8 +136,8 @@ const databaseIdOf = (s: ObjectOf<'schema'>): string | null => (s.spec.databaseI
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** The relation that lists each upstream table a source of this type exports (Materialize's names). */
-const UPSTREAM_TABLES_RELATION = { postgres: 'mz_postgres_source_tables', mysql: 'mz_mysql_source_tables', 'sql-server': 'mz_sql_server_source_tables' } as const;
+/** The source types that export an upstream database's tables, and the relation that lists them (Materialize's names, in their descriptors). */
+const UPSTREAM_TABLES = SOURCE_CONNECTORS.flatMap((c) => ('upstreamTables' in c.source ? [{ type: c.name, relation: c.source.upstreamTables.relation }] : []));
 
 /** The network policies as mz_network_policies lists them: Materialize's built-in `default` (id u1, mz_system's, open ingress) unless a stored one replaced it. */
 function networkPolicies(snapshot: CatalogSnapshot): { id: string; name: string; owner: string; rules: readonly NetworkPolicyRule[] }[] {
@@ -299,7 +301,7 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
     rows: ({ snapshot }) =>
       snapshot.ofKind('sink').map((x) => ({
         ...schemaItem(snapshot, x),
-        type: 'kafka',
+        type: KAFKA.name,
         connection_id: x.spec.connectionId,
         size: null,
         envelope_type: x.spec.envelope ?? null,
@@ -472,7 +474,7 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
     rows: ({ snapshot }) =>
       snapshot
         .ofKind('connection')
-        .filter((c) => c.spec.connector.type === 'kafka')
+        .filter((c) => c.spec.connector.type === KAFKA.name)
         .map((c) => ({ id: c.id, brokers: splitList(c.spec.connector.options.BROKERS ?? c.spec.connector.options.BROKER ?? ''), sink_progress_topic: c.spec.connector.options['PROGRESS TOPIC'] ?? `_materialize-progress-${c.id}` })),
   }),
   def({
@@ -483,7 +485,7 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
     rows: ({ snapshot }) =>
       snapshot
         .ofKind('source')
-        .filter((s) => s.spec.sourceType === 'kafka')
+        .filter((s) => s.spec.sourceType === KAFKA.name)
         .map((s) => ({ id: s.id, group_id_prefix: s.spec.options['GROUP ID PREFIX'] ?? `materialize-${s.id}`, topic: unquote(s.spec.options.TOPIC ?? '') })),
   }),
   def({
@@ -500,7 +502,7 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
     needs: [],
     // Webhook sources and the tables fed by a webhook (CREATE TABLE ... FROM WEBHOOK): both take requests at a URL.
     rows: ({ snapshot }) =>
-      [...snapshot.ofKind('source').filter((s) => s.spec.sourceType === 'webhook'), ...snapshot.ofKind('table').filter((t) => t.spec.webhook)].map((s) => ({
+      [...snapshot.ofKind('source').filter((s) => s.spec.sourceType === WEBHOOK.name), ...snapshot.ofKind('table').filter((t) => t.spec.webhook)].map((s) => ({
         id: s.id,
         name: s.name,
         url: `/api/webhook/${snapshot.qualifiedName(s).map(encodeURIComponent).join('/')}`,
@@ -519,7 +521,7 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
     rows: ({ snapshot }) =>
       snapshot
         .ofKind('connection')
-        .filter((c) => c.spec.connector.type === 'aws')
+        .filter((c) => c.spec.connector.type === AWS.name)
         .map((c) => {
           const { options: o, secretRefs: secrets } = c.spec.connector;
           const plain = (k: string) => (o[k] !== undefined ? unquote(o[k]) : null);
@@ -564,11 +566,11 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
   }),
   /** The addresses the data plane's egress traffic comes from: none are announced here (as in a Materialize started without any). */
   def({ schema: 'mz_catalog', name: 'mz_egress_ips', columns: mz['mz_catalog.mz_egress_ips'], needs: [], rows: () => [] }),
-  ...(['postgres', 'mysql', 'sql-server'] as const).map((type) =>
+  ...UPSTREAM_TABLES.map(({ type, relation }) =>
     def({
       schema: 'mz_internal',
-      name: UPSTREAM_TABLES_RELATION[type],
-      columns: mz[`mz_internal.${UPSTREAM_TABLES_RELATION[type]}`],
+      name: relation,
+      columns: mz[`mz_internal.${relation}`],
       needs: [],
       rows: ({ snapshot }) => upstreamTables(snapshot, type),
     }),
@@ -580,7 +582,7 @@ export const CATALOG_RELATIONS: readonly AnyRelation<SystemInputs>[] = [
     columns: mz['mz_internal.mz_kafka_source_tables'],
     needs: [],
     rows: ({ snapshot }) =>
-      exportsOf(snapshot, 'kafka').flatMap(({ item }) => {
+      exportsOf(snapshot, KAFKA.name).flatMap(({ item }) => {
         if (item.kind !== 'table') return [];
         const topic = unquote((snapshot.get(item.spec.fromSource!.sourceId) as ObjectOf<'source'>).spec.options.TOPIC ?? item.spec.fromSource!.reference);
         return [{ id: item.id, topic, ...kafkaDecoding(item.spec.createSql) }];
@@ -854,7 +856,7 @@ function exportsOf(snapshot: CatalogSnapshot, type: ObjectOf<'source'>['spec']['
  * schema and name (a PostgreSQL or SQL Server reference's database part is the connection's, and
  * Materialize leaves it out).
  */
-function upstreamTables(snapshot: CatalogSnapshot, type: 'postgres' | 'mysql' | 'sql-server') {
+function upstreamTables(snapshot: CatalogSnapshot, type: SourceType) {
   return exportsOf(snapshot, type).flatMap(({ item, reference }) => {
     const parts = splitReference(reference);
     if (parts.length < 2) return [];

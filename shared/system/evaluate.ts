@@ -3,6 +3,7 @@
  * evaluator of the subset the parser reads (one relation, plain columns, WHERE, ORDER BY, LIMIT).
  * Pure: the caller loads the inputs.
  */
+import { KAFKA } from '../connectors';
 import { DEFAULT_DATABASE, DEFAULT_SCHEMA, TEMP_SCHEMA, type CatalogSnapshot } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
 import { findItem, isSystemRelation, tempSchema, unknownItem } from '../planner/names';
@@ -383,7 +384,7 @@ function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSna
         rows: items.map((i) => [i.name, i.kind === 'subsource' ? 'subsource' : (i.spec as { sourceType: string }).sourceType, clusterName((i.spec as { clusterId?: string }).clusterId), commentOf(i)]),
       };
     case 'sinks':
-      return { columns: [col('name'), col('type'), col('cluster'), col('comment')], rows: items.map((i) => [i.name, 'kafka', clusterName((i.spec as { clusterId: string }).clusterId), commentOf(i)]) };
+      return { columns: [col('name'), col('type'), col('cluster'), col('comment')], rows: items.map((i) => [i.name, KAFKA.name, clusterName((i.spec as { clusterId: string }).clusterId), commentOf(i)]) };
     case 'connections':
       return { columns: [col('name'), col('type'), col('comment')], rows: items.map((i) => [i.name, (i.spec as { connector: { type: string } }).connector.type, commentOf(i)]) };
     case 'materialized views':

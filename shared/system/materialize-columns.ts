@@ -4,7 +4,7 @@
  * its lists and mz_aclitem[] are text[] or int8[], mz_timestamp is numeric, regproc is text).
  * Generated from the `.with_column(name, type)` declarations in Materialize's
  * src/catalog/src/builtin.rs at commit 892cf626bc4317d237f566c2defaa5a6556d9e5b — facts about its
- * catalog, like the list of relations in ./materialize-relations.ts. A relation defined here
+ * catalog, like the list of relations in ../sql/materialize-relations.ts. A relation defined here
  * (shared/system/catalog-relations.ts, ...) takes its columns from this table, so its rows must
  * give every column Materialize has.
  */

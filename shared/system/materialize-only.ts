@@ -7,7 +7,7 @@
  */
 import { ControlPlaneError, NotSupportedError, SQLSTATE } from '../errors';
 import type { ObjectName } from '../sql/ast';
-import { MATERIALIZE_SYSTEM_RELATIONS } from './materialize-relations';
+import { MATERIALIZE_SYSTEM_RELATIONS } from '../sql/materialize-relations';
 
 /** Schemas searched for an unqualified name, in Materialize's order (mz_internal is not). */
 const SEARCHED = ['mz_catalog', 'pg_catalog'];

@@ -250,7 +250,7 @@ describe('StreamRouter', () => {
       ].sort(),
     );
     const dynamo = statements.filter((s) => s.actions.some((a) => a.startsWith('dynamodb:')));
-    // Admission (shared/effects/admission.ts): item calls on the catalog table, nothing else of it.
+    // Admission (shared/router/admission.ts): item calls on the catalog table, nothing else of it.
     const admission = dynamo.filter((s) => s.resources.map(fakeResolve).every((r) => r.startsWith(`getatt:${logicalId(stack.catalog.table)}.Arn`)));
     expect([...new Set(admission.flatMap((s) => s.actions))].sort()).toEqual([...ROUTER_CATALOG_ACTIONS].sort());
     const streamRead = dynamo.filter((s) => !admission.includes(s));

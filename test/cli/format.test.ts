@@ -3,7 +3,7 @@
  * when a REPL buffer is a complete statement, and the psql-style table.
  */
 import { describe, expect, it } from 'vitest';
-import { caretPadding, indexOfByte, locate } from '../../cli/caret';
+import { caretPadding, indexOfByte, locate } from '../../shared/sql/caret';
 import { formatError, table } from '../../cli/render';
 import { holdsSecretValue, scan } from '../../cli/statements';
 import { groupEffects } from '../../cli/commands/effects';

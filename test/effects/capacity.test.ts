@@ -4,7 +4,7 @@
  * orders and drained by the compute executor (bench/phases/capacity.ts; `npm run bench -- --only
  * capacity` runs 10 000 over 100 tenants). The bound is the issue's goal, loose: no tenant's p99
  * wait above 3 × the median tenant's; with the burst first, the small tenants are served before
- * the burst drains (admission, shared/effects/admission.ts).
+ * the burst drains (admission, shared/router/admission.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';

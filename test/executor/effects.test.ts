@@ -7,7 +7,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { OutboxStore } from '../../shared/catalog/outbox-store';
-import { redriveDeadLetters } from '../../shared/effects/redrive';
+import { redriveDeadLetters } from '../../shared/router/redrive';
 import { routeRecord } from '../../shared/router/routing';
 import { dataPlaneReplicas, tenantItems } from '../helpers/catalog';
 import { eventually, sqlClient, testPipeline } from '../helpers/pipeline';

@@ -15,7 +15,7 @@ import type { EffectMessage } from '../../shared/effects/model';
 import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
 import { EffectExecutor } from '../../shared/executor/executor';
 import { routeRecord } from '../../shared/router/routing';
-import { StatusIngest } from '../../shared/status/ingest';
+import { StatusIngest } from '../../shared/status-ingest/ingest';
 import { tenantItems } from '../helpers/catalog';
 import { sqlClient, testPipeline } from '../helpers/pipeline';
 

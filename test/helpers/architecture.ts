@@ -4,7 +4,8 @@
  * (test/project/architecture.test.ts). Takes the repository root, so the same rules can be run
  * on another checkout.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -80,7 +81,7 @@ export const DYNAMODB_COMMAND_USERS: Readonly<Record<string, string>> = {
 };
 
 /** Files that build clients and send nothing: they may import client classes only. */
-export const DYNAMODB_CLIENT_BUILDERS: ReadonlySet<string> = new Set(['shared/aws.ts', 'shared/lambda/clients/dynamodb.ts']);
+export const DYNAMODB_CLIENT_BUILDERS: ReadonlySet<string> = new Set(['shared/aws.ts', 'shared/clients/dynamodb.ts']);
 
 /** Imports of DynamoDB commands (anything but a client class) from files not allowed to send them. */
 export function dynamoDbViolations(imports: readonly ImportRef[]): string[] {
@@ -95,14 +96,14 @@ export function dynamoHelperViolations(imports: readonly ImportRef[]): string[] 
   return imports.filter((i) => i.target === 'shared/dynamo' && !(i.file in DYNAMODB_COMMAND_USERS)).map((i) => `${i.file} imports shared/dynamo.ts`);
 }
 
-export const LOWER_LAYERS = ['shared/sql', 'shared/catalog', 'shared/effects', 'shared/status'] as const;
-export const HIGHER_LAYERS = ['shared/planner', 'shared/api', 'shared/executor', 'shared/sweeper'] as const;
-
-const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
-
-/** Imports (type-only ones included: they couple the layers too) from a lower layer to a higher one. */
-export function layerViolations(imports: readonly ImportRef[]): string[] {
-  return imports
-    .filter((i) => LOWER_LAYERS.some((l) => under(i.file, l)) && HIGHER_LAYERS.some((h) => i.target !== undefined && under(i.target, h)))
-    .map((i) => `${i.file} imports ${i.target} (${i.from})`);
+/** A temporary tree for a rule's made-up example: its root and a writer of files in it (the caller removes it). */
+export function madeUpTree(prefix: string): { readonly root: string; write(path: string, text: string): void } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    root,
+    write(path, text) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    },
+  };
 }

@@ -1,10 +1,10 @@
 /**
- * IAM sufficiency: the calls a function made (shared/lambda/clients/call-recorder.ts), evaluated
+ * IAM sufficiency: the calls a function made (shared/clients/call-recorder.ts), evaluated
  * against its role in the synthesized template with a real IAM policy evaluator
  * (@cloud-copilot/iam-simulate), and the grants no call used.
  */
 import { runSimulation } from '@cloud-copilot/iam-simulate';
-import type { RecordedCall } from '../../shared/lambda/clients/call-recorder';
+import type { RecordedCall } from '../../shared/clients/call-recorder';
 
 /** What the template's references stand for here: pseudo parameters and resources' attributes. */
 export interface Binding {

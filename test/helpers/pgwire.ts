@@ -1,6 +1,6 @@
 /** Stand-ins for the Postgres wire server's tests over a fake SQL API (test/pgwire/). */
 import { AuthError } from '../../shared/errors';
-import { scramVerifier, tenantSalt } from '../../shared/pgwire/scram';
+import { scramVerifier, tenantSalt } from '../../shared/wire/scram';
 import type { PgPasswords } from '../../shared/pgwire/server';
 
 /** The one app password {@link fakePasswords} accepts, for tenant `t1`. */

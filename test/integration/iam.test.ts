@@ -16,7 +16,7 @@ import { SECRET_STORE_ACCESS, type SecretStoreMethod } from '../../cdk/construct
 import { DdlControlPlaneStack, PGWIRE_CONTEXT, PGWIRE_TLS_SECRET_ARN_CONTEXT } from '../../cdk/stack';
 import { LOCAL_REGION } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
-import { CallRecorder, type RecordedCall } from '../../shared/lambda/clients/call-recorder';
+import { CallRecorder, type RecordedCall } from '../../shared/clients/call-recorder';
 import { CONTROLLERS, deploymentNames } from '../../shared/definitions';
 import { tenantItems } from '../helpers/catalog';
 import { type Binding, type Grant, denied, distinctRequests, grants, rolePolicies, unusedGrants } from '../helpers/iam';
@@ -51,7 +51,7 @@ const UNUSED: readonly (readonly [RegExp, string])[] = [
   [/^sweeper dynamodb:(BatchWriteItem|DeleteItem) table\/Catalog$/, "the sweeper's garbage collection of expired and orphaned catalog items: nothing was old enough in this run"],
   [/^sweeper dynamodb:(GetItem|PutItem) table\/DataPlane$/, "the sweeper's full pass on the reference data plane (orphan owner checks and marks): nothing was an orphan in this run"],
   [/^sweeper sqs:SendMessage \w+-queue$/, "the outbox replay: nothing stayed pending for 30 s in this run"],
-  [/^sweeper dynamodb:ConditionCheckItem table\/Catalog$/, 'admission before a replay (shared/effects/admission.ts): nothing stayed pending for 30 s in this run'],
+  [/^sweeper dynamodb:ConditionCheckItem table\/Catalog$/, 'admission before a replay (shared/router/admission.ts): nothing stayed pending for 30 s in this run'],
   [
     /^executor-\w+ sqs:SendMessage \w+-queue$/,
     "admission: after a settle, an executor sends the tenant's next admitted effects to whichever controller's queue; not every pair of controllers meets in this run",

@@ -310,7 +310,7 @@ describe('crash matrix: graceful reconfiguration', () => {
     // The router stays off: every step of the reconfiguration after the ALTER is a sweep's replay.
     const died = await everyStep('sweeper.after-claim', 1, outcome === 'commit' ? SETTLINGS.hydrated : SETTLINGS['ON TIMEOUT = ROLLBACK'], { stillRouter: true });
     // How many steps the sweeper sends depends on timing: an executor that settles one of the
-    // tenant's effects admits and sends the next pending one itself (shared/effects/admission.ts),
+    // tenant's effects admits and sends the next pending one itself (shared/router/admission.ts),
     // so some steps never reach a sweeper claim (2 or 3 of them did here). Every claim there is
     // dies once, and everyStep checks the serving history after each.
     expect(died).toBeGreaterThanOrEqual(1);

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configToEnv, loadConfig } from '../../shared/config';
 import { HttpDataPlane } from '../../shared/dataplane/http-client';
 import { DataPlaneError } from '../../shared/errors';
-import type { SecretStringReader } from '../../shared/lambda/clients/secrets-manager';
+import type { SecretStringReader } from '../../shared/clients/secrets-manager';
 import { secretsManagerToken } from '../../shared/lambda/data-plane-token';
 import { makeDataPlane } from '../../shared/lambda/wiring';
 import { FAST_POLICY, fakeServer, json, owner, SPECS, type FakeServer } from '../dataplane/fixtures';

@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
-import { MATERIALIZE_SYSTEM_RELATIONS } from '../../shared/system/materialize-relations';
+import { MATERIALIZE_SYSTEM_RELATIONS } from '../../shared/sql/materialize-relations';
 import { SYSTEM_RELATIONS } from '../../shared/system/registry';
 import { sqlClient, testPipeline } from '../helpers/pipeline';
 
@@ -92,10 +92,6 @@ const EXPECTED_REFUSALS: Readonly<Record<string, { readonly code: string; readon
   'tf.read.source_reference': {
     code: '0A000',
     reason: "mz_source_references lists every table an upstream offers, read from it at purification and REFRESH REFERENCES; the catalog keeps only those a source exports",
-  },
-  'dbt.persist_docs.column': {
-    code: '0A000',
-    reason: "COMMENT ON COLUMN of a materialized view: the catalog knows the columns of tables (and sources) only, not those a view's query makes",
   },
   'dbt.deploy.is_cluster_ready': {
     code: '0A000',

@@ -30,6 +30,7 @@ import type {
 import { stripPositions } from '../../shared/sql/compare';
 import { KEYWORDS } from '../../shared/sql/keywords';
 import { MAX_IDENTIFIER_BYTES } from '../../shared/sql/lexer';
+import { CONNECTION_CONNECTORS, CONNECTION_SOURCE_CONNECTORS, KAFKA, LOAD_GENERATOR, type LoadGenerator } from '../../shared/connectors';
 import { OPTION_LISTS, VALUE_PREFIX, type OptionListSpec } from '../../shared/sql/options';
 import { parse } from '../../shared/sql/parser';
 import { print } from '../../shared/sql/printer';
@@ -363,17 +364,10 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
   fc.record({ name: name(1, 2), ifNotExists: fc.boolean() }).map((s): Statement => ({ kind: 'create_schema', ...s })),
   fc.record({ name: name(1, 3), ifNotExists: fc.boolean(), value: str.map((value) => ({ kind: 'string' as const, value })) }).map((s): Statement => ({ kind: 'create_secret', ...s })),
   fc
-    .constantFrom(
-      ['kafka', OPTION_LISTS.kafkaConnection],
-      ['postgres', OPTION_LISTS.postgresConnection],
-      ['aws', OPTION_LISTS.awsConnection],
-      ['aws privatelink', OPTION_LISTS.awsPrivatelinkConnection],
-      ['ssh tunnel', OPTION_LISTS.sshConnection],
-      ['confluent schema registry', OPTION_LISTS.csrConnection],
-    )
-    .chain(([connectionType, spec]) =>
-      fc.record({ name: name(1, 3), ifNotExists: fc.boolean(), options: options(spec as OptionListSpec, 1), withOptions: options(OPTION_LISTS.connectionWith) }).map(
-        (s): Statement => ({ kind: 'create_connection', connectionType: connectionType as 'kafka', ...s }),
+    .constantFrom(...CONNECTION_CONNECTORS)
+    .chain((c) =>
+      fc.record({ name: name(1, 3), ifNotExists: fc.boolean(), options: options(c.connection.options, 1), withOptions: options(OPTION_LISTS.connectionWith) }).map(
+        (s): Statement => ({ kind: 'create_connection', connectionType: c.name, ...s }),
       ),
     ),
   fc
@@ -383,11 +377,10 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
       inCluster: maybe(identifier),
       columns: maybe(fc.array(identifier, { minLength: 1, maxLength: 3 })),
       connection: fc.oneof(
-        fc.record({ connection: name(1, 3), options: options(OPTION_LISTS.kafkaSource) }).map((c) => ({ kind: 'kafka' as const, ...c })),
-        fc.record({ connection: name(1, 3), options: options(OPTION_LISTS.postgresSource) }).map((c) => ({ kind: 'postgres' as const, ...c })),
+        ...CONNECTION_SOURCE_CONNECTORS.map((t) => fc.record({ connection: name(1, 3), options: options(t.source.options) }).map((c) => ({ kind: t.name, ...c }))),
         fc
-          .record({ generator: fc.constantFrom('auction', 'clock', 'counter', 'datums', 'key value', 'marketing', 'tpch' as const), options: options(OPTION_LISTS.loadGenerator) })
-          .map((c) => ({ kind: 'load generator' as const, ...c })),
+          .record({ generator: fc.constantFrom(...(Object.keys(LOAD_GENERATOR.source.generators) as LoadGenerator[])), options: options(LOAD_GENERATOR.source.options) })
+          .map((c) => ({ kind: LOAD_GENERATOR.name, ...c })),
       ),
       format: maybe(formatSpecifier),
       includeMetadata: fc.array(include, { maxLength: 3 }),
@@ -412,7 +405,7 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
       connection: fc
         .record({
           connection: name(1, 3),
-          options: options(OPTION_LISTS.kafkaSink),
+          options: options(KAFKA.sink.options),
           key: maybe(fc.record({ columns: fc.array(identifier, { minLength: 1, maxLength: 3 }), notEnforced: fc.boolean() })),
           headers: maybe(identifier),
         })

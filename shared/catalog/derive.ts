@@ -2,8 +2,8 @@
  * Which side effects a catalog change implies: a pure function of (before, after) per object.
  * Reconciliation collapses history: an object created and dropped in one request is nothing.
  */
-import type { CatalogObject, ObjectKind } from '../catalog/model';
-import type { EffectIntent, EffectKind, Intent } from './model';
+import type { CatalogObject, ObjectKind } from './model';
+import type { EffectIntent, EffectKind, Intent } from '../effects/model';
 
 type Resource = Pick<Exclude<EffectKind, { kind: 'reconfiguration' }>, 'controller' | 'kind'>;
 

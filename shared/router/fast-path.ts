@@ -7,15 +7,15 @@
  * (shared/router/routing.ts `messageForEffect`), so SQS FIFO drops the later one within its
  * five-minute deduplication window; past it, the executor's generation fencing makes a second
  * delivery a no-op (DESIGN.md). Only effects admitted under their tenant's cap are sent
- * (shared/effects/admission.ts); admission is idempotent, so the router admits the same ones again.
+ * (shared/router/admission.ts); admission is idempotent, so the router admits the same ones again.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { FaultInjector } from '../dataplane/faults';
 import type { Controller } from '../definitions';
-import { messageForEffect, type RoutedMessage } from '../router/routing';
+import { messageForEffect, type RoutedMessage } from './routing';
 import type { Admission } from './admission';
-import type { EffectRecord } from './model';
+import type { EffectRecord } from '../effects/model';
 
 export type EffectSender = (effects: readonly EffectRecord[]) => Promise<void>;
 
@@ -24,7 +24,7 @@ export interface FastPathDeps {
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly logger: Logger;
   readonly faults?: FaultInjector;
-  /** The per-tenant cap (shared/effects/admission.ts): only admitted effects are sent; none: every effect is. */
+  /** The per-tenant cap (shared/router/admission.ts): only admitted effects are sent; none: every effect is. */
   readonly admission?: Admission;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { txnTimePart } from '../catalog/keys';
+import { txnTimePart } from './keys';
 
 /** Object ids: `u` + 12 hex chars of randomness, unique per object for the data plane's fencing. */
 export function newObjectId(): string {

@@ -5,7 +5,7 @@
  */
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { OutboxStore } from '../catalog/outbox-store';
-import type { EffectMessage } from './model';
+import type { EffectMessage } from '../effects/model';
 
 export interface RedriveOptions {
   readonly sqs: SQSClient;

@@ -13,7 +13,7 @@
  *
  * A middy-style small factory per hook: `build` step (after the document client marshalled its input).
  */
-import { SECRET_NAME_ROOT } from '../../definitions';
+import { SECRET_NAME_ROOT } from './secret-names';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface RecordedCall {

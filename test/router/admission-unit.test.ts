@@ -1,8 +1,8 @@
-/** The pure parts of admission (shared/effects/admission.ts) and its in-order rule, against an outbox fake. */
+/** The pure parts of admission (shared/router/admission.ts) and its in-order rule, against an outbox fake. */
 import { describe, expect, it } from 'vitest';
 import type { AdmitResult } from '../../shared/catalog/outbox-store';
 import { effSk, effectSkOfId } from '../../shared/catalog/keys';
-import { Admission, byTenant, freeSlots, leakedSlots } from '../../shared/effects/admission';
+import { Admission, byTenant, freeSlots, leakedSlots } from '../../shared/router/admission';
 import { EFFECT_CAPACITY, EXECUTOR_MAPPING } from '../../shared/definitions';
 
 /** An outbox fake that keeps one admission set per tenant with the store's rule (size < cap OR already in). */

@@ -3,11 +3,12 @@
  * function of the object and the objects it references (fetched by the caller).
  */
 import type { CatalogObject, ConnectorSettings, ObjectOf, TableSource } from '../catalog/model';
+import { KAFKA, WEBHOOK, type SinkType, type SourceType } from '../connectors';
 import { DEFAULT_READ_POLICY, type ConnectorSpec, type ReadPolicy, type ResourceKind, type ResourceSpecs } from '../dataplane/contract';
 
 export type Lookup = (id: string) => Promise<CatalogObject | undefined>;
 
-function connector(type: string, own: Readonly<Record<string, string>>, conn?: ConnectorSettings, ownSecrets?: Readonly<Record<string, string>>): ConnectorSpec {
+function connector(type: SourceType | SinkType, own: Readonly<Record<string, string>>, conn?: ConnectorSettings, ownSecrets?: Readonly<Record<string, string>>): ConnectorSpec {
   return {
     type: (conn?.type ?? type) as ConnectorSpec['type'],
     options: { ...(conn?.options ?? {}), ...own },
@@ -50,7 +51,7 @@ export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: 
     }
     case 'ingestion': {
       if (o.kind === 'table' && o.spec.fromSource) return tableExport(o, o.spec.fromSource, lookup);
-      if (o.kind === 'table' && o.spec.webhook) return { clusterId: o.spec.webhook.clusterId, connector: connector('webhook', o.spec.webhook.options, undefined, o.spec.webhook.secretRefs) };
+      if (o.kind === 'table' && o.spec.webhook) return { clusterId: o.spec.webhook.clusterId, connector: connector(WEBHOOK.name, o.spec.webhook.options, undefined, o.spec.webhook.secretRefs) };
       const s = o as ObjectOf<'source'>;
       const conn = s.spec.connectionId ? ((await lookup(s.spec.connectionId)) as ObjectOf<'connection'> | undefined) : undefined;
       return { clusterId: s.spec.clusterId, connector: connector(s.spec.sourceType, s.spec.options, conn?.spec.connector, s.spec.secretRefs) };
@@ -58,7 +59,8 @@ export async function desiredSpec(kind: ResourceKind, o: CatalogObject, lookup: 
     case 'export': {
       const k = o as ObjectOf<'sink'>;
       const conn = (await lookup(k.spec.connectionId)) as ObjectOf<'connection'> | undefined;
-      return { clusterId: k.spec.clusterId, from: k.spec.fromId, connector: connector('kafka', k.spec.options, conn?.spec.connector) };
+      // A sink keeps no type of its own: its connection's is its type (Kafka, the one sink type, when the connection is gone).
+      return { clusterId: k.spec.clusterId, from: k.spec.fromId, connector: connector(KAFKA.name, k.spec.options, conn?.spec.connector) };
     }
   }
 }

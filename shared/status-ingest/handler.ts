@@ -9,8 +9,8 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { StatusIngest, type IngestOutcome, type StatusIngestDeps } from './ingest';
-import { parseReport } from './reports';
-import { LIVENESS_WRITE_INTERVAL_MS } from './data-plane';
+import { parseReport } from '../status/reports';
+import { LIVENESS_WRITE_INTERVAL_MS } from '../status/data-plane';
 import type { StatusStore } from '../catalog/status-store';
 
 export interface StatusIngestHandlerDeps extends StatusIngestDeps {

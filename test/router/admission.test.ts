@@ -1,5 +1,5 @@
 /**
- * Admission on the local pipeline (shared/effects/admission.ts): a per-tenant cap on the effects
+ * Admission on the local pipeline (shared/router/admission.ts): a per-tenant cap on the effects
  * in the queues, so one tenant's burst cannot starve the others; and its crash safety: an
  * executor killed mid-batch, or between a settle and the next send, leaves no effect unapplied
  * and no slot held, and the sweeper releases slots held by effects no longer pending.

@@ -6,10 +6,10 @@
  * is ignored, and a report about a generation the status has not started (so the catalog has not
  * issued) is refused. One read and one write a report: the catalog object is not read (reports.ts).
  */
-import { HEARTBEAT_TIMEOUT_SECONDS, type StatusReport } from '../dataplane/contract';
-import { judgeReport, reportObservation, type ReportVerdict } from './reports';
+import type { StatusReport } from '../dataplane/contract';
+import { judgeReport, reportDueAt, reportObservation, type ReportVerdict } from '../status/reports';
 import type { ReportState, StatusStore } from '../catalog/status-store';
-import { transition } from './transition';
+import { transition } from '../status/transition';
 
 export interface StatusIngestDeps {
   readonly statuses: Pick<StatusStore, 'get' | 'apply' | 'touch'>;
@@ -20,11 +20,6 @@ export type IngestOutcome = 'changed' | 'recorded' | Exclude<ReportVerdict, 'acc
 
 /** Writers racing on one status (another report, the sweeper, a DDL commit) settle within a few rounds. */
 const MAX_ROUNDS = 8;
-
-/** When the next report is due: none while failed (the data plane has nothing more to say until a new generation). */
-export function reportDueAt(status: string, now: Date): string | undefined {
-  return status === 'failed' || status === 'dropped' ? undefined : new Date(now.getTime() + HEARTBEAT_TIMEOUT_SECONDS * 1000).toISOString();
-}
 
 export class StatusIngest {
   private readonly store: StatusIngestDeps['statuses'];
