@@ -167,7 +167,7 @@ describe('console', () => {
     await page.fill('#sql-input', bad);
     await page.keyboard.press('Control+Enter');
     await page.waitForSelector('#sql-results .sql-error');
-    expect(await page.locator('#sql-results .error-head').textContent()).toMatch(/FROBNICATE.*SQLSTATE 42601/);
+    expect(await page.locator('#sql-results .error-head').textContent()).toMatch(/found identifier "frobnicate".*SQLSTATE 42601/);
     expect((await page.locator('#sql-results pre.caret').textContent())!.split('\n')).toEqual([`LINE 1: ${bad}`, `${' '.repeat('LINE 1: '.length + bad.indexOf('FROBNICATE'))}^`]);
 
     // A view body that is not a query: the error names the problem, not our internals.
