@@ -6,7 +6,8 @@
  * of the files apart: the part fixes are made against, and a held-back fifth (parts.ts) whose
  * answers are never listed, so the gap between the two says whether fixes follow Materialize's
  * rules or our test files. The scores of each part may not drop below floor.json (a ratchet: raise
- * it when they improve). The environment mirrors a fresh
+ * it when they improve). Statements the tests run on other connections (as mz_system or a role
+ * they made) are replayed as that user for the state they leave, and not scored. The environment mirrors a fresh
  * Materialize one: the `quickstart` cluster exists. Upstream systems (Kafka, PostgreSQL) of
  * Materialize's test harness are not here, so connections are not probed.
  */
@@ -50,23 +51,42 @@ async function answer(sql: SqlClient, query: string): Promise<OurAnswer> {
   return { ok: r.status === 200 };
 }
 
-async function replay(file: CaseFile): Promise<{ file: CaseFile; verdicts: Verdict[]; answers: OurAnswer[] }> {
+async function replay(file: CaseFile): Promise<{ file: CaseFile; cases: CaseFile['cases'][number][]; verdicts: Verdict[]; answers: OurAnswer[] }> {
   let client: SqlClient | undefined;
+  let tenant = '';
+  /** The test's other connections, by user: clients of the same tenant. */
+  let others = new Map<string, SqlClient>();
+  const cases: CaseFile['cases'][number][] = [];
   const verdicts: Verdict[] = [];
   const answers: OurAnswer[] = [];
   let blocked = new Blocked();
   for (const c of file.cases) {
     if (!client || c.reset) {
       // Materialize's tests run as the role materialize, which is no superuser there.
-      client = (await sqlClient(p, undefined, { role: 'materialize' })).sql;
+      ({ sql: client, tenant } = await sqlClient(p, undefined, { role: 'materialize' }));
+      others = new Map();
       await client(PREAMBLE);
       blocked = new Blocked();
     }
+    if (c.setup) {
+      // Another connection's statement, replayed for the state it leaves and not scored. The system
+      // user mz_system is the tenant's superuser password (it acts as materialize with superuser
+      // rights); any other user, a password made for that role.
+      const user = c.setup.user;
+      let other = others.get(user);
+      if (!other) {
+        other = (await sqlClient(p, tenant, user === 'mz_system' ? {} : { role: user })).sql;
+        others.set(user, other);
+      }
+      blocked.judge(c, await answer(other, c.sql));
+      continue;
+    }
     const a = await answer(client, c.sql);
+    cases.push(c);
     answers.push(a);
     verdicts.push(blocked.judge(c, a));
   }
-  return { file, verdicts, answers };
+  return { file, cases, verdicts, answers };
 }
 
 const pct = (n: number, d: number) => (d === 0 ? 100 : Math.round((1000 * n) / d) / 10);
@@ -89,7 +109,7 @@ it('agrees with Materialize on the statements of its own tests', { timeout: 2_70
   // Only the part fixes are made against is listed: the held-back files' answers are never read.
   for (const r of runs.filter((x) => !x.heldBack)) {
     r.verdicts.forEach((v, i) => {
-      const c = r.file.cases[i]!;
+      const c = r.cases[i]!;
       const a = r.answers[i]!;
       if (v.bucket === 'unsupported') unsupportedKinds.set(v.kind, (unsupportedKinds.get(v.kind) ?? 0) + 1);
       const disagrees =
