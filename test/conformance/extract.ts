@@ -31,10 +31,11 @@ export interface ConformanceCase {
   /** `reset-server` before this case: a fresh environment (tenant). */
   readonly reset?: true;
   /**
-   * Run on another connection of the test, as this user (`mz_system`, or a role the test made):
-   * replayed for the state it leaves, not scored.
+   * Run on another connection of the test (`conn`, a session of its own), as this user
+   * (`mz_system`, or a role the test made), or on the test's own connection (no `conn`): replayed
+   * for the state it leaves, not scored.
    */
-  readonly setup?: { readonly user: string };
+  readonly setup?: { readonly user: string; readonly conn?: string };
 }
 export interface CaseFile {
   readonly source: string;
@@ -125,7 +126,7 @@ export function parseSlt(text: string): ConformanceCase[] {
         }
         failed = output.some((l) => /^db error|^ERROR:/.test(l));
       }
-      if (sql) out.push({ line: i + 2, sql, expect: failed ? 'error' : 'ok', setup: { user }, ...(reset ? { reset: true as const } : {}) });
+      if (sql) out.push({ line: i + 2, sql, expect: failed ? 'error' : 'ok', setup: { user, ...(conn ? { conn } : {}) }, ...(reset ? { reset: true as const } : {}) });
       if (sql) reset = false;
       i = skipRecord(j);
       continue;
@@ -176,7 +177,7 @@ export function parseTd(text: string): ConformanceCase[] {
         if (user) {
           more.forEach((text, k) => {
             const sql = subst(text).trim().replace(/;\s*$/, '');
-            if (sql && !sql.startsWith('--') && !sql.includes('${')) out.push({ line: i + 2 + k, sql, expect: 'ok', setup: { user } });
+            if (sql && !sql.startsWith('--') && !sql.includes('${')) out.push({ line: i + 2 + k, sql, expect: 'ok', setup: { user, conn: execute[1]! } });
           });
         }
       }
