@@ -17,9 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDynamoLocal, type DynamoLocal } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { testPipeline } from '../helpers/pipeline';
+import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
 import type { CaseFile } from './extract';
 import { caseFileNames, HELD_BACK_FILE, heldBack } from './parts';
 import { Blocked, kindOf, tally, type OurAnswer, type Scores, type Verdict } from './score';
@@ -46,110 +44,61 @@ let ddb: DynamoLocal;
 // it), and the suite's other files share the global one.
 beforeAll(async () => {
   ddb = await startDynamoLocal({ maxHeap: '1g' });
-  p = await testPipeline('conformance', { dynamodbEndpoint: ddb.endpoint, workers: false, fullPass: false, sweepIntervalSeconds: 0, pgPort: 0 });
+  p = await testPipeline('conformance', { dynamodbEndpoint: ddb.endpoint, workers: false, fullPass: false, sweepIntervalSeconds: 0 });
 });
 afterAll(async () => {
   await p?.stop();
   await ddb?.stop();
 });
 
-/** A session of the test's: a pgwire connection to the tenant, as a user with a password made for its role. */
-interface Connection {
-  run(query: string): Promise<OurAnswer>;
-  close(): Promise<void>;
-}
-
-const STATEMENT_TIMEOUT_MS = 60_000;
-
-async function connect(tenant: string, user: string): Promise<Connection> {
-  const password = await p.passwords.create(tenant, undefined, '', { role: user });
-  const open = async () => {
-    const client = new pg.Client({ host: '127.0.0.1', port: p.pgPort!, user, password, database: 'materialize', options: `--tenant=${tenant}` });
-    client.on('error', () => {});
-    client.on('notice', () => {});
-    await client.connect();
-    return client;
-  };
-  let client = await open();
-  return {
-    async run(query) {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          client.query(query),
-          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), STATEMENT_TIMEOUT_MS))),
-        ]);
-        return { ok: true };
-      } catch (e) {
-        const err = e as { code?: string; message?: string; detail?: string; hint?: string };
-        if (err.message === 'timeout' || !err.code) {
-          // A hung or broken connection: a new session for what follows.
-          await client.end().catch(() => {});
-          client = await open();
-          return { ok: false, code: 'XX000', message: `no answer: ${err.message ?? ''}` };
-        }
-        return { ok: false, code: err.code, message: err.message ?? '', ...(err.detail ? { detail: err.detail } : {}), ...(err.hint ? { hint: err.hint } : {}) };
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    close: () => client.end().catch(() => {}),
-  };
+async function answer(sql: SqlClient, query: string): Promise<OurAnswer> {
+  const r = await sql(query);
+  const results: any[] = r.body?.results ?? [];
+  const failed = results.find((x) => x.error) ?? (r.body?.error ? { error: r.body.error } : undefined);
+  if (failed) return { ok: false, ...failed.error };
+  return { ok: r.status === 200 };
 }
 
 /** Setup statements whose outcome was not Materialize's (listed with CONFORMANCE_ONLY). */
 const setupMisses: unknown[] = [];
 
-/**
- * One file, in order, on sessions as Materialize's runners keep them: the test's own connection (a
- * session: SET, BEGIN ... COMMIT carry over), and one more per connection the test names.
- */
 async function replay(file: CaseFile): Promise<{ file: CaseFile; cases: CaseFile['cases'][number][]; verdicts: Verdict[]; answers: OurAnswer[] }> {
-  let main: Connection | undefined;
+  let client: SqlClient | undefined;
   let tenant = '';
-  /** The test's other connections, by name: sessions of the same tenant. */
-  let others = new Map<string, Connection>();
+  /** The test's other connections, by user: clients of the same tenant. */
+  let others = new Map<string, SqlClient>();
   const cases: CaseFile['cases'][number][] = [];
   const verdicts: Verdict[] = [];
   const answers: OurAnswer[] = [];
   let blocked = new Blocked();
-  const closeAll = async () => {
-    await Promise.all([main, ...others.values()].map((c) => c?.close()));
-  };
-  try {
-    for (const c of file.cases) {
-      if (!main || c.reset) {
-        await closeAll();
-        tenant = `t${randomBytes(4).toString('hex')}`;
-        const system = await connect(tenant, 'mz_system');
-        const made = await system.run(PREAMBLE);
-        if (!made.ok) throw new Error(`preamble: ${made.code} ${made.message}`);
-        others = new Map([['mz_system', system]]);
-        // Materialize's tests run as the role materialize, which is no superuser there.
-        main = await connect(tenant, 'materialize');
-        blocked = new Blocked();
-      }
-      if (c.setup) {
-        // Another connection's statement (or one the test's runner sends on its own), replayed for
-        // the state it leaves and not scored; mz_system's password acts as that superuser.
-        const { user, conn } = c.setup;
-        let session = conn ? others.get(conn) : main;
-        if (!session) {
-          session = await connect(tenant, user);
-          others.set(conn!, session);
-        }
-        const a = await session.run(c.sql);
-        blocked.judge(c, a);
-        if (a.ok !== (c.expect === 'ok')) setupMisses.push({ at: `${file.source}:${c.line}`, user, sql: c.sql.slice(0, 300), expect: c.expect, got: a.ok ? 'ok' : `${a.code} ${a.message}` });
-        continue;
-      }
-      const a = await main.run(c.sql);
-      cases.push(c);
-      answers.push(a);
-      verdicts.push(blocked.judge(c, a));
+  for (const c of file.cases) {
+    if (!client || c.reset) {
+      // Materialize's tests run as the role materialize, which is no superuser there.
+      ({ sql: client, tenant } = await sqlClient(p, undefined, { role: 'materialize' }));
+      const system = (await sqlClient(p, tenant, { role: 'mz_system' })).sql;
+      others = new Map([['mz_system', system]]);
+      const made = await answer(system, PREAMBLE);
+      if (!made.ok) throw new Error(`preamble: ${made.code} ${made.message}`);
+      blocked = new Blocked();
     }
-  } finally {
-    await closeAll();
+    if (c.setup) {
+      // Another connection's statement, replayed for the state it leaves and not scored, with a
+      // password made for its user (mz_system's acts as that superuser).
+      const user = c.setup.user;
+      let other = others.get(user);
+      if (!other) {
+        other = (await sqlClient(p, tenant, { role: user })).sql;
+        others.set(user, other);
+      }
+      const a = await answer(other, c.sql);
+      blocked.judge(c, a);
+      if (a.ok !== (c.expect === 'ok')) setupMisses.push({ at: `${file.source}:${c.line}`, user, sql: c.sql.slice(0, 300), expect: c.expect, got: a.ok ? 'ok' : `${a.code} ${a.message}` });
+      continue;
+    }
+    const a = await answer(client, c.sql);
+    cases.push(c);
+    answers.push(a);
+    verdicts.push(blocked.judge(c, a));
   }
   return { file, cases, verdicts, answers };
 }
