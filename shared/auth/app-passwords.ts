@@ -26,10 +26,16 @@ export interface Principal {
   readonly role?: string;
 }
 
-/** Who a principal acts as in the catalog: its role, and whether it is a superuser. */
+/**
+ * Who a principal acts as in the catalog: its role, and whether it is a superuser. A password made
+ * for the system role mz_system acts as mz_system, a superuser as Materialize's system user is
+ * (src/sql/src/session/user.rs: `kind` is Superuser for the system user): what it creates, mz_system owns.
+ */
 export function actorOf(p: { readonly role?: string }): { readonly role: string; readonly superuser: boolean } {
-  return p.role === undefined ? { role: 'materialize', superuser: true } : { role: p.role, superuser: false };
+  if (p.role === undefined) return { role: 'materialize', superuser: true };
+  return { role: p.role, superuser: p.role === SYSTEM_ROLE };
 }
+const SYSTEM_ROLE = 'mz_system';
 
 export function sha256(s: string): string {
   return createHash('sha256').update(s, 'utf8').digest('hex');

@@ -393,12 +393,14 @@ export class AccessPlanner {
       reasons.set(name, [...(reasons.get(name) ?? []), reason]);
     };
     const nameOf = (id: string) => roleById(view, id)?.name ?? id;
+    // Materialize lists the objects' reasons, then the system privileges', then the default privileges'.
+    const defaults: (readonly [string, string])[] = [];
     for (const o of view.all()) {
       if (o.kind === 'role' || o.kind === 'role_membership') continue;
       if (o.kind === 'default_privilege') {
         const x = o.spec;
-        if (byId.has(x.roleId)) add(x.roleId, `default privileges on ${x.objectType.toUpperCase()}S created by ${nameOf(x.roleId)}`);
-        if (byId.has(x.grantee)) add(x.grantee, `default privileges on ${x.objectType.toUpperCase()}S granted to ${nameOf(x.grantee)}`);
+        if (byId.has(x.roleId)) defaults.push([x.roleId, `default privileges on ${x.objectType.toUpperCase()}S created by ${nameOf(x.roleId)}`]);
+        if (byId.has(x.grantee)) defaults.push([x.grantee, `default privileges on ${x.objectType.toUpperCase()}S granted to ${nameOf(x.grantee)}`]);
         continue;
       }
       if (byId.has(o.owner)) add(o.owner, `owner of ${describe(view, o)}`);
@@ -409,6 +411,13 @@ export class AccessPlanner {
         if (byId.has(a.grantor)) add(a.grantor, `privileges granted on ${describe(view, o)} to ${nameOf(a.grantee)}`);
       }
     }
+    // System privileges are kept too (validate_dropped_role_ownership checks the system privilege
+    // map): a role holding any was granted them by mz_system.
+    for (const r of roles) {
+      const stored = view.get(r.id);
+      if (stored?.kind === 'role' && stored.spec.systemPrivileges) add(r.id, `privileges on SYSTEM granted by ${nameOf(MZ_SYSTEM_ROLE_ID)}`);
+    }
+    for (const [id, reason] of defaults) add(id, reason);
     if (reasons.size === 0) return;
     const names = [...reasons.keys()].sort();
     throw new PlanError(`${names.length === 1 ? 'role' : 'roles'} "${names.join(', ')}" cannot be dropped because some objects depend on it`, {

@@ -1733,16 +1733,17 @@ export class Parser {
       const filter = this.parseShowFilter();
       return { kind: 'show', what, ...(filter ? { filter } : {}) };
     }
-    let on = (what === 'indexes' || what === 'subsources' || what === 'tables') && this.eatKeyword('on') ? this.parseObjectName() : undefined;
+    // Materialize's parse_show: `FROM <schema>` first (of the kinds that live in a schema), then `ON
+    // <object>` for tables, subsources and indexes; subsources and indexes may not have both, refused
+    // at the ON name's last token.
+    let on: ObjectName | undefined;
     let from: ObjectName | undefined;
     let inCluster: string | undefined;
-    const fromTok = this.peek();
-    if (this.eatKeyword('from')) {
-      if (what === 'subsources' && on) throw new SqlSyntaxError('Cannot specify both FROM and ON', this.byte(fromTok.start));
-      from = this.parseObjectName();
+    if (this.eatKeyword('from')) from = this.parseObjectName();
+    if ((what === 'indexes' || what === 'subsources' || what === 'tables') && this.eatKeyword('on')) {
+      on = this.parseObjectName();
+      if (from && what !== 'tables') throw new SqlSyntaxError('Cannot specify both FROM and ON', this.byte(this.tokens[this.i - 1]!.start));
     }
-    // `SHOW TABLES [FROM schema] ON source`: the tables a source feeds (Materialize writes ON after FROM).
-    if (what === 'tables' && !on && this.eatKeyword('on')) on = this.parseObjectName();
     if (what !== 'subsources' && this.eatKeywords('in', 'cluster')) inCluster = this.parseIdent();
     const filter = this.parseShowFilter();
     return {

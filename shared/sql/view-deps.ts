@@ -21,7 +21,7 @@
 import * as nodeSqlParser from 'node-sql-parser/build/postgresql.js';
 import { NotSupportedError, PgSyntaxError, SQLSTATE, SqlSyntaxError, UnreadableViewBody } from '../errors';
 import type { ObjectName } from './ast';
-import { byteOffset, lex } from './lexer';
+import { byteOffset, lex, type Token } from './lexer';
 import { describeToken } from './tokens';
 import { pgParserLoaded, pgRelations } from './pg-parser';
 
@@ -50,6 +50,7 @@ export interface RelationsOptions {
 export function relationsReferenced(queryText: string, options: RelationsOptions = {}): ObjectName[] {
   const base = options.basePosition ?? 0;
   guardNesting(queryText, base);
+  checkQualifiedOperators(queryText, base);
   const readable = blankQueryHints(queryText);
   const { text, toOriginal } = foldUnquoted(readable, base);
   let ast: unknown;
@@ -86,6 +87,43 @@ export function relationsReferenced(queryText: string, options: RelationsOptions
   }
   return [...found.values()];
 }
+
+/**
+ * `OPERATOR(schema.op)`, read as Materialize's parse_operator (src/sql-parser/src/parser.rs) reads
+ * it: names each followed by a dot, then an operator (or `*`), then `)`. Anything else is its
+ * syntax error at the token that does not fit (`Expected operator, found number "5."`), which
+ * neither parser library says.
+ */
+function checkQualifiedOperators(queryText: string, base: number): void {
+  if (!/operator/i.test(queryText)) return;
+  let tokens;
+  try {
+    tokens = lex(queryText);
+  } catch {
+    return;
+  }
+  const isOp = (t: Token, v: string) => t.kind === 'op' && t.value === v;
+  const fail = (t: Token, what: string): never => {
+    throw new SqlSyntaxError(`Expected ${what}, found ${describeToken(t, false)}`, base + byteOffset(queryText, t.start));
+  };
+  for (let k = 0; k + 1 < tokens.length; k++) {
+    if (!(tokens[k]!.kind === 'word' && tokens[k]!.value === 'operator' && isOp(tokens[k + 1]!, '('))) continue;
+    let j = k + 2;
+    for (;;) {
+      const t = tokens[j++]!;
+      if (t.kind === 'word' || t.kind === 'quoted') {
+        if (!isOp(tokens[j]!, '.')) fail(tokens[j]!, 'dot');
+        j++;
+        continue;
+      }
+      if (t.kind === 'op' && OPERATOR_CHARS.test(t.value)) break;
+      fail(t, 'operator');
+    }
+    if (!isOp(tokens[j]!, ')')) fail(tokens[j]!, 'right parenthesis');
+  }
+}
+/** Materialize's operator tokens (its lexer's `Op`, and `*`). */
+const OPERATOR_CHARS = /^[+\-*/<>=~!@#%^&|`?]+$/;
 
 /**
  * Materialize's query hints, `OPTIONS (AGGREGATE INPUT GROUP SIZE = 1000, ...)` after a FROM item,

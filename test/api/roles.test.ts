@@ -81,6 +81,28 @@ describe('roles and privileges', () => {
     expect(await rows(sql, 'SELECT * FROM mz_role_members')).toEqual([]);
   });
 
+  it('keeps a role that holds system privileges (granted by mz_system), as validate_dropped_role_ownership does', async () => {
+    const { sql } = await sqlClient(p);
+    await ok(sql, 'CREATE ROLE joe; GRANT CREATEDB ON SYSTEM TO joe');
+    const r = await sql('DROP ROLE joe');
+    expect(errorOf(r)).toMatchObject({
+      code: '2BP01',
+      message: 'role "joe" cannot be dropped because some objects depend on it',
+      detail: 'joe: privileges on SYSTEM granted by mz_system',
+    });
+    await ok(sql, 'REVOKE CREATEDB ON SYSTEM FROM joe');
+    await ok(sql, 'DROP ROLE joe');
+  });
+
+  it('a password made for mz_system acts as mz_system, a superuser: it owns what it creates', async () => {
+    const { sql, tenant } = await sqlClient(p, undefined, { role: 'materialize' });
+    const asSystem = (await sqlClient(p, tenant, { role: 'mz_system' })).sql;
+    expect(await rows(asSystem, 'SHOW is_superuser')).toEqual([['on']]);
+    await ok(asSystem, "CREATE CLUSTER c (SIZE = '25cc'); CREATE ROLE joe; GRANT CREATEDB ON SYSTEM TO joe");
+    expect(await rows(sql, "SELECT owner_id FROM mz_clusters WHERE name = 'c'")).toEqual([['s1']]);
+    expect(errorOf(await sql('DROP CLUSTER c'))).toMatchObject({ code: '42501', message: 'must be owner of CLUSTER c' });
+  });
+
   it("answers Materialize's errors, and a failing statement leaves nothing of its request", async () => {
     // A password made for the role materialize acts as it, not as a superuser (as in Materialize's own tests).
     const { sql } = await sqlClient(p, undefined, { role: 'materialize' });

@@ -1,11 +1,18 @@
 /** App passwords (shared/auth/app-passwords.ts): generation, parsing the Authorization header, the lookup cache. */
 import { describe, expect, it } from 'vitest';
 import { AuthError } from '../../shared/errors';
-import { AppPasswords, generateAppPassword, parseAuthorization, tokenId } from '../../shared/auth/app-passwords';
+import { actorOf, AppPasswords, generateAppPassword, parseAuthorization, tokenId } from '../../shared/auth/app-passwords';
 import { createHash } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 describe('app passwords', () => {
+  it('act as materialize with superuser rights, as their role, or as mz_system, a superuser as Materialize\'s system user is', () => {
+    expect(actorOf({})).toEqual({ role: 'materialize', superuser: true });
+    expect(actorOf({ role: 'joe' })).toEqual({ role: 'joe', superuser: false });
+    expect(actorOf({ role: 'materialize' })).toEqual({ role: 'materialize', superuser: false });
+    expect(actorOf({ role: 'mz_system' })).toEqual({ role: 'mz_system', superuser: true });
+    expect(actorOf({ role: 'mz_support' })).toEqual({ role: 'mz_support', superuser: false });
+  });
   it('generate 256-bit secrets with a public lookup id', () => {
     const pw = generateAppPassword();
     expect(pw).toMatch(/^ddlp_[0-9a-f]{80}$/);

@@ -6,9 +6,13 @@
  *
  *   npx tsx test/conformance/extract.ts <materialize git dir> [commit]
  *
- * Files the independent check reserves are never read (RESERVED). Statements run by the system
- * user (`simple conn=mz_system`) and testdrive actions against external systems are left out; a
- * file whose statements are all data queries is left out as a whole (it measures nothing here).
+ * Files the independent check reserves are never read (RESERVED). Statements a test runs on
+ * another connection (slt `simple conn=NAME,user=USER`, testdrive `$ postgres-execute` against
+ * Materialize, often as the system user mz_system) are kept as `setup` cases with the user they run
+ * as: replayed so that the roles, grants and objects later statements rely on exist, never scored
+ * (they are the harness's, not a user's DDL under test). Testdrive actions against external systems
+ * are left out; a file whose scored statements are all data queries is left out as a whole (it
+ * measures nothing here).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +30,12 @@ export interface ConformanceCase {
   readonly match?: 'regex' | 'contains' | 'exact';
   /** `reset-server` before this case: a fresh environment (tenant). */
   readonly reset?: true;
+  /**
+   * Run on another connection of the test (`conn`, a session of its own), as this user
+   * (`mz_system`, or a role the test made), or on the test's own connection (no `conn`): replayed
+   * for the state it leaves, not scored.
+   */
+  readonly setup?: { readonly user: string; readonly conn?: string };
 }
 export interface CaseFile {
   readonly source: string;
@@ -47,6 +57,8 @@ export function parseSlt(text: string): ConformanceCase[] {
   const out: ConformanceCase[] = [];
   let reset = false;
   let i = 0;
+  /** The user of each named connection (`conn=NAME,user=USER` names it once). */
+  const users = new Map<string, string>();
   const block = (from: number): { sql: string; end: number } => {
     const sqlLines: string[] = [];
     let j = from;
@@ -94,8 +106,33 @@ export function parseSlt(text: string): ConformanceCase[] {
       i = j;
       continue;
     }
-    if (/^(simple|copy)\b/.test(head)) {
-      // Statements run by the system user (or COPY data): not a user's DDL.
+    const simple = /^simple\b(.*)$/.exec(head);
+    if (simple) {
+      // A statement run on a named connection (as its user), kept for the state it leaves.
+      const opts = Object.fromEntries(simple[1]!.split(',').map((o) => o.trim().split('=')).filter((kv) => kv.length === 2)) as Record<string, string>;
+      const conn = opts.conn;
+      if (conn && opts.user) users.set(conn, opts.user);
+      const user = conn ? (users.get(conn) ?? conn) : 'materialize';
+      const { sql, end } = block(i + 1);
+      let j = end;
+      let failed = false;
+      if (j < lines.length && lines[j] === '----') {
+        j++;
+        const output: string[] = [];
+        if (/multiline/.test(simple[1]!)) {
+          while (j < lines.length && lines[j] !== 'EOF') output.push(lines[j++]!);
+        } else {
+          while (j < lines.length && lines[j]!.trim() !== '') output.push(lines[j++]!);
+        }
+        failed = output.some((l) => /^db error|^ERROR:/.test(l));
+      }
+      if (sql) out.push({ line: i + 2, sql, expect: failed ? 'error' : 'ok', setup: { user, ...(conn ? { conn } : {}) }, ...(reset ? { reset: true as const } : {}) });
+      if (sql) reset = false;
+      i = skipRecord(j);
+      continue;
+    }
+    if (/^copy\b/.test(head)) {
+      // COPY data: not a statement.
       i = skipRecord(i);
       continue;
     }
@@ -116,6 +153,8 @@ export function parseTd(text: string): ConformanceCase[] {
     'testdrive.aws-endpoint': 'http://localhost:4566',
   };
   const subst = (s: string) => s.replace(/\$\{([^}]+)\}/g, (m, k: string) => vars[k] ?? m);
+  /** `$ postgres-connect` names of connections to Materialize, and their users. */
+  const connections = new Map<string, string>();
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
@@ -125,6 +164,23 @@ export function parseTd(text: string): ConformanceCase[] {
       const more: string[] = [];
       while (j < lines.length && lines[j]!.trim() !== '' && !/^[>!?$#]/.test(lines[j]!)) more.push(lines[j++]!);
       if (set) vars[set[1] === 'set' ? set[2]! : `arg.${set[2]!}`] = [set[3]!, ...more].join('\n');
+      const connect = /^\$ postgres-connect\s+name=(\S+)\s+url=(\S+)/.exec(line);
+      if (connect) {
+        const user = materializeUser(connect[2]!);
+        if (user) connections.set(connect[1]!, user);
+        else connections.delete(connect[1]!);
+      }
+      const execute = /^\$ postgres-execute\s+(?:.*\s)?connection=(\S+)/.exec(line);
+      if (execute && !/\bbackground=true\b/.test(line)) {
+        // Statements run on another connection to Materialize (one a line), kept for the state they leave.
+        const user = connections.get(execute[1]!) ?? materializeUser(execute[1]!);
+        if (user) {
+          more.forEach((text, k) => {
+            const sql = subst(text).trim().replace(/;\s*$/, '');
+            if (sql && !sql.startsWith('--') && !sql.includes('${')) out.push({ line: i + 2 + k, sql, expect: 'ok', setup: { user, conn: execute[1]! } });
+          });
+        }
+      }
       i = j;
       continue;
     }
@@ -149,6 +205,12 @@ export function parseTd(text: string): ConformanceCase[] {
   return out;
 }
 
+/** The user of a connection URL to Materialize (`postgres://mz_system:materialize@${testdrive.materialize-internal-sql-addr}`); undefined for other systems. */
+function materializeUser(url: string): string | undefined {
+  const m = /^postgres(?:ql)?:\/\/([^:@/]+)(?::[^@]*)?@(.*)$/.exec(url);
+  return m && /\$\{testdrive\.materialize-(?:internal-)?sql-addr\}/.test(m[2]!) ? decodeURIComponent(m[1]!) : undefined;
+}
+
 function git(gitDir: string, ...args: string[]): string {
   return execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }
@@ -170,13 +232,14 @@ function main(): void {
       const text = git(gitDir, 'show', `${commit}:${path}`);
       const parsed = path.endsWith('.slt') ? parseSlt(text) : parseTd(text);
       // A file that is all data queries measures nothing about DDL.
-      const ddl = parsed.filter((c) => classify(c.sql) !== 'outside').length;
-      if (ddl < 3 || ddl < parsed.length / 4) continue;
+      const scored = parsed.filter((c) => !c.setup);
+      const ddl = scored.filter((c) => classify(c.sql) !== 'outside').length;
+      if (ddl < 3 || ddl < scored.length / 4) continue;
       const file: CaseFile = { source: path, commit, cases: parsed };
       const name = `${dir.endsWith('sqllogictest') ? 'slt' : 'td'}-${stem}.json`;
       writeFileSync(join(outDir, name), `${JSON.stringify(file, null, 0).replace(/\{"line"/g, '\n{"line"')}\n`);
       files++;
-      cases += parsed.length;
+      cases += scored.length;
     }
   }
   process.stdout.write(`${files} files, ${cases} cases from ${commit}\n`);

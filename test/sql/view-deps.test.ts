@@ -90,6 +90,20 @@ describe('relationsReferenced', () => {
     expect(relationsReferenced('SELECT * FROM c, a JOIN b ON true')).toEqual([['c'], ['a'], ['b']]);
   });
 
+  it("reads OPERATOR(schema.op) as Materialize's parse_operator does: names each with a dot, then an operator, then )", () => {
+    const error = (q: string) => {
+      try {
+        relationsReferenced(q, { basePosition: 10 });
+      } catch (e) {
+        return { message: (e as SqlSyntaxError).message, position: (e as SqlSyntaxError).position };
+      }
+      return undefined;
+    };
+    expect(error('select 2 OPERATOR(5.*) 2')).toEqual({ message: 'Expected operator, found number "5."', position: 10 + 18 });
+    expect(error('select 2 OPERATOR(pg_catalog +) 2')).toEqual({ message: 'Expected dot, found operator "+"', position: 10 + 29 });
+    expect(error('select 2 OPERATOR(+ 2')).toEqual({ message: 'Expected right parenthesis, found number "2"', position: 10 + 20 });
+  });
+
   it('refuses anything but a single query', () => {
     expect(() => relationsReferenced('SELECT 1; SELECT 2')).toThrow('Expected a single query, found 2 statements');
     expect(() => relationsReferenced('DELETE FROM t')).toThrow('Expected a single query, found DELETE');
