@@ -2,7 +2,7 @@
 import { DEFAULT_DATABASE, DEFAULT_SCHEMA, NO_DATABASE, TEMP_SCHEMA, type CatalogSnapshot, type ItemKind, type ItemObject, type ObjectKind, type ObjectOf } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
 import { mz } from '../mz-errors';
-import { MATERIALIZE_SYSTEM_RELATIONS } from '../sql/materialize-relations';
+import { SEARCHED_SYSTEM_NAMES } from '../sql/searched-system-names';
 import type { ObjectName, ObjectType } from '../sql/ast';
 import { MAX_IDENTIFIER_BYTES } from './limits';
 
@@ -153,5 +153,5 @@ export function isSystemRelation(name: ObjectName): boolean {
   const schema = name.length >= 2 ? name[name.length - 2]! : undefined;
   const rel = name[name.length - 1]!;
   if (schema && ['mz_catalog', 'mz_internal', 'pg_catalog', 'information_schema', 'mz_introspection'].includes(schema)) return true;
-  return name.length === 1 && (`mz_catalog.${rel}` in MATERIALIZE_SYSTEM_RELATIONS || `pg_catalog.${rel}` in MATERIALIZE_SYSTEM_RELATIONS);
+  return name.length === 1 && SEARCHED_SYSTEM_NAMES.has(rel);
 }
