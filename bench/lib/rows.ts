@@ -205,7 +205,11 @@ export function benchRows(r: Results): BenchRow[] {
       measured: `p50 ${f2(c.http.p50)} ms = ${f2(c.ratioP50.http)}× floor p50 (${f2(c.floor.p50)} ms)`,
       target: `≤ ${GOALS.httpCommitP50}× floor`,
       met: c.ratioP50.http <= GOALS.httpCommitP50,
-      cause: `on top of the floor: the HTTP hop ${f2(c.httpHop.p50)} ms (GET /api/health, same server) and the handler's parse, plan and JSON ${f2(c.breakdown.restOfHandler.p50)} ms p50`,
+      cause:
+        `on top of the floor: the HTTP hop ${f2(c.httpHop.p50)} ms (GET /api/health, same server) and the handler's parse, plan and JSON ${f2(c.breakdown.restOfHandler.p50)} ms p50` +
+        (c.httpNodeClient
+          ? `; the client: the same POST sent with node:http instead of fetch took p50 ${f2(c.httpNodeClient.p50)} ms = ${f2(c.httpNodeClient.p50 / c.floor.p50)}× floor, in-process ${f2(c.inProcess.p50)} ms — what is left above in-process is the client library and the hop, not the API`
+          : ''),
     });
   }
   const live = r.throughput?.runs.find((t) => t.name === 'ddl-http-live');
