@@ -80,8 +80,6 @@ const PASSWORD_CACHE_ENV = ENV.passwordCacheSeconds;
 /** Origins allowed to call the API from a browser on another origin (see Config.corsAllowOrigins). */
 export const CORS_ALLOW_ORIGINS_ENV = 'CORS_ALLOW_ORIGINS';
 
-const nonEmpty = z.string().check(z.minLength(1));
-
 /** What is wrong with one CORS_ALLOW_ORIGINS entry, or undefined when it is `*` or an origin exactly as a browser sends it. */
 function originProblem(entry: string): string | undefined {
   if (entry === '*') return undefined;
@@ -99,11 +97,18 @@ function originProblem(entry: string): string | undefined {
   return url.origin === entry ? undefined : `"${entry}" is not an origin as a browser sends it: write "${url.origin}"`;
 }
 
-const corsOrigin = z.string().check(z.refine((entry) => originProblem(entry) === undefined, { error: (issue) => originProblem(String(issue.input)) }));
-const corsAllowOrigins = z.array(corsOrigin).check(
-  z.minLength(1),
-  z.refine((list) => !list.includes('*') || list.length === 1, '"*" allows every origin: it cannot be combined with other origins'),
-);
+// The schemas are built on first use, not at import: a valid environment is read without them (loadConfig).
+let schemas: ReturnType<typeof buildSchemas> | undefined;
+function buildSchemas() {
+  const nonEmpty = z.string().check(z.minLength(1));
+  const corsOrigin = z.string().check(z.refine((entry) => originProblem(entry) === undefined, { error: (issue) => originProblem(String(issue.input)) }));
+  const corsAllowOrigins = z.array(corsOrigin).check(
+    z.minLength(1),
+    z.refine((list) => !list.includes('*') || list.length === 1, '"*" allows every origin: it cannot be combined with other origins'),
+  );
+  return { nonEmpty, corsAllowOrigins };
+}
+const zs = () => (schemas ??= buildSchemas());
 
 /** The entries of a comma-separated CORS_ALLOW_ORIGINS value, trimmed and without repeats; undefined when it names none. */
 export function splitCorsAllowOrigins(value: string | undefined): string[] | undefined {
@@ -113,7 +118,7 @@ export function splitCorsAllowOrigins(value: string | undefined): string[] | und
 
 /** Every problem with a list of allowed CORS origins (none when valid): for props and context values that bypass loadConfig. */
 export function corsAllowOriginsProblems(origins: readonly string[]): string[] {
-  const parsed = corsAllowOrigins.safeParse(origins);
+  const parsed = zs().corsAllowOrigins.safeParse(origins);
   return parsed.success ? [] : parsed.error.issues.map((i) => i.message);
 }
 
@@ -128,7 +133,76 @@ export function loadCorsAllowOrigins(env: Record<string, string | undefined>): r
   return origins;
 }
 
+/** A Secrets Manager name path without a trailing `/` (SECRET_NAME_PREFIX). */
+const SECRET_NAME_PATH = /^[\w+=.@-]+(\/[\w+=.@-]+)*$/;
+
+/**
+ * Whether the raw settings certainly pass loadConfig's schema, by plain checks: every function
+ * loads its config at cold start, and building the zod schema costs more than reading a valid
+ * environment. Conservative: a setting it does not check itself (an HTTP data plane's URL, a
+ * secret ARN, CORS origins) or any doubt sends the settings to the schema, which gives the
+ * answer and, for invalid ones, the messages. True only where the schema accepts them unchanged.
+ */
+function plainlyValid(raw: Record<string, unknown> & { queueUrls: Record<string, unknown>; dlqUrls: Record<string, unknown> }): boolean {
+  const text = (v: unknown) => typeof v === 'string' && v.length >= 1;
+  const optionalText = (v: unknown) => v === undefined || text(v);
+  const optionalInt = (v: unknown, min: number, max: number) => v === undefined || (typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max);
+  return (
+    text(raw.region) &&
+    text(raw.catalogTable) &&
+    optionalText(raw.dataPlaneTable) &&
+    raw.dataPlaneUrl === undefined &&
+    optionalText(raw.dataPlaneToken) &&
+    raw.dataPlaneTokenSecretArn === undefined &&
+    CONTROLLERS.every((c) => text(raw.queueUrls[c]) && optionalText(raw.dlqUrls[c])) &&
+    optionalInt(raw.passwordCacheSeconds, 0, 3600) &&
+    raw.corsAllowOrigins === undefined &&
+    (raw.secretNamePrefix === undefined || (typeof raw.secretNamePrefix === 'string' && SECRET_NAME_PATH.test(raw.secretNamePrefix))) &&
+    (raw.authenticateInFunction === undefined || typeof raw.authenticateInFunction === 'boolean') &&
+    (raw.probeNetworks === undefined || raw.probeNetworks === 'public' || raw.probeNetworks === 'private' || raw.probeNetworks === 'local') &&
+    optionalText(raw.eventBusName) &&
+    optionalInt(raw.perTenantInQueue, 1, 100_000)
+  );
+}
+
+/** The settings as loadConfig reads them from the environment, before any check. */
+export function rawConfig(env: Record<string, string | undefined>) {
+  return {
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    catalogTable: env[ENV.catalogTable],
+    dataPlaneTable: env[ENV.dataPlaneTable] || undefined,
+    dataPlaneUrl: env[ENV.dataPlaneUrl] || undefined,
+    dataPlaneToken: env[DATAPLANE_TOKEN_ENV] || undefined,
+    dataPlaneTokenSecretArn: env[DATAPLANE_TOKEN_SECRET_ARN_ENV] || undefined,
+    queueUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.queueUrl(c)]])),
+    dlqUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.dlqUrl(c)] || undefined])),
+    passwordCacheSeconds: env[PASSWORD_CACHE_ENV] ? Number(env[PASSWORD_CACHE_ENV]) : undefined,
+    corsAllowOrigins: splitCorsAllowOrigins(env[CORS_ALLOW_ORIGINS_ENV]),
+    secretNamePrefix: env[ENV.secretNamePrefix] || undefined,
+    authenticateInFunction: env[ENV.authenticateInFunction] ? env[ENV.authenticateInFunction] === 'true' : undefined,
+    probeNetworks: env[PROBE_NETWORKS_ENV] || undefined,
+    eventBusName: env[ENV.eventBusName] || undefined,
+    perTenantInQueue: env[ENV.perTenantInQueue] ? Number(env[ENV.perTenantInQueue]) : undefined,
+  };
+}
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
+  const raw = rawConfig(env);
+  const cfg = plainlyValid(raw) ? (raw as unknown as Config) : parseConfig(raw);
+  if (!cfg.dataPlaneTable && !cfg.dataPlaneUrl) {
+    throw new Error(`invalid configuration: set ${ENV.dataPlaneTable} (reference data plane) or ${ENV.dataPlaneUrl}`);
+  }
+  if (cfg.dataPlaneToken && cfg.dataPlaneTokenSecretArn) {
+    throw new Error(
+      `invalid configuration: set ${DATAPLANE_TOKEN_SECRET_ARN_ENV} (the token in Secrets Manager, for AWS) or ${DATAPLANE_TOKEN_ENV} (the token in plain, for local use), not both`,
+    );
+  }
+  return cfg;
+}
+
+/** The raw settings through loadConfig's schema: the parsed config, or an error naming every problem. Exported for the test that holds the plain checks to it. */
+export function parseConfig(raw: Record<string, unknown>): Config {
+  const { nonEmpty, corsAllowOrigins } = zs();
   const schema = z.object({
     region: nonEmpty,
     catalogTable: nonEmpty,
@@ -147,29 +221,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dlqUrls: z.object(Object.fromEntries(CONTROLLERS.map((c) => [c, z.optional(nonEmpty)]))),
     passwordCacheSeconds: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(3600))),
     corsAllowOrigins: z.optional(corsAllowOrigins),
-    secretNamePrefix: z.optional(z.string().check(z.regex(/^[\w+=.@-]+(\/[\w+=.@-]+)*$/, 'must be a Secrets Manager name path without a trailing /'))),
+    secretNamePrefix: z.optional(z.string().check(z.regex(SECRET_NAME_PATH, 'must be a Secrets Manager name path without a trailing /'))),
     authenticateInFunction: z.optional(z.boolean()),
     probeNetworks: z.optional(z.enum(['public', 'private', 'local'])),
     eventBusName: z.optional(nonEmpty),
     perTenantInQueue: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(100_000))),
   });
-  const raw = {
-    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
-    catalogTable: env[ENV.catalogTable],
-    dataPlaneTable: env[ENV.dataPlaneTable] || undefined,
-    dataPlaneUrl: env[ENV.dataPlaneUrl] || undefined,
-    dataPlaneToken: env[DATAPLANE_TOKEN_ENV] || undefined,
-    dataPlaneTokenSecretArn: env[DATAPLANE_TOKEN_SECRET_ARN_ENV] || undefined,
-    queueUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.queueUrl(c)]])),
-    dlqUrls: Object.fromEntries(CONTROLLERS.map((c) => [c, env[ENV.dlqUrl(c)] || undefined])),
-    passwordCacheSeconds: env[PASSWORD_CACHE_ENV] ? Number(env[PASSWORD_CACHE_ENV]) : undefined,
-    corsAllowOrigins: splitCorsAllowOrigins(env[CORS_ALLOW_ORIGINS_ENV]),
-    secretNamePrefix: env[ENV.secretNamePrefix] || undefined,
-    authenticateInFunction: env[ENV.authenticateInFunction] ? env[ENV.authenticateInFunction] === 'true' : undefined,
-    probeNetworks: env[PROBE_NETWORKS_ENV] || undefined,
-    eventBusName: env[ENV.eventBusName] || undefined,
-    perTenantInQueue: env[ENV.perTenantInQueue] ? Number(env[ENV.perTenantInQueue]) : undefined,
-  };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     // Name the CORS entries by the variable people set (its entries have no names of their own).
@@ -179,16 +236,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const problems = parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
   }
-  const cfg = parsed.data;
-  if (!cfg.dataPlaneTable && !cfg.dataPlaneUrl) {
-    throw new Error(`invalid configuration: set ${ENV.dataPlaneTable} (reference data plane) or ${ENV.dataPlaneUrl}`);
-  }
-  if (cfg.dataPlaneToken && cfg.dataPlaneTokenSecretArn) {
-    throw new Error(
-      `invalid configuration: set ${DATAPLANE_TOKEN_SECRET_ARN_ENV} (the token in Secrets Manager, for AWS) or ${DATAPLANE_TOKEN_ENV} (the token in plain, for local use), not both`,
-    );
-  }
-  return cfg as Config;
+  return parsed.data as Config;
 }
 
 /** The Postgres wire endpoint's task settings (functions/pgwire-server/main.ts), beside its {@link Config}. */

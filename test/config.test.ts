@@ -1,6 +1,6 @@
 /** Configuration from the environment, loaded once and validated (shared/config.ts). */
 import { describe, expect, it } from 'vitest';
-import { configToEnv, corsAllowOriginsProblems, loadConfig, loadCorsAllowOrigins, loadPgwireConfig } from '../shared/config';
+import { configToEnv, corsAllowOriginsProblems, loadConfig, loadCorsAllowOrigins, loadPgwireConfig, parseConfig, rawConfig } from '../shared/config';
 
 describe('config', () => {
   const env = {
@@ -13,6 +13,20 @@ describe('config', () => {
   };
   it('loads and validates the environment once', () => {
     expect(loadConfig(env)).toMatchObject({ region: 'eu-west-1', catalogTable: 'cat', queueUrls: { compute: 'q1', storage: 'q2', secrets: 'q3' } });
+  });
+  it('reads a valid environment exactly as its schema does, without building the schema for the settings it checks plainly', () => {
+    const envs = [
+      env,
+      { ...env, DLQ_URL_COMPUTE: 'd1', PASSWORD_CACHE_SECONDS: '0', SECRET_NAME_PREFIX: 'ddl/prod', AUTHENTICATE_IN_FUNCTION: 'true', PROBE_NETWORKS: 'private', EVENT_BUS_NAME: 'bus', EFFECTS_PER_TENANT_IN_QUEUE: '7', DATAPLANE_TOKEN: 't' },
+      { ...env, AWS_REGION: undefined, AUTHENTICATE_IN_FUNCTION: 'no', PASSWORD_CACHE_SECONDS: '3600' },
+      // Settings the plain checks leave to the schema.
+      { ...env, CORS_ALLOW_ORIGINS: 'https://a.example.com', DATAPLANE_URL: 'https://dp.example.com' },
+    ];
+    for (const e of envs) expect(loadConfig(e)).toStrictEqual(parseConfig(rawConfig(e)));
+    // What the schema refuses, the plain checks never pass.
+    for (const bad of [{ PASSWORD_CACHE_SECONDS: '1.5' }, { PASSWORD_CACHE_SECONDS: '3601' }, { EFFECTS_PER_TENANT_IN_QUEUE: '0' }, { SECRET_NAME_PREFIX: 'a/' }, { PROBE_NETWORKS: 'any' }, { QUEUE_URL_STORAGE: '' }]) {
+      expect(() => loadConfig({ ...env, ...bad })).toThrow(/^invalid configuration: /);
+    }
   });
   it('names every missing variable in one message', () => {
     expect(() => loadConfig({ ...env, CATALOG_TABLE: undefined, QUEUE_URL_SECRETS: '' })).toThrow(/catalogTable.*queueUrls\.secrets|queueUrls\.secrets.*catalogTable/);

@@ -80,6 +80,22 @@ export interface BundleFigure {
   /** When cold init misses its target: a `node --cpu-prof` run of it, summarised. */
   readonly coldProfile?: ProfileSummary;
   readonly firstEvent: string;
+  /** The AWS calls of the first event, from a traced run of its own (not a timed one). */
+  readonly firstEventCalls?: FirstEventCalls;
+  /** The same for the baseline (its one GetItem). */
+  readonly baselineFirstEventCalls?: FirstEventCalls;
+}
+
+/**
+ * The AWS calls a first event made (bench/call-trace.cjs): in order, grouped into sequential
+ * rounds (a call that starts after every call before it ended begins a new round), with each
+ * round's duration. A round after the first is time the baseline's one GetItem does not wait for.
+ */
+export interface FirstEventCalls {
+  readonly ops: string[];
+  readonly rounds: number;
+  /** Each round's duration (ms: its first start to its last end), in order. */
+  readonly roundMs: number[];
 }
 
 export interface ColdInit {
@@ -312,6 +328,7 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
       if (file) coldProfile = summarizeProfile(JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile, join(profDir, file));
     }
+    const firstEventCalls = await tracedCalls(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, eventFor[fn], tmpDir);
     out.push({
       function: fn,
       splitChunks: isSplit,
@@ -329,10 +346,12 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       sdkBundled,
       ...(coldProfile ? { coldProfile } : {}),
       firstEvent: withMaps.lastResult,
+      ...(firstEventCalls ? { firstEventCalls } : {}),
     });
     bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); without source maps ${withoutMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms (only what it calls ${summarize(sdkNeeded).p50.toFixed(1)} ms); SDK bundled: entry ${sdkBundled.entryKiB} KiB, cold init ${sdkBundled.coldInit.totalMsP50} ms; ${withMaps.lastResult.slice(0, 80)}`);
   }
   const after = await coldStarts(baselineFile, 'baseline', baselineEnv, baselineRuns, async () => ({}), tmpDir);
+  const baselineFirstEventCalls = await tracedCalls(baselineFile, 'baseline', baselineEnv, async () => ({}), tmpDir);
   const baselineColdInit = mergeColdInits(before.figure, after.figure, before.samples, after.samples);
   bench.log(`cold-init baseline (client-dynamodb + one GetItem): p50 ${baselineColdInit.totalMsP50} ms (before the functions ${before.figure.totalMsP50}, after ${after.figure.totalMsP50})`);
   // The router's cold runs sent real messages to the (paused) live queues: drop them.
@@ -342,7 +361,30 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     new QueryCommand({ TableName: p.config.catalogTable, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :e)', ExpressionAttributeValues: { ':pk': `T#${login.tenant}`, ':e': 'EFF#' }, ConsistentRead: true }),
   );
   bench.log(`cold-start effects: ${JSON.stringify(countBy((settled.Items ?? []).map((e) => `${e.kind}:${e.state}`)))}`);
-  return out.map((b) => ({ ...b, baselineColdInit, coldInitRatio: Math.round((b.coldInit.totalMsP50 / baselineColdInit.totalMsP50) * 100) / 100 }));
+  return out.map((b) => ({ ...b, baselineColdInit, ...(baselineFirstEventCalls ? { baselineFirstEventCalls } : {}), coldInitRatio: Math.round((b.coldInit.totalMsP50 / baselineColdInit.totalMsP50) * 100) / 100 }));
+}
+
+/** One more cold run of `bundle`, untimed, with bench/call-trace.cjs preloaded: the first event's AWS calls. */
+async function tracedCalls(bundle: string, fn: string, env: Record<string, string>, event: () => Promise<unknown>, tmpDir: string): Promise<FirstEventCalls | undefined> {
+  const eventFile = join(tmpDir, `event-${fn}.json`);
+  writeFileSync(eventFile, JSON.stringify(await event()));
+  const r = await run(process.execPath, ['--require', join(import.meta.dirname, '..', 'call-trace.cjs'), join(import.meta.dirname, '..', 'cold-start.mjs'), bundle, eventFile, fn], env, 60_000);
+  const line = r.stderr.split('\n').find((l) => l.startsWith('CALLS '));
+  if (!line) return undefined;
+  return callRounds(JSON.parse(line.slice('CALLS '.length)) as { op: string; start: number; end: number | null }[]);
+}
+
+/** Calls grouped into sequential rounds: a call that starts after every earlier call ended begins a new one. Pure. */
+export function callRounds(calls: readonly { op: string; start: number; end: number | null }[]): FirstEventCalls {
+  const sorted = [...calls].sort((a, b) => a.start - b.start);
+  const rounds: { start: number; end: number }[] = [];
+  for (const c of sorted) {
+    const end = c.end ?? c.start;
+    const last = rounds[rounds.length - 1];
+    if (last && c.start < last.end) last.end = Math.max(last.end, end);
+    else rounds.push({ start: c.start, end });
+  }
+  return { ops: sorted.map((c) => c.op), rounds: rounds.length, roundMs: rounds.map((w) => Math.round((w.end - w.start) * 10) / 10) };
 }
 
 async function coldStarts(bundle: string, fn: string, env: Record<string, string>, runs: number, event: () => Promise<unknown>, tmpDir: string) {

@@ -21,7 +21,7 @@ import { makeLogger } from '../../shared/lambda/logger';
 import { parse } from '../../shared/sql/parser';
 import { print } from '../../shared/sql/printer';
 import type { Pipeline } from '../../local/pipeline';
-import { newTenant, sqlHttp, type Bench } from '../lib/harness';
+import { newTenant, sqlHttp, sqlHttpNode, type Bench } from '../lib/harness';
 import { now, rounded, summarize, type Summary } from '../lib/stats';
 import { CpuProfiler, type ProfileSummary } from '../lib/profile';
 import { join } from 'node:path';
@@ -88,6 +88,8 @@ export interface CommitLatencyResult {
   readonly http: Summary;
   /** GET /api/health over the same HTTP path: what the HTTP row pays on top of the in-process one. */
   readonly httpHop: Summary;
+  /** The same POST /api/sql sent with node:http instead of fetch (its own tenant): the HTTP row's client library shows as the difference. */
+  readonly httpNodeClient?: Summary;
   readonly ratioP50: { inProcess: number; http: number };
   readonly ratioP99: { inProcess: number; http: number };
   /** The in-process handler's I/O: the basis (cached snapshot, or the catalog read) and the commit itself. */
@@ -152,6 +154,7 @@ export async function commitLatency(bench: Bench): Promise<CommitLatencyResult> 
   const p: Pipeline = bench.commitOnly;
   const ipT = await newTenant(p, `${bench.tag}-c1-inproc`);
   const httpT = await newTenant(p, `${bench.tag}-c1-http`);
+  const httpNodeT = await newTenant(p, `${bench.tag}-c1-httpn`);
   const store = new TimedStore(p.clients.doc, p.config.catalogTable);
   const api = new SqlApi({ store, logger: makeLogger('bench-ddl-api'), secrets: p.secrets });
   const run = await interleavedWithFloor(bench, `${bench.tag}-c1-floor`, {
@@ -172,6 +175,12 @@ export async function commitLatency(bench: Bench): Promise<CommitLatencyResult> 
         if (h.status !== 200) throw new Error(`HTTP commit failed: ${h.status} ${JSON.stringify(h.body)}`);
       },
     },
+    httpNode: {
+      run: async (i) => {
+        const h = await sqlHttpNode(p.url!, httpNodeT.password, createTable(`httpn_${i}`));
+        if (h.status !== 200) throw new Error(`HTTP (node:http) commit failed: ${h.status} ${JSON.stringify(h.body)}`);
+      },
+    },
     // The HTTP hop alone: GET /api/health through the same server and handler, no authorizer, no I/O.
     hop: {
       run: async () => {
@@ -181,14 +190,14 @@ export async function commitLatency(bench: Bench): Promise<CommitLatencyResult> 
     },
   });
   const { warmup, iterations, itemsPerTransaction, floor } = run;
-  const { inProcess, http, hop } = run.samples;
+  const { inProcess, http, hop, httpNode } = run.samples;
   const handlerMs = inProcess;
   const restOfHandler = handlerMs.map((t, i) => t - store.loadMs[i]! - store.commitMs[i]!);
   const f = summarize(floor);
   const ip = summarize(inProcess);
   const ht = summarize(http);
   const r2 = (x: number) => Math.round(x * 100) / 100;
-  bench.log(`commit p50: floor ${f.p50.toFixed(2)} ms, in-process ${ip.p50.toFixed(2)} ms, HTTP ${ht.p50.toFixed(2)} ms`);
+  bench.log(`commit p50: floor ${f.p50.toFixed(2)} ms, in-process ${ip.p50.toFixed(2)} ms, HTTP ${ht.p50.toFixed(2)} ms (with node:http ${summarize(httpNode).p50.toFixed(2)} ms)`);
   return {
     iterations,
     warmup,
@@ -198,6 +207,7 @@ export async function commitLatency(bench: Bench): Promise<CommitLatencyResult> 
     inProcess: rounded(ip),
     http: rounded(ht),
     httpHop: rounded(summarize(hop)),
+    httpNodeClient: rounded(summarize(httpNode)),
     ratioP50: { inProcess: r2(ip.p50 / f.p50), http: r2(ht.p50 / f.p50) },
     ratioP99: { inProcess: r2(ip.p99 / f.p99), http: r2(ht.p99 / f.p99) },
     breakdown: { loadSnapshot: rounded(summarize(store.loadMs)), storeCommit: rounded(summarize(store.commitMs)), restOfHandler: rounded(summarize(restOfHandler)) },

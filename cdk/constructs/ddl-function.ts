@@ -41,6 +41,11 @@ export const FUNCTION_DEFAULTS = {
     target: 'node22',
     minify: true,
     sourceMap: true,
+    // The maps serve stack traces (NODE_OPTIONS=--enable-source-maps), which need the mappings and
+    // names only. Without the sources' text a function's map is about a fifth of the size (1 MB
+    // down to 230 KB for an executor), and Node reads and parses every map when it loads the
+    // module: the cold start pays for its size.
+    sourcesContent: false,
     // Prefer the ES module build of dependencies: it tree-shakes, the CommonJS one does not.
     mainFields: ['module', 'main'],
     banner: ESM_REQUIRE_BANNER,
@@ -124,6 +129,7 @@ export function functionBuildOptions(entry: string, splitChunks: boolean): Reado
     target: b.target,
     minify: b.minify,
     sourcemap: b.sourceMap,
+    sourcesContent: b.sourcesContent,
     mainFields: [...b.mainFields],
     // Every output file (entry and chunks) gets it: a chunk may hold CommonJS code too.
     banner: { js: b.banner },

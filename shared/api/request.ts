@@ -11,8 +11,26 @@ import { parse } from '../sql/parser';
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_STATEMENTS = 1000;
 
-const simpleSchema = z.strictObject({ query: z.string() });
-const extendedSchema = z.strictObject({ queries: z.array(z.strictObject({ query: z.string(), params: z.optional(z.array(z.union([z.string(), z.null()]))) })) });
+const buildSchemas = () => ({
+  simpleSchema: z.strictObject({ query: z.string() }),
+  extendedSchema: z.strictObject({ queries: z.array(z.strictObject({ query: z.string(), params: z.optional(z.array(z.union([z.string(), z.null()]))) })) }),
+});
+// Built by the first body that is not plainly `{"query": "<text>"}` (readRequest), not at import.
+let schemas: ReturnType<typeof buildSchemas> | undefined;
+type SimpleRequest = z.infer<ReturnType<typeof buildSchemas>['simpleSchema']>;
+type ExtendedRequest = z.infer<ReturnType<typeof buildSchemas>['extendedSchema']>;
+
+function bodySchema(extended: boolean) {
+  const { simpleSchema, extendedSchema } = (schemas ??= buildSchemas());
+  return extended ? extendedSchema : simpleSchema;
+}
+
+/** `{"query": "<text>"}` and nothing else: what the simple schema accepts, checked without it. */
+function plainlySimple(json: unknown): json is SimpleRequest {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
+  const keys = Object.keys(json);
+  return keys.length === 1 && keys[0] === 'query' && typeof (json as { query: unknown }).query === 'string';
+}
 
 /** Throws a 400 unless the header is usable as a key of the idempotency record. */
 export function checkIdempotencyKey(idempotencyKey: string | undefined): void {
@@ -141,7 +159,7 @@ export function readRequest(body: string | null | undefined, contentType: string
   refuseDuplicateKeys(body);
   // One schema chosen by shape (not a union), so the detail names the field that is wrong.
   const extended = typeof json === 'object' && json !== null && !Array.isArray(json) && 'queries' in json && !('query' in json);
-  const parsed = (extended ? extendedSchema : simpleSchema).safeParse(json);
+  const parsed = plainlySimple(json) ? { success: true as const, data: { query: json.query } } : bodySchema(extended).safeParse(json);
   if (!parsed.success) {
     throw new RequestError(400, 'request body must be {"query": "<sql>"} or {"queries": [{"query": "<sql>", "params": [...]}]}', {
       code: '08P01',
@@ -162,7 +180,7 @@ export function readRequest(body: string | null | undefined, contentType: string
         .join('; '),
     });
   }
-  const req = parsed.data as z.infer<typeof simpleSchema> | z.infer<typeof extendedSchema>;
+  const req = parsed.data as SimpleRequest | ExtendedRequest;
   const groups: ParsedStatement[][] = [];
   if ('query' in req) {
     groups.push(parse(req.query, { maxStatements: MAX_STATEMENTS }));

@@ -122,6 +122,12 @@ async function onConflictRetry<T>(write: () => Promise<T>): Promise<T> {
 /** An admission's answer: in, the tenant at its cap, or the effect no longer pending. */
 export type AdmitResult = 'admitted' | 'full' | 'settled';
 
+/** A tenant's admission item: the ids admitted to the queues, and the floor its refills read from. */
+export interface AdmissionState {
+  readonly admitted: ReadonlySet<string>;
+  readonly floor: string | undefined;
+}
+
 /** The key of a tenant's admission item (the ids of its effects admitted to the queues). */
 const admissionKey = (tenant: string) => ({ pk: tenantPk(tenant), sk: ADMISSION_SK });
 
@@ -254,6 +260,15 @@ export class OutboxStore {
     return new Set((r.Item?.ids as Set<string> | undefined) ?? []);
   }
 
+  /**
+   * A tenant's admission item in one strongly consistent read: its admitted ids and its admission
+   * floor (`scanFrom`, see {@link unadmitted}). A refill needs both: one read, not two of the same item.
+   */
+  async admission(tenant: string): Promise<AdmissionState> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.table, Key: admissionKey(tenant), ConsistentRead: true, ProjectionExpression: 'ids, scanFrom' }));
+    return { admitted: new Set((r.Item?.ids as Set<string> | undefined) ?? []), floor: r.Item?.scanFrom as string | undefined };
+  }
+
   /** Takes ids out of a tenant's admission set (effects no longer pending: the sweeper's clean-up of leaked slots). */
   async release(tenant: string, effectIds: readonly string[]): Promise<void> {
     if (effectIds.length === 0) return;
@@ -275,10 +290,11 @@ export class OutboxStore {
    * it returns (by a compare-and-set on the floor it read, so a lowering meanwhile wins); an effect
    * refused admission below the floor moves it down again (`admit`).
    */
-  async unadmitted(tenant: string, admitted: ReadonlySet<string>, limit: number): Promise<PendingEffect[]> {
-    const floor = (await this.doc.send(new GetCommand({ TableName: this.table, Key: admissionKey(tenant), ConsistentRead: true, ProjectionExpression: 'scanFrom' }))).Item?.scanFrom as
-      | string
-      | undefined;
+  async unadmitted(tenant: string, admitted: ReadonlySet<string>, limit: number, read?: Pick<AdmissionState, 'floor'>): Promise<PendingEffect[]> {
+    // The floor as read with `admitted` ({@link admission}), else read here.
+    const floor = read
+      ? read.floor
+      : ((await this.doc.send(new GetCommand({ TableName: this.table, Key: admissionKey(tenant), ConsistentRead: true, ProjectionExpression: 'scanFrom' }))).Item?.scanFrom as string | undefined);
     const out: PendingEffect[] = [];
     let start: Record<string, unknown> | undefined;
     let firstPending: string | undefined;

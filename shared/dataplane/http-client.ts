@@ -53,25 +53,31 @@ export function isTransientStatus(status: number): boolean {
 }
 
 // Responses are checked, not trusted: a data plane answering garbage must not be read as "done".
-const generation = z.int().check(z.nonnegative());
-const applyResultSchema = z.object({ changed: z.boolean(), heldGeneration: generation });
-const ownerSchema = z.object({ tenant: z.string(), objectId: z.string(), objectKind: z.string(), objectName: z.string() });
-const observedSchema = z.object({
-  tenant: z.string(),
-  kind: z.enum(RESOURCE_KINDS as [ResourceKind, ...ResourceKind[]]),
-  resourceId: z.string(),
-  owner: z.optional(ownerSchema),
-  managedBy: z.optional(z.string()),
-  generation,
-  health: z.enum(['healthy', 'unhealthy', 'unknown']),
-  lastError: z.optional(z.string()),
-  errorIsFatal: z.optional(z.boolean()),
-  lastHeartbeat: z.optional(z.string()),
-  createdAt: z.string(),
-  readPolicy: z.optional(z.object({ kind: z.literal('lag'), lagMs: z.int().check(z.nonnegative()) })),
-  spec: z.record(z.string(), z.unknown()),
-});
-const observeSchema = z.object({ resources: z.array(observedSchema) });
+// Built on the first call, not at import: every function that may reach a data plane imports this
+// module, and those on the reference data plane never call it.
+function buildSchemas() {
+  const generation = z.int().check(z.nonnegative());
+  const applyResultSchema = z.object({ changed: z.boolean(), heldGeneration: generation });
+  const ownerSchema = z.object({ tenant: z.string(), objectId: z.string(), objectKind: z.string(), objectName: z.string() });
+  const observedSchema = z.object({
+    tenant: z.string(),
+    kind: z.enum(RESOURCE_KINDS as [ResourceKind, ...ResourceKind[]]),
+    resourceId: z.string(),
+    owner: z.optional(ownerSchema),
+    managedBy: z.optional(z.string()),
+    generation,
+    health: z.enum(['healthy', 'unhealthy', 'unknown']),
+    lastError: z.optional(z.string()),
+    errorIsFatal: z.optional(z.boolean()),
+    lastHeartbeat: z.optional(z.string()),
+    createdAt: z.string(),
+    readPolicy: z.optional(z.object({ kind: z.literal('lag'), lagMs: z.int().check(z.nonnegative()) })),
+    spec: z.record(z.string(), z.unknown()),
+  });
+  return { applyResultSchema, observeSchema: z.object({ resources: z.array(observedSchema) }) };
+}
+let built: ReturnType<typeof buildSchemas> | undefined;
+const schemas = () => (built ??= buildSchemas());
 
 export class HttpDataPlane implements DataPlane {
   private readonly base: string;
@@ -93,19 +99,19 @@ export class HttpDataPlane implements DataPlane {
   }
 
   ensure<K extends ResourceKind>(kind: K, owner: ResourceOwner, generation: number, spec: ResourceSpecs[K]): Promise<ApplyResult> {
-    return this.call('PUT', resourcePath(owner.tenant, kind, owner.objectId), { owner, generation, spec }, applyResultSchema);
+    return this.call('PUT', resourcePath(owner.tenant, kind, owner.objectId), { owner, generation, spec }, schemas().applyResultSchema);
   }
 
   drop(kind: ResourceKind, owner: ResourceOwner, generation: number): Promise<ApplyResult> {
-    return this.call('POST', `${resourcePath(owner.tenant, kind, owner.objectId)}/drop`, { owner, generation }, applyResultSchema);
+    return this.call('POST', `${resourcePath(owner.tenant, kind, owner.objectId)}/drop`, { owner, generation }, schemas().applyResultSchema);
   }
 
   setReadPolicy(owner: ResourceOwner, generation: number, policy: ReadPolicy): Promise<ApplyResult> {
-    return this.call('PUT', `${resourcePath(owner.tenant, 'collection', owner.objectId)}/read-policy`, { owner, generation, policy }, applyResultSchema);
+    return this.call('PUT', `${resourcePath(owner.tenant, 'collection', owner.objectId)}/read-policy`, { owner, generation, policy }, schemas().applyResultSchema);
   }
 
   async observe(tenant: string): Promise<ObservedResource[]> {
-    const body = await this.call('GET', `/v1/tenants/${encodeURIComponent(tenant)}/resources`, undefined, observeSchema);
+    const body = await this.call('GET', `/v1/tenants/${encodeURIComponent(tenant)}/resources`, undefined, schemas().observeSchema);
     return body.resources as ObservedResource[];
   }
 

@@ -20,7 +20,7 @@
 import type { AdmitResult, OutboxStore, PendingEffect } from '../catalog/outbox-store';
 
 export interface AdmissionDeps {
-  readonly outbox: Pick<OutboxStore, 'admit' | 'admitted' | 'unadmitted'>;
+  readonly outbox: Pick<OutboxStore, 'admit' | 'admission' | 'unadmitted'>;
   /** Effects of one tenant admitted at a time. */
   readonly cap: number;
   readonly clock?: () => Date;
@@ -98,10 +98,11 @@ export class Admission {
    * meanwhile is skipped by the read; one refused (the slots filled meanwhile) ends the round.
    */
   async next(tenant: string): Promise<PendingEffect[]> {
-    const admitted = await this.deps.outbox.admitted(tenant);
-    const free = freeSlots(admitted.size, this.deps.cap);
+    // The admitted ids and the floor the read starts from: one read of the tenant's admission item.
+    const state = await this.deps.outbox.admission(tenant);
+    const free = freeSlots(state.admitted.size, this.deps.cap);
     if (free === 0) return [];
-    const candidates = await this.deps.outbox.unadmitted(tenant, admitted, free);
+    const candidates = await this.deps.outbox.unadmitted(tenant, state.admitted, free, state);
     const out: PendingEffect[] = [];
     for (const e of candidates) {
       const r = await this.admit(e);

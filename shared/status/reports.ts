@@ -7,7 +7,10 @@ import { HEARTBEAT_TIMEOUT_SECONDS, REPORTED_STATUSES, type StatusReport } from 
 import { scrubError } from '../probes/namespace';
 import type { Observation, StatusDetails } from './transition';
 
-const report = z.object({
+// Built on the first report parsed, not at import: the executors and the sweeper import this
+// module for `reportDueAt` alone and never parse a report.
+let reportSchema: ReturnType<typeof buildReportSchema> | undefined;
+const buildReportSchema = () => z.object({
   tenant: z.string().check(z.minLength(1)),
   objectId: z.string().check(z.minLength(1)),
   kind: z.enum(['ingestion', 'export']),
@@ -29,7 +32,7 @@ export function parseReport(body: string): StatusReport {
   } catch (err) {
     throw new Error(`status report is not JSON: ${(err as Error).message}`);
   }
-  const parsed = report.safeParse(json);
+  const parsed = (reportSchema ??= buildReportSchema()).safeParse(json);
   if (!parsed.success) throw new Error(`invalid status report: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`);
   return parsed.data as StatusReport;
 }

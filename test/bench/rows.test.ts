@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { benchRows, rowsMarkdown } from '../../bench/lib/rows';
 import type { Results } from '../../bench/lib/report';
+import { callRounds } from '../../bench/phases/bundles';
 
 const s = (p50: number, p99 = p50 * 2) => ({ n: 10, min: p50 / 2, p50, p90: p99, p99, max: p99, mean: p50 });
 const cpu = (sqlite: number) => ({ benchProcessPct: 80, dynamoLocalPct: 60, dynamoLocalSqliteThreadPct: sqlite });
@@ -85,6 +86,23 @@ describe('benchRows', () => {
     const met = benchRows({ machine, quick: false, phaseTimes, instances: [row(1, 100, 0), row(8, 144, 30)] } as Results);
     expect(met[0]).toMatchObject({ met: true });
     expect(met[0]!.cause).toBeUndefined();
+  });
+
+  it("explains a cold init's miss by its first event's rounds of calls, with the ratio those rounds alone allow", () => {
+    const cold = (import_: number, first: number) => ({ runs: 5, importMsP50: import_, firstEventMsP50: first, totalMsP50: import_ + first, totalMsMax: import_ + first, nodeBootMsP50: 30, errors: [] });
+    const calls = callRounds([
+      { op: 'DynamoDB.GetItem', start: 100, end: 130 },
+      { op: 'DynamoDB.GetItem', start: 101, end: 128 },
+      { op: 'DynamoDB.TransactWriteItems', start: 131, end: 140 },
+      { op: 'DynamoDB.UpdateItem', start: 141, end: 146 },
+    ]);
+    expect(calls).toEqual({ ops: ['DynamoDB.GetItem', 'DynamoDB.GetItem', 'DynamoDB.TransactWriteItems', 'DynamoDB.UpdateItem'], rounds: 3, roundMs: [30, 9, 5] });
+    const bundle = { function: 'executor-compute', entryKiB: 150, externalImports: ['a', 'b'], sdkImportMsP50: 50, coldInit: cold(120, 80), baselineColdInit: cold(80, 20), coldInitRatio: 2, firstEventCalls: calls };
+    const [row] = benchRows({ machine, quick: false, bundles: [bundle] } as unknown as Results);
+    expect(row!.met).toBe(false);
+    expect(row!.cause).toContain('4 AWS calls in 3 sequential rounds (2 × DynamoDB.GetItem, 1 × DynamoDB.TransactWriteItems, 1 × DynamoDB.UpdateItem)');
+    // The baseline's 100 ms and the two later rounds' 14 ms.
+    expect(row!.cause).toContain('waited 14.0 ms in a traced run, so with an import and a first call as cheap as the baseline\'s it would still be 1.14×');
   });
 
   it('puts the cause of a miss in the markdown row and leaves met rows without one', () => {

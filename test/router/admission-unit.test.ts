@@ -20,8 +20,8 @@ function fakeOutbox(pending: Record<string, string[]> = {}, settled = new Set<st
       sets.set(e.tenant, s.add(e.effectId));
       return 'admitted';
     },
-    async admitted(tenant: string) {
-      return new Set(sets.get(tenant) ?? []);
+    async admission(tenant: string) {
+      return { admitted: new Set(sets.get(tenant) ?? []), floor: undefined };
     },
     async unadmitted(tenant: string, admitted: ReadonlySet<string>, limit: number) {
       return (pending[tenant] ?? []).filter((id) => !admitted.has(id) && !settled.has(id)).slice(0, limit).map((effectId) => ({ tenant, effectId, sk: effectSkOfId(effectId)! }) as never);
