@@ -126,10 +126,10 @@ async function workload(): Promise<void> {
   await session.connect();
   await session.query('BEGIN');
   await session.query('CREATE SCHEMA over_pgwire');
-  await session.query("CREATE CLUSTER pg_cluster (SIZE = '25cc')");
+  await session.query("CREATE CLUSTER wire_cluster (SIZE = '25cc')");
   await session.query('COMMIT');
   await session.query('SELECT name FROM mz_schemas');
-  await session.query('DROP CLUSTER pg_cluster');
+  await session.query('DROP CLUSTER wire_cluster');
   await session.end();
   const cleartext = new pg.Client({ host: '127.0.0.1', port: p.pgPort!, user: 'materialize', password: (await p.passwords.create(tenant)) });
   await cleartext.connect();
