@@ -13,7 +13,7 @@ import { CommitConflictError, type CatalogBasis, type CatalogStore, type TxnReco
 import { effectItem, OutboxStore } from '../catalog/outbox-store';
 import { StatusStore } from '../catalog/status-store';
 import type { EffectSender } from '../router/fast-path';
-import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
+import { backoffMs, RETRY_POLICIES, type RetryPolicy } from '../effects/retry-policies';
 import { ControlPlaneError, SerializationError } from '../errors';
 import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
@@ -133,6 +133,7 @@ export class SqlApi {
     if (statements.some((s) => s.statement.kind === 'query')) void this.catalogSql().then((c) => c.start(), () => undefined);
     const idem = o.idempotency === undefined ? undefined : await this.idempotency.claim(o.idempotency.key, o.idempotency.body);
     for (let attempt = 1; ; attempt++) {
+      const attemptStart = performance.now();
       try {
         if (idem) {
           const seen = await this.idempotency.recorded(tenant, idem);
@@ -155,13 +156,7 @@ export class SqlApi {
           return errorResponse(new SerializationError('could not commit: concurrent changes to the same catalog objects', { detail: err.message }));
         }
         this.deps.logger.info('commit conflict, replanning', { attempt, reasons: err.reasons });
-        // A lone stale basis (the first refusal showed one commit since it) is replanned at once:
-        // the refusal brought the catalog up to date (the version item's change log), so the
-        // replan is planned on the catalog as it is. Otherwise other writers are busy on the
-        // tenant: backing off keeps them from taking each other's turns — with 8 and 16 instances
-        // racing on one tenant, replanning at once made requests run out of attempts (3 and 16 ×
-        // 40001 in `npm run bench -- --only instances`, against 0 and 1).
-        if (attempt > 1 || err.missed !== 1) await new Promise((r) => setTimeout(r, backoffMs(policy, attempt) * (0.5 + Math.random())));
+        await new Promise((r) => setTimeout(r, conflictWaitMs(policy, attempt, err.missed, performance.now() - attemptStart)));
       }
     }
   }
@@ -252,4 +247,21 @@ export class SqlApi {
     if (this.deps.sendEffects && changes.effects.length) await this.deps.sendEffects(changes.effects.map((e, i) => effectItem(tenant, txn, e, i + 1)));
     return { response: { status: 200, body: { results } }, committed: true };
   }
+}
+
+/**
+ * How long a request whose commit was refused waits before it plans again. A lone stale basis (the
+ * first refusal showed one commit since it) is replanned at once: the refusal brought the snapshot
+ * up to date (the version item's change log), so the replan is on the catalog as it is. Otherwise
+ * other writers are busy on the tenant, and `missed` says how many committed during the refused
+ * attempt: waiting a random share of that many attempts' time spreads the contenders over the
+ * turns they need, and follows the contention down as it clears (a backoff growing with the
+ * attempt count kept the last losers asleep after the others had finished:
+ * `npm run bench -- --only instances`). Without a count (a staged commit, a name taken), the
+ * policy's exponential backoff.
+ */
+export function conflictWaitMs(policy: RetryPolicy, attempt: number, missed: number | undefined, attemptMs: number): number {
+  if (missed === undefined) return backoffMs(policy, attempt) * (0.5 + Math.random());
+  if (attempt === 1 && missed <= 1) return 0;
+  return Math.random() * Math.min(policy.capMs, Math.max(1, missed) * attemptMs);
 }

@@ -40,10 +40,14 @@ export const RETRY_POLICIES = {
   /**
    * DDL commits that lost a race on a shared catalog item (TransactionConflict, version moved).
    * Every commit of a tenant moves its catalog version, so with several API instances a request
-   * can lose several races in a row while each replan is cheap (a catch-up, not a reload): ten
-   * attempts keep 40001 out of reach of ordinary contention (test/catalog/many-instances.test.ts).
+   * can lose several races in a row while each replan is cheap (the refusal carries the version
+   * item's change log: no read, a replan and a commit). The wait between attempts follows the
+   * contention the refusal shows (`conflictWaitMs` in shared/api/sql-api.ts; this policy's delays
+   * apply when it shows none), so attempts come quicker than an exponential backoff's: twenty keep
+   * about the patience ten had with it (~1 s) and 40001 out of reach of ordinary contention
+   * (test/catalog/many-instances.test.ts, `npm run bench -- --only instances`).
    */
-  'ddl.commit': policy('ddl.commit', 10, 2, 200, 10),
+  'ddl.commit': policy('ddl.commit', 10, 2, 200, 20),
   /**
    * Writes to a tenant's admission item (shared/router/admission.ts) that lost a race with a
    * concurrent transaction on the same item (TransactionConflict): every settle of the tenant's
