@@ -43,11 +43,11 @@ export const RETRY_POLICIES = {
    * can lose several races in a row while each replan is cheap (the refusal carries the version
    * item's change log: no read, a replan and a commit). The wait between attempts follows the
    * contention the refusal shows (`conflictWaitMs` in shared/api/sql-api.ts; this policy's delays
-   * apply when it shows none), so attempts come quicker than an exponential backoff's: twenty keep
-   * about the patience ten had with it (~1 s) and 40001 out of reach of ordinary contention
+   * apply when it shows none), and a request gives up (40001) after ten attempts only once it has
+   * also tried for `DDL_COMMIT_PATIENCE_MS`: 40001 stays out of reach of ordinary contention
    * (test/catalog/many-instances.test.ts, `npm run bench -- --only instances`).
    */
-  'ddl.commit': policy('ddl.commit', 10, 2, 200, 20),
+  'ddl.commit': policy('ddl.commit', 10, 2, 200, 10),
   /**
    * Writes to a tenant's admission item (shared/router/admission.ts) that lost a race with a
    * concurrent transaction on the same item (TransactionConflict): every settle of the tenant's
