@@ -326,7 +326,7 @@ function catchUpCause(c: NonNullable<Results['cache']>[number]): string {
   const floor = hit + refused;
   const reads = c.catchUp.logCatchUps !== undefined && c.catchUp.logCatchUps < c.catchUp.catchUps ? `; ${c.catchUp.catchUps - c.catchUp.logCatchUps} catch-ups read objects the log did not hold inline` : '';
   return (
-    `two round trips against the hit's one: the refused commit ${f2(refused)} ms p50 (on DynamoDB Local a refused TransactWriteItems costs about what one that commits does: the hit's ${f2(c.commits.hit.p50)} ms) brings the version item's change log back (replayed in ${f2(c.catchUp.basis.p50)} ms, nothing read), then the replan and the commit. ` +
+    `two round trips against the hit's one: the refused commit, ${f2(refused)} ms p50 (${f2(refused / c.commits.hit.p50)}× the hit's commit of ${f2(c.commits.hit.p50)} ms: DynamoDB Local answers a refused TransactWriteItems no faster than one that commits), brings the version item's change log back (replayed in ${f2(c.catchUp.basis.p50)} ms, nothing read), then the replan and the commit. ` +
     `The floor, a hit plus its refused commit, is ${f1(hit)} + ${f2(refused)} = ${f1(floor)} ms = ${f2(floor / hit)}× a hit; the other ${f1(c.catchUp.request.p50 - floor)} ms are the second plan and the replay${reads}`
   );
 }

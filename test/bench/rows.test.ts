@@ -103,7 +103,7 @@ describe('benchRows', () => {
     });
     const quick = benchRows({ machine, quick: true, cache: [size(1000, 12, 4.5)] } as Results);
     expect(quick[1]).toMatchObject({ target: '≤ 2× a hit', met: false });
-    expect(quick[1]!.cause).toMatch(/refused commit 4\.50 ms p50 .* The floor, a hit plus its refused commit, is 5\.0 \+ 4\.50 = 9\.5 ms = 1\.90× a hit; the other 2\.5 ms are the second plan and the replay$/);
+    expect(quick[1]!.cause).toMatch(/refused commit, 4\.50 ms p50 \(1\.13× the hit's commit of 4\.00 ms.* The floor, a hit plus its refused commit, is 5\.0 \+ 4\.50 = 9\.5 ms = 1\.90× a hit; the other 2\.5 ms are the second plan and the replay$/);
   });
 
   it('does not call a row met when its phase ran on a machine loaded above the bench\'s own, and still reports a miss', () => {
