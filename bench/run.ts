@@ -3,8 +3,9 @@
  *
  * Starts its own DynamoDB Local and SQS emulator and two local pipelines on them, measures the
  * control plane against its floors in one run on this machine, and writes
- * bench/results/latest.json, latest.md and the SVG charts (a `--quick`, `--only` or
- * `--same-emulator` run writes to bench/results/tmp/ instead). Not part of `npm test`.
+ * bench/results/latest.json, latest.md and the SVG charts (an `--only` or `--same-emulator` run
+ * writes to bench/results/tmp/ instead, a `--quick` run to bench/results/quick/: only the phases
+ * with a target row, on small sizes). Not part of `npm test`.
  * `--same-emulator` runs the throughput phase on the main DynamoDB Local instead of a fresh one,
  * which shows the emulator's own slow-down (see phases/applied.ts).
  *
@@ -28,7 +29,12 @@ const PHASES = ['commit', 'parse', 'applied', 'sweeper', 'recovery', 'throughput
 type Phase = (typeof PHASES)[number];
 // `--phase` is another name for `--only`.
 if (values.phase !== undefined) values.only = [values.only, values.phase].filter(Boolean).join(',');
-const only = new Set((values.only ?? PHASES.join(',')).split(',').map((s) => s.trim()));
+/**
+ * The phases whose figures have a target row (lib/rows.ts): what `--quick` runs, on small sizes,
+ * to answer in minutes whether the targets hold (the others only report).
+ */
+const TARGET_PHASES: readonly Phase[] = ['commit', 'deployed', 'cache', 'throughput', 'bundles', 'instances', 'capacity', 'scale', 'pgwire'];
+const only = new Set((values.only ?? (values.quick ? TARGET_PHASES : PHASES).join(',')).split(',').map((s) => s.trim()));
 for (const o of only) if (!(PHASES as readonly string[]).includes(o)) throw new Error(`unknown phase ${o}; phases: ${PHASES.join(', ')}`);
 const runs = (p: Phase) => only.has(p);
 const complete = !values.quick && values.only === undefined && !values['same-emulator'];
@@ -36,7 +42,8 @@ const complete = !values.quick && values.only === undefined && !values['same-emu
 const RESULTS = join(import.meta.dirname, 'results');
 const TMP = join(RESULTS, 'tmp');
 mkdirSync(TMP, { recursive: true });
-const OUT = values.out ?? (complete ? RESULTS : TMP);
+// A --quick run writes its own report (results/quick/), never over results/latest.* nor the --only runs' tmp/.
+const OUT = values.out ?? (complete ? RESULTS : values.quick ? join(RESULTS, 'quick') : TMP);
 mkdirSync(OUT, { recursive: true });
 
 const wallStart = Date.now();

@@ -160,7 +160,14 @@ export class SimulatedCrash extends DdlError {
 
 /** The commit lost a race: some condition on a shared item failed. Replanning decides what it means. */
 export class CommitConflictError extends ControlPlaneError {
-  constructor(readonly reasons: readonly string[]) {
+  /**
+   * @param missed how many commits landed since the basis the refused commit was planned on, when
+   *   the refusal showed the catalog version (one: a lone stale basis, not a busy tenant)
+   */
+  constructor(
+    readonly reasons: readonly string[],
+    readonly missed?: number,
+  ) {
     super(`catalog commit conflicted (${reasons.join(', ')})`, { code: SQLSTATE.serializationFailure });
     this.name = 'CommitConflictError';
   }

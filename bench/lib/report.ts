@@ -264,12 +264,16 @@ export function writeReport(r: Results, dir: string): string[] {
   if (r.instances) {
     md.push('## 9. Many API instances on one tenant', '');
     md.push(
-      'N independent API instances (own snapshot cache each, no shared in-process queue) commit CREATE TABLEs back to back on one tenant of 1 000 objects (bench/phases/instances.ts). Targets: at 8 instances ≥ 70 % of the single instance\'s commit rate, 0 × 40001.',
+      'N independent API instances (own snapshot cache each, no shared in-process queue) commit CREATE TABLEs back to back on one tenant of 1 000 objects (bench/phases/instances.ts), each level against a single instance run just before it on the same tenant. Targets: at 8 instances ≥ 70 % of the single instance\'s commit rate, 0 × 40001. A catch-up replays the change log the refused commit brought back, and reads only what the log holds by id.',
       '',
-      '| instances | commits | commits/s | × single | 40001 answers | catch-ups | whole-catalog reads after warm-up |',
-      '|---|---|---|---|---|---|---|',
+      '| instances | commits | commits/s | one instance just before | × single | 40001 answers | catch-ups (from the log alone) | whole-catalog reads after warm-up | CPU ms per commit (one instance) |',
+      '|---|---|---|---|---|---|---|---|---|',
     );
-    for (const i of r.instances) md.push(`| ${i.instances} | ${i.commits} | ${n1(i.commitsPerSecond)} | ${i.ofSingle} | ${i.answers40001} | ${i.catchUps} | ${i.fullLoadsAfterWarmUp} |`);
+    for (const i of r.instances) {
+      md.push(
+        `| ${i.instances} | ${i.commits} | ${n1(i.commitsPerSecond)} | ${i.singlePerSecond === undefined ? '' : n1(i.singlePerSecond)} | ${i.ofSingle} | ${i.answers40001} | ${i.catchUps}${i.logCatchUps === undefined ? '' : ` (${i.logCatchUps})`} | ${i.fullLoadsAfterWarmUp} | ${i.cpuMsPerCommit ?? ''}${i.singleCpuMsPerCommit === undefined ? '' : ` (${i.singleCpuMsPerCommit})`} |`,
+      );
+    }
     md.push('');
   }
   if (r.deployed) {
@@ -297,14 +301,14 @@ export function writeReport(r: Results, dir: string): string[] {
   if (r.cache) {
     md.push('## 11. Snapshot cache: miss, hit, catch-up', '');
     md.push(
-      'A miss is a fresh instance (a cold Lambda) reading the whole catalog; a hit plans on the warm snapshot; a catch-up is the request that lost its race to another instance: the stale commit conflicts, the snapshot is caught up from the transaction records (the objects they changed are read again) and the request planned and committed again (bench/phases/cache.ts). Whole `SqlApi.handle` of a CREATE TABLE, and its basis step alone, ms.',
+      'A miss is a fresh instance (a cold Lambda) reading the whole catalog; a hit plans on the warm snapshot; a catch-up is the request that lost its race to another instance: the stale commit is refused and brings the catalog-version item back, whose change log is replayed onto the snapshot (what the log holds only by id is read again; past the log, the transaction records say what changed), and the request is planned and committed again (bench/phases/cache.ts). Whole `SqlApi.handle` of a CREATE TABLE, and its basis step alone, ms; the refused commit\'s round trip against the hit\'s commit.',
       '',
-      '| objects | seeded in s | miss p50 / p99 (read) | hit p50 / p99 (basis) | catch-up p50 / p99 (catch-up read) | catch-up ÷ hit p50 | catch-ups / whole reads |',
-      '|---|---|---|---|---|---|---|',
+      '| objects | seeded in s | miss p50 / p99 (read) | hit p50 / p99 (basis) | catch-up p50 / p99 (catch-up read) | refused commit p50 (the hit\'s commit) | catch-up ÷ hit p50 | catch-ups (from the log alone) / whole reads |',
+      '|---|---|---|---|---|---|---|---|',
     );
     for (const c of r.cache) {
       md.push(
-        `| ${int(c.objects)} | ${c.seedSeconds} | ${n1(c.miss.request.p50)} / ${n1(c.miss.request.p99)} (${n1(c.miss.basis.p50)} / ${n1(c.miss.basis.p99)}) | ${n1(c.hit.request.p50)} / ${n1(c.hit.request.p99)} (${c.hit.basis.p50} / ${c.hit.basis.p99}) | ${n1(c.catchUp.request.p50)} / ${n1(c.catchUp.request.p99)} (${n1(c.catchUp.basis.p50)} / ${n1(c.catchUp.basis.p99)}) | ${n2(c.catchUpOverHitP50)} | ${c.catchUp.catchUps} / ${c.catchUp.wholeReads} |`,
+        `| ${int(c.objects)} | ${c.seedSeconds} | ${n1(c.miss.request.p50)} / ${n1(c.miss.request.p99)} (${n1(c.miss.basis.p50)} / ${n1(c.miss.basis.p99)}) | ${n1(c.hit.request.p50)} / ${n1(c.hit.request.p99)} (${c.hit.basis.p50} / ${c.hit.basis.p99}) | ${n1(c.catchUp.request.p50)} / ${n1(c.catchUp.request.p99)} (${n2(c.catchUp.basis.p50)} / ${n2(c.catchUp.basis.p99)}) | ${c.commits ? `${n2(c.commits.refused.p50)} (${n2(c.commits.hit.p50)})` : ''} | ${n2(c.catchUpOverHitP50)} | ${c.catchUp.catchUps}${c.catchUp.logCatchUps === undefined ? '' : ` (${c.catchUp.logCatchUps})`} / ${c.catchUp.wholeReads} |`,
       );
     }
     md.push('');

@@ -20,6 +20,8 @@ export interface BenchRow {
   readonly met?: boolean;
   /** Why it missed (only for a miss). */
   readonly cause?: string;
+  /** It would have met its target, but its phase ran on a machine loaded above the bench's own: not called met (`judgedUpToLoadPerCore`). */
+  readonly notJudged?: string;
 }
 
 export const GOALS = {
@@ -63,6 +65,12 @@ export const GOALS = {
   heldConnections: 200,
   /** The SQLite thread of DynamoDB Local runs every read and write one at a time: above this it is the limit. */
   emulatorBoundPct: 85,
+  /**
+   * The bench's own load: on a quiet 2-core machine its phases run at a 1-minute load average of
+   * 1.4–1.9 (issue 32). A row whose phase ran above this many per core (mean of the phase's start
+   * and end) shared the machine with other work: it is not called met ("not judged: load X").
+   */
+  judgedUpToLoadPerCore: 1.25,
 } as const;
 
 const f1 = (x: number) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x.toFixed(1)) : 'n/a');
@@ -113,10 +121,32 @@ function loadNote(r: Results, phase: string): string {
   return load && (load.start + load.end) / 2 > 2 * r.machine.cores ? ` (1-min load average ${f1(load.start)} → ${f1(load.end)} on ${r.machine.cores} cores)` : '';
 }
 
+/** The phase's mean 1-minute load average when it was above the bench's own, else undefined. */
+function loadAboveOwn(r: Results, phase: string): number | undefined {
+  const load = r.phaseTimes?.find((p) => p.phase === phase)?.loadAverage1m;
+  if (!load) return undefined;
+  const mean = (load.start + load.end) / 2;
+  return mean > GOALS.judgedUpToLoadPerCore * r.machine.cores ? mean : undefined;
+}
+
 export function benchRows(r: Results): BenchRow[] {
   const rows: BenchRow[] = [];
-  // A cause is kept for a miss only.
-  const push = ({ cause, ...row }: BenchRow) => rows.push(row.met === false && cause ? { ...row, cause } : row);
+  /** The phase the rows pushed next were measured in. */
+  let phase = '';
+  const from = (p: string) => {
+    phase = p;
+  };
+  // A cause is kept for a miss only; a row that met its target on a loaded machine is not judged.
+  const push = ({ cause, ...row }: BenchRow) => {
+    const load = row.met === true ? loadAboveOwn(r, phase) : undefined;
+    if (load !== undefined) {
+      const { met: _met, ...rest } = row;
+      rows.push({ ...rest, notJudged: `load ${f1(load)} on ${r.machine.cores} cores` });
+      return;
+    }
+    rows.push(row.met === false && cause ? { ...row, cause } : row);
+  };
+  from('deployed');
 
   for (const l of r.deployed?.levels ?? []) {
     const binding = l.fastPath && l.clients === 32;
@@ -154,19 +184,23 @@ export function benchRows(r: Results): BenchRow[] {
     push({ item: 1, figure: 'Lost effects after the deployed-profile runs (invariant checker)', measured: `${r.deployed.lostEffects}`, target: '0', met: r.deployed.lostEffects === 0, cause: 'see the checker counts in latest.json' });
   }
 
+  from('cache');
+  // The target holds at the largest catalog measured: 10 000 objects (a --quick run: its largest).
+  const bindingObjects = Math.max(0, ...(r.cache ?? []).map((c) => c.objects));
   for (const c of r.cache ?? []) {
     push({ item: 3, figure: `Cache miss, ${c.objects.toLocaleString('en-US')} objects (whole request; its catalog read alone)`, measured: `p50 ${f1(c.miss.request.p50)} ms, p99 ${f1(c.miss.request.p99)} ms (read p50 ${f1(c.miss.basis.p50)}, p99 ${f1(c.miss.basis.p99)} ms) = ${f2(c.missOverHitP50)}× a hit`, target: 'reported' });
-    const binding = c.objects >= 10_000;
+    const binding = c.objects === bindingObjects;
     push({
       item: 3,
       figure: `Catch-up after a lost race, ${c.objects.toLocaleString('en-US')} objects (whole request against a cache hit's)`,
-      measured: `p50 ${f1(c.catchUp.request.p50)} ms vs hit ${f1(c.hit.request.p50)} ms = ${f2(c.catchUpOverHitP50)}× · catch-up read p50 ${f1(c.catchUp.basis.p50)} ms vs whole read ${f1(c.miss.basis.p50)} ms · ${c.catchUp.catchUps} catch-ups, ${c.catchUp.wholeReads} whole reads`,
-      target: binding ? `≤ ${GOALS.catchUpOverHit}× a hit` : `(≤ ${GOALS.catchUpOverHit}× at 10 000)`,
+      measured: `p50 ${f1(c.catchUp.request.p50)} ms vs hit ${f1(c.hit.request.p50)} ms = ${f2(c.catchUpOverHitP50)}× · catch-up p50 ${f2(c.catchUp.basis.p50)} ms vs whole read ${f1(c.miss.basis.p50)} ms · ${c.catchUp.catchUps} catch-ups${c.catchUp.logCatchUps === undefined ? '' : ` (${c.catchUp.logCatchUps} from the refusal's change log alone)`}, ${c.catchUp.wholeReads} whole reads`,
+      target: binding ? `≤ ${GOALS.catchUpOverHit}× a hit` : `(≤ ${GOALS.catchUpOverHit}× at ${bindingObjects.toLocaleString('en-US')})`,
       met: binding ? c.catchUpOverHitP50 <= GOALS.catchUpOverHit : undefined,
-      cause: `the losing request pays its failed commit, a backoff of ~10 ms, the catch-up reads (transaction records, then the changed objects: ${f1(c.catchUp.basis.p50)} ms p50) and a second commit: four round trips against the hit's one. Two would need the changed objects inline in the version item the refusal returns, which every commit would pay for in write units`,
+      cause: catchUpCause(c) + loadNote(r, 'cache'),
     });
   }
 
+  from('instances');
   for (const i of r.instances ?? []) {
     if (i.instances === 1) continue;
     const binding = i.instances === 8;
@@ -176,7 +210,7 @@ export function benchRows(r: Results): BenchRow[] {
     push({
       item: 3,
       figure: `${i.instances} API instances on one tenant (own caches, no shared queue): commit rate against one instance's`,
-      measured: `${f1(i.commitsPerSecond)} commits/s = ${f2(i.ofSingle)}× · ${i.answers40001} × 40001 · ${i.catchUps} catch-ups for ${i.commits} commits (${f2(attemptsPerCommit)} attempts per commit) · ${i.fullLoadsAfterWarmUp} whole reads`,
+      measured: `${f1(i.commitsPerSecond)} commits/s = ${f2(i.ofSingle)}× ${i.singlePerSecond === undefined ? '' : `one instance's ${f1(i.singlePerSecond)} just before `}· ${i.answers40001} × 40001 · ${i.catchUps} catch-ups for ${i.commits} commits (${f2(attemptsPerCommit)} attempts per commit${i.logCatchUps === undefined ? '' : `; ${i.logCatchUps} from the refusal's change log alone`}) · ${i.fullLoadsAfterWarmUp} whole reads`,
       target: binding ? `≥ ${GOALS.instancesOfSingle}× one instance, 0 × 40001, 0 whole reads` : `(goal at 8 instances)`,
       met: binding ? i.ofSingle >= GOALS.instancesOfSingle && i.answers40001 === 0 && i.fullLoadsAfterWarmUp === 0 : undefined,
       cause:
@@ -186,10 +220,11 @@ export function benchRows(r: Results): BenchRow[] {
             ? `${i.answers40001} requests lost the version race more times than the retry allows`
             : loaded
               ? `machine-bound: 1-min load average ${f1(load.start)} → ${f1(load.end)} on ${r.machine.cores} cores; ${i.instances} instances run ${i.instances} request loops on a machine whose other work already took the cores (the single instance ran alone)`
-              : `the version race: every commit on one tenant writes the catalog-version item under a condition, so of ${i.instances} instances one wins each version and the others pay a failed transaction, a catch-up read and a retry (${f2(attemptsPerCommit)} attempts per commit); DynamoDB Local runs transactions one at a time, so failed attempts take the winners' turns`,
+              : instancesCause(i, attemptsPerCommit),
     });
   }
 
+  from('kinds');
   for (const k of r.kinds ?? []) {
     push({
       item: 4,
@@ -199,6 +234,7 @@ export function benchRows(r: Results): BenchRow[] {
     });
   }
 
+  from('commit');
   if (r.commit) {
     const c = r.commit;
     push({
@@ -214,6 +250,7 @@ export function benchRows(r: Results): BenchRow[] {
           : ''),
     });
   }
+  from('throughput');
   const live = r.throughput?.runs.find((t) => t.name === 'ddl-http-live');
   if (r.throughput && live) {
     const sqlite = live.cpu.dynamoLocalSqliteThreadPct ?? 0;
@@ -233,6 +270,7 @@ export function benchRows(r: Results): BenchRow[] {
     });
   }
 
+  from('bundles');
   for (const b of r.bundles ?? []) {
     if (b.coldInitRatio === undefined) continue;
     const importShare = b.coldInit.importMsP50 - b.baselineColdInit.importMsP50;
@@ -245,6 +283,7 @@ export function benchRows(r: Results): BenchRow[] {
       cause: coldInitCause(b, importShare) + loadNote(r, 'bundles'),
     });
   }
+  from('capacity');
   for (const c of r.capacity?.runs ?? []) {
     const f = c.fairness;
     const what = `${c.effects.toLocaleString('en-US')} effects over ${c.tenants} tenants (one with ${c.bigTenantEffects.toLocaleString('en-US')}), ${c.order}`;
@@ -279,9 +318,45 @@ export function benchRows(r: Results): BenchRow[] {
           : `the executors were ${f2(c.drainPerSecond / c.concurrencyAllowsPerSecond)}× busy (peak ${c.peakInFlight} of ${c.maxConcurrency} in flight)`,
     });
   }
+  from('scale');
   scaleRows(r, push);
+  from('pgwire');
   pgwireRows(r, push);
   return rows;
+}
+
+/**
+ * Why many instances on one tenant commit slower than one: the version race. The arithmetic from
+ * the same run: each refused attempt is planned and sent like a commit, so the bench process's CPU
+ * per commit grows with the attempts; where neither the process nor the emulator has a core to
+ * spare, the rate follows it.
+ */
+function instancesCause(i: NonNullable<Results['instances']>[number], attemptsPerCommit: number): string {
+  const cpu =
+    i.cpuMsPerCommit !== undefined && i.singleCpuMsPerCommit !== undefined
+      ? `: the bench process (all ${i.instances} instances) spent ${f2(i.cpuMsPerCommit)} ms of CPU per commit against one instance's ${f2(i.singleCpuMsPerCommit)} (${f2(i.cpuMsPerCommit / i.singleCpuMsPerCommit)}×), so without a spare core the rate is held near ${f2(i.singleCpuMsPerCommit / i.cpuMsPerCommit)}× one instance's`
+      : '';
+  return (
+    `the version race: every commit on one tenant moves the catalog-version item under a condition, so of ${i.instances} instances one wins each version and the others pay a refused transaction and a replan (${f2(attemptsPerCommit)} attempts per commit; the refusal's change log spares the catch-up read${i.logCatchUps !== undefined && i.logCatchUps < i.catchUps ? ` for ${i.logCatchUps} of ${i.catchUps}, the others read the objects of the commits the log holds by id` : ''})${cpu}. ` +
+    `DynamoDB Local runs transactions one at a time, so the refused attempts also take the winners' turns there`
+  );
+}
+
+/**
+ * Why a lost race cost more than twice a hit. Two round trips are the least it can make (the
+ * refused commit, which brings the change log back, and the commit); the arithmetic is the same
+ * run's: a hit plus the refused commit is the floor.
+ */
+function catchUpCause(c: NonNullable<Results['cache']>[number]): string {
+  const hit = c.hit.request.p50;
+  if (!c.commits) return `the losing request pays its refused commit, the catch-up (${f1(c.catchUp.basis.p50)} ms p50) and a second commit against the hit's one`;
+  const refused = c.commits.refused.p50;
+  const floor = hit + refused;
+  const reads = c.catchUp.logCatchUps !== undefined && c.catchUp.logCatchUps < c.catchUp.catchUps ? `; ${c.catchUp.catchUps - c.catchUp.logCatchUps} catch-ups read objects the log did not hold inline` : '';
+  return (
+    `two round trips against the hit's one: the refused commit, ${f2(refused)} ms p50 (${f2(refused / c.commits.hit.p50)}× the hit's commit of ${f2(c.commits.hit.p50)} ms: DynamoDB Local answers a refused TransactWriteItems no faster than one that commits), brings the version item's change log back (replayed in ${f2(c.catchUp.basis.p50)} ms, nothing read), then the replan and the commit. ` +
+    `The floor, a hit plus its refused commit, is ${f1(hit)} + ${f2(refused)} = ${f1(floor)} ms = ${f2(floor / hit)}× a hit; the other ${f1(c.catchUp.request.p50 - floor)} ms are the second plan and the replay${reads}`
+  );
 }
 
 /** The top of a CPU profile, for a cause: the areas and functions the time went to. */
@@ -346,8 +421,9 @@ function pgwireRows(r: Results, push: (row: BenchRow) => void): void {
       item: 9,
       figure: `${c.target} concurrent pgwire connections to one server process, each authenticated (SCRAM) and answering a catalog query, then held idle`,
       measured: `${c.loggedIn}/${c.target} logged in, ${c.answered} answered, ${c.held} held (opened and answered in ${f1(c.openSeconds)} s) · server RSS ${f1(c.before.rssMiB)} → ${f1(c.loggedInMem.rssMiB)} MiB logged in = ${f1(c.perConnectionKiB.rss)} KiB per idle connection (heap ${f1(c.perConnectionKiB.heap)} KiB); ${f1(c.after.rssMiB)} MiB after each answered = ${f1(c.perConnectionKiB.rssAfterQuery)} KiB (heap ${f1(c.perConnectionKiB.heapAfterQuery)} KiB)`,
-      target: `${GOALS.heldConnections} held; memory reported`,
-      met: c.target >= GOALS.heldConnections && c.held >= c.target && c.answered === c.target,
+      target: `${GOALS.heldConnections} held; memory reported${r.quick ? ` (--quick: ${c.target})` : ''}`,
+      // A --quick run opens fewer: it is judged on the number it opens.
+      met: (r.quick || c.target >= GOALS.heldConnections) && c.held >= c.target && c.answered === c.target,
       cause: c.target < GOALS.heldConnections ? `a --quick run opens ${c.target}` : c.errors.length ? `errors: ${c.errors.join('; ')}` : `${c.target - c.answered} did not answer, ${c.held} of ${c.target} open`,
     });
   }
@@ -454,10 +530,10 @@ function scaleRows(r: Results, push: (row: BenchRow) => void): void {
 }
 
 export function rowsMarkdown(rows: readonly BenchRow[]): string[] {
-  const mark = (m: boolean | undefined) => (m === undefined ? '–' : m ? '✓' : '✗');
+  const mark = (r: BenchRow) => (r.notJudged ? `not judged: ${r.notJudged}` : r.met === undefined ? '–' : r.met ? '✓' : '✗');
   return [
     '| # | Figure | Measured | Target | | Cause of a miss |',
     '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.item} | ${r.figure} | ${r.measured} | ${r.target} | ${mark(r.met)} | ${r.met === false ? (r.cause ?? '') : ''} |`),
+    ...rows.map((r) => `| ${r.item} | ${r.figure} | ${r.measured} | ${r.target} | ${mark(r)} | ${r.met === false ? (r.cause ?? '') : ''} |`),
   ];
 }

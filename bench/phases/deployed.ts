@@ -83,7 +83,8 @@ export async function deployedProfile(bench: Bench): Promise<DeployedResult> {
   const openLoop: OpenLoopRun[] = [];
   let settings: Pipeline['profile'] | undefined;
   let lost = 0;
-  for (const fastPath of [true, false]) {
+  // --quick: only the level its target holds (32 clients, fast path on) and the lost-effects check.
+  for (const fastPath of bench.quick ? [true] : [true, false]) {
     let dynamo: DynamoLocal | undefined;
     let p: Pipeline | undefined;
     try {
@@ -97,7 +98,7 @@ export async function deployedProfile(bench: Bench): Promise<DeployedResult> {
       await warmUp(bench, pipeline, bench.quick ? 2 : 6);
       await waitQuiet(pipeline, 120_000);
       const tenants: string[] = [];
-      for (const clients of [1, 8, 32]) {
+      for (const clients of bench.quick ? [32] : [1, 8, 32]) {
         const floor = await floorRun(bench, pipeline, clients, `${fastPath ? 'f' : 's'}${clients}`);
         resumeWorkers(pipeline);
         if ((await waitQuiet(pipeline, 180_000)) === undefined) throw new Error('the floor runs effects did not drain in 180 s');
@@ -160,8 +161,8 @@ export async function deployedProfile(bench: Bench): Promise<DeployedResult> {
       const closed = levels.find((l) => l.fastPath === fastPath && l.clients === 32)!;
       // Its floor is the single-client one: at these rates requests seldom overlap, and a floor of
       // 32 closed loops would measure the emulator's queue instead.
-      const floor = levels.find((l) => l.fastPath === fastPath && l.clients === 1)!.floor;
-      for (const share of [0.5, 1]) {
+      const floor = levels.find((l) => l.fastPath === fastPath && l.clients === 1)?.floor ?? closed.floor;
+      for (const share of bench.quick ? [] : [0.5, 1]) {
         const run = await openLoopRun(bench, pipeline, timeline, { fastPath, rate: Math.max(1, closed.commitsPerSecond * share), share, floor, seconds: bench.quick ? 3 : 8, tag: `${fastPath ? 'f' : 's'}o${share * 10}` });
         tenants.push(...run.tenants);
         openLoop.push(run.result);

@@ -3,7 +3,10 @@
  * own snapshot cache, and no in-process turn queue shared with the others), as N warm Lambdas.
  * Each commits CREATE TABLEs back to back on one tenant of 1 000 objects for a fixed count; the
  * figures are commits per second, 40001 answers, and how the losers of the version race got a
- * fresh basis: catch-ups from the transaction records (O(changes)) against whole-catalog reads.
+ * fresh basis: catch-ups (from the change log the refusal brought back, or from the transaction
+ * records: O(changes)) against whole-catalog reads. Each level's rate is taken against a single
+ * instance's run just before it on the same tenant, so a machine whose load drifts over the phase
+ * weighs on both alike.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { SqlApi } from '../../shared/api/sql-api';
@@ -17,15 +20,23 @@ export interface InstancesRow {
   readonly commitsPerSecond: number;
   readonly answers40001: number;
   readonly catchUps: number;
+  /** Of the catch-ups, those that replayed the refusal's change log and read nothing. */
+  readonly logCatchUps?: number;
   readonly fullLoadsAfterWarmUp: number;
+  /** The single instance's rate just before this level, on the same tenant (what `ofSingle` divides by). */
+  readonly singlePerSecond?: number;
+  /** The bench process's CPU per commit (every instance runs in it), this level's and the single instance's just before. */
+  readonly cpuMsPerCommit?: number;
+  readonly singleCpuMsPerCommit?: number;
   /** Commits per second as a share of the single instance's. */
   readonly ofSingle: number;
 }
 
-export async function manyInstances(bench: Bench, levels = bench.quick ? [1, 4] : [1, 4, 8, 16]): Promise<InstancesRow[]> {
+export async function manyInstances(bench: Bench, levels = bench.quick ? [1, 8] : [1, 4, 8, 16]): Promise<InstancesRow[]> {
   const p = bench.commitOnly;
   const logger = new Logger({ serviceName: 'bench', logLevel: 'ERROR' });
   const rows: InstancesRow[] = [];
+  const total = 96;
   for (const n of levels) {
     const tenant = `${bench.tag}inst${n}`;
     await p.passwords.create(tenant);
@@ -34,36 +45,46 @@ export async function manyInstances(bench: Bench, levels = bench.quick ? [1, 4] 
       const r = await seed.handle(tenant, 'bench', JSON.stringify({ query: Array.from({ length: 100 }, (_, k) => `CREATE TABLE base${i + k} (a int)`).join(';') }), 'application/json');
       if (r.status !== 200) throw new Error(`seeding: ${JSON.stringify(r.body).slice(0, 200)}`);
     }
-    const instances = Array.from({ length: n }, () => {
-      const store = new CatalogStore(p.clients.doc, p.config.catalogTable);
-      return { store, api: new SqlApi({ store, logger }) };
-    });
-    for (const i of instances) await i.api.handle(tenant, 'bench', JSON.stringify({ query: 'SHOW TABLES' }), 'application/json');
-    const warm = instances.map((i) => i.store.fullLoads);
-    const each = Math.max(4, Math.round(48 / n));
-    let conflicts = 0;
-    const t0 = now();
-    await Promise.all(
-      instances.map(async (inst, k) => {
-        for (let j = 0; j < each; j++) {
-          const r = await inst.api.handle(tenant, 'bench', JSON.stringify({ query: `CREATE TABLE i${k}_${j} (a int)` }), 'application/json');
-          if (r.status === 409) conflicts++;
-        }
-      }),
-    );
-    const seconds = (now() - t0) / 1000;
-    const commits = n * each - conflicts;
-    const row = {
-      instances: n,
-      commits,
-      commitsPerSecond: Math.round((commits / seconds) * 10) / 10,
-      answers40001: conflicts,
-      catchUps: instances.reduce((a, i) => a + i.store.catchUps, 0),
-      fullLoadsAfterWarmUp: instances.reduce((a, i, x) => a + i.store.fullLoads - warm[x]!, 0),
-      ofSingle: 1,
+    /** `count` instances commit `total` CREATE TABLEs between them, back to back. */
+    const pass = async (count: number, label: string) => {
+      const instances = Array.from({ length: count }, () => {
+        const store = new CatalogStore(p.clients.doc, p.config.catalogTable);
+        return { store, api: new SqlApi({ store, logger }) };
+      });
+      for (const i of instances) await i.api.handle(tenant, 'bench', JSON.stringify({ query: 'SHOW TABLES' }), 'application/json');
+      const warm = instances.map((i) => i.store.fullLoads);
+      const each = Math.max(4, Math.round(total / count));
+      let conflicts = 0;
+      const cpu0 = process.cpuUsage();
+      const t0 = now();
+      await Promise.all(
+        instances.map(async (inst, k) => {
+          for (let j = 0; j < each; j++) {
+            const r = await inst.api.handle(tenant, 'bench', JSON.stringify({ query: `CREATE TABLE ${label}${k}_${j} (a int)` }), 'application/json');
+            if (r.status === 409) conflicts++;
+          }
+        }),
+      );
+      const seconds = (now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      const commits = count * each - conflicts;
+      return {
+        instances: count,
+        commits,
+        commitsPerSecond: Math.round((commits / seconds) * 10) / 10,
+        answers40001: conflicts,
+        catchUps: instances.reduce((a, i) => a + i.store.catchUps, 0),
+        logCatchUps: instances.reduce((a, i) => a + i.store.logCatchUps, 0),
+        fullLoadsAfterWarmUp: instances.reduce((a, i, x) => a + i.store.fullLoads - warm[x]!, 0),
+        cpuMsPerCommit: Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, commits)) * 100) / 100,
+      };
     };
-    rows.push({ ...row, ofSingle: rows.length ? Math.round((row.commitsPerSecond / rows[0]!.commitsPerSecond) * 100) / 100 : 1 });
-    bench.log(`instances ${n}: ${row.commitsPerSecond} commits/s, ${conflicts} × 40001, ${row.catchUps} catch-ups, ${row.fullLoadsAfterWarmUp} whole reads after warm-up`);
+    const single = await pass(1, 's');
+    const row = n === 1 ? single : await pass(n, 'i');
+    rows.push({ ...row, singlePerSecond: single.commitsPerSecond, singleCpuMsPerCommit: single.cpuMsPerCommit, ofSingle: Math.round((row.commitsPerSecond / single.commitsPerSecond) * 100) / 100 });
+    bench.log(
+      `instances ${n}: ${row.commitsPerSecond} commits/s against ${single.commitsPerSecond} for one instance just before, ${row.answers40001} × 40001, ${row.catchUps} catch-ups (${row.logCatchUps} from the refusal's change log alone), ${row.fullLoadsAfterWarmUp} whole reads after warm-up, ${row.cpuMsPerCommit} ms of CPU per commit against ${single.cpuMsPerCommit}`,
+    );
   }
   return rows;
 }

@@ -24,7 +24,7 @@ import { PurgeQueueCommand, type SQSClient, type SendMessageCommand } from '@aws
 import { SqlApi } from '../../shared/api/sql-api';
 import { CatalogStore } from '../../shared/catalog/store';
 import { StatusStore, deadlineKeys, type StoredStatus } from '../../shared/catalog/status-store';
-import { statusSk, TENANTS_PK, tenantPk, tenantSk } from '../../shared/catalog/keys';
+import { CATALOG_VERSION_SK, statusSk, TENANTS_PK, tenantPk, tenantSk } from '../../shared/catalog/keys';
 import { tableStores } from '../../shared/catalog/stores';
 import { ReferenceDataPlane } from '../../shared/dataplane/reference';
 import { HealthMonitor } from '../../shared/dataplane/health-monitor';
@@ -178,7 +178,9 @@ export async function captureSourceShape(env: ScaleEnv): Promise<SourceShape> {
   const tbl = settled.find((i) => i.type === 'object' && i.name === TABLE_NAME)!;
   const sid = src.id as string;
   const tid = tbl.id as string;
-  const kept = settled.filter((i) => !/^(TXN|IDEM)#/.test(i.sk as string));
+  // The catalog-version item's change log names the objects of the last commits (source and table
+  // alike): history, not part of the shape; a copy starts without one (its catch-ups read instead).
+  const kept = settled.filter((i) => !/^(TXN|IDEM)#/.test(i.sk as string)).map(({ log: _log, ...i }) => (i.sk === CATALOG_VERSION_SK ? i : { ...i, ...(_log === undefined ? {} : { log: _log }) }));
   const resources = await partition(p.clients.doc, p.config.dataPlaneTable!, `RES#${tenant}`);
   const split = (items: Item[]) => {
     const out = { tenant: [] as Item[], source: [] as Item[], table: [] as Item[] };

@@ -3,11 +3,14 @@
  * API), least recently used first out, bounded by the number of objects held. Pure memory: the
  * store decides what goes in (a snapshot and the catalog version it shows).
  */
+import type { ChangeLog } from './change-log';
 import type { CatalogSnapshot } from './model';
 
 export interface CachedSnapshot {
   readonly snapshot: CatalogSnapshot;
   readonly version: number;
+  /** The change log the version item held at `version`, when known (./change-log.ts). */
+  readonly log?: ChangeLog;
 }
 
 export class SnapshotCache {

@@ -21,6 +21,7 @@ import { CatalogSnapshot, connectorKind, DEFAULT_DATABASE, DEFAULT_SCHEMA, type 
 import { commitStatusItems } from './status-store';
 import { LOCK_SK, lockFreeCondition, readCatalogVersion, StagedCommits, type Expectation, type FinalOp, type StagedOptions } from './staged';
 import { SnapshotCache } from './snapshot-cache';
+import { appendToLog, logBudget, logEntry, logOf, replay, type ChangeLog } from './change-log';
 import { nameSk } from './keys';
 
 /** Fixed ids of the default database and schema every tenant starts with. */
@@ -62,6 +63,8 @@ export interface CatalogBasis {
   readonly version: number;
   /** From this process's cache, not checked against the table: an answer from it must be confirmed (`confirm`). */
   readonly cached: boolean;
+  /** The change log the version item held at `version` (./change-log.ts), when known: a commit on this basis extends it. */
+  readonly log?: ChangeLog;
 }
 
 /** Past this many versions behind, a snapshot is read again whole rather than caught up. */
@@ -77,10 +80,14 @@ export class CatalogStore {
    * Per tenant, the snapshot a commit that lost its race was planned on (see `basis`), and the
    * catalog version the refusal showed, when it showed one and no staged commit held the catalog.
    */
-  private readonly behind = new Map<string, { snapshot: CatalogSnapshot; version: number; seen?: number }>();
-  /** Whole-catalog reads and catch-ups from transaction records, for tests and benchmarks. */
+  private readonly behind = new Map<string, { snapshot: CatalogSnapshot; version: number; seen?: { version: number; log?: ChangeLog } }>();
+  /**
+   * Whole-catalog reads and catch-ups, for tests and benchmarks; `logCatchUps` of the catch-ups
+   * replayed the version item's change log and read no object.
+   */
   fullLoads = 0;
   catchUps = 0;
+  logCatchUps = 0;
 
   constructor(
     readonly doc: DynamoDBDocumentClient,
@@ -108,17 +115,22 @@ export class CatalogStore {
     const behind = this.behind.get(tenant);
     this.behind.delete(tenant);
     if (behind) {
-      const { version, lock } = behind.seen !== undefined ? { version: behind.seen, lock: undefined } : await this.readVersionAndLock(tenant);
-      const caught = lock ? undefined : await this.catchUp(tenant, behind, version);
+      const { version, lock, log } = behind.seen !== undefined ? { ...behind.seen, lock: undefined } : await this.readVersionAndLock(tenant);
+      const caught = lock ? undefined : await this.catchUp(tenant, behind, version, log);
       if (caught) return caught;
     }
     return this.load(tenant);
   }
 
-  /** A commit race lost on `basis`: remembered so the next basis catches up from it; the error to throw. */
-  private conflict(tenant: string, basis: CatalogBasis | undefined, reasons: readonly string[], seen?: number): CommitConflictError {
-    if (basis) this.behind.set(tenant, { snapshot: basis.snapshot, version: basis.version, ...(seen !== undefined ? { seen } : {}) });
-    return new CommitConflictError(reasons);
+  /**
+   * A commit race lost on `basis`: remembered so the next basis catches up from it; the error to
+   * throw. `seen`: the version item the refusal returned, when it showed a version.
+   */
+  private conflict(tenant: string, basis: CatalogBasis | undefined, reasons: readonly string[], seen?: Record<string, unknown>): CommitConflictError {
+    const version = seenVersion(seen);
+    const log = logOf(seen);
+    if (basis) this.behind.set(tenant, { snapshot: basis.snapshot, version: basis.version, ...(version !== undefined ? { seen: { version, ...(log ? { log } : {}) } } : {}) });
+    return new CommitConflictError(reasons, basis && version !== undefined ? version - basis.version : undefined);
   }
 
   /**
@@ -126,8 +138,20 @@ export class CatalogStore {
    * between: the objects they changed are read again, nothing else — O(changes), not O(catalog).
    * Undefined (read everything instead) when a record in between does not say what it changed
    * (a staged commit, a commit without a basis, one past its TTL) or the gap is too wide.
+   *
+   * First from `log`, the change log the version item held at `target` (./change-log.ts): when it
+   * covers the gap, the objects it holds inline are not read at all.
    */
-  private async catchUp(tenant: string, from: { snapshot: CatalogSnapshot; version: number }, target: number): Promise<CatalogBasis | undefined> {
+  private async catchUp(tenant: string, from: { snapshot: CatalogSnapshot; version: number }, target: number, log?: ChangeLog): Promise<CatalogBasis | undefined> {
+    const replayed = replay(from, target, log);
+    if (replayed) {
+      const read = await this.readObjects(tenant, replayed.read);
+      const snapshot = CatalogSnapshot.derive(from.snapshot, [...replayed.objects, ...this.asRead(from.snapshot, replayed.read, read)]);
+      this.catchUps++;
+      if (!replayed.read.length) this.logCatchUps++;
+      this.cache.set(tenant, { snapshot, version: target, ...(log ? { log } : {}) });
+      return { snapshot, version: target, cached: false, ...(log ? { log } : {}) };
+    }
     const gap = target - from.version;
     if (gap < 0 || gap > MAX_CATCH_UP) return undefined;
     const ids = new Set<string>();
@@ -161,17 +185,21 @@ export class CatalogStore {
       }
     }
     const changed = await this.readObjects(tenant, [...ids]);
-    const objects = [...ids].flatMap((id) => {
-      const o = changed.get(id);
-      if (o) return [o];
-      // Gone from the table (dropped and collected): gone from the snapshot.
-      const old = from.snapshot.get(id);
-      return old ? [{ ...old, dropped: true } as CatalogObject] : [];
-    });
-    const snapshot = CatalogSnapshot.derive(from.snapshot, objects);
+    const snapshot = CatalogSnapshot.derive(from.snapshot, this.asRead(from.snapshot, [...ids], changed));
     this.catchUps++;
+    // Caught up past the version whose log was read: the log at `target` is not known.
     this.cache.set(tenant, { snapshot, version: target });
     return { snapshot, version: target, cached: false };
+  }
+
+  /** The objects `ids` as read again (`read`); one gone from the table (dropped and collected) leaves the snapshot. */
+  private asRead(snapshot: CatalogSnapshot, ids: readonly string[], read: ReadonlyMap<string, CatalogObject>): CatalogObject[] {
+    return ids.flatMap((id) => {
+      const o = read.get(id);
+      if (o) return [o];
+      const old = snapshot.get(id);
+      return old ? [{ ...old, dropped: true } as CatalogObject] : [];
+    });
   }
 
   /** Catalog objects by id, consistently (BatchGetItem, 100 keys a call). */
@@ -198,10 +226,10 @@ export class CatalogStore {
    */
   async confirm(tenant: string, basis: CatalogBasis): Promise<{ current: true } | { current: false; fresh: CatalogBasis }> {
     if (!basis.cached) return { current: true };
-    const { version, lock } = await this.readVersionAndLock(tenant);
+    const { version, lock, log } = await this.readVersionAndLock(tenant);
     if (!lock && version === basis.version) return { current: true };
     this.cache.delete(tenant);
-    const caught = lock ? undefined : await this.catchUp(tenant, basis, version);
+    const caught = lock ? undefined : await this.catchUp(tenant, basis, version, log);
     return { current: false, fresh: caught ?? (await this.load(tenant)) };
   }
 
@@ -215,16 +243,17 @@ export class CatalogStore {
     // newer than its version says, which only makes a commit on it conflict — never the reverse.
     // The lock is read alongside: a staged change in flight is finished or abandoned before
     // anyone reads, so a reader never sees half of it.
-    const { version, lock } = await this.readVersionAndLock(tenant);
+    const { version, lock, log } = await this.readVersionAndLock(tenant);
     if (lock && (await this.staged.settle(tenant, lock))) return this.load(tenant);
     this.fullLoads++;
     const objects = await this.queryAll<Record<string, unknown>>(tenant, OBJ_PREFIX, 'attribute_not_exists(dropped)');
     const snapshot = new CatalogSnapshot(tenant, objects.map(stripKeys));
-    if (!lock) this.cache.set(tenant, { snapshot, version });
-    return { snapshot, version, cached: false };
+    const known = log ? { log } : {};
+    if (!lock) this.cache.set(tenant, { snapshot, version, ...known });
+    return { snapshot, version, cached: false, ...known };
   }
 
-  private async readVersionAndLock(tenant: string): Promise<{ version: number; lock: Record<string, unknown> | undefined }> {
+  private async readVersionAndLock(tenant: string): Promise<{ version: number; lock: Record<string, unknown> | undefined; log?: ChangeLog }> {
     const pk = tenantPk(tenant);
     const r = await this.doc.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: [{ pk, sk: CATALOG_VERSION_SK }, { pk, sk: LOCK_SK }], ConsistentRead: true } } }));
     if (Object.keys(r.UnprocessedKeys ?? {}).length) {
@@ -233,7 +262,9 @@ export class CatalogStore {
       return { version, lock };
     }
     const items = r.Responses?.[this.table] ?? [];
-    return { version: (items.find((i) => i.sk === CATALOG_VERSION_SK)?.v as number | undefined) ?? 0, lock: items.find((i) => i.sk === LOCK_SK) };
+    const item = items.find((i) => i.sk === CATALOG_VERSION_SK);
+    const log = logOf(item);
+    return { version: (item?.v as number | undefined) ?? 0, lock: items.find((i) => i.sk === LOCK_SK), ...(log ? { log } : {}) };
   }
 
   /**
@@ -377,22 +408,31 @@ export class CatalogStore {
   /**
    * The item every commit adds: the catalog version moves by one — on condition that no staged
    * commit holds the catalog (its lock marks this item, see staged.ts) and, when the plan says
-   * which version it read (`basisVersion`), that it is still that one.
+   * which version it read (`basisVersion`), that it is still that one. Such a commit also writes
+   * the change log (`log`, ./change-log.ts) its entry ends.
    */
-  fenceItems(tenant: string, basisVersion?: number) {
+  fenceItems(tenant: string, basisVersion?: number, log?: ChangeLog) {
     const pk = tenantPk(tenant);
     const unlocked = lockFreeCondition();
+    const withLog = basisVersion !== undefined && log !== undefined;
     const version =
       basisVersion === undefined
         ? { UpdateExpression: 'SET #t = :t ADD v :one', ConditionExpression: unlocked, ExpressionAttributeValues: { ':t': 'catalog_version', ':one': 1 } }
         : {
-            UpdateExpression: 'SET #t = :t, v = :next',
+            UpdateExpression: `SET #t = :t, v = :next${withLog ? ', #log = :log' : ''}`,
             ConditionExpression: `${unlocked} AND ${basisVersion === 0 ? 'attribute_not_exists(v)' : 'v = :v'}`,
-            ExpressionAttributeValues: { ':t': 'catalog_version', ':next': basisVersion + 1, ...(basisVersion === 0 ? {} : { ':v': basisVersion }) },
+            ExpressionAttributeValues: { ':t': 'catalog_version', ':next': basisVersion + 1, ...(basisVersion === 0 ? {} : { ':v': basisVersion }), ...(withLog ? { ':log': log } : {}) },
           };
-    // A commit that loses its race gets the version item back with the refusal (`seenVersion`): its
-    // catch-up starts without reading it again.
-    return [{ Update: { TableName: this.table, Key: { pk, sk: CATALOG_VERSION_SK }, ExpressionAttributeNames: { '#t': 'type' }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const, ...version } }];
+    // A commit that loses its race gets the version item back with the refusal (`seenVersion`,
+    // `logOf`): its catch-up starts without reading it again, and replays the log without reading
+    // the objects either.
+    return [{ Update: { TableName: this.table, Key: { pk, sk: CATALOG_VERSION_SK }, ExpressionAttributeNames: { '#t': 'type', ...(withLog ? { '#log': 'log' } : {}) }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const, ...version } }];
+  }
+
+  /** The change log a commit on `basis` writes: the basis's log (when known) with this commit's entry. */
+  private nextLog(tenant: string, changes: ChangeSet, basis: CatalogBasis): ChangeLog {
+    const budget = logBudget({ pk: tenantPk(tenant), sk: CATALOG_VERSION_SK, type: 'catalog_version', v: basis.version + 1 });
+    return appendToLog(basis.log, logEntry(basis.version + 1, changes, basis.snapshot), budget);
   }
 
   /**
@@ -415,9 +455,11 @@ export class CatalogStore {
         });
       }
     }
-    const all = [...items, ...this.fenceItems(tenant, basis?.version)];
+    const log = basis && this.nextLog(tenant, changes, basis);
+    const all = [...items, ...this.fenceItems(tenant, basis?.version, log)];
     let version: number | undefined = basis && basis.version + 1;
-    if (all.length > MAX_TRANSACTION_ITEMS || approximateSize(all) > MAX_TRANSACTION_BYTES) {
+    const staged = all.length > MAX_TRANSACTION_ITEMS || approximateSize(all) > MAX_TRANSACTION_BYTES;
+    if (staged) {
       try {
         version = await this.staged.commit(tenant, txn.txnId, expectationsOf(changes), this.finalOps(tenant, changes, txn, idempotency), basis?.version);
       } catch (err) {
@@ -432,7 +474,7 @@ export class CatalogStore {
         if (err instanceof TransactionCanceledException) {
           const reasons = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None').filter((c) => c !== 'None');
           if (reasons.every((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict' || r === 'ThrottlingError')) {
-            throw this.conflict(tenant, basis, reasons, seenVersion(err.CancellationReasons?.[all.length - 1]?.Item));
+            throw this.conflict(tenant, basis, reasons, plainItem(err.CancellationReasons?.[all.length - 1]?.Item));
           }
         }
         if (err instanceof Error && err.name === 'TransactionInProgressException') throw this.conflict(tenant, basis, ['TransactionInProgress']);
@@ -444,7 +486,11 @@ export class CatalogStore {
     }
     // Committed on the basis's version: nothing else changed in between, so the basis plus this
     // change is exactly the catalog at the new version.
-    if (basis && version === basis.version + 1) this.cache.set(tenant, { snapshot: CatalogSnapshot.derive(basis.snapshot, objectsAfter(changes)), version });
+    if (basis && version === basis.version + 1) {
+      // A staged commit wrote no log entry: the item's log (if any) ends before this version.
+      const written = !staged && log ? { log } : {};
+      this.cache.set(tenant, { snapshot: CatalogSnapshot.derive(basis.snapshot, objectsAfter(changes)), version, ...written });
+    }
   }
 
   /**
@@ -499,11 +545,16 @@ function approximateSize(items: unknown[]): number {
  * DynamoDB's attribute-value form), when it showed one and no staged commit held the catalog.
  */
 export function seenVersion(item: Record<string, unknown> | undefined): number | undefined {
-  if (!item) return undefined;
-  // The document client passes errors through untouched; a plain item is taken as it is.
-  const plain = typeof item.v === 'object' && item.v !== null ? unmarshall(item as Parameters<typeof unmarshall>[0]) : item;
-  if (plain.lockedBy !== undefined || typeof plain.v !== 'number') return undefined;
+  const plain = plainItem(item);
+  if (!plain || plain.lockedBy !== undefined || typeof plain.v !== 'number') return undefined;
   return plain.v;
+}
+
+/** An item returned with a refusal, as the document client reads items. */
+export function plainItem(item: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!item) return undefined;
+  // The document client passes errors through untouched (attribute-value form); a plain item is taken as it is.
+  return typeof item.v === 'object' && item.v !== null ? unmarshall(item as Parameters<typeof unmarshall>[0]) : item;
 }
 
 /** Drops the storage-only attributes of a catalog item. */

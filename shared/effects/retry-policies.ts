@@ -40,8 +40,12 @@ export const RETRY_POLICIES = {
   /**
    * DDL commits that lost a race on a shared catalog item (TransactionConflict, version moved).
    * Every commit of a tenant moves its catalog version, so with several API instances a request
-   * can lose several races in a row while each replan is cheap (a catch-up, not a reload): ten
-   * attempts keep 40001 out of reach of ordinary contention (test/catalog/many-instances.test.ts).
+   * can lose several races in a row while each replan is cheap (the refusal carries the version
+   * item's change log: no read, a replan and a commit). These delays space the attempts, except
+   * that a lone stale basis is replanned at once (`conflictWaitMs` in shared/api/sql-api.ts), and
+   * a request gives up (40001) after ten attempts only once it has
+   * also tried for `DDL_COMMIT_PATIENCE_MS`: 40001 stays out of reach of ordinary contention
+   * (test/catalog/many-instances.test.ts, `npm run bench -- --only instances`).
    */
   'ddl.commit': policy('ddl.commit', 10, 2, 200, 10),
   /**

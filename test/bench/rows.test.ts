@@ -80,7 +80,10 @@ describe('benchRows', () => {
     const phaseTimes = [{ phase: 'instances', seconds: 10, loadAverage1m: { start: 1, end: 2 }, probePutP50Ms: { before: null, after: null } }];
     const rows = benchRows({ machine, quick: false, phaseTimes, instances: [row(1, 100, 0), row(4, 90, 12), row(8, 40, 48)] } as Results);
     expect(rows.map((r) => r.met)).toEqual([undefined, false]);
-    expect(rows[1]!.cause).toMatch(/^the version race: .* \(2\.00 attempts per commit\)/);
+    expect(rows[1]!.cause).toMatch(/^the version race: .* \(2\.00 attempts per commit;/);
+    // With the CPU per commit measured, the arithmetic: one instance's CPU per commit over this level's.
+    const withCpu = benchRows({ machine, quick: false, phaseTimes, instances: [row(1, 100, 0), { ...row(8, 40, 48), logCatchUps: 30, cpuMsPerCommit: 8, singleCpuMsPerCommit: 2 }] } as Results);
+    expect(withCpu[0]!.cause).toMatch(/30 of 48, the others read .* spent 8\.00 ms of CPU per commit against one instance's 2\.00 \(4\.00×\), so without a spare core the rate is held near 0\.25×/);
     const loaded = benchRows({ machine, quick: false, phaseTimes: [{ ...phaseTimes[0]!, loadAverage1m: { start: 25, end: 25 } }], instances: [row(1, 100, 0), row(8, 40, 48)] } as Results);
     expect(loaded[0]!.cause).toMatch(/^machine-bound: 1-min load average 25\.0 → 25\.0 on 2 cores/);
     const met = benchRows({ machine, quick: false, phaseTimes, instances: [row(1, 100, 0), row(8, 144, 30)] } as Results);
@@ -103,6 +106,36 @@ describe('benchRows', () => {
     expect(row!.cause).toContain('4 AWS calls in 3 sequential rounds (2 × DynamoDB.GetItem, 1 × DynamoDB.TransactWriteItems, 1 × DynamoDB.UpdateItem)');
     // The baseline's 100 ms and the two later rounds' 14 ms.
     expect(row!.cause).toContain('waited 14.0 ms in a traced run, so with an import and a first call as cheap as the baseline\'s it would still be 1.14×');
+  });
+
+  it('judges the catch-up at the largest catalog a run measured, and gives the floor of a miss from the same run', () => {
+    const size = (objects: number, catchUp: number, refused: number) => ({
+      objects,
+      seedSeconds: 1,
+      miss: { request: s(40), basis: s(35) },
+      hit: { request: s(5), basis: s(0.01) },
+      catchUp: { request: s(catchUp), basis: s(0.1), catchUps: 20, wholeReads: 0, logCatchUps: 20 },
+      commits: { refused: s(refused), hit: s(4) },
+      catchUpOverHitP50: catchUp / 5,
+      missOverHitP50: 8,
+    });
+    const quick = benchRows({ machine, quick: true, cache: [size(1000, 12, 4.5)] } as Results);
+    expect(quick[1]).toMatchObject({ target: '≤ 2× a hit', met: false });
+    expect(quick[1]!.cause).toMatch(/refused commit, 4\.50 ms p50 \(1\.13× the hit's commit of 4\.00 ms.* The floor, a hit plus its refused commit, is 5\.0 \+ 4\.50 = 9\.5 ms = 1\.90× a hit; the other 2\.5 ms are the second plan and the replay$/);
+  });
+
+  it('does not call a row met when its phase ran on a machine loaded above the bench\'s own, and still reports a miss', () => {
+    const row = (instances: number, cps: number) => ({ instances, commits: 48, commitsPerSecond: cps, answers40001: 0, catchUps: 10, fullLoadsAfterWarmUp: 0, ofSingle: cps / 100 });
+    const at = (start: number, end: number) => [{ phase: 'instances', seconds: 10, loadAverage1m: { start, end }, probePutP50Ms: { before: null, after: null } }];
+    const quiet = benchRows({ machine, quick: true, phaseTimes: at(1.5, 2.5), instances: [row(1, 100), row(8, 80)] } as Results);
+    expect(quiet[0]).toMatchObject({ met: true });
+    const busy = benchRows({ machine, quick: true, phaseTimes: at(3, 5), instances: [row(1, 100), row(8, 80)] } as Results);
+    expect(busy[0]!.met).toBeUndefined();
+    expect(busy[0]!.notJudged).toBe('load 4.0 on 2 cores');
+    expect(rowsMarkdown(busy)[2]).toMatch(/\| not judged: load 4\.0 on 2 cores \|  \|$/);
+    const missed = benchRows({ machine, quick: true, phaseTimes: at(3, 5), instances: [row(1, 100), row(8, 30)] } as Results);
+    expect(missed[0]).toMatchObject({ met: false });
+    expect(missed[0]!.notJudged).toBeUndefined();
   });
 
   it('puts the cause of a miss in the markdown row and leaves met rows without one', () => {
