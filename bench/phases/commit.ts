@@ -259,6 +259,7 @@ export interface ParsePlanResult {
 
 export async function parsePlan(bench: Bench, tmpDir: string): Promise<ParsePlanResult> {
   const { relationsReferenced, viewShape } = await import('../../shared/sql/view-deps');
+  const occasional = await import('../../shared/planner/occasional');
   // PostgreSQL's parser reads the bodies node-sql-parser rejects; its one-off load is its own figure.
   const loadStart = now();
   const pgLoaded = await (await import('../../shared/sql/pg-parser')).loadPgParser();
@@ -289,7 +290,7 @@ export async function parsePlan(bench: Bench, tmpDir: string): Promise<ParsePlan
       let parseTotal = 0;
       for (let i = 0; i < warm + iterations; i++) {
         const at = new Date().toISOString();
-        const ctx: PlanContext = { principal: 'bench', now: at, newId: () => `u${(counter++).toString(16).padStart(12, '0')}`, relationsReferenced, viewShape };
+        const ctx: PlanContext = { principal: 'bench', now: at, newId: () => `u${(counter++).toString(16).padStart(12, '0')}`, relationsReferenced, viewShape, occasional };
         const t0 = now();
         const parsed = parse(text);
         const t1 = now();

@@ -6,7 +6,7 @@
 import type { CatalogSnapshot } from '../catalog/model';
 import { CommitConflictError } from '../catalog/store';
 import { ControlPlaneError, SQLSTATE } from '../errors';
-import { Planner, type PlanContext } from '../planner/plan';
+import { occasionalNeeded, Planner, type PlanContext } from '../planner/plan';
 import { actorNamed, type Actor } from '../planner/roles';
 import { Session } from '../planner/session';
 import { Workspace } from '../planner/workspace';
@@ -53,6 +53,8 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
   // The SQL parser library that reads view bodies is a third of the bundle: load it only when needed.
   const needsViewDeps = statements.some((s) => /^(create_view|create_materialized_view|explain_effects)$/.test(s.statement.kind));
   const viewDeps = needsViewDeps ? await import('../sql/view-deps') : undefined;
+  // So are the planner's parts for REFRESH options, webhook CHECKs and renames (planner/occasional.ts).
+  const occasional = statements.some((s) => occasionalNeeded(s.statement)) ? await import('../planner/occasional') : undefined;
   let actor: Actor | undefined;
   if (input.actor) {
     actor = actorNamed(input.snapshot, input.actor.role, input.actor.superuser);
@@ -66,6 +68,7 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
     now: input.now.toISOString(),
     newId: input.newId,
     ...(viewDeps ? { relationsReferenced: viewDeps.relationsReferenced, viewShape: viewDeps.viewShape } : {}),
+    ...(occasional ? { occasional } : {}),
   };
   const session = input.session ?? new Session();
   // The session's temporary items (a pgwire connection's earlier statements made them).

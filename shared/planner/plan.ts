@@ -53,12 +53,9 @@ import {
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
 import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros } from './source-sink-checks';
 import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
-import { checkMaterializable } from './unmaterializable';
-import { planWebhookCheck } from './webhook-check';
-import { planCsrConfig, purifyAvroDocs } from './avro-doc';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationNotice, reconfigurationOf } from './reconfigure';
-import { clusterSchedule, planRefresh, REPLICATION_FACTOR_OF_SCHEDULED, SCHEDULE_WITH_REPLICATION_FACTOR } from './refresh';
+import { clusterSchedule, REPLICATION_FACTOR_OF_SCHEDULED, SCHEDULE_WITH_REPLICATION_FACTOR } from './schedule';
 import type { ReplicaSchedule } from '../dataplane/contract';
 import { DEFAULT_READ_POLICY } from '../dataplane/contract';
 
@@ -72,8 +69,6 @@ import type { UpstreamReferences } from '../probes/types';
 import { AccessPlanner, explainName, ownedBy, requireOwner, type Written } from './access';
 import { aclOf, isBuiltinRoleId, resolveRole, revokeAcl, roleMembership, MATERIALIZE_ACTOR, MATERIALIZE_ROLE_ID, type Actor } from './roles';
 import { nameOffset, offsetAfterWords } from '../sql/lexer';
-import { renameItemInQuery, renameSchemaInQuery } from '../sql/rename';
-import { ambiguousAliasColumn, hasRecordWildcard, mixesGroupSizeHints } from '../sql/body-checks';
 import type { SingleRelationBody, ViewShape } from '../sql/view-deps';
 
 export { MAX_IDENTIFIER_BYTES, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
@@ -95,6 +90,8 @@ export interface PlanContext {
   readonly relationsReferenced?: (query: string, options: { basePosition: number }) => ObjectName[];
   /** The output shape of the body `relationsReferenced` just read, when its reader shows it. */
   readonly viewShape?: (query: string) => ViewShape | undefined;
+  /** ./occasional.ts, loaded for the statements occasionalNeeded() names (not on every cold start). */
+  readonly occasional?: typeof import('./occasional');
   /** The session's `cluster`: where objects go that name no cluster (dbt sets it). @default quickstart */
   readonly currentCluster?: () => string;
 }
@@ -141,6 +138,25 @@ export function validatesByDefault(type: string): boolean {
   return connectionPart(type)?.validateByDefault ?? true;
 }
 
+/** Whether planning `s` may call into ./occasional.ts (EXPLAIN EFFECTS plans the statement it explains). */
+export function occasionalNeeded(s: Statement): boolean {
+  switch (s.kind) {
+    case 'create_view':
+    case 'create_materialized_view':
+    case 'create_webhook_source':
+    case 'create_sink':
+    case 'alter_rename':
+    case 'alter_swap':
+      return true;
+    case 'create_index':
+      return (s.keyParts?.length ?? 0) > 0;
+    case 'explain_effects':
+      return occasionalNeeded(s.statement);
+    default:
+      return false;
+  }
+}
+
 export class Planner {
   /** Secret values this request sets, by secret id (latest wins). */
   private secrets = new Map<string, SecretWrite>();
@@ -156,6 +172,12 @@ export class Planner {
   ) {
     this.actor = ctx.actor ?? MATERIALIZE_ACTOR;
     this.access = new AccessPlanner(ws, (kind, name, dependsOn, spec) => this.base(kind, name, dependsOn, spec), this.actor);
+  }
+
+  /** The planner parts few statements need (./occasional.ts), which the caller loaded for them. */
+  private occasional(): typeof import('./occasional') {
+    if (!this.ctx.occasional) throw new Error('planner context lacks its occasional parts: load them for the statements occasionalNeeded() names');
+    return this.ctx.occasional;
   }
 
   secretWrites(): SecretWrite[] {
@@ -1020,7 +1042,7 @@ export class Planner {
     const notices: string[] = [];
     const t = this.newItem(s.name, s.isTable ? 'table' : 'source', s.ifNotExists, at, notices);
     if (!t) return this.write(tag, notices);
-    const check = s.check ? planWebhookCheck(s.check, (name, position) => this.checkSecret(name, position)) : undefined;
+    const check = s.check ? this.occasional().planWebhookCheck(s.check, (name, position) => this.checkSecret(name, position)) : undefined;
     // A webhook table runs on the session's cluster (Materialize's grammar gives it no IN CLUSTER).
     const cluster = this.cluster(s.inCluster, at);
     // The columns: `body`, `headers` with INCLUDE HEADERS, then one per INCLUDE HEADER (Materialize's plan_create_webhook_source).
@@ -1067,10 +1089,10 @@ export class Planner {
     const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
     if (conn.spec.connector.type !== s.connection.kind) throw new PlanError(`${conn.name} is not a ${sqlWords(s.connection.kind)} CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
     // DOC ON names resolve with the statement's other names, before any option is checked.
-    const format = purifyAvroDocs(this.view(), s.format, from);
+    const format = this.occasional().purifyAvroDocs(this.view(), s.format, from);
     checkSinkOptions(s, at);
     if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns.map((c) => c.name), at);
-    const avroDocs = planCsrConfig(this.view(), format);
+    const avroDocs = this.occasional().planCsrConfig(this.view(), format);
     const options: Record<string, string> = {};
     for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
     this.ws.create(
@@ -1243,11 +1265,11 @@ export class Planner {
     // Then plan_create_materialized_view: the session's cluster when none is named, the replica's flag.
     const cluster = mv ? (named ?? this.cluster(undefined, at)) : undefined;
     if (mv?.inReplica) throw mz.RequiresFeatureFlag('replica-targeted materialized views', 'enable_replica_targeted_materialized_views').at(mv.inReplica.position);
-    checkMaterializable(s.query, { materialized: kind === 'materialized_view', allowMzNow: true, basePosition: s.queryPosition });
+    this.occasional().checkMaterializable(s.query, { materialized: kind === 'materialized_view', allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, kind, system.reads);
     const columns = this.outputColumns(s);
     // REFRESH options, purified as Materialize does (SHOW CREATE shows the times they resolved to).
-    const refresh = mv ? planRefresh(mv.withOptions, Date.parse(this.ctx.now)) : undefined;
+    const refresh = mv ? this.occasional().planRefresh(mv.withOptions, Date.parse(this.ctx.now)) : undefined;
     const retained = mv ? retention(mv.withOptions, at) : {};
     if (mv) checkAssertNotNull(mv.withOptions, columns, at);
     if (existing && s.orReplace && existing.kind !== kind) {
@@ -1428,7 +1450,7 @@ export class Planner {
     const notices: string[] = [];
     const system = { reads: false, unstable: [] as { schema: string; name: string }[] };
     const refs = [...this.queryDependencies(s.query, s.queryPosition, system), ...typesNamedIn(this.view(), s.query)];
-    checkMaterializable(s.query, { materialized: false, allowMzNow: true, basePosition: s.queryPosition });
+    this.occasional().checkMaterializable(s.query, { materialized: false, allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, 'view', system.reads);
     if (s.name.length > 1 && s.name[s.name.length - 2] !== TEMP_SCHEMA) {
       throw new PlanError('cannot create temporary item in non-temporary schema', { code: SQLSTATE.internalError, position: at });
@@ -1474,6 +1496,7 @@ export class Planner {
   private checkViewShape(s: S<'create_view'> | S<'create_materialized_view'>, kind: 'view' | 'materialized_view', readsSystem: boolean): void {
     const at = s.queryPosition;
     // What the query planner finds in the body's words: a column an alias's column list names twice, mixed group size hints.
+    const { ambiguousAliasColumn, hasRecordWildcard, mixesGroupSizeHints } = this.occasional();
     const ambiguous = ambiguousAliasColumn(s.query);
     if (ambiguous !== undefined) throw mz.AmbiguousColumn(ambiguous).at(at);
     if (mixesGroupSizeHints(s.query)) throw mz.InvalidGroupSizeHints().at(at);
@@ -1533,7 +1556,7 @@ export class Planner {
     if (!(RELATION_KINDS as readonly string[]).includes(onItem.kind)) throw mz.IndexOnNonRelation(full, mzItemType(onItem)).at(at);
     if (onItem.kind === 'materialized_view' && onItem.spec.replacementFor) throw mz.IndexOnNonRelation(full, 'replacement materialized view').at(at);
     const on = onItem as Extract<ItemObject, { kind: (typeof RELATION_KINDS)[number] }>;
-    for (const k of s.keyParts ?? []) checkMaterializable(k.text, { materialized: true, allowMzNow: false, basePosition: k.position });
+    for (const k of s.keyParts ?? []) this.occasional().checkMaterializable(k.text, { materialized: true, allowMzNow: false, basePosition: k.position });
     const keyParts = (s.keyParts ?? []).map((k) => k.text);
     const derived = s.keyParts ? `${on.name}_${keyParts.map((k) => k.replace(/[^A-Za-z0-9_]+/g, '_')).join('_')}_idx` : `${on.name}_primary_idx`;
     const schemaId = on.spec.schemaId;
@@ -1803,7 +1826,7 @@ export class Planner {
       const renamed = (n: ObjectName) => [...n.slice(0, -1), to];
       let query: string | undefined;
       if (next.kind === 'create_view' || next.kind === 'create_materialized_view') {
-        const r = renameItemInQuery(next.query, from, to, (n) => this.fullName(n, at));
+        const r = this.occasional().renameItemInQuery(next.query, from, to, (n) => this.fullName(n, at));
         if (!r.ok) throw mz.AmbiguousRename(full(o), full(item), r.message).at(at);
         query = r.text;
         next = { ...next, query: r.text };
@@ -1878,7 +1901,7 @@ export class Planner {
       const created = (o.spec as { createSql?: string }).createSql;
       const statement = created ? parse(created)[0]?.statement : undefined;
       if (statement?.kind !== 'create_view' && statement?.kind !== 'create_materialized_view') continue;
-      const r = renameSchemaInQuery(statement.query, database, schema.name, to, (n) => this.fullName(n, at));
+      const r = this.occasional().renameSchemaInQuery(statement.query, database, schema.name, to, (n) => this.fullName(n, at));
       if (!r.ok) throw mz.AmbiguousRename(view.qualifiedName(o).join('.'), `${database}.${schema.name}`, r.message).at(at);
       if (r.text === statement.query) continue;
       const createSql = print({ ...statement, query: r.text });

@@ -1,7 +1,8 @@
 /**
- * `REFRESH` options of materialized views and a cluster's `SCHEDULE = ON REFRESH`, with
- * Materialize's purification, validations and messages (its `plan_create_materialized_view`,
- * `purify_create_materialized_view_options` and `plan_cluster_schedule`). Pure.
+ * `REFRESH` options of materialized views, with Materialize's purification, validations and
+ * messages (its `plan_create_materialized_view` and `purify_create_materialized_view_options`);
+ * a cluster's `SCHEDULE` is in ./schedule.ts. Loaded by the statements that need it
+ * (./occasional.ts). Pure.
  *
  * Materialize evaluates `REFRESH AT <expr>` and `ALIGNED TO <expr>` with its full expression
  * planner; we read the constant expressions its documentation and tests use: timestamp or
@@ -10,9 +11,8 @@
  */
 import type { RefreshOptionValue, SqlOption } from '../sql/ast';
 import type { RefreshSchedule } from '../catalog/model';
-import type { ReplicaSchedule } from '../dataplane/contract';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
-import { intervalMicros } from './source-sink-checks';
+import { interval, LARGER_THAN_DAYS, xx } from './schedule';
 import { formatInterval } from '../sql/interval';
 
 /** What `REFRESH` options plan to: the schedule (absent for ON COMMIT) and the options as SHOW CREATE shows them. */
@@ -22,7 +22,6 @@ export interface PlannedRefresh {
   readonly options: readonly SqlOption[];
 }
 
-const xx = (message: string, position: number) => new PlanError(message, { code: SQLSTATE.internalError, position });
 
 /** `mz_now()` as purification writes it: the statement's time as an `mz_timestamp` literal. */
 function mzTimestampLiteral(ms: number): string {
@@ -69,40 +68,11 @@ export function planRefresh(options: readonly SqlOption[], nowMs: number): Plann
   return { ...(schedule ? { schedule } : {}), options: purified };
 }
 
-const LARGER_THAN_DAYS = /\b(mon|mons|month|months|y|yr|yrs|year|years|decade|decades|century|centuries|millennium|millennia)\b/i;
-
-/** `REFRESH EVERY '<interval>'` in ms, with Materialize's checks. */
 function refreshInterval(text: string, position: number): number {
   const micros = interval(text, position);
   if (micros <= 0) throw xx(`REFRESH interval must be positive; got: ${formatInterval(micros)}`, position);
   if (LARGER_THAN_DAYS.test(text)) throw xx('REFRESH interval must not involve units larger than days', position);
   return Math.round(micros / 1000);
-}
-
-/** `HYDRATION TIME ESTIMATE` of `SCHEDULE = ON REFRESH (...)` in ms, with Materialize's checks. */
-export function hydrationTimeEstimateMs(text: string | undefined, position: number): number {
-  if (text === undefined) return 0;
-  const micros = interval(text, position);
-  if (micros < 0) throw xx(`HYDRATION TIME ESTIMATE must be non-negative; got: ${formatInterval(micros)}`, position);
-  if (LARGER_THAN_DAYS.test(text)) throw xx('HYDRATION TIME ESTIMATE must not involve units larger than days', position);
-  return Math.round(micros / 1000);
-}
-
-/** An interval literal in microseconds: units (`'1 day'`, `'8sec'`, `'-1 minutes'`) or `[-]HH:MM[:SS]`. */
-function interval(text: string, position: number): number {
-  const clock = /^\s*([+-])?(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d+)?))?\s*$/.exec(text);
-  if (clock) {
-    const micros = (Number(clock[2]) * 3600 + Number(clock[3]) * 60 + Number(clock[4] ?? 0)) * 1e6;
-    return clock[1] === '-' ? -micros : micros;
-  }
-  if (LARGER_THAN_DAYS.test(text)) return 1; // months and years: refused by the caller with Materialize's message
-  const micros = intervalMicros({ kind: 'string', value: text });
-  if (micros === undefined || !Number.isFinite(micros)) {
-    const unit = /[a-z]+/i.exec(text.replace(/\b(us|usecs?|microseconds?|ms|msecs?|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)\b/gi, ''));
-    const why = unit ? `unknown units ${unit[0].toLowerCase()}: ` : '';
-    throw new PlanError(`invalid input syntax for type interval: ${why}"${text}"`, { code: SQLSTATE.invalidTextRepresentation, position });
-  }
-  return micros;
 }
 
 // ---- constant expressions of type mz_timestamp -------------------------------------------------
@@ -245,16 +215,3 @@ export function evaluateMzTimestamp(text: string, position: number, what: string
   return ms;
 }
 
-/**
- * A cluster's `SCHEDULE` option: `MANUAL` (null) or `ON REFRESH [(HYDRATION TIME ESTIMATE = ...)]`;
- * undefined when the option is not given.
- */
-export function clusterSchedule(o: SqlOption | undefined): ReplicaSchedule | null | undefined {
-  if (!o) return undefined;
-  if (o.value.kind === 'refresh_schedule') return { kind: 'on_refresh', hydrationTimeEstimateMs: hydrationTimeEstimateMs(o.value.hydrationTimeEstimate, o.position) };
-  if ((o.value.kind === 'ident' || o.value.kind === 'string') && o.value.value.toLowerCase() === 'manual') return null;
-  throw new PlanError('invalid SCHEDULE option value: expected MANUAL or ON REFRESH', { code: SQLSTATE.invalidParameterValue, position: o.position });
-}
-
-export const SCHEDULE_WITH_REPLICATION_FACTOR = 'REPLICATION FACTOR cannot be given together with any SCHEDULE other than MANUAL';
-export const REPLICATION_FACTOR_OF_SCHEDULED = 'REPLICATION FACTOR cannot be set if the cluster SCHEDULE is anything other than MANUAL';

@@ -7,6 +7,7 @@ import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject }
 import { Planner } from '../../shared/planner/plan';
 import { Workspace } from '../../shared/planner/workspace';
 import { parse } from '../../shared/sql/parser';
+import * as occasional from '../../shared/planner/occasional';
 import { relationsReferenced, viewShape } from '../../shared/sql/view-deps';
 
 export const PLANNED_AT = '2026-01-01T00:00:00.000Z';
@@ -19,7 +20,7 @@ export function plannedCatalog(setup: string, now = PLANNED_AT): CatalogSnapshot
   ] as CatalogObject[];
   let n = 0;
   const ws = new Workspace(new CatalogSnapshot('t', boot), now);
-  const planner = new Planner(ws, { principal: 'tester', now, newId: () => `u${++n}`, relationsReferenced, viewShape });
+  const planner = new Planner(ws, { principal: 'tester', now, newId: () => `u${++n}`, relationsReferenced, viewShape, occasional });
   for (const ps of parse(setup)) planner.plan(ps);
   return new CatalogSnapshot('t', [...ws.view().byId.values()]);
 }

@@ -26,10 +26,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject } from '../../shared/catalog/model';
 import { objectsAfter, type CatalogOp, type NameSpace } from '../../shared/catalog/ops';
 import { ControlPlaneError } from '../../shared/errors';
-import { Planner, type PlanContext, type StatementPlan } from '../../shared/planner/plan';
+import { occasionalNeeded, Planner, type PlanContext, type StatementPlan } from '../../shared/planner/plan';
 import { Workspace } from '../../shared/planner/workspace';
 import type { Statement } from '../../shared/sql/ast';
 import { parse } from '../../shared/sql/parser';
+import * as occasional from '../../shared/planner/occasional';
 import { relationsReferenced, viewShape } from '../../shared/sql/view-deps';
 import { caret, formatGoldenFile, parseGoldenFile, type GoldenCase } from '../helpers/golden';
 
@@ -170,22 +171,39 @@ interface Outcome {
   readonly kinds: readonly Statement['kind'][];
 }
 
+/** The statements of `sql`, or none when it does not parse (the case then expects the parser's error). */
+function tryParse(sql: string): ReturnType<typeof parse> {
+  try {
+    return parse(sql);
+  } catch {
+    return [];
+  }
+}
+
 function run(input: string): Outcome {
   const lines = input.split('\n');
   const setup = lines.filter((l) => l.startsWith('> ')).map((l) => l.slice(2));
   const request = lines.filter((l) => !l.startsWith('> ')).join('\n');
   let n = 0;
-  const ctx: PlanContext = { principal: 'tester', now: NOW, newId: () => `u${++n}`, relationsReferenced, viewShape };
+  // The occasional planner parts only where the API would load them: every case checks occasionalNeeded().
+  const ctxFor = (sql: string): PlanContext => ({
+    principal: 'tester',
+    now: NOW,
+    newId: () => `u${++n}`,
+    relationsReferenced,
+    viewShape,
+    ...(tryParse(sql).some((ps) => occasionalNeeded(ps.statement)) ? { occasional } : {}),
+  });
   let snapshot = new CatalogSnapshot('t', bootstrap());
   for (const sql of setup) {
     const ws = new Workspace(snapshot, NOW);
-    const planner = new Planner(ws, ctx);
+    const planner = new Planner(ws, ctxFor(sql));
     for (const ps of parse(sql)) planner.plan(ps);
     // What the commit writes, as the store applies it (a temporary item is in no commit).
     snapshot = new CatalogSnapshot('t', [...CatalogSnapshot.derive(snapshot, objectsAfter(ws.diff())).byId.values()]);
   }
   const ws = new Workspace(snapshot, NOW);
-  const planner = new Planner(ws, ctx);
+  const planner = new Planner(ws, ctxFor(request));
   const out: string[] = [];
   const kinds: Statement['kind'][] = [];
   try {
