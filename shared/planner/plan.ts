@@ -51,7 +51,7 @@ import {
   wrongType,
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
-import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros } from './source-sink-checks';
+import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros, mapValueOfText } from './source-sink-checks';
 import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { planWebhookCheck } from './webhook-check';
@@ -939,7 +939,7 @@ export class Planner {
   private createSource(s: S<'create_source'>, at: number, parsed: ParsedStatement): StatementPlan {
     const notices: string[] = [];
     checkSourceOptions(s, at);
-    checkSourceEncoding(s, generatesKeys(s.connection.kind, 'generator' in s.connection ? s.connection.generator : undefined), at);
+    checkSourceEncoding(s, generatesKeys(s.connection.kind, 'generator' in s.connection ? s.connection.generator : undefined), at, s.columns && { label: `source ${printName(s.name)}`, names: s.columns });
     const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SOURCE', notices);
     const cluster = this.cluster(s.inCluster, at);
@@ -1001,7 +1001,7 @@ export class Planner {
         const message = refs.kind === 'all' ? 'FOR ALL TABLES is only valid for multi-output sources' : 'FOR TABLES (..) unsupported';
         throw new PlanError(message, { code: SQLSTATE.invalidParameterValue, position: at, hint: `LOAD GENERATOR ${s.connection.generator.toUpperCase()} has no tables.` });
       }
-      if (refs.kind === 'all') return tables.map((tbl) => ({ name: [...qualifier, tbl], reference: tbl }));
+      if (refs.kind === 'all') return Object.keys(tables).sort().map((tbl) => ({ name: [...qualifier, tbl], reference: tbl }));
       return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
     }
     if (refs.kind === 'tables') return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
@@ -1053,6 +1053,15 @@ export class Planner {
     return { id: found.id, name: found.name };
   }
 
+  /** The value type of a column's type when it is a map, written out or a user-defined map type (`CREATE TYPE m AS MAP (...)`). */
+  private mapValueType(type: string, at: number): string | undefined {
+    const written = mapValueOfText(type);
+    if (written !== undefined) return written;
+    if (/[[\]()]/.test(type)) return undefined;
+    const named = findItem(this.view(), type.split('.'), at);
+    return named?.kind === 'type' && named.spec.category === 'map' ? named.spec.value.type : undefined;
+  }
+
   private createSink(s: S<'create_sink'>, at: number): StatementPlan {
     const notices: string[] = [];
     const t = this.newItem(s.name, 'sink', s.ifNotExists, at, notices);
@@ -1069,7 +1078,7 @@ export class Planner {
     // DOC ON names resolve with the statement's other names, before any option is checked.
     const format = purifyAvroDocs(this.view(), s.format, from);
     checkSinkOptions(s, at);
-    if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns.map((c) => c.name), at);
+    if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns, (type) => this.mapValueType(type, at), at);
     const avroDocs = planCsrConfig(this.view(), format);
     const options: Record<string, string> = {};
     for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
@@ -1174,7 +1183,6 @@ export class Planner {
     const source = resolveItem(this.view(), s.source, ['source'], 'source', at);
     const registries = this.registryConnections(s.format, parsed);
     const { fromSource, columns } = planTableExport(s, source, at);
-    checkSourceEncoding(s, generatesKeys(source.spec.sourceType, source.spec.options.GENERATOR), at);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
     this.ws.create(this.base('table', t.name, [t.schemaId, source.id, ...registries], { schemaId: t.schemaId, createSql: print(s), columns, fromSource }));
@@ -2176,7 +2184,7 @@ export class Planner {
     checkSinkInput(this.view(), found, s.fromPosition);
     const statement = { ...created, from: s.from };
     checkSinkOptions(statement, at);
-    if (found.kind === 'table' && !found.spec.fromSource && !found.spec.webhook) checkSinkColumns(statement, found.spec.columns.map((c) => c.name), at);
+    if (found.kind === 'table' && !found.spec.fromSource && !found.spec.webhook) checkSinkColumns(statement, found.spec.columns, (type) => this.mapValueType(type, at), at);
     if (found.id === sink.spec.fromId) return this.write('ALTER SINK');
     this.ws.update(
       o.id,
