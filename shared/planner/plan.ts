@@ -1064,6 +1064,12 @@ export class Planner {
 
   private createSink(s: S<'create_sink'>, at: number): StatementPlan {
     const notices: string[] = [];
+    if (!s.name) {
+      // Materialize resolves the statement's names before plan_create_sink finds it has none.
+      if (!isSystemRelation(s.from) && !findItem(this.view(), s.from, at)) throw unknownItem(s.from, at);
+      resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
+      throw mz.MissingName('sink').at(at);
+    }
     const t = this.newItem(s.name, 'sink', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SINK', notices);
     const cluster = this.cluster(s.inCluster, at);

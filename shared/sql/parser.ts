@@ -834,7 +834,11 @@ export class Parser {
 
   private parseCreateSink(): Statement {
     const ifNotExists = this.eatIfNotExists();
-    const name = this.parseNameFor('sink');
+    // The name may be left out (Materialize's parser takes `CREATE SINK IN CLUSTER c ...` and
+    // `CREATE SINK FROM t ...` as nameless, and its planner refuses them): IN and FROM are not
+    // reserved, so a sink may also be named `in` or `from`.
+    const nameless = this.peekKeywords('in', 'cluster') || (this.peekKeyword('from') && !this.peekKeywords('from', 'from'));
+    const name = nameless ? undefined : this.parseNameFor('sink');
     const inCluster = this.parseInCluster();
     this.expectKeyword('from');
     const from = this.parseObjectName();
@@ -868,7 +872,7 @@ export class Parser {
     const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.sinkWith) : [];
     return {
       kind: 'create_sink',
-      name,
+      ...(name ? { name } : {}),
       ifNotExists,
       ...(inCluster !== undefined ? { inCluster } : {}),
       from,
@@ -2368,7 +2372,8 @@ export class Parser {
         return { kind: 'list', items };
       });
     }
-    if (t.kind === 'word' || t.kind === 'quoted') {
+    // A name: Materialize tries one and, when it is no name (`""`), expects an option value.
+    if ((t.kind === 'word' || t.kind === 'quoted') && t.value !== '') {
       const name = this.parseObjectName();
       return name.length === 1 ? { kind: 'ident', value: name[0]! } : { kind: 'object', name };
     }
