@@ -1737,16 +1737,12 @@ export class Parser {
       const filter = this.parseShowFilter();
       return { kind: 'show', what, ...(filter ? { filter } : {}) };
     }
-    let on = (what === 'indexes' || what === 'subsources' || what === 'tables') && this.eatKeyword('on') ? this.parseObjectName() : undefined;
-    let from: ObjectName | undefined;
+    // Materialize's order (parse_show): FROM <schema>, then ON <object> (tables, subsources, indexes),
+    // then IN CLUSTER; subsources and indexes take FROM or ON, not both.
+    const from = this.eatKeyword('from') ? this.parseObjectName() : undefined;
+    const on = (what === 'indexes' || what === 'subsources' || what === 'tables') && this.eatKeyword('on') ? this.parseObjectName() : undefined;
+    if (from && on && what !== 'tables') throw new SqlSyntaxError('Cannot specify both FROM and ON', this.byte(this.prev().start));
     let inCluster: string | undefined;
-    const fromTok = this.peek();
-    if (this.eatKeyword('from')) {
-      if (what === 'subsources' && on) throw new SqlSyntaxError('Cannot specify both FROM and ON', this.byte(fromTok.start));
-      from = this.parseObjectName();
-    }
-    // `SHOW TABLES [FROM schema] ON source`: the tables a source feeds (Materialize writes ON after FROM).
-    if (what === 'tables' && !on && this.eatKeyword('on')) on = this.parseObjectName();
     if (what !== 'subsources' && this.eatKeywords('in', 'cluster')) inCluster = this.parseIdent();
     const filter = this.parseShowFilter();
     return {

@@ -332,8 +332,8 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
         .join(' ');
     case 'show': {
       const parts = [`SHOW ${s.what.toUpperCase()}`];
-      if (s.on) parts.push(`ON ${objectName(s.on)}`);
       if (s.from) parts.push(`FROM ${objectName(s.from)}`);
+      if (s.on) parts.push(`ON ${objectName(s.on)}`);
       if (s.inCluster !== undefined) parts.push(`IN CLUSTER ${ident(s.inCluster)}`);
       if (s.filter) parts.push(s.filter.kind === 'like' ? `LIKE ${stringLiteral(s.filter.pattern)}` : `WHERE ${expr(s.filter.expr)}`);
       return parts.join(' ');

@@ -354,7 +354,8 @@ const statement: fc.Arbitrary<Statement> = fc.oneof(
       filter: maybe(fc.oneof(str.map((pattern) => ({ kind: 'like' as const, pattern })), expr.map((e) => ({ kind: 'where' as const, expr: e })))),
       on: maybe(name(1, 3)),
     })
-    .map((s) => defined({ kind: 'show' as const, ...s, on: s.what === 'indexes' ? s.on : undefined })),
+    // Materialize takes ON (indexes) or FROM, not both.
+    .map((s) => defined({ kind: 'show' as const, ...s, on: s.what === 'indexes' ? s.on : undefined, from: s.what === 'indexes' && s.on ? undefined : s.from })),
   fc
     .record({ name: fc.constantFrom('cluster', 'search_path', 'application_name', 'datestyle', 'mz.custom'), local: fc.boolean(), value: fc.oneof(fc.constant('default' as const), fc.array(str, { minLength: 1, maxLength: 3 })) })
     .map((s): Statement => ({ kind: 'set_variable', ...s })),
