@@ -327,6 +327,9 @@ export class Planner {
   private cluster(name: string | undefined, at: number): ClusterObject {
     const clusterName = name ?? this.ctx.currentCluster?.() ?? DEFAULT_CLUSTER;
     const c = this.view().cluster(clusterName);
+    // What runs on a cluster needs CREATE on it, and no role holds that on a system cluster (their
+    // privileges in Materialize's builtin.rs); the check is mandatory even for a superuser (rbac.rs).
+    if (!c && SYSTEM_CLUSTERS.has(clusterName)) throw mz.Privilege(`CLUSTER ${quoted(clusterName)}`, this.actor.name, 'CREATE').at(at);
     if (!c) {
       throw new PlanError(`unknown cluster '${clusterName}'`, {
         code: SQLSTATE.undefinedObject,
