@@ -2353,7 +2353,7 @@ function docTargets(docs: { readonly key: readonly { objectId: string }[]; reado
 
 /** Materialize's plan_sink refuses a system relation as a sink's input (bail_unsupported: 0A000). */
 function refuseSystemSinkInput(name: ObjectName, position: number): void {
-  if (isSystemRelation(name)) throw new NotSupportedError('creating a sink directly on a catalog object not yet supported', { position });
+  if (isSystemRelation(name)) throw mz.Unsupported('creating a sink directly on a catalog object').at(position);
 }
 
 /** What a sink may export (Materialize's plan_sink): anything with storage of its own. */

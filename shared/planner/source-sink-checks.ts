@@ -3,9 +3,9 @@
  * are its connector type's, shared/connectors: load generator options, Kafka start offsets and
  * refresh intervals; a sink's format, envelope and topic settings), in Materialize's order and with its words (src/sql/src/plan/statement/ddl.rs,
  * src/sql/src/pure.rs, src/sql/src/kafka_util.rs). Materialize answers them as plan errors
- * (XX000), its "not yet supported" ones with 0A000. Pure.
+ * (XX000), its own "not yet supported" refusals (bail_unsupported!) too. Pure.
  */
-import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
+import { PlanError, SQLSTATE } from '../errors';
 import { intervalMicrosOf, refreshInterval, sourceOf } from '../connectors';
 import type { Format, FormatSpecifier, IncludeMetadata, OptionValue, SourceEnvelope, SqlOption, Statement } from '../sql/ast';
 import { checkedOption } from './connection-options';
@@ -64,11 +64,11 @@ export function checkSinkOptions(s: CreateSink, at: number): void {
   const duplicate = key.find((c, i) => key.indexOf(c) !== i);
   if (duplicate !== undefined) throw planError(`duplicate column referenced in KEY: ${duplicate}`, at);
   const format = s.format;
-  if (!format) throw new NotSupportedError('sink without format not yet supported', { position: at });
+  if (!format) throw mz.Unsupported('sink without format').at(at);
   const formats = format.kind === 'bare' ? [format.format] : [format.key, format.value];
-  if (formats.some((f) => f.kind === 'json' && f.array)) throw new NotSupportedError('JSON ARRAY format in sinks not yet supported', { position: at });
+  if (formats.some((f) => f.kind === 'json' && f.array)) throw mz.Unsupported('JSON ARRAY format in sinks').at(at);
   if (format.kind === 'key_value' && (format.key.kind === 'bytes' || format.key.kind === 'text') && key.length > 1) {
-    throw new NotSupportedError('BYTES or TEXT format with multiple columns not yet supported', { position: at });
+    throw mz.Unsupported('BYTES or TEXT format with multiple columns').at(at);
   }
   for (const f of formats) if (f.kind === 'avro') avroNames(f.csrOptions, key.length > 0, at);
 }
@@ -114,7 +114,7 @@ export function checkSourceEncoding(e: SourceEncoding, keyValueGenerator: boolea
   const format = e.format;
   if (!format) return;
   const formats = format.kind === 'bare' ? [format.format] : [format.key, format.value];
-  if (formats.some((f) => f.kind === 'json' && f.array)) throw new NotSupportedError('JSON ARRAY format in sources not yet supported', { position: at });
+  if (formats.some((f) => f.kind === 'json' && f.array)) throw mz.Unsupported('JSON ARRAY format in sources').at(at);
   if (format.kind === 'bare' && fromRegistry(format.format)) return;
   const hasKey = format.kind === 'key_value';
   const envelope = e.envelope?.kind;
