@@ -38,6 +38,8 @@ export interface CheckedOption {
   readonly text: string | undefined;
   /** Every string literal the value holds: itself, a list's items, a broker's address. */
   readonly strings: readonly string[];
+  /** The names of options given with the value (`AWS PRIVATELINK pl (PORT 1234)`: PORT). */
+  readonly nested?: readonly string[];
 }
 
 /** What a source's option check needs of its statement besides the options. */
