@@ -7,6 +7,7 @@
  * keeps `create_sql`. Recursion is capped (`MAX_NESTING_DEPTH`) so no input overflows the stack.
  */
 import { ControlPlaneError, NotSupportedError, SQLSTATE, SqlSyntaxError } from '../errors';
+import { mz } from '../mz-errors';
 import type {
   AlterClusterAction,
   AlterRoleAction,
@@ -1313,6 +1314,20 @@ export class Parser {
       return { kind: 'alter_sink_from', ifExists, name, from: this.parseObjectName(), fromPosition };
     }
     if ((objectType === 'source' || objectType === 'sink') && this.eatKeyword('restart')) return { kind: 'alter_restart', objectType, ifExists, name };
+    if (objectType === 'sink' && (this.peekKeyword('set') || this.peekKeyword('reset'))) {
+      // Materialize's grammar takes a sink's options here (parse_alter_sink), and its planner
+      // refuses them all (plan_alter_sink: bail_unsupported!).
+      const set = this.next().value === 'set';
+      if (set) this.parseOptions(OPTION_LISTS.sinkWith);
+      else {
+        this.expectOp('(');
+        do this.parseOptionName(OPTION_LISTS.sinkWith);
+        while (this.eatOp(','));
+        this.expectOp(')');
+      }
+      if (!this.peekOp(';') && this.peek().kind !== 'eof') this.fail('end of statement');
+      throw mz.Unsupported(set ? 'ALTER SINK SET options' : 'ALTER SINK RESET option').at(this.byte(a.start));
+    }
     if (objectType === 'secret' && this.eatKeyword('as')) return { kind: 'alter_secret', name, ifExists, value: this.parseSecretValue() };
     if (objectType === 'cluster' && this.peekKeyword('set') && this.peekOp('(', 1)) {
       this.next();
