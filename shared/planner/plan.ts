@@ -52,7 +52,7 @@ import {
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
 import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros, mapValueOfText } from './source-sink-checks';
-import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
+import { builtinTypeName, checkColumnDefault, checkPartitionBy, checkPartitionByNames, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
 import { checkMaterializable } from './unmaterializable';
 import { planWebhookCheck } from './webhook-check';
 import { planCsrConfig, purifyAvroDocs } from './avro-doc';
@@ -1267,6 +1267,8 @@ export class Planner {
     const refresh = mv ? planRefresh(mv.withOptions, Date.parse(this.ctx.now)) : undefined;
     const retained = mv ? retention(mv.withOptions, at) : {};
     if (mv) checkAssertNotNull(mv.withOptions, columns, at);
+    // WITH (PARTITION BY ...): a prefix of the output columns (check_partition_by; their types are the data plane's to check).
+    if (mv && columns && columns.every((c): c is string => c !== undefined)) checkPartitionByNames(columns, mv.withOptions);
     if (existing && s.orReplace && existing.kind !== kind) {
       if (kind === 'view' && existing.kind === 'materialized_view') throw mz.DropViewOnMaterializedView(minimalName(this.view().qualifiedName(existing))).at(at);
       throw wrongType(existing, KIND_LABEL[kind], at);

@@ -227,6 +227,17 @@ export function checkPartitionBy(columns: readonly { readonly name: string; read
   });
 }
 
+/**
+ * The same check when only the columns' names are known (a materialized view's output, whose
+ * types the query planner on the data plane knows): the prefix rule alone.
+ */
+export function checkPartitionByNames(columns: readonly string[], options: readonly SqlOption[]): void {
+  checkPartitionBy(
+    columns.map((name) => ({ name, type: { name: ['text'], typmod: [], arrayDimensions: 0 } })),
+    options,
+  );
+}
+
 const LITERAL_WORDS = new Set(['true', 'false', 'null', 'default', 'current_timestamp', 'current_date', 'current_time', 'localtimestamp', 'localtime', 'current_user', 'current_role', 'session_user', 'user', 'current_schema', 'current_catalog']);
 
 /** Types an integer has no assignment cast to, by the name Materialize's messages give them. */
