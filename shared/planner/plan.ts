@@ -1268,7 +1268,9 @@ export class Planner {
     const retained = mv ? retention(mv.withOptions, at) : {};
     if (mv) checkAssertNotNull(mv.withOptions, columns, at);
     // WITH (PARTITION BY ...): a prefix of the output columns (check_partition_by; their types are the data plane's to check).
-    if (mv && columns && columns.every((c): c is string => c !== undefined)) checkPartitionByNames(columns, mv.withOptions);
+    // With the output's names unknown here, a column list names the first ones.
+    const knownNames = columns && columns.every((c): c is string => c !== undefined) ? columns : s.columns;
+    if (mv && knownNames) checkPartitionByNames(knownNames, mv.withOptions);
     if (existing && s.orReplace && existing.kind !== kind) {
       if (kind === 'view' && existing.kind === 'materialized_view') throw mz.DropViewOnMaterializedView(minimalName(this.view().qualifiedName(existing))).at(at);
       throw wrongType(existing, KIND_LABEL[kind], at);
