@@ -239,6 +239,8 @@ const KINDS = {
   DropReplicaOfManagedCluster: (): Shape => ({ message: 'cannot drop replica of managed cluster', code: SQLSTATE.featureNotSupported }),
   DropTemporarySchema: (): Shape => ({ message: 'cannot drop schema mz_temp because it is a temporary schema', code: SQLSTATE.insufficientPrivilege }),
   RetainHistoryMustBeOnly: (option: string): Shape => ({ message: `${option} must be only option` }),
+  /** plan_create_source / plan_create_table_from_source: INCLUDE of metadata with an envelope other than these, checked before the envelope is planned. */
+  IncludeMetadataRequiresEnvelope: (): Shape => ({ message: 'INCLUDE <metadata> requires ENVELOPE (NONE|UPSERT|DEBEZIUM)' }),
   AlterSourceUnsupported: (name: string): Shape => ({ message: `source ${name} does not support ALTER SOURCE.` }),
   WildcardOverSystemObjects: (): Shape => ({ message: 'cannot use wildcard expansions or NATURAL JOINs in a view that depends on system objects', code: SQLSTATE.invalidTableDefinition }),
   /** maybe_rename_columns: a column list longer than the query's output. */

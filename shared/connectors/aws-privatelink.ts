@@ -4,7 +4,7 @@
  * Nothing to probe from the control plane: only the data plane's side of the endpoint reaches it.
  */
 import { AWS } from './aws';
-import type { ConnectorDescriptor } from './types';
+import { byName, optionError, type ConnectorDescriptor } from './types';
 
 export const AWS_PRIVATELINK = {
   name: 'aws-privatelink',
@@ -12,9 +12,15 @@ export const AWS_PRIVATELINK = {
   // Its errors are AWS's.
   namespace: AWS.name,
   connection: {
-    options: { what: 'AWS PrivateLink connection', names: ['AVAILABILITY ZONES', 'SERVICE NAME'] },
+    options: { what: 'AWS PrivateLink connection', names: ['AVAILABILITY ZONES', 'PORT', 'SERVICE NAME'] },
     // The endpoint service must accept the connection first: checked by VALIDATE CONNECTION only.
     validateByDefault: false,
+    // Materialize's connection planning: both are required, the service name first.
+    check: (options, at) => {
+      const given = byName(options);
+      if (!given.has('SERVICE NAME')) throw optionError('SERVICE NAME option is required', at);
+      if (!given.has('AVAILABILITY ZONES')) throw optionError('AVAILABILITY ZONES option is required', at);
+    },
     tunnel: { options: true },
   },
   dataPlane: false,

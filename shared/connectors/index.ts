@@ -17,7 +17,7 @@ import type { ConnectionPart, ConnectorDescriptor, GeneratorSpec } from './types
 import { WEBHOOK } from './webhook';
 
 export { AWS, AWS_PRIVATELINK, CONFLUENT_SCHEMA_REGISTRY, KAFKA, LOAD_GENERATOR, MYSQL, POSTGRES, SQL_SERVER, SSH, WEBHOOK };
-export type { CheckedOption, ConnectorDescriptor, GeneratorSpec, OptionListSpec, SourceCheckContext } from './types';
+export type { CheckedOption, ConnectorDescriptor, GeneratedColumn, GeneratorSpec, OptionListSpec, SourceCheckContext } from './types';
 export { intervalMicrosOf, refreshInterval } from './types';
 
 /**

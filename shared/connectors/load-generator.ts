@@ -7,8 +7,19 @@ import { byName, duration, optionError, type CheckedOption, type ConnectorDescri
 
 const TICKING = ['TICK INTERVAL', 'AS OF', 'UP TO'];
 
+/** The generators; the multi-output ones' tables with their columns in Materialize's order (its `LoadGenerator::views`). */
 const GENERATORS = {
-  auction: { words: ['auction'], options: TICKING, tables: ['accounts', 'auctions', 'bids', 'organizations', 'users'] },
+  auction: {
+    words: ['auction'],
+    options: TICKING,
+    tables: {
+      organizations: [{ name: 'id', type: 'bigint' }, { name: 'name', type: 'text' }],
+      users: [{ name: 'id', type: 'bigint' }, { name: 'org_id', type: 'bigint' }, { name: 'name', type: 'text' }],
+      accounts: [{ name: 'id', type: 'bigint' }, { name: 'org_id', type: 'bigint' }, { name: 'balance', type: 'bigint' }],
+      auctions: [{ name: 'id', type: 'bigint' }, { name: 'seller', type: 'bigint' }, { name: 'item', type: 'text' }, { name: 'end_time', type: 'timestamp with time zone' }],
+      bids: [{ name: 'id', type: 'bigint' }, { name: 'buyer', type: 'bigint' }, { name: 'auction_id', type: 'bigint' }, { name: 'amount', type: 'integer' }, { name: 'bid_time', type: 'timestamp with time zone' }],
+    },
+  },
   clock: { words: ['clock'], options: TICKING, columns: [{ name: 'time', type: 'timestamp with time zone' }] },
   counter: { words: ['counter'], options: [...TICKING, 'MAX CARDINALITY'], columns: [{ name: 'counter', type: 'bigint' }] },
   datums: { words: ['datums'], options: TICKING },
@@ -17,8 +28,32 @@ const GENERATORS = {
     options: ['TICK INTERVAL', 'KEYS', 'SNAPSHOT ROUNDS', 'TRANSACTIONAL SNAPSHOT', 'VALUE SIZE', 'SEED', 'PARTITIONS', 'BATCH SIZE'],
     keyed: true,
   },
-  marketing: { words: ['marketing'], options: TICKING, tables: ['conversion_predictions', 'coupons', 'customers', 'leads'] },
-  tpch: { words: ['tpch'], options: [...TICKING, 'SCALE FACTOR'], tables: ['customer', 'lineitem', 'nation', 'orders', 'part', 'partsupp', 'region', 'supplier'] },
+  marketing: {
+    words: ['marketing'],
+    options: TICKING,
+    tables: {
+      customers: [{ name: 'id', type: 'bigint' }, { name: 'email', type: 'text' }, { name: 'income', type: 'bigint' }],
+      impressions: [{ name: 'id', type: 'bigint' }, { name: 'customer_id', type: 'bigint' }, { name: 'campaign_id', type: 'bigint' }, { name: 'impression_time', type: 'timestamp with time zone' }],
+      clicks: [{ name: 'impression_id', type: 'bigint' }, { name: 'click_time', type: 'timestamp with time zone' }],
+      leads: [{ name: 'id', type: 'bigint' }, { name: 'customer_id', type: 'bigint' }, { name: 'created_at', type: 'timestamp with time zone' }, { name: 'converted_at', type: 'timestamp with time zone', nullable: true }, { name: 'conversion_amount', type: 'bigint', nullable: true }],
+      coupons: [{ name: 'id', type: 'bigint' }, { name: 'lead_id', type: 'bigint' }, { name: 'created_at', type: 'timestamp with time zone' }, { name: 'amount', type: 'bigint' }],
+      conversion_predictions: [{ name: 'lead_id', type: 'bigint' }, { name: 'experiment_bucket', type: 'text' }, { name: 'predicted_at', type: 'timestamp with time zone' }, { name: 'score', type: 'double precision' }],
+    },
+  },
+  tpch: {
+    words: ['tpch'],
+    options: [...TICKING, 'SCALE FACTOR'],
+    tables: {
+      supplier: [{ name: 's_suppkey', type: 'bigint' }, { name: 's_name', type: 'text' }, { name: 's_address', type: 'text' }, { name: 's_nationkey', type: 'bigint' }, { name: 's_phone', type: 'text' }, { name: 's_acctbal', type: 'numeric' }, { name: 's_comment', type: 'text' }],
+      part: [{ name: 'p_partkey', type: 'bigint' }, { name: 'p_name', type: 'text' }, { name: 'p_mfgr', type: 'text' }, { name: 'p_brand', type: 'text' }, { name: 'p_type', type: 'text' }, { name: 'p_size', type: 'integer' }, { name: 'p_container', type: 'text' }, { name: 'p_retailprice', type: 'numeric' }, { name: 'p_comment', type: 'text' }],
+      partsupp: [{ name: 'ps_partkey', type: 'bigint' }, { name: 'ps_suppkey', type: 'bigint' }, { name: 'ps_availqty', type: 'integer' }, { name: 'ps_supplycost', type: 'numeric' }, { name: 'ps_comment', type: 'text' }],
+      customer: [{ name: 'c_custkey', type: 'bigint' }, { name: 'c_name', type: 'text' }, { name: 'c_address', type: 'text' }, { name: 'c_nationkey', type: 'bigint' }, { name: 'c_phone', type: 'text' }, { name: 'c_acctbal', type: 'numeric' }, { name: 'c_mktsegment', type: 'text' }, { name: 'c_comment', type: 'text' }],
+      orders: [{ name: 'o_orderkey', type: 'bigint' }, { name: 'o_custkey', type: 'bigint' }, { name: 'o_orderstatus', type: 'text' }, { name: 'o_totalprice', type: 'numeric' }, { name: 'o_orderdate', type: 'date' }, { name: 'o_orderpriority', type: 'text' }, { name: 'o_clerk', type: 'text' }, { name: 'o_shippriority', type: 'integer' }, { name: 'o_comment', type: 'text' }],
+      lineitem: [{ name: 'l_orderkey', type: 'bigint' }, { name: 'l_partkey', type: 'bigint' }, { name: 'l_suppkey', type: 'bigint' }, { name: 'l_linenumber', type: 'integer' }, { name: 'l_quantity', type: 'numeric' }, { name: 'l_extendedprice', type: 'numeric' }, { name: 'l_discount', type: 'numeric' }, { name: 'l_tax', type: 'numeric' }, { name: 'l_returnflag', type: 'text' }, { name: 'l_linestatus', type: 'text' }, { name: 'l_shipdate', type: 'date' }, { name: 'l_commitdate', type: 'date' }, { name: 'l_receiptdate', type: 'date' }, { name: 'l_shipinstruct', type: 'text' }, { name: 'l_shipmode', type: 'text' }, { name: 'l_comment', type: 'text' }],
+      nation: [{ name: 'n_nationkey', type: 'bigint' }, { name: 'n_name', type: 'text' }, { name: 'n_regionkey', type: 'bigint' }, { name: 'n_comment', type: 'text' }],
+      region: [{ name: 'r_regionkey', type: 'bigint' }, { name: 'r_name', type: 'text' }, { name: 'r_comment', type: 'text' }],
+    },
+  },
 } as const satisfies Record<string, GeneratorSpec>;
 
 /** Materialize's order of load generator option names (its `LoadGeneratorOptionName`). */

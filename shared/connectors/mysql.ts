@@ -1,6 +1,22 @@
 /** MySQL (and MariaDB): connections and sources reading a server's tables. Its probe is shared/probes/mysql.ts. */
-import { databaseConnectionCheck, SSL_NAMES } from './common';
-import type { ConnectorDescriptor } from './types';
+import { iamWithoutPassword, requireHostAndUser, requireTlsIdentityPair, sslMode, tunnel, SSL_NAMES } from './common';
+import { byName, optionError, type CheckedOption, type ConnectorDescriptor } from './types';
+import { quoted } from '../mz-errors';
+
+/** A MySQL connection, in Materialize's order. */
+function mysqlConnectionCheck(options: readonly CheckedOption[], at: number): void {
+  const given = byName(options);
+  iamWithoutPassword(given);
+  requireTlsIdentityPair(given, at);
+  const { mode, position } = sslMode(given, true);
+  if (mode === undefined || mode === 'DISABLED') {
+    if (given.has('AWS CONNECTION')) throw optionError('invalid CONNECTION: AWS IAM authentication requires SSL to be enabled', position ?? given.get('AWS CONNECTION')!.position);
+  } else if (!['REQUIRED', 'REQUIRE', 'VERIFY_CA', 'VERIFY-CA', 'VERIFY_IDENTITY', 'VERIFY-IDENTITY'].includes(mode)) {
+    throw optionError(`invalid CONNECTION: unknown SSL MODE ${quoted(mode)}`, position ?? at);
+  }
+  tunnel(given, 'MYSQL');
+  requireHostAndUser(given, at);
+}
 
 export const MYSQL = {
   name: 'mysql',
@@ -12,8 +28,8 @@ export const MYSQL = {
       aliases: { USERNAME: 'USER' },
     },
     validateByDefault: true,
-    // Materialize's SSL MODE values (its connection planning).
-    check: databaseConnectionCheck(['disabled', 'required', 'verify_ca', 'verify_identity']),
+    // Materialize's checks: SSL MODE values, TLS identity, tunnel, required options (its connection planning).
+    check: mysqlConnectionCheck,
   },
   source: {
     form: 'connection',

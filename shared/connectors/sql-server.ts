@@ -1,6 +1,21 @@
 /** SQL Server: connections and sources reading a database's tables (change data capture). Its probe is shared/probes/sql-server.ts. */
-import { databaseConnectionCheck, SSL_NAMES } from './common';
-import type { ConnectorDescriptor } from './types';
+import { iamWithoutPassword, requireHostAndUser, sslMode, tunnel, SSL_NAMES } from './common';
+import { byName, optionError, type CheckedOption, type ConnectorDescriptor } from './types';
+import { quoted } from '../mz-errors';
+
+/** A SQL Server connection, in Materialize's order. */
+function sqlServerConnectionCheck(options: readonly CheckedOption[], at: number): void {
+  const given = byName(options);
+  iamWithoutPassword(given);
+  const { mode, position } = sslMode(given, true);
+  if (mode === 'VERIFY_CA' && !given.has('SSL CERTIFICATE AUTHORITY')) {
+    throw optionError("invalid CONNECTION: SSL MODE 'verify_ca' requires SSL CERTIFICATE AUTHORITY", position ?? at);
+  }
+  if (mode !== undefined && !['DISABLED', 'REQUIRED', 'VERIFY', 'VERIFY_CA'].includes(mode)) throw optionError(`invalid CONNECTION: unknown SSL MODE ${quoted(mode)}`, position ?? at);
+  tunnel(given, 'SQL SERVER');
+  // Materialize also requires DATABASE (after HOST) and PASSWORD (last): not enforced here yet (connections without them exist in this repository's tests).
+  requireHostAndUser(given, at);
+}
 
 export const SQL_SERVER = {
   name: 'sql-server',
@@ -12,8 +27,8 @@ export const SQL_SERVER = {
       aliases: { USERNAME: 'USER' },
     },
     validateByDefault: true,
-    // Materialize's SSL MODE values (its connection planning).
-    check: databaseConnectionCheck(['disabled', 'required', 'verify', 'verify_ca']),
+    // Materialize's checks: SSL MODE values, TLS identity, tunnel, required options (its connection planning).
+    check: sqlServerConnectionCheck,
   },
   source: {
     form: 'connection',

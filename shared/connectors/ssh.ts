@@ -4,7 +4,7 @@
  * answers on its port).
  */
 import { requireHostAndUser } from './common';
-import { byName, type ConnectorDescriptor } from './types';
+import { byName, optionError, type ConnectorDescriptor } from './types';
 
 export const SSH = {
   name: 'ssh',
@@ -13,7 +13,13 @@ export const SSH = {
     options: { what: 'SSH tunnel connection', names: ['HOST', 'PORT', 'USER'], aliases: { USERNAME: 'USER' } },
     // The bastion cannot answer before the connection's public keys are installed on it.
     validateByDefault: false,
-    check: (options, at) => requireHostAndUser(byName(options), at),
+    check: (options, at) => {
+      const given = byName(options);
+      requireHostAndUser(given, at);
+      // A bastion's user is a name, not a secret (Materialize's connection planning).
+      const user = given.get('USER')!;
+      if (user.kind === 'secret') throw optionError('SSH connections do not support supplying USER value as SECRET', user.position);
+    },
     rotatesKeys: true,
     tunnel: { options: false },
   },

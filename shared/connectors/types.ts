@@ -38,6 +38,8 @@ export interface CheckedOption {
   readonly text: string | undefined;
   /** Every string literal the value holds: itself, a list's items, a broker's address. */
   readonly strings: readonly string[];
+  /** The names of options given with the value (`AWS PRIVATELINK pl (PORT 1234)`: PORT). */
+  readonly nested?: readonly string[];
 }
 
 /** What a source's option check needs of its statement besides the options. */
@@ -66,15 +68,23 @@ export interface ConnectionPart {
   readonly tunnel?: { readonly options: boolean };
 }
 
+/** A column a load generator writes, its type as Materialize names it (`bigint`, `timestamp with time zone`). */
+export interface GeneratedColumn {
+  readonly name: string;
+  readonly type: string;
+  /** It may be null (most generated columns may not). */
+  readonly nullable?: true;
+}
+
 /** One load generator: its SQL words, and what it writes. */
 export interface GeneratorSpec {
   readonly words: readonly string[];
   /** The option names it takes (Materialize's permitted options per generator). */
   readonly options: readonly string[];
-  /** Its upstream tables (a multi-output source: subsources or tables from it name one). */
-  readonly tables?: readonly string[];
+  /** Its upstream tables and their columns (a multi-output source: subsources or tables from it name one). */
+  readonly tables?: Readonly<Record<string, readonly GeneratedColumn[]>>;
   /** The columns of its only output, when it has one known table. */
-  readonly columns?: readonly { readonly name: string; readonly type: string }[];
+  readonly columns?: readonly GeneratedColumn[];
   /** Its records have keys: INCLUDE KEY and an ENVELOPE apply without a KEY FORMAT. */
   readonly keyed?: boolean;
 }

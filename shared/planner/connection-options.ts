@@ -42,5 +42,6 @@ function strings(v: OptionValue): string[] {
 
 /** An option as the connector types' checks read it (shared/connectors/types.ts). */
 export function checkedOption(o: SqlOption): CheckedOption {
-  return { name: o.name, position: o.position, kind: o.value.kind, text: optionString(o.value), strings: strings(o.value) };
+  const nested = o.value.kind === 'privatelink' ? o.value.options.map((x) => x.name) : [];
+  return { name: o.name, position: o.position, kind: o.value.kind, text: optionString(o.value), strings: strings(o.value), ...(nested.length ? { nested } : {}) };
 }

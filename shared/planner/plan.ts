@@ -51,8 +51,8 @@ import {
   wrongType,
 } from './names';
 import { checkOptionsTaken, validateConnectionOptions } from './connection-options';
-import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros } from './source-sink-checks';
-import { builtinTypeName, checkColumnDefault, checkPartitionBy, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
+import { checkSinkColumns, checkSinkOptions, checkSourceEncoding, checkSourceOptions, intervalMicros, mapValueOfText } from './source-sink-checks';
+import { builtinTypeName, checkColumnDefault, checkPartitionBy, checkPartitionByNames, resolveColumnType, resolveTypeComponent, typesNamedIn } from './types';
 import { optionString } from './options';
 import { describeReconfiguration, durationMs, pendingReplicaName, reconfigurationNotice, reconfigurationOf } from './reconfigure';
 import { clusterSchedule, REPLICATION_FACTOR_OF_SCHEDULED, SCHEDULE_WITH_REPLICATION_FACTOR } from './schedule';
@@ -349,6 +349,9 @@ export class Planner {
   private cluster(name: string | undefined, at: number): ClusterObject {
     const clusterName = name ?? this.ctx.currentCluster?.() ?? DEFAULT_CLUSTER;
     const c = this.view().cluster(clusterName);
+    // What runs on a cluster needs CREATE on it, and no role holds that on a system cluster (their
+    // privileges in Materialize's builtin.rs); the check is mandatory even for a superuser (rbac.rs).
+    if (!c && SYSTEM_CLUSTERS.has(clusterName)) throw mz.Privilege(`CLUSTER ${quoted(clusterName)}`, this.actor.name, 'CREATE').at(at);
     if (!c) {
       throw new PlanError(`unknown cluster '${clusterName}'`, {
         code: SQLSTATE.undefinedObject,
@@ -961,7 +964,7 @@ export class Planner {
   private createSource(s: S<'create_source'>, at: number, parsed: ParsedStatement): StatementPlan {
     const notices: string[] = [];
     checkSourceOptions(s, at);
-    checkSourceEncoding(s, generatesKeys(s.connection.kind, 'generator' in s.connection ? s.connection.generator : undefined), at);
+    checkSourceEncoding(s, generatesKeys(s.connection.kind, 'generator' in s.connection ? s.connection.generator : undefined), at, s.columns && { label: `source ${printName(s.name)}`, names: s.columns });
     const t = this.newItem(s.name, 'source', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SOURCE', notices);
     const cluster = this.cluster(s.inCluster, at);
@@ -1023,7 +1026,7 @@ export class Planner {
         const message = refs.kind === 'all' ? 'FOR ALL TABLES is only valid for multi-output sources' : 'FOR TABLES (..) unsupported';
         throw new PlanError(message, { code: SQLSTATE.invalidParameterValue, position: at, hint: `LOAD GENERATOR ${s.connection.generator.toUpperCase()} has no tables.` });
       }
-      if (refs.kind === 'all') return tables.map((tbl) => ({ name: [...qualifier, tbl], reference: tbl }));
+      if (refs.kind === 'all') return Object.keys(tables).sort().map((tbl) => ({ name: [...qualifier, tbl], reference: tbl }));
       return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
     }
     if (refs.kind === 'tables') return refs.tables.map((r) => ({ name: r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], reference: r.reference.join('.') }));
@@ -1075,8 +1078,23 @@ export class Planner {
     return { id: found.id, name: found.name };
   }
 
+  /** The value type of a column's type when it is a map, written out or a user-defined map type (`CREATE TYPE m AS MAP (...)`). */
+  private mapValueType(type: string, at: number): string | undefined {
+    const written = mapValueOfText(type);
+    if (written !== undefined) return written;
+    if (/[[\]()]/.test(type)) return undefined;
+    const named = findItem(this.view(), type.split('.'), at);
+    return named?.kind === 'type' && named.spec.category === 'map' ? named.spec.value.type : undefined;
+  }
+
   private createSink(s: S<'create_sink'>, at: number): StatementPlan {
     const notices: string[] = [];
+    if (!s.name) {
+      // Materialize resolves the statement's names before plan_create_sink finds it has none.
+      if (!isSystemRelation(s.from) && !findItem(this.view(), s.from, at)) throw unknownItem(s.from, at);
+      resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
+      throw mz.MissingName('sink').at(at);
+    }
     const t = this.newItem(s.name, 'sink', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SINK', notices);
     const cluster = this.cluster(s.inCluster, at);
@@ -1091,7 +1109,7 @@ export class Planner {
     // DOC ON names resolve with the statement's other names, before any option is checked.
     const format = this.occasional().purifyAvroDocs(this.view(), s.format, from);
     checkSinkOptions(s, at);
-    if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns.map((c) => c.name), at);
+    if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns, (type) => this.mapValueType(type, at), at);
     const avroDocs = this.occasional().planCsrConfig(this.view(), format);
     const options: Record<string, string> = {};
     for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
@@ -1196,7 +1214,6 @@ export class Planner {
     const source = resolveItem(this.view(), s.source, ['source'], 'source', at);
     const registries = this.registryConnections(s.format, parsed);
     const { fromSource, columns } = planTableExport(s, source, at);
-    checkSourceEncoding(s, generatesKeys(source.spec.sourceType, source.spec.options.GENERATOR), at);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE TABLE', notices);
     this.ws.create(this.base('table', t.name, [t.schemaId, source.id, ...registries], { schemaId: t.schemaId, createSql: print(s), columns, fromSource }));
@@ -1272,6 +1289,10 @@ export class Planner {
     const refresh = mv ? this.occasional().planRefresh(mv.withOptions, Date.parse(this.ctx.now)) : undefined;
     const retained = mv ? retention(mv.withOptions, at) : {};
     if (mv) checkAssertNotNull(mv.withOptions, columns, at);
+    // WITH (PARTITION BY ...): a prefix of the output columns (check_partition_by; their types are the data plane's to check).
+    // With the output's names unknown here, a column list names the first ones.
+    const knownNames = columns && columns.every((c): c is string => c !== undefined) ? columns : s.columns;
+    if (mv && knownNames) checkPartitionByNames(knownNames, mv.withOptions);
     if (existing && s.orReplace && existing.kind !== kind) {
       if (kind === 'view' && existing.kind === 'materialized_view') throw mz.DropViewOnMaterializedView(minimalName(this.view().qualifiedName(existing))).at(at);
       throw wrongType(existing, KIND_LABEL[kind], at);
@@ -2199,7 +2220,7 @@ export class Planner {
     checkSinkInput(this.view(), found, s.fromPosition);
     const statement = { ...created, from: s.from };
     checkSinkOptions(statement, at);
-    if (found.kind === 'table' && !found.spec.fromSource && !found.spec.webhook) checkSinkColumns(statement, found.spec.columns.map((c) => c.name), at);
+    if (found.kind === 'table' && !found.spec.fromSource && !found.spec.webhook) checkSinkColumns(statement, found.spec.columns, (type) => this.mapValueType(type, at), at);
     if (found.id === sink.spec.fromId) return this.write('ALTER SINK');
     this.ws.update(
       o.id,
@@ -2359,7 +2380,7 @@ function docTargets(docs: { readonly key: readonly { objectId: string }[]; reado
 
 /** Materialize's plan_sink refuses a system relation as a sink's input (bail_unsupported: 0A000). */
 function refuseSystemSinkInput(name: ObjectName, position: number): void {
-  if (isSystemRelation(name)) throw new NotSupportedError('creating a sink directly on a catalog object not yet supported', { position });
+  if (isSystemRelation(name)) throw mz.Unsupported('creating a sink directly on a catalog object').at(position);
 }
 
 /** What a sink may export (Materialize's plan_sink): anything with storage of its own. */

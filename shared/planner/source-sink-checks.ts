@@ -3,13 +3,14 @@
  * are its connector type's, shared/connectors: load generator options, Kafka start offsets and
  * refresh intervals; a sink's format, envelope and topic settings), in Materialize's order and with its words (src/sql/src/plan/statement/ddl.rs,
  * src/sql/src/pure.rs, src/sql/src/kafka_util.rs). Materialize answers them as plan errors
- * (XX000), its "not yet supported" ones with 0A000. Pure.
+ * (XX000), its own "not yet supported" refusals (bail_unsupported!) too. Pure.
  */
-import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
+import { PlanError, SQLSTATE } from '../errors';
 import { intervalMicrosOf, refreshInterval, sourceOf } from '../connectors';
 import type { Format, FormatSpecifier, IncludeMetadata, OptionValue, SourceEnvelope, SqlOption, Statement } from '../sql/ast';
 import { checkedOption } from './connection-options';
 import { optionString } from './options';
+import { mz } from '../mz-errors';
 
 type CreateSource = Extract<Statement, { kind: 'create_source' }>;
 type CreateSink = Extract<Statement, { kind: 'create_sink' }>;
@@ -63,11 +64,11 @@ export function checkSinkOptions(s: CreateSink, at: number): void {
   const duplicate = key.find((c, i) => key.indexOf(c) !== i);
   if (duplicate !== undefined) throw planError(`duplicate column referenced in KEY: ${duplicate}`, at);
   const format = s.format;
-  if (!format) throw new NotSupportedError('sink without format not yet supported', { position: at });
+  if (!format) throw mz.Unsupported('sink without format').at(at);
   const formats = format.kind === 'bare' ? [format.format] : [format.key, format.value];
-  if (formats.some((f) => f.kind === 'json' && f.array)) throw new NotSupportedError('JSON ARRAY format in sinks not yet supported', { position: at });
+  if (formats.some((f) => f.kind === 'json' && f.array)) throw mz.Unsupported('JSON ARRAY format in sinks').at(at);
   if (format.kind === 'key_value' && (format.key.kind === 'bytes' || format.key.kind === 'text') && key.length > 1) {
-    throw new NotSupportedError('BYTES or TEXT format with multiple columns not yet supported', { position: at });
+    throw mz.Unsupported('BYTES or TEXT format with multiple columns').at(at);
   }
   for (const f of formats) if (f.kind === 'avro') avroNames(f.csrOptions, key.length > 0, at);
 }
@@ -109,11 +110,11 @@ function fromRegistry(f: Format): boolean {
  * that order). `keyValueGenerator`: the KEY VALUE load generator, which has keys without a format.
  * A bare format read through a schema registry is left alone: the registry may hold a key schema.
  */
-export function checkSourceEncoding(e: SourceEncoding, keyValueGenerator: boolean, at: number): void {
+export function checkSourceEncoding(e: SourceEncoding, keyValueGenerator: boolean, at: number, renamed?: ColumnList): void {
   const format = e.format;
   if (!format) return;
   const formats = format.kind === 'bare' ? [format.format] : [format.key, format.value];
-  if (formats.some((f) => f.kind === 'json' && f.array)) throw new NotSupportedError('JSON ARRAY format in sources not yet supported', { position: at });
+  if (formats.some((f) => f.kind === 'json' && f.array)) throw mz.Unsupported('JSON ARRAY format in sources').at(at);
   if (format.kind === 'bare' && fromRegistry(format.format)) return;
   const hasKey = format.kind === 'key_value';
   const envelope = e.envelope?.kind;
@@ -123,9 +124,29 @@ export function checkSourceEncoding(e: SourceEncoding, keyValueGenerator: boolea
   if (envelope === 'debezium' && includeKey) throw planError('Cannot use INCLUDE KEY with ENVELOPE DEBEZIUM: Debezium values include all keys.', at);
   const value = format.kind === 'bare' ? format.format : format.value;
   if (envelope === 'debezium' && value.kind !== 'avro') throw planError('ENVELOPE DEBEZIUM requires that VALUE FORMAT is set to AVRO', at);
-  const names = outputColumnNames(format, e, includeKey);
-  const duplicate = names?.find((n, i) => names.indexOf(n) !== i);
-  if (duplicate !== undefined) throw new PlanError(`column "${duplicate}" specified more than once`, { code: SQLSTATE.internalError, position: at });
+  const decoded = outputColumnNames(format, e, includeKey);
+  if (!decoded) return;
+  const names = renamed ? renameColumns(decoded, renamed, at) : decoded;
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+  if (duplicate !== undefined) throw mz.ColumnSpecifiedMoreThanOnce(duplicate).at(at);
+}
+
+/**
+ * `CREATE SOURCE s (a, b)` / `CREATE TABLE t (a, b) FROM SOURCE`: names for the first columns of
+ * what the source decodes, and the statement's label for them (`source table t`).
+ */
+export interface ColumnList {
+  readonly label: string;
+  readonly names: readonly string[];
+}
+
+/**
+ * Materialize's maybe_rename_columns (src/sql/src/plan/plan_utils.rs): the list renames the
+ * first columns, and may not be longer than the columns there are.
+ */
+export function renameColumns(columns: readonly string[], list: ColumnList, at: number): string[] {
+  if (list.names.length > columns.length) throw mz.ColumnListTooLong(list.label, list.names.length, columns.length).at(at);
+  return [...list.names, ...columns.slice(list.names.length)];
 }
 
 /** The columns a format decodes to, when the statement alone tells (undefined when only upstream does). */
@@ -177,12 +198,20 @@ function outputColumnNames(format: FormatSpecifier, e: SourceEncoding, includeKe
  * Materialize's checks of a sink's KEY and HEADERS against the columns of what it exports, for a
  * relation whose columns the catalog knows (a table): the key's columns must exist, and since a
  * table has no known unique key, ENVELOPE UPSERT needs `NOT ENFORCED`; the HEADERS column must
- * exist and be a map (which a table of ours cannot have).
+ * exist and be a map from text to text or to bytea (plan_sink, src/sql/src/plan/statement/ddl.rs).
+ * `mapValue` gives the value type of a column's type when it is a map (a user-defined map type
+ * resolved by the caller), undefined otherwise.
  */
-export function checkSinkColumns(s: CreateSink, columns: readonly string[], at: number): void {
+export function checkSinkColumns(
+  s: CreateSink,
+  columns: readonly { readonly name: string; readonly type: string }[],
+  mapValue: (type: string) => string | undefined,
+  at: number,
+): void {
+  const names = columns.map((c) => c.name);
   const key = s.connection.key;
   if (key) {
-    const missing = key.columns.find((c) => !columns.includes(c));
+    const missing = key.columns.find((c) => !names.includes(c));
     if (missing !== undefined) throw planError(`column referenced in KEY does not exist: ${missing}`, at);
     if (s.envelope === 'upsert' && !key.notEnforced) {
       throw new PlanError('upsert key could not be validated as unique', { code: SQLSTATE.internalError, position: at, hint: 'See: https://materialize.com/s/sink-key-selection' });
@@ -191,7 +220,31 @@ export function checkSinkColumns(s: CreateSink, columns: readonly string[], at: 
   const headers = s.connection.headers;
   if (headers !== undefined) {
     if (s.envelope === 'debezium') throw planError('HEADERS option is not supported with ENVELOPE DEBEZIUM', at);
-    if (!columns.includes(headers)) throw planError(`HEADERS column (${headers}) is unknown`, at);
-    throw planError('HEADERS column must have type map[text => text] or map[text => bytea]', at);
+    const column = columns.find((c) => c.name === headers);
+    if (!column) throw planError(`HEADERS column (${headers}) is unknown`, at);
+    const value = mapValue(column.type);
+    if (value === undefined || !HEADER_VALUE_TYPES.has(value)) throw planError('HEADERS column must have type map[text => text] or map[text => bytea]', at);
   }
+}
+
+/** Materialize's `String` and `Bytes` scalar types, by the names a column's type may spell them. */
+const HEADER_VALUE_TYPES = new Set(['text', 'pg_catalog.text', 'string', 'pg_catalog.string', 'bytea', 'pg_catalog.bytea']);
+
+/**
+ * The value type of a map type as a column's type text spells it (`map[text=>bytea]`), or
+ * undefined when the text is not a map (an array of maps is not one).
+ */
+export function mapValueOfText(type: string): string | undefined {
+  const m = /^map\[(.*)\]$/.exec(type.trim());
+  if (!m) return undefined;
+  // The key is always text: the value follows the first `=>` at the top level.
+  const inner = m[1]!;
+  let depth = 0;
+  for (let i = 0; i < inner.length - 1; i++) {
+    const ch = inner[i]!;
+    if (ch === '[' || ch === '(') depth++;
+    else if (ch === ']' || ch === ')') depth--;
+    else if (depth === 0 && ch === '=' && inner[i + 1] === '>') return inner.slice(i + 2).trim();
+  }
+  return undefined;
 }

@@ -3,10 +3,13 @@
  * Materialize's purification checks and words. Pure: the source comes from the caller's snapshot.
  */
 import type { ObjectOf, TableSource } from '../catalog/model';
-import { generatorOf, keyedSource, sourceOf } from '../connectors';
+import { generatorOf, generatesKeys, keyedSource, sourceOf, type GeneratedColumn } from '../connectors';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { Statement } from '../sql/ast';
 import { objectName as printName } from '../sql/printer';
+import { mz } from '../mz-errors';
+import { checkSourceEncoding, renameColumns } from './source-sink-checks';
+import { checkPartitionBy } from './types';
 
 type S = Extract<Statement, { kind: 'create_table_from_source' }>;
 
@@ -46,26 +49,28 @@ export function planTableExport(s: S, source: ObjectOf<'source'>, at: number): T
   if (upstream && s.reference) {
     // A load generator's tables may be named bare or qualified (`mz_load_generators.tpch.orders`).
     const table = s.reference[s.reference.length - 1]!;
-    if (!upstream.includes(table) || (s.reference.length > 1 && s.reference[s.reference.length - 2] !== generator)) {
+    if (!Object.hasOwn(upstream, table) || (s.reference.length > 1 && s.reference[s.reference.length - 2] !== generator)) {
       throw new PlanError(`reference to ${printName(s.reference)} not found in source`, {
         code: SQLSTATE.invalidParameterValue,
         position: at,
-        hint: `LOAD GENERATOR ${generator!.toUpperCase()} has the tables ${upstream.join(', ')}.`,
+        hint: `LOAD GENERATOR ${generator!.toUpperCase()} has the tables ${Object.keys(upstream).sort().join(', ')}.`,
       });
     }
     reference = table;
   }
-  const known = generator !== undefined && !upstream ? spec?.columns : undefined;
-  const names = s.columns ?? known?.map((c) => c.name) ?? [];
-  if (known && s.columns && s.columns.length > known.length) {
-    throw new PlanError(`source ${source.name} has ${known.length} columns, but ${s.columns.length} column names were given`, { code: SQLSTATE.invalidTableDefinition, position: at });
-  }
-  const seen = new Set<string>();
-  for (const n of names) {
-    if (seen.has(n)) throw new PlanError(`column "${n}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
-    seen.add(n);
-  }
-  // Upstream column types are known to the ingestion, not to the catalog (no upstream is read at plan time).
-  const columns = names.map((name, i) => ({ name, type: known?.[i]?.type ?? 'unknown', notNull: false }));
+  // Then plan_create_table_from_source: the encoding, the column list renaming the first columns, no name twice.
+  const list = s.columns && { label: `source table ${printName(s.name)}`, names: s.columns };
+  checkSourceEncoding(s, generatesKeys(type, source.spec.options.GENERATOR), at, list);
+  // A load generator's columns are Materialize's; an upstream's are known to the ingestion, not to the catalog (no upstream is read at plan time).
+  const known = generator === undefined ? undefined : upstream ? upstream[reference as keyof typeof upstream] : spec?.columns;
+  const names = known ? renameColumns(known.map((c) => c.name), list ?? { label: '', names: [] }, at) : (s.columns ?? []);
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+  if (duplicate !== undefined) throw mz.ColumnSpecifiedMoreThanOnce(duplicate).at(at);
+  const columns = names.map((name, i) => {
+    const c: GeneratedColumn | undefined = known?.[i];
+    return { name, type: c?.type ?? 'unknown', notNull: c !== undefined && !c.nullable };
+  });
+  // WITH (PARTITION BY (...)): a prefix of the columns, of types whose encoding keeps their order.
+  if (known) checkPartitionBy(columns.map((c) => ({ name: c.name, type: { name: [c.type], typmod: [], arrayDimensions: 0 } })), s.withOptions);
   return { fromSource: { sourceId: source.id, reference }, columns };
 }

@@ -5,7 +5,8 @@
  * not exist (42704). `int list` and `map[text => int]` are Materialize's anonymous containers. Pure.
  */
 import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot, type ObjectOf } from '../catalog/model';
-import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
+import { PlanError, SQLSTATE } from '../errors';
+import { mz } from '../mz-errors';
 import type { ColumnDef, DataType, SqlOption } from '../sql/ast';
 import { byteOffset, lex } from '../sql/lexer';
 
@@ -121,7 +122,7 @@ function resolveElementType(view: CatalogSnapshot, type: DataType, at: number): 
     const element = type.list;
     const ids = resolveColumnType(view, element, at);
     const named = element.list || element.map || element.arrayDimensions > 0 ? undefined : resolveNamed(view, element, at);
-    if (named && 'builtin' in named && (named.builtin === 'char' || named.builtin === 'bpchar')) throw new NotSupportedError('char list not yet supported', { position: at });
+    if (named && 'builtin' in named && (named.builtin === 'char' || named.builtin === 'bpchar')) throw mz.Unsupported('char list').at(at);
     return ids;
   }
   if (type.map) {
@@ -190,7 +191,7 @@ export function resolveTypeComponent(view: CatalogSnapshot, type: DataType, asTy
     );
   }
   const n = resolveNamed(view, type, at);
-  if ('builtin' in n && (n.builtin === 'char' || n.builtin === 'bpchar')) throw new NotSupportedError('embedding char type in a list or map', { position: at });
+  if ('builtin' in n && (n.builtin === 'char' || n.builtin === 'bpchar')) throw mz.Unsupported('embedding char type in a list or map').at(at);
   return 'user' in n ? n.user.id : undefined;
 }
 
@@ -224,6 +225,17 @@ export function checkPartitionBy(columns: readonly { readonly name: string; read
       throw new PlanError(`PARTITION BY column ${name} has unsupported type`, { code: SQLSTATE.internalError, position: option.position });
     }
   });
+}
+
+/**
+ * The same check when only the columns' names are known (a materialized view's output, whose
+ * types the query planner on the data plane knows): the prefix rule alone.
+ */
+export function checkPartitionByNames(columns: readonly string[], options: readonly SqlOption[]): void {
+  checkPartitionBy(
+    columns.map((name) => ({ name, type: { name: ['text'], typmod: [], arrayDimensions: 0 } })),
+    options,
+  );
 }
 
 const LITERAL_WORDS = new Set(['true', 'false', 'null', 'default', 'current_timestamp', 'current_date', 'current_time', 'localtimestamp', 'localtime', 'current_user', 'current_role', 'session_user', 'user', 'current_schema', 'current_catalog']);

@@ -446,7 +446,8 @@ export type Statement =
     }
   | {
       readonly kind: 'create_sink';
-      readonly name: ObjectName;
+      /** Absent when the statement leaves it out (the planner refuses it, as Materialize's does). */
+      readonly name?: ObjectName;
       readonly ifNotExists: boolean;
       readonly inCluster?: string;
       readonly from: ObjectName;

@@ -70,8 +70,7 @@ export const OPTION_LISTS = {
   indexWith: { what: 'CREATE INDEX', names: ['RETAIN HISTORY'] },
   materializedViewWith: {
     what: 'CREATE MATERIALIZED VIEW',
-    names: ['ASSERT NOT NULL', 'REFRESH', 'RETAIN HISTORY'],
-    unsupported: ['PARTITION BY'],
+    names: ['ASSERT NOT NULL', 'PARTITION BY', 'REFRESH', 'RETAIN HISTORY'],
   },
 } as const satisfies Record<string, OptionListSpec>;
 

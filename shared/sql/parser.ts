@@ -7,6 +7,7 @@
  * keeps `create_sql`. Recursion is capped (`MAX_NESTING_DEPTH`) so no input overflows the stack.
  */
 import { ControlPlaneError, NotSupportedError, SQLSTATE, SqlSyntaxError } from '../errors';
+import { mz } from '../mz-errors';
 import type {
   AlterClusterAction,
   AlterRoleAction,
@@ -593,7 +594,7 @@ export class Parser {
     }
     const format = this.parseFormatSpecifier('source');
     const includeMetadata = this.eatKeyword('include') ? this.parseIncludeMetadata() : [];
-    const envelope = this.eatKeyword('envelope') ? this.parseSourceEnvelope() : undefined;
+    const envelope = this.eatKeyword('envelope') ? this.parseSourceEnvelope(includeMetadata.length > 0) : undefined;
     const references = this.peekKeyword('for') ? this.parseExternalReferences() : undefined;
     const exposeProgress = this.eatKeywords('expose', 'progress') ? (this.expectKeyword('as'), this.parseNameFor('source')) : undefined;
     const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.sourceWith) : [];
@@ -788,7 +789,8 @@ export class Parser {
     return items;
   }
 
-  private parseSourceEnvelope(): SourceEnvelope {
+  /** `includesMetadata`: the statement has INCLUDE ..., which only NONE, UPSERT and DEBEZIUM take. */
+  private parseSourceEnvelope(includesMetadata: boolean): SourceEnvelope {
     const t = this.peek();
     if (this.eatKeyword('none')) return { kind: 'none' };
     if (this.eatKeyword('debezium')) return { kind: 'debezium' };
@@ -804,6 +806,8 @@ export class Parser {
       return { kind: 'upsert', valueDecodingErrors: alias !== undefined ? { inline: true, alias } : { inline: true } };
     }
     if (this.peekKeyword('materialize')) {
+      // Materialize refuses INCLUDE with this envelope before it plans the envelope (and its flag).
+      if (includesMetadata) throw mz.IncludeMetadataRequiresEnvelope().at(this.byte(t.start));
       // Behind a flag a fresh Materialize keeps off: refused in its words.
       throw new NotSupportedError('ENVELOPE MATERIALIZE is not available', {
         position: this.byte(t.start),
@@ -834,7 +838,11 @@ export class Parser {
 
   private parseCreateSink(): Statement {
     const ifNotExists = this.eatIfNotExists();
-    const name = this.parseNameFor('sink');
+    // The name may be left out (Materialize's parser takes `CREATE SINK IN CLUSTER c ...` and
+    // `CREATE SINK FROM t ...` as nameless, and its planner refuses them): IN and FROM are not
+    // reserved, so a sink may also be named `in` or `from`.
+    const nameless = this.peekKeywords('in', 'cluster') || (this.peekKeyword('from') && !this.peekKeywords('from', 'from'));
+    const name = nameless ? undefined : this.parseNameFor('sink');
     const inCluster = this.parseInCluster();
     this.expectKeyword('from');
     const from = this.parseObjectName();
@@ -868,7 +876,7 @@ export class Parser {
     const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.sinkWith) : [];
     return {
       kind: 'create_sink',
-      name,
+      ...(name ? { name } : {}),
       ifNotExists,
       ...(inCluster !== undefined ? { inCluster } : {}),
       from,
@@ -940,7 +948,7 @@ export class Parser {
     }
     const format = this.parseFormatSpecifier('source');
     const includeMetadata = this.eatKeyword('include') ? this.parseIncludeMetadata() : [];
-    const envelope = this.eatKeyword('envelope') ? this.parseSourceEnvelope() : undefined;
+    const envelope = this.eatKeyword('envelope') ? this.parseSourceEnvelope(includeMetadata.length > 0) : undefined;
     const withOptions = this.eatKeyword('with') ? this.parseOptions(OPTION_LISTS.tableFromSourceWith) : [];
     return {
       kind: 'create_table_from_source',
@@ -1309,6 +1317,20 @@ export class Parser {
       return { kind: 'alter_sink_from', ifExists, name, from: this.parseObjectName(), fromPosition };
     }
     if ((objectType === 'source' || objectType === 'sink') && this.eatKeyword('restart')) return { kind: 'alter_restart', objectType, ifExists, name };
+    if (objectType === 'sink' && (this.peekKeyword('set') || this.peekKeyword('reset'))) {
+      // Materialize's grammar takes a sink's options here (parse_alter_sink), and its planner
+      // refuses them all (plan_alter_sink: bail_unsupported!).
+      const set = this.next().value === 'set';
+      if (set) this.parseOptions(OPTION_LISTS.sinkWith);
+      else {
+        this.expectOp('(');
+        do this.parseOptionName(OPTION_LISTS.sinkWith);
+        while (this.eatOp(','));
+        this.expectOp(')');
+      }
+      if (!this.peekOp(';') && this.peek().kind !== 'eof') this.fail('end of statement');
+      throw mz.Unsupported(set ? 'ALTER SINK SET options' : 'ALTER SINK RESET option').at(this.byte(a.start));
+    }
     if (objectType === 'secret' && this.eatKeyword('as')) return { kind: 'alter_secret', name, ifExists, value: this.parseSecretValue() };
     if (objectType === 'cluster' && this.peekKeyword('set') && this.peekOp('(', 1)) {
       this.next();
@@ -2369,7 +2391,8 @@ export class Parser {
         return { kind: 'list', items };
       });
     }
-    if (t.kind === 'word' || t.kind === 'quoted') {
+    // A name: Materialize tries one and, when it is no name (`""`), expects an option value.
+    if ((t.kind === 'word' || t.kind === 'quoted') && t.value !== '') {
       const name = this.parseObjectName();
       return name.length === 1 ? { kind: 'ident', value: name[0]! } : { kind: 'object', name };
     }

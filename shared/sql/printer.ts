@@ -381,7 +381,8 @@ export function print(s: Statement, opts: PrintOptions = {}): string {
     }
     case 'create_sink': {
       const c = s.connection;
-      const parts = [`CREATE SINK ${ifNotExists(s.ifNotExists)}${objectName(s.name)}${inCluster(s.inCluster)} FROM ${objectName(s.from)}`];
+      const head = `CREATE SINK ${ifNotExists(s.ifNotExists)}${s.name ? objectName(s.name) : ''}`.trimEnd();
+      const parts = [`${head}${inCluster(s.inCluster)} FROM ${objectName(s.from)}`];
       parts.push(`INTO ${sqlWords(c.kind)} CONNECTION ${objectName(c.connection)}${c.options.length ? ` ${optionList(c.options)}` : ''}`);
       if (c.key) parts.push(`KEY ${identList(c.key.columns)}${c.key.notEnforced ? ' NOT ENFORCED' : ''}`);
       if (c.headers !== undefined) parts.push(`HEADERS ${ident(c.headers)}`);

@@ -105,11 +105,30 @@ describe('connector descriptors', () => {
     expect(fails('kafka', [])).toBe('invalid CONNECTION: must set one of BROKER, BROKERS, or AWS PRIVATELINK @1');
     expect(fails('kafka', [checked('BROKER', 'a:9092,b:9092')])).toMatch(/^invalid CONNECTION: cannot specify multiple Kafka broker addresses in one string/);
     expect(fails('kafka', [checked('BROKER', 'a:9092'), checked('SECURITY PROTOCOL', 'carrier pigeon', 'string', 9)])).toBe('unknown security protocol: CARRIER PIGEON @9');
-    expect(fails('mysql', [checked('HOST', 'h'), checked('USER', 'u'), checked('SSL MODE', 'verify', 'string', 5)])).toBe("invalid CONNECTION: unknown SSL MODE 'verify' @5");
+    expect(fails('mysql', [checked('HOST', 'h'), checked('USER', 'u'), checked('SSL MODE', 'verify', 'string', 5)])).toBe('invalid CONNECTION: unknown SSL MODE "VERIFY" @5');
     expect(fails('sql-server', [checked('HOST', 'h'), checked('USER', 'u'), checked('SSL MODE', 'verify')])).toBeUndefined();
     expect(fails('ssh', [checked('HOST', 'h')])).toBe('USER option is required @1');
     expect(fails('confluent-schema-registry', [checked('URL', 'http://r:8081/x', 'string', 3)])).toBe('invalid CONNECTION: URL must have an empty path @3');
-    expect(fails('postgres', [])).toBeUndefined();
+    // Materialize's connection planning (src/sql/src/plan/statement/ddl/connection.rs), type by type.
+    expect(fails('postgres', [])).toBe('HOST option is required @1');
+    expect(fails('postgres', [checked('HOST', 'h'), checked('USER', 'u'), checked('SSL MODE', 'prefer', 'string', 4)])).toBe('invalid CONNECTION: unknown SSL MODE "prefer" @4');
+    expect(fails('postgres', [checked('HOST', 'h'), checked('USER', 'u'), checked('SSL MODE', 'verify-full')])).toBeUndefined();
+    expect(fails('postgres', [checked('HOST', 'h'), checked('USER', 'u'), checked('SSL KEY', 'k', 'secret', 6)])).toBe('invalid CONNECTION: both SSL KEY and SSL CERTIFICATE are required @6');
+    const pl = (position: number, nested?: string[]): CheckedOption => ({ name: 'AWS PRIVATELINK', position, kind: nested ? 'privatelink' : 'ident', text: 'pl', strings: [], ...(nested ? { nested } : {}) });
+    expect(fails('postgres', [checked('HOST', 'h'), checked('USER', 'u'), pl(8, ['PORT'])])).toBe('invalid CONNECTION: POSTGRES does not support PORT for AWS PRIVATELINK @8');
+    expect(fails('mysql', [checked('HOST', 'h'), checked('USER', 'u'), pl(8), checked('SSH TUNNEL', 't', 'ident')])).toBe('cannot specify both SSH TUNNEL and AWS PRIVATELINK @8');
+    expect(fails('mysql', [checked('HOST', 'h'), checked('USER', 'u'), checked('AWS CONNECTION', 'a', 'ident', 2)])).toBe('invalid CONNECTION: AWS IAM authentication requires SSL to be enabled @2');
+    expect(fails('sql-server', [checked('HOST', 'h'), checked('USER', 'u'), checked('SSL MODE', 'verify_ca', 'string', 3)])).toBe("invalid CONNECTION: SSL MODE 'verify_ca' requires SSL CERTIFICATE AUTHORITY @3");
+    expect(fails('ssh', [checked('HOST', 'h'), checked('USER', 'u', 'secret', 5)])).toBe('SSH connections do not support supplying USER value as SECRET @5');
+    expect(fails('aws-privatelink', [checked('AVAILABILITY ZONES', 'use1-az1')])).toBe('SERVICE NAME option is required @1');
+    expect(fails('aws-privatelink', [checked('SERVICE NAME', 's')])).toBe('AVAILABILITY ZONES option is required @1');
+    expect(fails('aws', [checked('ACCESS KEY ID', 'k')])).toBe('must specify both ACCESS KEY ID and SECRET ACCESS KEY with optional SESSION TOKEN @1');
+    expect(fails('aws', [checked('ASSUME ROLE SESSION NAME', 'n')])).toBe('must specify ASSUME ROLE ARN with optional ASSUME ROLE SESSION NAME @1');
+    expect(fails('aws', [checked('REGION', 'r')])).toBe('must specify either ASSUME ROLE ARN or ACCESS KEY ID and SECRET ACCESS KEY @1');
+    expect(fails('aws', [checked('ACCESS KEY ID', 'k'), checked('SECRET ACCESS KEY', 's', 'secret'), checked('ASSUME ROLE ARN', 'a')])).toBe('cannot specify both ACCESS KEY ID and ASSUME ROLE ARN @1');
+    expect(fails('aws', [checked('ASSUME ROLE ARN', 'a')])).toBeUndefined();
+    expect(fails('confluent-schema-registry', [checked('URL', 'registry:8081', 'string', 3)])).toBe('invalid CONNECTION: URL must specify domain name @3');
+    expect(fails('confluent-schema-registry', [checked('URL', 'registry', 'string', 3)])).toBe('parsing schema registry url: relative URL without a base @3');
   });
 
   it("a source type's check runs alone: a load generator's options, a Kafka source's", () => {

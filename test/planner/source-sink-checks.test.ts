@@ -45,7 +45,8 @@ describe('checkSourceEncoding', () => {
     expect(check(`FORMAT AVRO USING SCHEMA ${schema('a')} INCLUDE KEY`)).toThrow('INCLUDE KEY requires specifying KEY FORMAT .. VALUE FORMAT, got bare FORMAT');
     expect(check(`KEY FORMAT TEXT VALUE FORMAT AVRO USING SCHEMA ${schema('a')} INCLUDE KEY ENVELOPE DEBEZIUM`)).toThrow('Cannot use INCLUDE KEY with ENVELOPE DEBEZIUM: Debezium values include all keys.');
     expect(check('KEY FORMAT JSON VALUE FORMAT JSON ENVELOPE DEBEZIUM')).toThrow(expect.objectContaining({ message: 'ENVELOPE DEBEZIUM requires that VALUE FORMAT is set to AVRO', code: 'XX000', position: 7 }));
-    expect(check('FORMAT JSON ARRAY')).toThrow(expect.objectContaining({ message: 'JSON ARRAY format in sources not yet supported', code: '0A000' }));
+    // Materialize's bail_unsupported!: a PlanError, XX000 like every other.
+    expect(check('FORMAT JSON ARRAY')).toThrow(expect.objectContaining({ message: 'JSON ARRAY format in sources not yet supported', code: 'XX000' }));
   });
   it('finds a column named twice among key, value, metadata and inline errors', () => {
     expect(check('KEY FORMAT TEXT VALUE FORMAT JSON INCLUDE KEY AS error ENVELOPE UPSERT (VALUE DECODING ERRORS = (INLINE))')).toThrow('column "error" specified more than once');
