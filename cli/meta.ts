@@ -151,7 +151,8 @@ export function parseMeta(text: string): Meta {
   // is also where SHOW CREATE resolves a bare name.
   const from = parts.length > 1 ? ` FROM ${parts.slice(0, -1).map((p) => ident(p.value)).join('.')}` : '';
   if (cmd === '\\d' && !last.wild) {
-    return { kind: 'describe', name: arg, lookup: `SHOW OBJECTS${from} LIKE ${literal(last.like)}`, indexes: `SHOW INDEXES ON ${arg}${from}` };
+    // The ON name carries its schema; Materialize refuses SHOW INDEXES with both FROM and ON.
+    return { kind: 'describe', name: arg, lookup: `SHOW OBJECTS${from} LIKE ${literal(last.like)}`, indexes: `SHOW INDEXES ON ${arg}` };
   }
   // SHOW SCHEMAS and SHOW DATABASES take LIKE too: every listing filters the same way.
   return { kind: 'query', sql: `${list}${from}${last.like === '%' ? '' : ` LIKE ${literal(last.like)}`}` };

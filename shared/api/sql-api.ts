@@ -254,7 +254,7 @@ export class SqlApi {
 /**
  * How long a request whose commit races keep refusing goes on trying past the `ddl.commit` budget's
  * attempts: with many instances on one tenant, each refusal's retry is cheap (no read) and comes
- * without a read, so ten attempts can pass in about a second while the others take their turns; a
+ * without a read, so the budget's attempts can pass in about a second while the others take their turns; a
  * few seconds is far inside API Gateway's 29 s and the function's timeout.
  */
 export const DDL_COMMIT_PATIENCE_MS = 5_000;

@@ -48,7 +48,7 @@ describe('parseMeta', () => {
       kind: 'describe',
       name: 'analytics.events',
       lookup: "SHOW OBJECTS FROM \"analytics\" LIKE 'events'",
-      indexes: 'SHOW INDEXES ON analytics.events FROM "analytics"',
+      indexes: 'SHOW INDEXES ON analytics.events',
     });
     // A quoted name keeps its case and spaces, and its LIKE wildcards match literally.
     expect(parseMeta('\\d "My_Big Table"')).toMatchObject({ kind: 'describe', name: '"My_Big Table"', lookup: "SHOW OBJECTS LIKE 'My\\_Big Table'" });

@@ -35,7 +35,7 @@ describe('SHOW TABLES ON', () => {
   it("lists the source's tables in the schema, ON written after FROM as Materialize writes it", () => {
     expect(show('SHOW TABLES ON counter').rows).toEqual([['counter_tbl', '']]);
     expect(show('SHOW TABLES FROM other ON counter').rows).toEqual([['elsewhere', '']]);
-    expect(print(parse('SHOW TABLES FROM other ON counter')[0]!.statement)).toBe('SHOW TABLES ON counter FROM other');
+    expect(print(parse('SHOW TABLES FROM other ON counter')[0]!.statement)).toBe('SHOW TABLES FROM other ON counter');
   });
   it("answers Materialize's errors for what is not a source", () => {
     expect(() => show('SHOW TABLES ON nope')).toThrow(expect.objectContaining({ code: '42P01', message: "unknown catalog item 'nope'" }));
