@@ -12,13 +12,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SqlApi } from '../shared/api/sql-api';
-import { AppPasswords } from '../shared/auth/app-passwords';
-import { CatalogStore } from '../shared/catalog/store';
-import { makeLogger } from '../shared/lambda/logger';
-import { startPgServer } from '../shared/pgwire/server';
 
 const bodyStartMs = performance.now();
 const o = JSON.parse(process.argv[2] ?? '{}') as { endpoint: string; table: string; profile?: string };
@@ -30,10 +23,26 @@ if (o.profile) {
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
   await session.post('Profiler.start');
 }
+// The engine starts first, on its own thread, as the pgwire task starts it: its WebAssembly
+// compiles and PostgreSQL starts while the server's own modules load and the first client logs in.
+const engine = (await import('../shared/api/engine-worker')).WorkerEngineHost.open();
+engine.catch(() => undefined);
+const { inProcessCatalogSql } = await import('../shared/api/catalog-sql');
+const catalogSql = inProcessCatalogSql({ engine });
+catalogSql.start();
+const [{ DynamoDBClient }, { DynamoDBDocumentClient }, { SqlApi }, { AppPasswords }, { CatalogStore }, { makeLogger }, { startPgServer }] = await Promise.all([
+  import('@aws-sdk/client-dynamodb'),
+  import('@aws-sdk/lib-dynamodb'),
+  import('../shared/api/sql-api'),
+  import('../shared/auth/app-passwords'),
+  import('../shared/catalog/store'),
+  import('../shared/lambda/logger'),
+  import('../shared/pgwire/server'),
+]);
 const ddb = new DynamoDBClient({ endpoint: o.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 12 });
 const doc = DynamoDBDocumentClient.from(ddb, { marshallOptions: { removeUndefinedValues: true } });
 const logger = makeLogger('pgwire');
-const api = new SqlApi({ store: new CatalogStore(doc, o.table), logger });
+const api = new SqlApi({ store: new CatalogStore(doc, o.table), logger, catalogSql });
 const server = await startPgServer({ api, passwords: new AppPasswords(doc, o.table), logger, port: 0, host: '127.0.0.1' });
 const listeningMs = performance.now();
 process.send!({ port: server.port, bodyStartMs, listeningMs, origin: performance.timeOrigin });

@@ -174,7 +174,7 @@ async function main(): Promise<void> {
   pipeline = await startPipeline({
     ...(recorder ? { recorder } : {}),
     profile: opts.fast ? 'fast' : 'deployed',
-    dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, pgPort, pg: { defaultTenant: TENANT }, sweepIntervalSeconds, healthIntervalSeconds: 5, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing,
+    dynamodbEndpoint: ddb.endpoint, sqsEndpoint: sqs.endpoint, port, host: opts.host, pgPort, pg: { defaultTenant: TENANT }, pgEngineAtStart: true, sweepIntervalSeconds, healthIntervalSeconds: 5, secretsKey: secretsKey(dataDir), prober: realProber({ network: LOCAL_PROBE_POLICY }), beforeServing,
     // Status events (the stack's EventBridge bus, locally): kept with the catalog, or in memory.
     eventLog: new EventLog(dataDir ? join(dataDir, EVENTS_FILE) : undefined) });
   const url = pipeline.url!;

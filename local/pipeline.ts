@@ -102,6 +102,8 @@ export interface PipelineOptions {
   readonly pgPort?: number;
   /** Its settings beyond the port (the tenant of connections that name none, TLS, limits). */
   readonly pg?: Omit<PgServerOptions, 'api' | 'passwords' | 'logger'>;
+  /** Start the SQL engine with the Postgres wire endpoint, on a worker thread (`npm start`), rather than on its first query. */
+  readonly pgEngineAtStart?: boolean;
 }
 
 export interface Pipeline {
@@ -281,6 +283,8 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   if (o.pgPort !== undefined) {
     const sqlApi = sqlApiFor(cfg, (o.fastPath ?? o.workers !== false) ? clients : { doc: clients.doc }, makeLogger('pgwire'), secrets, o.prober, localFingerprintKey(secretsKey), faults);
     // Its AWS calls, statements and logins alike, are the pgwire task's (the IAM test holds them to its role).
+    // `npm start` starts the engine with the server, on its own thread (a test's pipeline, on its first query).
+    if (o.pgEngineAtStart) sqlApi.startEngine();
     const api = { run: (...a: Parameters<typeof sqlApi.run>) => runAs('pgwire', () => sqlApi.run(...a)) };
     const pgPasswords = {
       verifyPassword: (...a: Parameters<AppPasswords['verifyPassword']>) => runAs('pgwire', () => passwords.verifyPassword(...a)),

@@ -23,8 +23,12 @@ async function main(): Promise<void> {
   const pgwire = loadPgwireConfig(process.env);
   const logger = makeLogger('pgwire');
   const deps = awsSqlApiDependencies(config);
+  const api = sqlApiFor(config, deps.clients, logger, deps.secrets, deps.prober, deps.fingerprintKey);
+  // The SQL engine starts with the task, on a thread of its own: the first client's catalog read
+  // does not wait for it, and no client's login or DDL waits for another's catalog query.
+  api.startEngine();
   const task = await startPgwireTask({
-    api: sqlApiFor(config, deps.clients, logger, deps.secrets, deps.prober, deps.fingerprintKey),
+    api,
     passwords: appPasswords(config, deps.clients),
     logger,
     config: pgwire,

@@ -284,11 +284,20 @@ function shifted(e: unknown, base: number): unknown {
   return e;
 }
 
-/** The engine in this process: PGlite and PostgreSQL's parser, both loaded by the first query. */
-export function inProcessCatalogSql(o: { readonly environmentId?: string; readonly cacheDir?: string; readonly templateDir?: string } = {}): CatalogSql {
+/**
+ * The engine in this process: PGlite and PostgreSQL's parser, both loaded by the first query (or
+ * by `start()`). `worker`: PGlite runs on a worker thread of its own (engine-worker.ts), for
+ * servers of many connections; otherwise on the calling thread. `engine`: one already starting
+ * (a server starts its worker before its own modules load).
+ */
+export function inProcessCatalogSql(
+  o: { readonly environmentId?: string; readonly cacheDir?: string; readonly templateDir?: string; readonly worker?: boolean; readonly engine?: Promise<SqlEngineHost> } = {},
+): CatalogSql {
   return new CatalogSql({
     ...(o.environmentId ? { environmentId: o.environmentId } : {}),
     host: async () => {
+      if (o.engine) return o.engine;
+      if (o.worker) return (await import('./engine-worker')).WorkerEngineHost.open({ ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), ...(o.templateDir ? { templateDir: o.templateDir } : {}) });
       const [{ PgliteHost }, { engineSchemaSql }] = await Promise.all([import('../pglite/host'), import('../system/registry')]);
       return PgliteHost.open({ schemaSql: engineSchemaSql(), ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), ...(o.templateDir ? { templateDir: o.templateDir } : {}) });
     },

@@ -104,6 +104,17 @@ export class SqlApi {
     return this.catalogSqlPromise;
   }
 
+  /**
+   * Starts the SQL engine now rather than on the first query, on a worker thread of its own
+   * (engine-worker.ts): for a server of many connections (the pgwire endpoint), whose first client
+   * should not wait for the engine to start, nor every client for each query the engine runs. A
+   * DDL request never calls this. Does nothing when an engine was given or has started.
+   */
+  startEngine(): void {
+    this.catalogSqlPromise ??= this.deps.catalogSql ? Promise.resolve(this.deps.catalogSql) : import('./catalog-sql').then((m) => m.inProcessCatalogSql({ worker: true }));
+    this.catalogSqlPromise.then((c) => c.start(), () => undefined);
+  }
+
   async handle(
     tenant: string,
     principal: string,

@@ -208,6 +208,11 @@ export class PgliteHost {
     await this.db.close().catch(() => undefined);
   }
 
+  /** What the engine holds: table → the key of the rows loaded into it. */
+  holding(): [string, string][] {
+    return [...this.loaded];
+  }
+
   run(req: RunRequest): Promise<RunResult> {
     const next = this.queue.then(() => this.runNow(req));
     this.queue = next.catch(() => undefined);

@@ -104,7 +104,8 @@ let tenant: string;
 let password: string;
 
 beforeAll(async () => {
-  p = await testPipeline('pgwire-corpus', { workers: false, pgPort: 0 });
+  // As `npm start` serves them: the SQL engine started with the server, on its own thread.
+  p = await testPipeline('pgwire-corpus', { workers: false, pgPort: 0, pgEngineAtStart: true });
   ({ tenant, password } = await sqlClient(p));
   // What the statements name and no client in the corpus creates: a fresh Materialize's default
   // cluster, dbt's production cluster and the Kafka connection its sink model names, and the

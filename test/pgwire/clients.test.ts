@@ -23,7 +23,8 @@ let password: string;
 let http: Awaited<ReturnType<typeof sqlClient>>['sql'];
 
 beforeAll(async () => {
-  p = await testPipeline('pgwire-clients', { workers: false, pgPort: 0 });
+  // As `npm start` serves them: the SQL engine started with the server, on its own thread.
+  p = await testPipeline('pgwire-clients', { workers: false, pgPort: 0, pgEngineAtStart: true });
   ({ sql: http, tenant, password } = await sqlClient(p));
 });
 afterAll(async () => {
