@@ -1,6 +1,6 @@
 /**
- * The Postgres wire endpoint alone in a fresh process, as `npm start` serves it (one SqlApi, the
- * SQL engine loaded by the first query): bench/phases/pgwire.ts bundles this file with esbuild
+ * The Postgres wire endpoint alone in a fresh process, as the pgwire task serves it (one SqlApi, the
+ * SQL engine started first, on its own thread): bench/phases/pgwire.ts bundles this file with esbuild
  * (our code in, node_modules out, as the Lambda bundles) and forks it, to time a cold process's
  * first catalog SELECT and to read the server's own memory with many connections held.
  *
@@ -23,13 +23,11 @@ if (o.profile) {
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
   await session.post('Profiler.start');
 }
-// The engine starts first, on its own thread, as the pgwire task starts it: its WebAssembly
-// compiles and PostgreSQL starts while the server's own modules load and the first client logs in.
+// The engine starts first, on its own thread, as the pgwire task (functions/pgwire-server/main.ts)
+// starts it: its WebAssembly compiles and PostgreSQL starts while the server's own modules load and
+// the first client logs in.
 const engine = (await import('../shared/api/engine-worker')).WorkerEngineHost.open();
 engine.catch(() => undefined);
-const { inProcessCatalogSql } = await import('../shared/api/catalog-sql');
-const catalogSql = inProcessCatalogSql({ engine });
-catalogSql.start();
 const [{ DynamoDBClient }, { DynamoDBDocumentClient }, { SqlApi }, { AppPasswords }, { CatalogStore }, { makeLogger }, { startPgServer }] = await Promise.all([
   import('@aws-sdk/client-dynamodb'),
   import('@aws-sdk/lib-dynamodb'),
@@ -42,7 +40,8 @@ const [{ DynamoDBClient }, { DynamoDBDocumentClient }, { SqlApi }, { AppPassword
 const ddb = new DynamoDBClient({ endpoint: o.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 12 });
 const doc = DynamoDBDocumentClient.from(ddb, { marshallOptions: { removeUndefinedValues: true } });
 const logger = makeLogger('pgwire');
-const api = new SqlApi({ store: new CatalogStore(doc, o.table), logger, catalogSql });
+const api = new SqlApi({ store: new CatalogStore(doc, o.table), logger });
+api.startEngine(engine);
 const server = await startPgServer({ api, passwords: new AppPasswords(doc, o.table), logger, port: 0, host: '127.0.0.1' });
 const listeningMs = performance.now();
 process.send!({ port: server.port, bodyStartMs, listeningMs, origin: performance.timeOrigin });

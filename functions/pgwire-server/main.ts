@@ -9,24 +9,30 @@
  * SIGTERM (an ECS stop, a deployment, a scale-in) drains: no new sessions, statements in flight are
  * answered, the rest are closed with 57P01; then the process exits 0.
  */
-import { loadConfig, loadPgwireConfig, secretArnRegion } from '../../shared/config';
-import { sqlApiFor } from '../../shared/lambda/api';
-import { appPasswords } from '../../shared/lambda/authorizer';
-import { makeSecretStringReader } from '../../shared/clients/secrets-manager';
-import { makeLogger } from '../../shared/lambda/logger';
-import { awsSqlApiDependencies } from '../../shared/lambda/sql-api-dependencies';
-import { startPgwireTask } from '../../shared/pgwire/task';
-import { secretTlsCertificate } from '../../shared/secrets/tls-certificate';
+
+// The SQL engine starts first, on a thread of its own, before this task's own modules load: the
+// first client's catalog read does not wait for it, and no client's login or DDL waits for
+// another's catalog query (shared/api/engine-worker.ts).
+const engine = import('../../shared/api/engine-worker').then((m) => m.WorkerEngineHost.open());
+engine.catch(() => undefined);
 
 async function main(): Promise<void> {
+  const [{ loadConfig, loadPgwireConfig, secretArnRegion }, { sqlApiFor }, { appPasswords }, { makeSecretStringReader }, { makeLogger }, { awsSqlApiDependencies }, { startPgwireTask }, { secretTlsCertificate }] = await Promise.all([
+    import('../../shared/config'),
+    import('../../shared/lambda/api'),
+    import('../../shared/lambda/authorizer'),
+    import('../../shared/clients/secrets-manager'),
+    import('../../shared/lambda/logger'),
+    import('../../shared/lambda/sql-api-dependencies'),
+    import('../../shared/pgwire/task'),
+    import('../../shared/secrets/tls-certificate'),
+  ]);
   const config = loadConfig(process.env);
   const pgwire = loadPgwireConfig(process.env);
   const logger = makeLogger('pgwire');
   const deps = awsSqlApiDependencies(config);
   const api = sqlApiFor(config, deps.clients, logger, deps.secrets, deps.prober, deps.fingerprintKey);
-  // The SQL engine starts with the task, on a thread of its own: the first client's catalog read
-  // does not wait for it, and no client's login or DDL waits for another's catalog query.
-  api.startEngine();
+  api.startEngine(engine);
   const task = await startPgwireTask({
     api,
     passwords: appPasswords(config, deps.clients),

@@ -28,7 +28,7 @@ import { purify, validateConnection } from './purify';
 import { checkIdempotencyKey, readRequest } from './request';
 import { writeSecretValues } from './secret-writes';
 import type { SystemReadStores } from './system-reads';
-import type { CatalogSql } from './catalog-sql';
+import type { CatalogSql, SqlEngineHost } from './catalog-sql';
 import { TenantTurns } from './tenant-turn';
 import type { Session } from '../planner/session';
 import type { QueryBind } from './system-reads';
@@ -108,10 +108,11 @@ export class SqlApi {
    * Starts the SQL engine now rather than on the first query, on a worker thread of its own
    * (engine-worker.ts): for a server of many connections (the pgwire endpoint), whose first client
    * should not wait for the engine to start, nor every client for each query the engine runs. A
-   * DDL request never calls this. Does nothing when an engine was given or has started.
+   * DDL request never calls this. Does nothing when an engine was given or has started. `engine`:
+   * one already starting (a process that starts its worker before its own modules load).
    */
-  startEngine(): void {
-    this.catalogSqlPromise ??= this.deps.catalogSql ? Promise.resolve(this.deps.catalogSql) : import('./catalog-sql').then((m) => m.inProcessCatalogSql({ worker: true }));
+  startEngine(engine?: Promise<SqlEngineHost>): void {
+    this.catalogSqlPromise ??= this.deps.catalogSql ? Promise.resolve(this.deps.catalogSql) : import('./catalog-sql').then((m) => m.inProcessCatalogSql(engine ? { engine } : { worker: true }));
     this.catalogSqlPromise.then((c) => c.start(), () => undefined);
   }
 
