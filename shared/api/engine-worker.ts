@@ -51,7 +51,31 @@ function workerCode(): string {
   return `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(self)}); })`;
 }
 
-/** The serving thread's end: runs go to the worker one at a time, so what it holds is known when each is sent. */
+/** Starts a worker and waits for its engine to open (the template, built first when missing). */
+async function spawnEngine(o: EngineWorkerOptions): Promise<Worker> {
+  const worker = new Worker(workerCode(), { eval: true, workerData: { role: ROLE, options: o } });
+  // The worker never keeps the process alive: a server with open sockets is alive anyway.
+  worker.unref();
+  await new Promise<void>((resolve, reject) => {
+    const early = (e: Error) => reject(e);
+    const exit = (code: number) => reject(new Error(`the SQL engine's worker exited (${code}) before its engine opened`));
+    worker.once('error', early);
+    worker.once('exit', exit);
+    worker.once('message', (m: FromWorker) => {
+      worker.off('error', early);
+      worker.off('exit', exit);
+      if ('ready' in m) resolve();
+      else reject(new Error(`the SQL engine could not start: ${'failed' in m ? m.failed : JSON.stringify(m)}`));
+    });
+  });
+  return worker;
+}
+
+/**
+ * The serving thread's end: runs go to the worker one at a time, so what it holds is known when
+ * each is sent. A worker that dies (PGlite aborting, out of memory) fails the runs it held and is
+ * replaced by the next run; after {@link close}, runs fail.
+ */
 export class WorkerEngineHost implements SqlEngineHost {
   private nextId = 0;
   private queue: Promise<unknown> = Promise.resolve();
@@ -59,8 +83,18 @@ export class WorkerEngineHost implements SqlEngineHost {
   private held = new Map<string, string>();
   private readonly pending = new Map<number, { resolve: (m: FromWorker) => void; reject: (e: Error) => void }>();
   private dead: Error | undefined;
+  private closed = false;
+  /** Workers started after the first (each after one died). */
+  restarts = 0;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private worker: Worker,
+    private readonly o: EngineWorkerOptions,
+  ) {
+    this.attach(worker);
+  }
+
+  private attach(worker: Worker): void {
     worker.on('message', (m: FromWorker) => {
       if ('id' in m) {
         const p = this.pending.get(m.id);
@@ -69,6 +103,7 @@ export class WorkerEngineHost implements SqlEngineHost {
       }
     });
     const die = (e: Error) => {
+      if (worker !== this.worker) return;
       this.dead ??= e;
       for (const p of this.pending.values()) p.reject(this.dead);
       this.pending.clear();
@@ -77,24 +112,9 @@ export class WorkerEngineHost implements SqlEngineHost {
     worker.on('exit', (code) => die(new Error(`the SQL engine's worker exited (${code})`)));
   }
 
-  /** Starts the worker and waits for its engine to open (the template, built first when missing). */
+  /** Starts the worker and waits for its engine to open. */
   static async open(o: EngineWorkerOptions = {}): Promise<WorkerEngineHost> {
-    const worker = new Worker(workerCode(), { eval: true, workerData: { role: ROLE, options: o } });
-    // The worker never keeps the process alive: a server with open sockets is alive anyway.
-    worker.unref();
-    await new Promise<void>((resolve, reject) => {
-      const early = (e: Error) => reject(e);
-      const exit = (code: number) => reject(new Error(`the SQL engine's worker exited (${code}) before its engine opened`));
-      worker.once('error', early);
-      worker.once('exit', exit);
-      worker.once('message', (m: FromWorker) => {
-        worker.off('error', early);
-        worker.off('exit', exit);
-        if ('ready' in m) resolve();
-        else reject(new Error(`the SQL engine could not start: ${'failed' in m ? m.failed : JSON.stringify(m)}`));
-      });
-    });
-    return new WorkerEngineHost(worker);
+    return new WorkerEngineHost(await spawnEngine(o), o);
   }
 
   run(req: RunRequest): Promise<RunResult> {
@@ -104,6 +124,15 @@ export class WorkerEngineHost implements SqlEngineHost {
   }
 
   private async runNow(req: RunRequest): Promise<RunResult> {
+    if (this.closed) throw new Error("the SQL engine's worker exited: its host was closed");
+    if (this.dead) {
+      // A new engine holds nothing: every table is sent again.
+      this.worker = await spawnEngine(this.o);
+      this.attach(this.worker);
+      this.dead = undefined;
+      this.held.clear();
+      this.restarts++;
+    }
     const loads: SentLoad[] = req.loads.map((l: Load) => (this.held.get(l.table) === l.key ? { table: l.table, key: l.key } : { table: l.table, key: l.key, json: l.json() }));
     const m = await this.send({ req: { ...req, loads } });
     if ('held' in m) this.held = new Map(m.held);
@@ -124,7 +153,13 @@ export class WorkerEngineHost implements SqlEngineHost {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     if (!this.dead) await this.send({ close: true }).catch(() => undefined);
+    await this.worker.terminate();
+  }
+
+  /** Ends the worker as a crash would (tests). */
+  async kill(): Promise<void> {
     await this.worker.terminate();
   }
 }

@@ -87,6 +87,21 @@ describe('the SQL engine on a worker thread', () => {
     expect(rs.map((r) => (r.ok ? r.rows.subarray(11).toString('latin1') : r.error.message))).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
   });
 
+  it('starts a new worker after one dies, and sends it every table again', async () => {
+    const w = await WorkerEngineHost.open();
+    try {
+      const before = clusterLoad('k1', ['a', 'b']);
+      expect((await w.run(request(`SELECT count(*) FROM ${clusters}`, [before]))).ok).toBe(true);
+      await w.kill();
+      const after = clusterLoad('k1', ['a', 'b']);
+      const r = await w.run(request(`SELECT count(*) FROM ${clusters}`, [after]));
+      expect(r.ok && r.rows.subarray(11).toString('latin1')).toBe('2');
+      expect([before.asked, after.asked, w.restarts]).toEqual([1, 1, 1]);
+    } finally {
+      await w.close();
+    }
+  }, 240_000);
+
   it('refuses runs once closed, with an error that says so', async () => {
     const w = await WorkerEngineHost.open();
     await w.close();
