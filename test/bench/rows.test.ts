@@ -124,6 +124,49 @@ describe('benchRows', () => {
     expect(quick[1]!.cause).toMatch(/refused commit, 4\.50 ms p50 \(1\.13× the hit's commit of 4\.00 ms.* The floor, a hit plus its refused commit, is 5\.0 \+ 4\.50 = 9\.5 ms = 1\.90× a hit; the other 2\.5 ms are the second plan and the replay$/);
   });
 
+  it('sets the nearest honest target for a lost race only when a hit plus its refused commit is already past 2x a hit', () => {
+    const size = (catchUp: number, refused: number) => ({
+      objects: 10_000,
+      seedSeconds: 1,
+      miss: { request: s(400), basis: s(390) },
+      hit: { request: s(5), basis: s(0.01) },
+      catchUp: { request: s(catchUp), basis: s(0.1), catchUps: 20, wholeReads: 0, logCatchUps: 20 },
+      commits: { refused: s(refused), hit: s(4) },
+      catchUpOverHitP50: catchUp / 5,
+      missOverHitP50: 80,
+    });
+    // 5 + 6.5 = 11.5 ms = 2.3x a hit: out of reach; 13 ms is 1.13x that floor, 15 ms is 1.30x.
+    const within = benchRows({ machine, quick: false, cache: [size(13, 6.5)] } as Results)[1]!;
+    expect(within.met).toBe(true);
+    expect(within.target).toMatch(/^≤ 2× a hit is out of reach in this run: a hit \(5\.0 ms\) plus the refused commit \(6\.50 ms\) is already 2\.30×\. Nearest honest target: ≤ 1\.25× that floor \(here 1\.13×\)$/);
+    expect(benchRows({ machine, quick: false, cache: [size(15, 6.5)] } as Results)[1]!.met).toBe(false);
+    // 5 + 4 = 9 ms = 1.8x: within reach, so 2x a hit stays the target and 11 ms misses it.
+    const reachable = benchRows({ machine, quick: false, cache: [size(11, 4)] } as Results)[1]!;
+    expect(reachable).toMatchObject({ target: '≤ 2× a hit', met: false });
+  });
+
+  it("judges a cold pgwire SELECT against the later of the engine alone and the login only when those are past 0.25x create()", () => {
+    const cold = (answered: number, engine: number, connected: number, created: number) => ({
+      runs: 5,
+      catalog: { answered: s(answered), bodyStart: s(60), listening: s(200), connected: s(connected) },
+      engine: { answered: s(engine), opened: s(engine - 10), boot: s(50) },
+      pglite: { created: s(created), create: s(created - 60), boot: s(50) },
+      ratioP50: answered / created,
+      engineRatioP50: engine / created,
+      pairRatios: [answered / created],
+      query: 'SELECT 1',
+      profile: { file: 'x', sampledMs: 1, busyPct: 1, byArea: [], topFunctions: [] },
+    });
+    const row = (c: ReturnType<typeof cold>) => benchRows({ machine, quick: false, pgwire: { cold: c } } as unknown as Results).find((r) => r.figure.startsWith('Cold'))!;
+    // The engine alone at 450 ms is past 0.25 x 1600 = 400: judged against 1.25 x 450 = 562.5.
+    expect(row(cold(540, 450, 240, 1600))).toMatchObject({ met: true });
+    expect(row(cold(540, 450, 240, 1600)).target).toMatch(/out of reach in this run: the budget is 0\.25 × 1600 = 400 ms; the floor is the later of the engine alone .* at 450 ms and the client logged in at 240 ms .* = 450 ms = 0\.28× create\(\).*Nearest honest target: ≤ 1\.25× that floor$/);
+    expect(row(cold(600, 450, 240, 1600))).toMatchObject({ met: false });
+    // Both within 0.25 x 2400 = 600: the target stands, and 620 ms misses it.
+    expect(row(cold(620, 450, 240, 2400))).toMatchObject({ target: '≤ 0.25× PGlite create()', met: false });
+    expect(row(cold(580, 450, 240, 2400))).toMatchObject({ met: true });
+  });
+
   it('does not call a row met when its phase ran on a machine loaded above the bench\'s own, and still reports a miss', () => {
     const row = (instances: number, cps: number) => ({ instances, commits: 48, commitsPerSecond: cps, answers40001: 0, catchUps: 10, fullLoadsAfterWarmUp: 0, ofSingle: cps / 100 });
     const at = (start: number, end: number) => [{ phase: 'instances', seconds: 10, loadAverage1m: { start, end }, probePutP50Ms: { before: null, after: null } }];
