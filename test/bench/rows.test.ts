@@ -27,6 +27,18 @@ function level(fastPath: boolean, clients: number, o: { floor: number; commit: n
   };
 }
 
+/** A cache phase's figures at one catalog size: a 5 ms hit, its commit 4 ms, a refused commit and a lost race as given. */
+const cacheSize = (objects: number, catchUp: number, refused: number) => ({
+  objects,
+  seedSeconds: 1,
+  miss: { request: s(40), basis: s(35) },
+  hit: { request: s(5), basis: s(0.01) },
+  catchUp: { request: s(catchUp), basis: s(0.1), catchUps: 20, wholeReads: 0, logCatchUps: 20 },
+  commits: { refused: s(refused), hit: s(4) },
+  catchUpOverHitP50: catchUp / 5,
+  missOverHitP50: 8,
+});
+
 const settings = { name: 'deployed', stream: { batchSize: 100, pollIntervalMs: 250 }, queuePolling: { batchSize: 10, maxConcurrency: 5, waitSeconds: 1 }, authorizerCacheTtlSeconds: 0, functionTimeoutMs: 60_000 } as const;
 
 describe('benchRows', () => {
@@ -109,32 +121,13 @@ describe('benchRows', () => {
   });
 
   it('judges the catch-up at the largest catalog a run measured, and gives the floor of a miss from the same run', () => {
-    const size = (objects: number, catchUp: number, refused: number) => ({
-      objects,
-      seedSeconds: 1,
-      miss: { request: s(40), basis: s(35) },
-      hit: { request: s(5), basis: s(0.01) },
-      catchUp: { request: s(catchUp), basis: s(0.1), catchUps: 20, wholeReads: 0, logCatchUps: 20 },
-      commits: { refused: s(refused), hit: s(4) },
-      catchUpOverHitP50: catchUp / 5,
-      missOverHitP50: 8,
-    });
-    const quick = benchRows({ machine, quick: true, cache: [size(1000, 12, 4.5)] } as Results);
+    const quick = benchRows({ machine, quick: true, cache: [cacheSize(1000, 12, 4.5)] } as Results);
     expect(quick[1]).toMatchObject({ target: '≤ 2× a hit', met: false });
     expect(quick[1]!.cause).toMatch(/refused commit, 4\.50 ms p50 \(1\.13× the hit's commit of 4\.00 ms.* The floor, a hit plus its refused commit, is 5\.0 \+ 4\.50 = 9\.5 ms = 1\.90× a hit; the other 2\.5 ms are the second plan and the replay$/);
   });
 
   it('sets the nearest honest target for a lost race only when a hit plus its refused commit is already past 2x a hit', () => {
-    const size = (catchUp: number, refused: number) => ({
-      objects: 10_000,
-      seedSeconds: 1,
-      miss: { request: s(400), basis: s(390) },
-      hit: { request: s(5), basis: s(0.01) },
-      catchUp: { request: s(catchUp), basis: s(0.1), catchUps: 20, wholeReads: 0, logCatchUps: 20 },
-      commits: { refused: s(refused), hit: s(4) },
-      catchUpOverHitP50: catchUp / 5,
-      missOverHitP50: 80,
-    });
+    const size = (catchUp: number, refused: number) => cacheSize(10_000, catchUp, refused);
     // 5 + 6.5 = 11.5 ms = 2.3x a hit: out of reach; 13 ms is 1.13x that floor, 15 ms is 1.30x.
     const within = benchRows({ machine, quick: false, cache: [size(13, 6.5)] } as Results)[1]!;
     expect(within.met).toBe(true);
