@@ -2,9 +2,10 @@
  * 1. Commit latency against the floor, and parse + plan on its own.
  *
  * The floor is the one TransactWriteItems a CREATE TABLE commits — exactly the items
- * `CatalogStore.transactItems` builds for the planned change, plus the staged-commit lock check
- * and the catalog-version update `commit()` adds (`fenceItems`), with the same ClientRequestToken — sent straight to the same DynamoDB Local
- * through the same SDK client. The same statement (fresh name each time) then goes through the
+ * `CatalogStore.commitItems` builds for the planned change, as `commit()` sends them on a known
+ * version: the catalog items, then the version item under its conditions (no staged commit holds
+ * the catalog; still the version planned on) with its change log, and the same kind of
+ * ClientRequestToken — sent straight to the same DynamoDB Local through the same SDK client. The same statement (fresh name each time) then goes through the
  * DDL handler in-process (`SqlApi.handle`) and over HTTP (`POST /api/sql`: the local API Gateway
  * with its authorizer). The three are interleaved round-robin so that drift (JIT, the JVM, table
  * growth) falls on all of them alike. Everything runs on the commit-only pipeline's table: no
@@ -60,6 +61,23 @@ export class TimedStore extends CatalogStore {
  * `snapshot` (a change set under 100 items: the normal, unstaged commit).
  */
 export function floorTransaction(store: CatalogStore, snapshot: CatalogSnapshot, tenant: string, statement: string, when: Date) {
+  return floorCommit(store, snapshot, tenant, statement, when).command;
+}
+
+/**
+ * Floor transactions for one tenant in a row, each on the version the one before commits: with the
+ * version condition and the change log, exactly as `CatalogStore.commit` writes them on a basis.
+ */
+export function floorChain(store: CatalogStore, basis: CatalogBasis, tenant: string, statements: readonly string[]) {
+  let b = basis;
+  return statements.map((statement) => {
+    const { command, log } = floorCommit(store, b.snapshot, tenant, statement, new Date(), b);
+    b = { snapshot: b.snapshot, version: b.version + 1, cached: false, ...(log ? { log } : {}) };
+    return command;
+  });
+}
+
+function floorCommit(store: CatalogStore, snapshot: CatalogSnapshot, tenant: string, statement: string, when: Date, basis?: CatalogBasis) {
   const createdAt = when.toISOString();
   const ctx: PlanContext = { principal: `${tenant}/bench`, now: createdAt, newId: newObjectId };
   const ws = new Workspace(snapshot, createdAt);
@@ -72,10 +90,9 @@ export function floorTransaction(store: CatalogStore, snapshot: CatalogSnapshot,
   }
   const changes = ws.diff();
   const txn: TxnRecord = { txnId: newTxnId(when), principal: ctx.principal, statements: parsed.map((s) => print(s.statement, { redacted: true })), tags, createdAt };
-  // The catalog items, then the lock check and the catalog-version update every commit carries
-  // (here without the version condition: the floor does not plan on a snapshot).
-  const items = [...store.transactItems(tenant, changes, txn), ...store.fenceItems(tenant)];
-  return new TransactWriteCommand({ TransactItems: items, ClientRequestToken: txn.txnId });
+  // The catalog items, then the version item every commit carries (with a basis: its condition and change log).
+  const { items, log } = store.commitItems(tenant, changes, txn, undefined, basis);
+  return { command: new TransactWriteCommand({ TransactItems: items, ClientRequestToken: txn.txnId }), log };
 }
 
 export interface CommitLatencyResult {
@@ -129,9 +146,9 @@ export async function interleavedWithFloor<K extends string>(bench: Bench, floor
   const iterations = bench.quick ? 40 : 300;
   const floorT = await newTenant(p, floorTenant);
   const floorStore = new CatalogStore(p.clients.doc, p.config.catalogTable);
-  const baseSnapshot = await floorStore.loadSnapshot(floorT.tenant);
-  // Planned ahead: the floor is the write alone.
-  const floorTxns = Array.from({ length: warmup + iterations }, (_, i) => floorTransaction(floorStore, baseSnapshot, floorT.tenant, createTable(`floor_${i}`), new Date()));
+  // Planned ahead: the floor is the write alone — each on the version the one before commits, with
+  // the condition and the change log every commit on a known version carries.
+  const floorTxns = floorChain(floorStore, await floorStore.basis(floorT.tenant), floorT.tenant, Array.from({ length: warmup + iterations }, (_, i) => createTable(`floor_${i}`)));
   const floor: number[] = [];
   const names = Object.keys(paths) as K[];
   const samples = Object.fromEntries(names.map((k) => [k, [] as number[]])) as Record<K, number[]>;

@@ -436,13 +436,11 @@ export class CatalogStore {
   }
 
   /**
-   * Commits a planned change in one transaction (or a staged commit when it is too large). With
-   * `basis`, the commit holds only if the catalog is still at the basis's version, and the cached
-   * snapshot moves forward with it; a conflict throws CommitConflictError (replan).
+   * The items of the one TransactWriteItems that commits a planned change (the catalog items, then
+   * the version item with its change log), and that log: what {@link commit} sends, and the bench's
+   * floor. A definition past an item's size limit is refused here.
    */
-  async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis): Promise<void> {
-    // Whatever happens below, the cached snapshot may no longer be the catalog until we know.
-    this.cache.delete(tenant);
+  commitItems(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis) {
     const items = this.transactItems(tenant, changes, txn, idempotency, basis ? { catalogVersion: basis.version + 1 } : {});
     for (const item of items) {
       const put = item.Put?.Item as Record<string, unknown> | undefined;
@@ -456,7 +454,18 @@ export class CatalogStore {
       }
     }
     const log = basis && this.nextLog(tenant, changes, basis);
-    const all = [...items, ...this.fenceItems(tenant, basis?.version, log)];
+    return { items: [...items, ...this.fenceItems(tenant, basis?.version, log)], log };
+  }
+
+  /**
+   * Commits a planned change in one transaction (or a staged commit when it is too large). With
+   * `basis`, the commit holds only if the catalog is still at the basis's version, and the cached
+   * snapshot moves forward with it; a conflict throws CommitConflictError (replan).
+   */
+  async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis): Promise<void> {
+    // Whatever happens below, the cached snapshot may no longer be the catalog until we know.
+    this.cache.delete(tenant);
+    const { items: all, log } = this.commitItems(tenant, changes, txn, idempotency, basis);
     let version: number | undefined = basis && basis.version + 1;
     const staged = all.length > MAX_TRANSACTION_ITEMS || approximateSize(all) > MAX_TRANSACTION_BYTES;
     if (staged) {
