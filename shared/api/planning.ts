@@ -8,7 +8,7 @@ import { CommitConflictError } from '../catalog/store';
 import { ControlPlaneError, SQLSTATE } from '../errors';
 import { occasionalNeeded, Planner, type PlanContext } from '../planner/plan';
 import { actorNamed, type Actor } from '../planner/roles';
-import { Session } from '../planner/session';
+import { Session, sessionScope } from '../planner/session';
 import { Workspace } from '../planner/workspace';
 import type { ParsedStatement } from '../sql/ast';
 import { AnswerSize, errorBody, errorResponse, NOTHING_COMMITTED, rowsResult, statusFor, type ApiResponse } from './answer';
@@ -65,6 +65,7 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
     principal: input.principal,
     ...(actor ? { actor } : {}),
     currentCluster: () => session.get('cluster'),
+    nameScope: () => sessionScope(session),
     now: input.now.toISOString(),
     newId: input.newId,
     ...(viewDeps ? { relationsReferenced: viewDeps.relationsReferenced, viewShape: viewDeps.viewShape } : {}),

@@ -18,6 +18,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDynamoLocal, type DynamoLocal } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
 import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { normalizeSetting, variableName } from '../../shared/planner/session';
+import { parse } from '../../shared/sql/parser';
 import type { CaseFile } from './extract';
 import { caseFileNames, HELD_BACK_FILE, heldBack } from './parts';
 import { Blocked, kindOf, tally, type OurAnswer, type Scores, type Verdict } from './score';
@@ -51,12 +53,49 @@ afterAll(async () => {
   await ddb?.stop();
 });
 
-async function answer(sql: SqlClient, query: string): Promise<OurAnswer> {
-  const r = await sql(query);
+async function answer(sql: SqlClient, query: string, options?: SessionVars): Promise<OurAnswer> {
+  const r = await sql(query, options ? { options: options.values() } : {});
   const results: any[] = r.body?.results ?? [];
   const failed = results.find((x) => x.error) ?? (r.body?.error ? { error: r.body.error } : undefined);
   if (failed) return { ok: false, ...failed.error };
   return { ok: r.status === 200 };
+}
+
+/**
+ * The session variables a test file's connection SET (search_path, database, cluster, ...), sent
+ * with each later statement as the HTTP API's `options`: each statement is a request of its own,
+ * and a real session keeps what it SET. A SET is taken when it succeeded, as the server normalized
+ * it (the planner's own rules); RESET and SET ... TO DEFAULT go back to the default. SET LOCAL lasts
+ * until the end of its transaction, which is its own request here, so it is not carried.
+ */
+class SessionVars {
+  private readonly vars = new Map<string, string>();
+
+  values(): Record<string, string> {
+    return Object.fromEntries(this.vars);
+  }
+
+  /** After `sql` succeeded: what it SET or RESET (statements that fail to parse here change nothing). */
+  took(sql: string): void {
+    let statements;
+    try {
+      statements = parse(sql);
+    } catch {
+      return;
+    }
+    for (const { statement: s } of statements) {
+      if (s.kind === 'set_variable' && !s.local) {
+        if (s.value === 'default') this.vars.delete(variableName(s.name));
+        else {
+          const n = normalizeSetting(s.name, s.value);
+          this.vars.set(n.name, n.value);
+        }
+      } else if (s.kind === 'reset_variable') {
+        if (s.name === 'all') this.vars.clear();
+        else this.vars.delete(variableName(s.name));
+      }
+    }
+  }
 }
 
 /** Setup statements whose outcome was not Materialize's (listed with CONFORMANCE_ONLY). */
@@ -71,6 +110,7 @@ async function replay(file: CaseFile): Promise<{ file: CaseFile; cases: CaseFile
   const verdicts: Verdict[] = [];
   const answers: OurAnswer[] = [];
   let blocked = new Blocked();
+  let session = new SessionVars();
   for (const c of file.cases) {
     if (!client || c.reset) {
       // Materialize's tests run as the role materialize, which is no superuser there.
@@ -80,6 +120,7 @@ async function replay(file: CaseFile): Promise<{ file: CaseFile; cases: CaseFile
       const made = await answer(system, PREAMBLE);
       if (!made.ok) throw new Error(`preamble: ${made.code} ${made.message}`);
       blocked = new Blocked();
+      session = new SessionVars();
     }
     if (c.setup) {
       // Another connection's statement, replayed for the state it leaves and not scored, with a
@@ -95,7 +136,8 @@ async function replay(file: CaseFile): Promise<{ file: CaseFile; cases: CaseFile
       if (a.ok !== (c.expect === 'ok')) setupMisses.push({ at: `${file.source}:${c.line}`, user, sql: c.sql.slice(0, 300), expect: c.expect, got: a.ok ? 'ok' : `${a.code} ${a.message}` });
       continue;
     }
-    const a = await answer(client, c.sql);
+    const a = await answer(client, c.sql, session);
+    if (a.ok) session.took(c.sql);
     cases.push(c);
     answers.push(a);
     verdicts.push(blocked.judge(c, a));
