@@ -57,6 +57,16 @@ describe('session variables', () => {
     expect(errorOf(await sql('SET database = nope; CREATE SCHEMA z'))).toMatchObject({ message: 'no database specified and no active database' });
   });
 
+  it("SHOW schema is the session's current schema, and SET of a database or cluster that does not exist says so, as Materialize does", async () => {
+    const { sql } = await sqlClient(p);
+    await ok(sql, 'CREATE SCHEMA analytics');
+    const r = await ok(sql, "SET search_path = nope, analytics; SHOW schema; SET search_path = nope; SHOW schema; SET database = nope; SET cluster = 'nope'");
+    expect(r[1]).toMatchObject({ rows: [['analytics']], desc: { columns: [{ name: 'schema' }] } });
+    expect(r[3]).toMatchObject({ rows: [[null]], notices: [{ message: 'no schema on the search path exists: nope', severity: 'notice' }] });
+    expect(r[4].notices).toEqual([{ message: 'database "nope" does not exist', severity: 'notice' }]);
+    expect(r[5].notices).toEqual([{ message: 'cluster "nope" does not exist', severity: 'notice' }]);
+  });
+
   it('the options query parameter gives the session its variables first, as Materialize\'s HTTP API does', async () => {
     const { sql } = await sqlClient(p);
     await ok(sql, 'CREATE SCHEMA analytics');
