@@ -65,7 +65,7 @@ export function createApiHandler(deps: ApiHandlerDeps): ApiHandler {
     if (!tenant) return json(401, UNAUTHORIZED_BODY);
     try {
       const body = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-      const r = await deps.api.handle(tenant, `${tenant}/${principal}`, body, header(event, 'content-type'), header(event, 'idempotency-key'), actorOf(role === undefined ? {} : { role }));
+      const r = await deps.api.handle(tenant, `${tenant}/${principal}`, body, header(event, 'content-type'), header(event, 'idempotency-key'), actorOf(role === undefined ? {} : { role }), event.queryStringParameters?.options);
       const res = json(r.status, r.body);
       return r.replayed ? { ...res, headers: { ...res.headers, 'idempotent-replayed': 'true' } } : res;
     } catch (err) {

@@ -8,11 +8,12 @@ import { CommitConflictError } from '../catalog/store';
 import { ControlPlaneError, SQLSTATE } from '../errors';
 import { occasionalNeeded, Planner, type PlanContext } from '../planner/plan';
 import { actorNamed, type Actor } from '../planner/roles';
-import { Session } from '../planner/session';
+import { searchPathSchemas } from '../planner/names';
+import { Session, sessionScope, variableName } from '../planner/session';
 import { Workspace } from '../planner/workspace';
 import type { ParsedStatement } from '../sql/ast';
 import { AnswerSize, errorBody, errorResponse, NOTHING_COMMITTED, rowsResult, statusFor, type ApiResponse } from './answer';
-import type { StatementResult } from './wire';
+import type { Notice, StatementResult } from './wire';
 
 type SystemRead = Extract<ReturnType<Planner['plan']>, { kind: 'read' }>['statement'];
 type ValidatedConnection = Extract<ReturnType<Planner['plan']>, { kind: 'validate' }>['connection'];
@@ -65,6 +66,7 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
     principal: input.principal,
     ...(actor ? { actor } : {}),
     currentCluster: () => session.get('cluster'),
+    nameScope: () => sessionScope(session),
     now: input.now.toISOString(),
     newId: input.newId,
     ...(viewDeps ? { relationsReferenced: viewDeps.relationsReferenced, viewShape: viewDeps.viewShape } : {}),
@@ -96,7 +98,7 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
         else session.end(plan.tag === 'COMMIT');
         result = { ok: plan.tag, notices: [] };
       } else if (plan.kind === 'session') {
-        result = sessionStatement(session, plan.statement);
+        result = sessionStatement(session, plan.statement, ws.view());
       } else if (plan.kind === 'rows') {
         result = rowsResult(plan.columns, plan.rows);
       } else if (plan.kind === 'validate') {
@@ -122,17 +124,32 @@ export async function planRequest(input: PlanRequestInput): Promise<PlanOutcome>
   return { kind: 'planned', ws, planner, ctx, results, writeTags };
 }
 
-/** SET, RESET and SHOW of a session variable, as Materialize answers them. */
-function sessionStatement(session: Session, s: Extract<ReturnType<Planner['plan']>, { kind: 'session' }>['statement']): StatementResult {
+/**
+ * SET, RESET and SHOW of a session variable, as Materialize answers them (its sequencer): a
+ * `database` or `cluster` that does not exist is taken, with a notice; `SHOW schema` is the
+ * session's current schema (the first of search_path that exists), NULL with a notice when none does.
+ */
+function sessionStatement(session: Session, s: Extract<ReturnType<Planner['plan']>, { kind: 'session' }>['statement'], view: CatalogSnapshot): StatementResult {
+  const missing = (): Notice[] => {
+    const name = variableName(s.name);
+    if (name === 'database' && !view.database(session.database)) return [{ message: `database "${session.database}" does not exist`, severity: 'notice' }];
+    if (name === 'cluster' && !view.cluster(session.get('cluster'))) return [{ message: `cluster "${session.get('cluster')}" does not exist`, severity: 'notice' }];
+    return [];
+  };
   switch (s.kind) {
     case 'set_variable':
       session.set(s.name, s.value, s.local);
-      return { ok: 'SET', notices: [] };
+      return { ok: 'SET', notices: missing() };
     case 'reset_variable':
       session.reset(s.name);
-      return { ok: 'RESET', notices: [] };
+      return { ok: 'RESET', notices: s.name === 'all' ? [] : missing() };
     case 'show_variable': {
       if (s.name === 'all') return rowsResult(['name', 'setting', 'description'], session.showAll());
+      if (s.name.toLowerCase() === 'schema') {
+        const first = searchPathSchemas(view, sessionScope(session))[0];
+        if (first) return rowsResult(['schema'], [['schema' in first ? first.schema.name : first.system]]);
+        return { ...rowsResult(['schema'], [[null]]), notices: [{ message: `no schema on the search path exists: ${session.searchPath.join(', ')}`, severity: 'notice' }] };
+      }
       const { column, value } = session.show(s.name);
       return rowsResult([column], [[value]]);
     }

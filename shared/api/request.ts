@@ -3,7 +3,8 @@
  * header, read into the statements to run. Pure: no catalog access.
  */
 import * as z from 'zod/mini';
-import { RequestError, SQLSTATE } from '../errors';
+import { ControlPlaneError, RequestError, SQLSTATE } from '../errors';
+import { normalizeSetting } from '../planner/session';
 import type { ParsedStatement } from '../sql/ast';
 import { parse } from '../sql/parser';
 
@@ -201,4 +202,37 @@ export function readRequest(body: string | null | undefined, contentType: string
     throw new RequestError(400, `request holds ${count} statements; at most ${MAX_STATEMENTS} are allowed`, { code: SQLSTATE.tooManyStatements });
   }
   return groups;
+}
+
+/**
+ * The `options` query parameter of `POST /api/sql`: session variables the request's session starts
+ * with, a JSON object of strings, as Materialize's HTTP API takes them (`?options={"search_path":
+ * "s"}`, URL-encoded). What is not such an object is Materialize's 400; each variable is checked as
+ * `SET` would check it, and a name or value SET refuses is refused here with SET's SQLSTATE (42704
+ * unknown, 55P02 read-only, 22023 invalid) before anything runs — where Materialize would only add a
+ * notice, since a request whose session is not the one asked for would run its DDL elsewhere.
+ * Returns the canonical names and normalized values.
+ */
+export function readSessionOptions(raw: string | undefined): Record<string, string> | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    json = undefined;
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || Object.values(json).some((v) => typeof v !== 'string')) {
+    throw new RequestError(400, 'Failed to deserialize "options" map', { code: '08P01', hint: 'options must be a JSON object of strings, such as {"search_path": "s"}' });
+  }
+  const settings: Record<string, string> = {};
+  for (const [name, value] of Object.entries(json as Record<string, string>)) {
+    try {
+      const n = normalizeSetting(name, [value]);
+      settings[n.name] = n.value;
+    } catch (err) {
+      if (!(err instanceof ControlPlaneError)) throw err;
+      throw new RequestError(400, `options: ${err.message}`, { code: err.code });
+    }
+  }
+  return settings;
 }

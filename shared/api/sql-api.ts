@@ -25,12 +25,12 @@ import { IdempotentAnswers, type IdempotencyClaim } from './idempotency';
 import { newObjectId, newTxnId } from '../catalog/ids';
 import { planRequest } from './planning';
 import { purify, validateConnection } from './purify';
-import { checkIdempotencyKey, readRequest } from './request';
+import { checkIdempotencyKey, readRequest, readSessionOptions } from './request';
 import { writeSecretValues } from './secret-writes';
 import type { SystemReadStores } from './system-reads';
 import type { CatalogSql, SqlEngineHost } from './catalog-sql';
 import { TenantTurns } from './tenant-turn';
-import type { Session } from '../planner/session';
+import { Session } from '../planner/session';
 import type { QueryBind } from './system-reads';
 
 export type { ColumnDesc, ErrorBody, Notice, StatementResult } from './wire';
@@ -123,16 +123,24 @@ export class SqlApi {
     contentType: string | undefined,
     idempotencyKey?: string,
     actor?: RunOptions['actor'],
+    /** The `options` query parameter: session variables as a JSON object of strings (Materialize's). */
+    options?: string,
   ): Promise<ApiResponse> {
     let groups: ParsedStatement[][];
+    let settings: Record<string, string> | undefined;
     try {
       checkIdempotencyKey(idempotencyKey);
+      settings = readSessionOptions(options);
       groups = readRequest(body, contentType);
     } catch (err) {
       if (err instanceof ControlPlaneError) return errorResponse(err);
       throw err;
     }
-    return this.run(tenant, principal, groups.flat(), { ...(idempotencyKey === undefined ? {} : { idempotency: { key: idempotencyKey, body: body ?? '' } }), ...(actor ? { actor } : {}) });
+    // The request's session starts from its options (the session's defaults are still read from the catalog under them).
+    const session = settings ? new Session(undefined, settings) : undefined;
+    // An Idempotency-Key's answer holds for the same body under the same options.
+    const keyed = options ? `${body ?? ''}\u0000options=${options}` : (body ?? '');
+    return this.run(tenant, principal, groups.flat(), { ...(idempotencyKey === undefined ? {} : { idempotency: { key: idempotencyKey, body: keyed } }), ...(actor ? { actor } : {}), ...(session ? { session } : {}) });
   }
 
   /**

@@ -7,10 +7,10 @@ import type { CatalogSnapshot, ItemObject } from '../catalog/model';
 import type { OutboxStore } from '../catalog/outbox-store';
 import type { StatusStore } from '../catalog/status-store';
 import { ControlPlaneError, PlanError, SQLSTATE } from '../errors';
-import type { Session } from '../planner/session';
+import { sessionScope, type Session } from '../planner/session';
 import type { ObjectName, Statement } from '../sql/ast';
 import { failingUpstream, type SystemInputs } from '../system/catalog-relations';
-import { evaluateSelect, evaluateShow, inputsNeeded, systemRelationName, systemSchemaOf } from '../system/evaluate';
+import { evaluateSelect, evaluateShow, inputsNeeded, showForSession, systemRelationName, systemSchemaOf } from '../system/evaluate';
 import type { Input } from '../system/typed';
 import { selectResult, WIRE_ROWS, type WireRows } from './answer';
 import type { CatalogSql } from './catalog-sql';
@@ -68,11 +68,13 @@ export async function readSystemTables(store: SystemReadStores, tenant: string, 
   }
   try {
     const inputs = await readInputs(store, tenant, snapshot, inputsNeeded(statement, snapshot), now);
-    const show = statement.kind === 'select' ? statement.fromShow : statement;
+    const scope = sessionScope(ctx.session);
+    const shown = statement.kind === 'select' ? statement.fromShow : statement;
+    const show = shown && showForSession(shown, snapshot, scope);
     // Materialize's list of its system relations is loaded only for a SHOW that lists them.
     const systemItems = show && systemSchemaOf(show.from) ? (await import('../system/materialize-only')).materializeSchemaItems : undefined;
-    if (statement.kind === 'select') return selectResult(evaluateSelect(statement, inputs, systemItems));
-    return selectResult(evaluateShow(statement, inputs, systemItems));
+    if (statement.kind === 'select') return selectResult(evaluateSelect(statement, inputs, systemItems, scope));
+    return selectResult(evaluateShow(statement, inputs, systemItems, scope));
   } catch (e) {
     // A relation or column Materialize has and we do not: 0A000, not "unknown" (loaded only here).
     if (statement.kind === 'select' && !statement.fromShow && e instanceof ControlPlaneError && (e.code === SQLSTATE.undefinedTable || e.code === SQLSTATE.undefinedColumn)) {

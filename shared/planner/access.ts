@@ -16,7 +16,7 @@ import { optionString } from './options';
 import { isIP } from 'node:net';
 import { NotSupportedError, PlanError, SQLSTATE } from '../errors';
 import type { GrantIn, GrantObjectType, NetworkPolicyRuleDef, ObjectName, RoleAttribute, Statement } from '../sql/ast';
-import { KINDS_OF_TYPE, RELATION_KINDS, findItem, resolveSchema, unknownCluster, unknownDatabase, unknownItem, validateName } from './names';
+import { DEFAULT_SCOPE, KINDS_OF_TYPE, RELATION_KINDS, SYSTEM_SCHEMAS, findItem, resolveSchema, unknownCluster, unknownDatabase, unknownItem, validateName, type NameScope } from './names';
 import {
   ALL_PRIVILEGES,
   MATERIALIZE_ACTOR,
@@ -55,7 +55,6 @@ export interface Written {
   readonly notices: readonly string[];
 }
 
-const SYSTEM_SCHEMAS = new Set(['mz_catalog', 'mz_catalog_unstable', 'mz_internal', 'mz_introspection', 'mz_unsafe', 'pg_catalog', 'information_schema']);
 const DOCS = 'https://materialize.com/docs/sql/create-role/#details';
 
 const insufficient = (message: string, position: number, detail?: string) =>
@@ -193,6 +192,8 @@ export class AccessPlanner {
     private readonly ws: Workspace,
     private readonly newObject: NewObject,
     private readonly actor: Actor = MATERIALIZE_ACTOR,
+    /** The session's database and search_path, for names that do not say theirs. */
+    private readonly scope: () => NameScope = () => DEFAULT_SCOPE,
   ) {}
 
   /** Materialize's refusal of what only a superuser may do, unless the actor is one. */
@@ -557,10 +558,10 @@ export class AccessPlanner {
 
   private schema(name: ObjectName, at: number): ObjectOf<'schema'> {
     const schemaName = name[name.length - 1]!;
-    if (SYSTEM_SCHEMAS.has(schemaName) && (name.length === 1 || name[0] === 'materialize')) {
+    if (SYSTEM_SCHEMAS.has(schemaName) && (name.length === 1 || name[0] === this.scope().database)) {
       throw new PlanError(`system schema '${schemaName}' cannot be modified`, { code: SQLSTATE.insufficientPrivilege, position: at });
     }
-    return resolveSchema(this.view(), name, at);
+    return resolveSchema(this.view(), name, at, this.scope());
   }
 
   private resolveTarget(type: GrantObjectType, name: ObjectName, at: number): CatalogObject {
@@ -576,7 +577,7 @@ export class AccessPlanner {
       case 'schema':
         return this.schema(name, at);
       default: {
-        const item: ItemObject | undefined = findItem(view, name, at);
+        const item: ItemObject | undefined = findItem(view, name, at, this.scope());
         if (!item) throw unknownItem(name, at);
         if (!ofGrantType(item, type)) {
           throw new PlanError(`${TYPE_WORD[item.kind]} ${view.qualifiedName(item).join('.')} is not a ${type.toUpperCase()}`, { code: SQLSTATE.wrongObjectType, position: at });

@@ -11,7 +11,7 @@ import { isItemKind, type CatalogObject, type CatalogSnapshot, type ItemObject }
 import { PlanError, SQLSTATE } from '../errors';
 import type { DocOnTarget, Format, FormatSpecifier, SqlOption } from '../sql/ast';
 import { docOnText } from '../sql/printer';
-import { findItem, KIND_LABEL, RELATION_KINDS, unknownItem, wrongType } from './names';
+import { DEFAULT_SCOPE, findItem, KIND_LABEL, type NameScope, RELATION_KINDS, unknownItem, wrongType } from './names';
 
 /** One documented object of a schema: a type or relation (no `column`) or a column of one. */
 export interface AvroDoc {
@@ -41,9 +41,9 @@ function columnsOf(o: ItemObject): readonly string[] | 'none' | undefined {
 }
 
 /** Resolves a `DOC ON` target as Materialize's name resolution does (unknown item, unknown column, no columns). */
-function resolveTarget(view: CatalogSnapshot, target: DocOnTarget, position: number): { item: ItemObject; column?: string } {
+function resolveTarget(view: CatalogSnapshot, target: DocOnTarget, position: number, scope: NameScope): { item: ItemObject; column?: string } {
   const name = target.kind === 'type' ? target.name : target.relation;
-  const item = findItem(view, name, position);
+  const item = findItem(view, name, position, scope);
   if (!item) throw unknownItem(name, position);
   if (item.kind !== 'type' && !(RELATION_KINDS as readonly string[]).includes(item.kind)) throw wrongType(item, 'relation or type', position);
   if (target.kind === 'type') return { item };
@@ -64,14 +64,14 @@ const keyOf = (schema: Schema, objectId: string, column: string | undefined) => 
  * the comments of `from` and of the items it references: the format as purified, which SHOW
  * CREATE SINK shows (the added options name their objects in full, as Materialize's do).
  */
-export function purifyAvroDocs(view: CatalogSnapshot, format: FormatSpecifier | undefined, from: CatalogObject): FormatSpecifier | undefined {
+export function purifyAvroDocs(view: CatalogSnapshot, format: FormatSpecifier | undefined, from: CatalogObject, scope: NameScope = DEFAULT_SCOPE): FormatSpecifier | undefined {
   if (!format) return undefined;
   const purify = (f: Format, schema: Schema): Format => {
     if (f.kind !== 'avro' || f.csrConnection === undefined) return f;
     const given = new Set<string>();
     for (const o of f.csrOptions) {
       if (!o.docOn) continue;
-      const { item, column } = resolveTarget(view, o.docOn, o.position);
+      const { item, column } = resolveTarget(view, o.docOn, o.position, scope);
       given.add(keyOf(SCHEMA_OF[o.name]!, item.id, column));
     }
     const added: SqlOption[] = [];
@@ -125,7 +125,7 @@ function checkCsrValue(o: SqlOption): void {
  * (`invalid DOC ON TYPE t option value: cannot be empty`, `invalid NULL DEFAULTS option value:
  * cannot use value as boolean`). `undefined` when there are no docs.
  */
-export function planCsrConfig(view: CatalogSnapshot, format: FormatSpecifier | undefined): AvroDocs | undefined {
+export function planCsrConfig(view: CatalogSnapshot, format: FormatSpecifier | undefined, scope: NameScope = DEFAULT_SCOPE): AvroDocs | undefined {
   if (!format) return undefined;
   const key = new Map<string, AvroDoc>();
   const value = new Map<string, AvroDoc>();
@@ -140,7 +140,7 @@ export function planCsrConfig(view: CatalogSnapshot, format: FormatSpecifier | u
       const label = `${o.name} ${docOnText(o.docOn)}`;
       if (o.value.kind === 'none') throw new PlanError(`invalid ${label} option value: cannot be empty`, { code: SQLSTATE.internalError, position: o.position });
       if (o.value.kind !== 'string') throw new PlanError(`invalid ${label} option value: cannot use value as string`, { code: SQLSTATE.internalError, position: o.position });
-      const { item, column } = resolveTarget(view, o.docOn, o.position);
+      const { item, column } = resolveTarget(view, o.docOn, o.position, scope);
       const doc: AvroDoc = column !== undefined ? { objectId: item.id, column, doc: o.value.value } : { objectId: item.id, doc: o.value.value };
       const target = keyOf('all', item.id, column);
       const schema = SCHEMA_OF[o.name]!;

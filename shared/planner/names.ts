@@ -1,5 +1,5 @@
 /** Name resolution against a catalog view, with Materialize's defaults and messages. Pure. */
-import { DEFAULT_DATABASE, DEFAULT_SCHEMA, NO_DATABASE, TEMP_SCHEMA, type CatalogSnapshot, type ItemKind, type ItemObject, type ObjectKind, type ObjectOf } from '../catalog/model';
+import { DEFAULT_DATABASE, DEFAULT_SCHEMA, NO_DATABASE, TEMP_SCHEMA, type CatalogObject, type CatalogSnapshot, type ItemKind, type ItemObject, type ObjectKind, type ObjectOf } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
 import { mz } from '../mz-errors';
 import { SEARCHED_SYSTEM_NAMES } from '../sql/searched-system-names';
@@ -94,21 +94,95 @@ export function notOwner(objectType: string, name: string, position: number): Pl
 /** Prefixes Materialize reserves for its own schemas, clusters and roles (BUILTIN_PREFIXES). */
 export const RESERVED_PREFIXES: readonly string[] = ['mz_', 'pg_', 'external_'];
 
-/** `db.schema` / `schema` → the schema object. */
-export function resolveSchema(view: CatalogSnapshot, name: ObjectName, position: number): ObjectOf<'schema'> {
-  const [dbName, schemaName] = name.length === 2 ? [name[0]!, name[1]!] : [DEFAULT_DATABASE, name[0]!];
-  const db = view.database(dbName);
-  if (!db) throw unknownDatabase(dbName, position);
-  const schema = view.schema(db.id, schemaName);
-  if (!schema) throw unknownSchema(schemaName, position);
-  return schema;
+/**
+ * Where names that do not say their database or schema resolve: the session's `database` and
+ * `search_path` (Materialize's active database and search path). The database need not exist: a
+ * session may name one that does not (Materialize lets it, so that SHOW DATABASES can find one).
+ */
+export interface NameScope {
+  readonly database: string;
+  /** The schemas of search_path, as written (some may not exist). */
+  readonly searchPath: readonly string[];
 }
 
-/** Where a new item named `name` goes: its schema and its own name. */
-export function itemTarget(view: CatalogSnapshot, name: ObjectName, position: number): { schema: ObjectOf<'schema'>; name: string } {
+/** A fresh session's: `materialize` and `public`. */
+export const DEFAULT_SCOPE: NameScope = { database: DEFAULT_DATABASE, searchPath: [DEFAULT_SCHEMA] };
+
+/** Materialize's system schemas: they belong to no database (ambient), and no user changes them. */
+export const SYSTEM_SCHEMAS: ReadonlySet<string> = new Set(['mz_catalog', 'mz_catalog_unstable', 'mz_internal', 'mz_introspection', 'mz_unsafe', 'pg_catalog', 'information_schema']);
+
+/**
+ * A schema found by name: a catalog schema, or one of Materialize's system schemas (which the
+ * catalog does not hold; nothing of the user's is in them).
+ */
+export type FoundSchema = { readonly schema: ObjectOf<'schema'> } | { readonly system: string };
+
+/**
+ * Materialize's resolve_schema (its catalog state): a named database must exist (unknown
+ * database); the schema is looked for in that database, or the session's when none is named (if
+ * it exists), then among the schemas of no database (the system schemas, `mz_temp`).
+ */
+function findSchema(view: CatalogSnapshot, database: string | undefined, schemaName: string, scope: NameScope, position: number): FoundSchema | undefined {
+  const db = view.database(database ?? scope.database);
+  if (database !== undefined && !db) throw unknownDatabase(database, position);
+  const schema = (db && view.schema(db.id, schemaName)) ?? view.schema(NO_DATABASE, schemaName);
+  if (schema) return { schema };
+  return SYSTEM_SCHEMAS.has(schemaName) ? { system: schemaName } : undefined;
+}
+
+/**
+ * The schemas of the session's search_path that exist, in order (Materialize's
+ * resolve_search_path: each resolved as a schema name, the missing ones left out).
+ */
+export function searchPathSchemas(view: CatalogSnapshot, scope: NameScope): FoundSchema[] {
+  return scope.searchPath.flatMap((name) => findSchema(view, undefined, name, scope, 0) ?? []);
+}
+
+/**
+ * The session's current schema: the first schema of search_path that exists (Materialize's
+ * resolve_active_schema), else 3F000 `no valid schema selected`.
+ */
+export function activeSchema(view: CatalogSnapshot, scope: NameScope, position: number): FoundSchema {
+  const first = searchPathSchemas(view, scope)[0];
+  if (!first) throw mz.InvalidSchemaName().at(position);
+  return first;
+}
+
+/** The session's database, which must exist for what names no database: Materialize's `no database specified and no active database`. */
+export function activeDatabase(view: CatalogSnapshot, scope: NameScope, position: number): ObjectOf<'database'> {
+  const db = view.database(scope.database);
+  if (!db) throw new PlanError('no database specified and no active database', { code: SQLSTATE.internalError, position });
+  return db;
+}
+
+/** A user's schema: a system schema is Materialize's read-only one. */
+function userSchema(found: FoundSchema, position: number): ObjectOf<'schema'> {
+  if ('system' in found) throw mz.ReadOnlySystemSchema(found.system).at(position);
+  return found.schema;
+}
+
+/** `db.schema` / `schema` → the schema object (a schema name alone: the session's database's, else a schema of no database). */
+export function resolveSchema(view: CatalogSnapshot, name: ObjectName, position: number, scope: NameScope = DEFAULT_SCOPE): ObjectOf<'schema'> {
+  const schemaName = name[name.length - 1]!;
+  const found = findSchema(view, name.length === 2 ? name[0]! : undefined, schemaName, scope, position);
+  if (!found) throw unknownSchema(schemaName, position);
+  return userSchema(found, position);
+}
+
+/**
+ * Where a new item named `name` goes: its schema and its own name. Materialize's
+ * allocate_qualified_name: an unqualified name goes to the session's current schema (the first of
+ * search_path that exists, else 3F000); a schema named alone is the session's database's (a
+ * system schema's is no database's), and that database must exist.
+ */
+export function itemTarget(view: CatalogSnapshot, name: ObjectName, position: number, scope: NameScope = DEFAULT_SCOPE): { schema: ObjectOf<'schema'>; name: string } {
   const itemName = name[name.length - 1]!;
-  const schema = resolveSchema(view, name.length === 1 ? [DEFAULT_SCHEMA] : name.slice(0, -1), position);
-  return { schema, name: itemName };
+  if (name.length === 1) return { schema: userSchema(activeSchema(view, scope, position), position), name: itemName };
+  const schemaName = name[name.length - 2]!;
+  if (name.length === 2 && !SYSTEM_SCHEMAS.has(schemaName) && schemaName !== TEMP_SCHEMA && !view.database(scope.database)) {
+    throw new PlanError('no database specified for non-system schema and no active database', { code: SQLSTATE.internalError, position });
+  }
+  return { schema: resolveSchema(view, name.slice(0, -1), position, scope), name: itemName };
 }
 
 /** The request's temporary schema (`mz_temp`), once a temporary item made it. */
@@ -117,18 +191,45 @@ export function tempSchema(view: CatalogSnapshot): ObjectOf<'schema'> | undefine
 }
 
 /**
- * Finds an item by a possibly qualified name; undefined when absent (the database or schema must
- * exist). An unqualified name is looked up among the temporary items first, as Materialize's
- * search path puts `mz_temp` first; `mz_temp.x` names a temporary item.
+ * Finds an item by a possibly qualified name; undefined when absent (a named database or schema
+ * must exist). Materialize's resolve: an unqualified name is looked up among the temporary items
+ * first, then in each schema of the session's search_path that exists; a qualified one in its
+ * schema only (`mz_temp.x` names a temporary item).
  */
-export function findItem(view: CatalogSnapshot, name: ObjectName, position: number): ItemObject | undefined {
-  if (name.length <= 2 && (name.length === 1 || name[0] === TEMP_SCHEMA)) {
+export function findItem(view: CatalogSnapshot, name: ObjectName, position: number, scope: NameScope = DEFAULT_SCOPE): ItemObject | undefined {
+  const itemName = name[name.length - 1]!;
+  if (name.length === 1) {
     const temp = tempSchema(view);
-    const found = temp ? view.item(temp.id, name[name.length - 1]!) : undefined;
-    if (found || name.length === 2) return found;
+    const found = temp && view.item(temp.id, itemName);
+    if (found) return found;
+    for (const s of searchPathSchemas(view, scope)) {
+      const item = 'schema' in s ? view.item(s.schema.id, itemName) : undefined;
+      if (item) return item;
+    }
+    return undefined;
   }
-  const { schema, name: itemName } = itemTarget(view, name, position);
-  return view.item(schema.id, itemName);
+  const schemaName = name[name.length - 2]!;
+  const found = findSchema(view, name.length === 3 ? name[0]! : undefined, schemaName, scope, position);
+  if (!found) throw unknownSchema(schemaName, position);
+  return 'schema' in found ? view.item(found.schema.id, itemName) : undefined;
+}
+
+/**
+ * A name as Materialize prints it for the session (minimal_qualification): without the database
+ * when it is the session's, and without the schema too when the name alone resolves to the same
+ * object.
+ */
+export function minimalName(view: CatalogSnapshot, o: CatalogObject, scope: NameScope = DEFAULT_SCOPE): string {
+  const q = view.qualifiedName(o);
+  if (q.length !== 3) return q.join('.');
+  if (q[0] !== scope.database) return q.join('.');
+  let alone: ItemObject | undefined;
+  try {
+    alone = findItem(view, [q[2]!], 0, scope);
+  } catch {
+    alone = undefined;
+  }
+  return alone?.id === o.id ? q[2]! : q.slice(1).join('.');
 }
 
 export function wrongType(o: { name: string; kind: ObjectKind }, expected: string, position: number): PlanError {
@@ -136,8 +237,8 @@ export function wrongType(o: { name: string; kind: ObjectKind }, expected: strin
 }
 
 /** Resolves an item that must exist and be of one of `kinds`. */
-export function resolveItem<K extends ItemKind>(view: CatalogSnapshot, name: ObjectName, kinds: readonly K[], expected: string, position: number): Extract<ItemObject, { kind: K }> {
-  const item = findItem(view, name, position);
+export function resolveItem<K extends ItemKind>(view: CatalogSnapshot, name: ObjectName, kinds: readonly K[], expected: string, position: number, scope: NameScope = DEFAULT_SCOPE): Extract<ItemObject, { kind: K }> {
+  const item = findItem(view, name, position, scope);
   if (!item) throw unknownItem(name, position);
   if (!(kinds as readonly string[]).includes(item.kind)) throw wrongType(item, expected, position);
   return item as Extract<ItemObject, { kind: K }>;

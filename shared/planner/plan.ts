@@ -32,8 +32,13 @@ import { parse } from '../sql/parser';
 import { dataType, objectName as printName, optionList, print, sourceClauses, webhookCheck } from '../sql/printer';
 import { DEFAULT_CLUSTER, isReplicaSize, MAX_REPLICATION_FACTOR, REPLICA_SIZES } from './limits';
 import {
+  activeDatabase,
+  DEFAULT_SCOPE,
   findItem,
   isSystemRelation,
+  minimalName,
+  type NameScope,
+  SYSTEM_SCHEMAS,
   itemTarget,
   KIND_LABEL,
   KINDS_OF_TYPE,
@@ -94,6 +99,8 @@ export interface PlanContext {
   readonly occasional?: typeof import('./occasional');
   /** The session's `cluster`: where objects go that name no cluster (dbt sets it). @default quickstart */
   readonly currentCluster?: () => string;
+  /** The session's `database` and `search_path`: where names resolve that do not say theirs. @default materialize, public */
+  readonly nameScope?: () => NameScope;
 }
 
 /** A secret value to put in the secret store before the commit (never into the catalog). */
@@ -120,7 +127,6 @@ type S<K extends Statement['kind']> = Extract<Statement, { kind: K }>;
 /** System schemas whose relations may change between versions (Materialize's unstable schemas). */
 const UNSTABLE_SCHEMAS: ReadonlySet<string> = new Set(['mz_internal', 'mz_introspection', 'mz_unsafe']);
 
-const SYSTEM_SCHEMAS = ['mz_catalog', 'mz_catalog_unstable', 'mz_internal', 'mz_introspection', 'mz_unsafe', 'pg_catalog', 'information_schema'];
 
 /**
  * Whether CREATE / ALTER CONNECTION checks the upstream when WITH (VALIDATE) is not given:
@@ -171,7 +177,7 @@ export class Planner {
     private readonly ctx: PlanContext,
   ) {
     this.actor = ctx.actor ?? MATERIALIZE_ACTOR;
-    this.access = new AccessPlanner(ws, (kind, name, dependsOn, spec) => this.base(kind, name, dependsOn, spec), this.actor);
+    this.access = new AccessPlanner(ws, (kind, name, dependsOn, spec) => this.base(kind, name, dependsOn, spec), this.actor, () => this.scope());
   }
 
   /** The planner parts few statements need (./occasional.ts), which the caller loaded for them. */
@@ -226,7 +232,7 @@ export class Planner {
       case 'alter_connection':
         return this.alterConnection(s, at);
       case 'validate_connection':
-        return { kind: 'validate', connection: resolveItem(this.view(), s.name, ['connection'], 'connection', at) };
+        return { kind: 'validate', connection: resolveItem(this.view(), s.name, ['connection'], 'connection', at, this.scope()) };
       case 'create_source':
         return this.createSource(s, at, parsed);
       case 'create_webhook_source':
@@ -333,6 +339,16 @@ export class Planner {
     return this.ws.view();
   }
 
+  /** Where the session resolves names that do not say their database or schema. */
+  private scope(): NameScope {
+    return this.ctx.nameScope?.() ?? DEFAULT_SCOPE;
+  }
+
+  /** An object's name as Materialize's messages print it for this session. */
+  private minimal(o: CatalogObject): string {
+    return minimalName(this.view(), o, this.scope());
+  }
+
   private base<K extends ObjectKind>(kind: K, name: string, dependsOn: readonly string[], spec: ObjectSpec[K]): ObjectOf<K> {
     const now = this.ctx.now;
     let id = this.ctx.newId();
@@ -367,7 +383,7 @@ export class Planner {
    * `undefined`: nothing to do).
    */
   private newItem(name: ObjectName, what: string, ifNotExists: boolean, at: number, notices: string[]): { schemaId: string; name: string } | undefined {
-    const t = itemTarget(this.view(), name, at);
+    const t = itemTarget(this.view(), name, at, this.scope());
     validateName(t.name, at, what);
     const existing = this.view().item(t.schema.id, t.name);
     if (existing) {
@@ -682,9 +698,10 @@ export class Planner {
   /** plan_create_schema (at most two parts; the database must exist), then the catalog's checks (a reserved name, a taken one). */
   private createSchema(s: S<'create_schema'>, at: number): StatementPlan {
     if (s.name.length > 2) throw mz.SchemaNameTooLong(s.name.join('.')).at(at);
-    const [dbName, schemaName] = s.name.length === 2 ? [s.name[0]!, s.name[1]!] : [DEFAULT_DATABASE, s.name[0]!];
-    const db = this.view().database(dbName);
-    if (!db) throw mz.InvalidDatabase(dbName).at(at);
+    const schemaName = s.name[s.name.length - 1]!;
+    // A schema named alone goes to the session's database, which must exist.
+    const db = s.name.length === 2 ? this.view().database(s.name[0]!) : activeDatabase(this.view(), this.scope(), at);
+    if (!db) throw mz.InvalidDatabase(s.name[0]!).at(at);
     validateName(schemaName, at, 'schema');
     if (RESERVED_PREFIXES.some((p) => schemaName.startsWith(p))) throw mz.ReservedSchemaName(schemaName).at(at);
     if (this.view().schema(db.id, schemaName)) {
@@ -726,7 +743,7 @@ export class Planner {
   }
 
   private alterSecret(s: S<'alter_secret'>, at: number): StatementPlan {
-    const found = findItem(this.view(), s.name, at);
+    const found = findItem(this.view(), s.name, at, this.scope());
     if (!found) {
       if (s.ifExists) return this.write('ALTER SECRET', [`secret "${s.name.join('.')}" does not exist, skipping`]);
       throw unknownItem(s.name, at);
@@ -777,7 +794,8 @@ export class Planner {
       if (!o) return written;
       let found: CatalogObject | undefined;
       try {
-        found = findItem(view, written, 0);
+        // A definition is read again in no session: its names as a fresh session resolves them.
+        found = findItem(view, written, 0, DEFAULT_SCOPE);
       } catch {
         // Its schema or database is gone or renamed: the name no longer resolves.
       }
@@ -909,12 +927,12 @@ export class Planner {
     for (const o of options) {
       const v = o.value;
       if (v.kind === 'secret') {
-        const secret = resolveItem(this.view(), v.name, ['secret'], 'secret', o.position ?? at);
+        const secret = resolveItem(this.view(), v.name, ['secret'], 'secret', o.position ?? at, this.scope());
         secretRefs[o.name] = secret.id;
         dependsOn.push(secret.id);
       } else if (v.kind === 'object' || (v.kind === 'ident' && /CONNECTION|TUNNEL|PRIVATELINK/.test(o.name))) {
         const name = v.kind === 'object' ? v.name : [v.value];
-        const conn = resolveItem(this.view(), name, ['connection'], 'connection', o.position ?? at);
+        const conn = resolveItem(this.view(), name, ['connection'], 'connection', o.position ?? at, this.scope());
         connectionRefs[o.name] = conn.id;
         dependsOn.push(conn.id);
       } else if (SECRET_ONLY_OPTIONS.has(o.name)) {
@@ -922,7 +940,7 @@ export class Planner {
         throw new PlanError(`invalid ${o.name}: must provide a secret value`, { code: SQLSTATE.internalError, position: o.position ?? at, hint: `Store it with CREATE SECRET and write ${o.name} SECRET <name>.` });
       } else if (v.kind === 'privatelink') {
         // `AWS PRIVATELINK pl (PORT 9093)`: the connection, and its options beside it.
-        const conn = resolveItem(this.view(), v.connection, ['connection'], 'connection', o.position ?? at);
+        const conn = resolveItem(this.view(), v.connection, ['connection'], 'connection', o.position ?? at, this.scope());
         connectionRefs[o.name] = conn.id;
         dependsOn.push(conn.id);
         for (const x of v.options) plain[`${o.name} ${x.name}`] = optionString(x.value) ?? '';
@@ -932,7 +950,7 @@ export class Planner {
         for (const b of brokers) {
           if (b.kind !== 'broker') continue;
           const key = brokerTunnelKey(b.address, b.via.kind);
-          const conn = resolveItem(this.view(), b.via.connection, ['connection'], 'connection', o.position ?? at);
+          const conn = resolveItem(this.view(), b.via.connection, ['connection'], 'connection', o.position ?? at, this.scope());
           connectionRefs[key] = conn.id;
           dependsOn.push(conn.id);
           for (const x of b.via.options) plain[`${key} ${x.name}`] = optionString(x.value) ?? '';
@@ -978,7 +996,7 @@ export class Planner {
       options.GENERATOR = conn.generator.toUpperCase();
     } else {
       sourceType = conn.kind;
-      const c = resolveItem(this.view(), conn.connection, ['connection'], 'connection', at);
+      const c = resolveItem(this.view(), conn.connection, ['connection'], 'connection', at, this.scope());
       if (c.spec.connector.type !== sourceType) {
         throw new PlanError(`${c.name} is not a ${sqlWords(conn.kind)} CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
       }
@@ -1005,7 +1023,7 @@ export class Planner {
 
   /** A subsource of `sourceId` exporting the upstream `reference`, named `name`. */
   private createSubsource(name: ObjectName, sourceId: string, reference: string, at: number, hint: string): void {
-    const target = itemTarget(this.view(), name, at);
+    const target = itemTarget(this.view(), name, at, this.scope());
     validateName(target.name, at, 'subsource');
     if (this.view().item(target.schema.id, target.name)) {
       throw new PlanError(`catalog item '${name.join('.')}' already exists`, { code: SQLSTATE.duplicateObject, position: at, hint });
@@ -1072,7 +1090,7 @@ export class Planner {
 
   /** A secret a webhook CHECK names: an unknown one is 42704, as for any object that is not a relation. */
   private checkSecret(name: ObjectName, position: number): { id: string; name: string } {
-    const found = findItem(this.view(), name, position);
+    const found = findItem(this.view(), name, position, this.scope());
     if (!found) throw new PlanError(`unknown catalog item '${name.join('.')}'`, { code: SQLSTATE.undefinedObject, position });
     if (found.kind !== 'secret') throw wrongType(found, 'secret', position);
     return { id: found.id, name: found.name };
@@ -1083,7 +1101,7 @@ export class Planner {
     const written = mapValueOfText(type);
     if (written !== undefined) return written;
     if (/[[\]()]/.test(type)) return undefined;
-    const named = findItem(this.view(), type.split('.'), at);
+    const named = findItem(this.view(), type.split('.'), at, this.scope());
     return named?.kind === 'type' && named.spec.category === 'map' ? named.spec.value.type : undefined;
   }
 
@@ -1091,26 +1109,26 @@ export class Planner {
     const notices: string[] = [];
     if (!s.name) {
       // Materialize resolves the statement's names before plan_create_sink finds it has none.
-      if (!isSystemRelation(s.from) && !findItem(this.view(), s.from, at)) throw unknownItem(s.from, at);
-      resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
+      if (!isSystemRelation(s.from) && !findItem(this.view(), s.from, at, this.scope())) throw unknownItem(s.from, at);
+      resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at, this.scope());
       throw mz.MissingName('sink').at(at);
     }
     const t = this.newItem(s.name, 'sink', s.ifNotExists, at, notices);
     if (!t) return this.write('CREATE SINK', notices);
     const cluster = this.cluster(s.inCluster, at);
     refuseSystemSinkInput(s.from, at);
-    const found = findItem(this.view(), s.from, at);
+    const found = findItem(this.view(), s.from, at, this.scope());
     if (!found) throw unknownItem(s.from, at);
     // Materialize exports tables, sources and materialized views; a view has no storage to export.
-    checkSinkInput(this.view(), found, at);
+    checkSinkInput(this.view(), found, at, this.scope());
     const from = found as Extract<typeof found, { kind: (typeof RELATION_KINDS)[number] }>;
-    const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at);
+    const conn = resolveItem(this.view(), s.connection.connection, ['connection'], 'connection', at, this.scope());
     if (conn.spec.connector.type !== s.connection.kind) throw new PlanError(`${conn.name} is not a ${sqlWords(s.connection.kind)} CONNECTION`, { code: SQLSTATE.wrongObjectType, position: at });
     // DOC ON names resolve with the statement's other names, before any option is checked.
-    const format = this.occasional().purifyAvroDocs(this.view(), s.format, from);
+    const format = this.occasional().purifyAvroDocs(this.view(), s.format, from, this.scope());
     checkSinkOptions(s, at);
     if (from.kind === 'table' && !from.spec.fromSource) checkSinkColumns(s, from.spec.columns, (type) => this.mapValueType(type, at), at);
-    const avroDocs = this.occasional().planCsrConfig(this.view(), format);
+    const avroDocs = this.occasional().planCsrConfig(this.view(), format, this.scope());
     const options: Record<string, string> = {};
     for (const o of s.connection.options) options[o.name] = optionString(o.value) ?? '';
     this.ws.create(
@@ -1139,7 +1157,7 @@ export class Planner {
     const typeIds: string[] = [];
     for (const c of s.columns) {
       validateName(c.name, at, 'column');
-      typeIds.push(...resolveColumnType(this.view(), c.type, at), ...(c.default ? typesNamedIn(this.view(), c.default.text) : []));
+      typeIds.push(...resolveColumnType(this.view(), c.type, at, this.scope()), ...(c.default ? typesNamedIn(this.view(), c.default.text, this.scope()) : []));
       if (seen.has(c.name)) throw new PlanError(`column "${c.name}" specified more than once`, { code: SQLSTATE.duplicateColumn, position: at });
       seen.add(c.name);
     }
@@ -1163,7 +1181,7 @@ export class Planner {
     const view = this.view();
     const ids: string[] = [];
     const component = (type: DataType, asType: string, key: string, position: number) => {
-      const id = resolveTypeComponent(view, type, asType, key, position);
+      const id = resolveTypeComponent(view, type, asType, key, position, this.scope());
       if (id) ids.push(id);
       return { type: dataType(type), ...(id ? { id } : {}) };
     };
@@ -1211,7 +1229,7 @@ export class Planner {
    */
   private createTableFromSource(s: S<'create_table_from_source'>, at: number, parsed: ParsedStatement): StatementPlan {
     const notices: string[] = [];
-    const source = resolveItem(this.view(), s.source, ['source'], 'source', at);
+    const source = resolveItem(this.view(), s.source, ['source'], 'source', at, this.scope());
     const registries = this.registryConnections(s.format, parsed);
     const { fromSource, columns } = planTableExport(s, source, at);
     const t = this.newItem(s.name, 'table', s.ifNotExists, at, notices);
@@ -1231,7 +1249,7 @@ export class Planner {
     for (const f of format.kind === 'bare' ? [format.format] : [format.key, format.value]) {
       if ((f.kind !== 'avro' && f.kind !== 'protobuf') || !f.csrConnection) continue;
       const position = parsed.start + offsetAfterWords(parsed.text, ['registry', 'connection'], f.csrConnection[0]!);
-      ids.push(resolveItem(this.view(), f.csrConnection, ['connection'], 'connection', position).id);
+      ids.push(resolveItem(this.view(), f.csrConnection, ['connection'], 'connection', position, this.scope()).id);
     }
     return ids;
   }
@@ -1246,7 +1264,7 @@ export class Planner {
         if (system && name.length >= 2 && UNSTABLE_SCHEMAS.has(name[name.length - 2]!)) system.unstable.push({ schema: name[name.length - 2]!, name: name[name.length - 1]! });
         continue;
       }
-      const item = findItem(this.view(), name, position);
+      const item = findItem(this.view(), name, position, this.scope());
       if (!item) throw unknownItem(name, position);
       if (item.kind === 'sink' || item.kind === 'index') {
         throw new PlanError(`${KIND_LABEL[item.kind]} ${this.view().qualifiedName(item).join('.')} cannot be depended upon`, { code: SQLSTATE.wrongObjectType, position });
@@ -1271,14 +1289,14 @@ export class Planner {
     if (s.kind === 'create_view' && s.temporary) return this.createTemporaryView(s, at);
     const mv = s.kind === 'create_materialized_view' ? s : undefined;
     // Name resolution, in the statement's order: the replacement's target, IN CLUSTER, the body's names.
-    const replacementTarget = mv?.replacementFor ? resolveItem(this.view(), mv.replacementFor.name, ITEM_KINDS_ALL, 'item', mv.replacementFor.position) : undefined;
+    const replacementTarget = mv?.replacementFor ? resolveItem(this.view(), mv.replacementFor.name, ITEM_KINDS_ALL, 'item', mv.replacementFor.position, this.scope()) : undefined;
     const named = mv?.inCluster !== undefined ? this.cluster(mv.inCluster, at) : undefined;
     const notices: string[] = [];
-    const target = itemTarget(this.view(), s.name, at);
+    const target = itemTarget(this.view(), s.name, at, this.scope());
     const existing = this.view().item(target.schema.id, target.name);
     const system = { reads: false, unstable: [] as { schema: string; name: string }[] };
     const refs = this.queryDependencies(s.query, s.queryPosition, system);
-    refs.push(...typesNamedIn(this.view(), s.query));
+    refs.push(...typesNamedIn(this.view(), s.query, this.scope()));
     // Then plan_create_materialized_view: the session's cluster when none is named, the replica's flag.
     const cluster = mv ? (named ?? this.cluster(undefined, at)) : undefined;
     if (mv?.inReplica) throw mz.RequiresFeatureFlag('replica-targeted materialized views', 'enable_replica_targeted_materialized_views').at(mv.inReplica.position);
@@ -1294,7 +1312,7 @@ export class Planner {
     const knownNames = columns && columns.every((c): c is string => c !== undefined) ? columns : s.columns;
     if (mv && knownNames) checkPartitionByNames(knownNames, mv.withOptions);
     if (existing && s.orReplace && existing.kind !== kind) {
-      if (kind === 'view' && existing.kind === 'materialized_view') throw mz.DropViewOnMaterializedView(minimalName(this.view().qualifiedName(existing))).at(at);
+      if (kind === 'view' && existing.kind === 'materialized_view') throw mz.DropViewOnMaterializedView(this.minimal(existing)).at(at);
       throw wrongType(existing, KIND_LABEL[kind], at);
     }
     if (existing && s.orReplace && refs.includes(existing.id)) {
@@ -1323,7 +1341,7 @@ export class Planner {
       const dependents = this.view().dependentsOf(existing.id);
       const blocking = dependents.filter((d) => d.kind !== 'index');
       if (blocking.length) {
-        const minimal = (x: CatalogObject) => minimalName(this.view().qualifiedName(x));
+        const minimal = (x: CatalogObject) => this.minimal(x);
         throw mz.DependentObjectsStillExist(KIND_LABEL[kind], minimal(existing), [[mzItemType(blocking[0]!), minimal(blocking[0]!)]]).at(at);
       }
       for (const d of dependents) this.ws.drop(d.id);
@@ -1360,7 +1378,7 @@ export class Planner {
     let names: (string | undefined)[] = [...shape.columns];
     if (shape.wildcard) {
       const rel = shape.singleRelation;
-      const item = rel && shape.columns.length === 0 && !isSystemRelation(rel.relation) ? findItem(this.view(), rel.relation, s.queryPosition) : undefined;
+      const item = rel && shape.columns.length === 0 && !isSystemRelation(rel.relation) ? findItem(this.view(), rel.relation, s.queryPosition, this.scope()) : undefined;
       const known = item ? relationColumns(item) : undefined;
       if (!known) return undefined;
       names = [...known];
@@ -1376,7 +1394,7 @@ export class Planner {
    */
   private checkReplacementTarget(t: ItemObject, name: ObjectName, refs: readonly string[], at: number): void {
     const view = this.view();
-    const minimal = (x: CatalogObject) => minimalName(view.qualifiedName(x));
+    const minimal = (x: CatalogObject) => minimalName(view, x, this.scope());
     if (t.kind !== 'materialized_view') throw mz.InvalidReplacement(mzItemType(t), minimal(t), 'materialized view', name.join('.')).at(at);
     const within = new Set<string>();
     const visit = (id: string) => {
@@ -1414,7 +1432,7 @@ export class Planner {
     for (const id of refs) {
       const o = this.ws.get(id);
       if (o?.kind === 'materialized_view' && o.spec.replacementFor) {
-        throw mz.InvalidDependency(minimalName(this.view().qualifiedName(o)), 'replacement materialized view').at(position);
+        throw mz.InvalidDependency(this.minimal(o), 'replacement materialized view').at(position);
       }
     }
   }
@@ -1429,14 +1447,14 @@ export class Planner {
    */
   private applyReplacement(s: S<'alter_apply_replacement'>, at: number): StatementPlan {
     const view = this.view();
-    const minimal = (x: CatalogObject) => minimalName(view.qualifiedName(x));
-    const target = findItem(view, s.name, at);
+    const minimal = (x: CatalogObject) => minimalName(view, x, this.scope());
+    const target = findItem(view, s.name, at, this.scope());
     if (!target) {
       if (s.ifExists) return this.write('ALTER MATERIALIZED VIEW', [`materialized view "${s.name.join('.')}" does not exist, skipping`]);
       throw unknownItem(s.name, at);
     }
     if (target.kind !== 'materialized_view') throw mz.MismatchedObjectType(minimal(target), mzItemType(target), 'materialized view').at(at);
-    const r = resolveItem(view, s.replacement, ITEM_KINDS_ALL, 'item', s.replacementPosition);
+    const r = resolveItem(view, s.replacement, ITEM_KINDS_ALL, 'item', s.replacementPosition, this.scope());
     if (r.kind !== 'materialized_view') throw mz.MismatchedObjectType(minimal(r), mzItemType(r), 'materialized view').at(s.replacementPosition);
     if (r.spec.replacementFor !== target.id) throw mz.InvalidReplacement(mzItemType(target), minimal(target), mzItemType(r), minimal(r)).at(at);
     requireOwner(view, target, at, this.actor);
@@ -1470,7 +1488,7 @@ export class Planner {
   private createTemporaryView(s: S<'create_view'>, at: number): StatementPlan {
     const notices: string[] = [];
     const system = { reads: false, unstable: [] as { schema: string; name: string }[] };
-    const refs = [...this.queryDependencies(s.query, s.queryPosition, system), ...typesNamedIn(this.view(), s.query)];
+    const refs = [...this.queryDependencies(s.query, s.queryPosition, system), ...typesNamedIn(this.view(), s.query, this.scope())];
     this.occasional().checkMaterializable(s.query, { materialized: false, allowMzNow: true, basePosition: s.queryPosition });
     this.checkViewShape(s, 'view', system.reads);
     if (s.name.length > 1 && s.name[s.name.length - 2] !== TEMP_SCHEMA) {
@@ -1486,7 +1504,7 @@ export class Planner {
       if (refs.includes(existing.id)) throw new PlanError(`cannot replace view ${full}: depended upon by new ${full} definition`, { code: SQLSTATE.invalidParameterValue, position: at });
       const blocking = this.view().dependentsOf(existing.id).filter((d) => d.kind !== 'index');
       if (blocking.length) {
-        throw new PlanError(`cannot drop view "${full}": still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} "${minimalName(this.view().qualifiedName(d))}"`).join(', ')}`, {
+        throw new PlanError(`cannot drop view "${full}": still depended upon by ${blocking.map((d) => `${KIND_LABEL[d.kind]} "${this.minimal(d)}"`).join(', ')}`, {
           code: SQLSTATE.dependentObjectsStillExist,
           position: at,
           hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
@@ -1547,7 +1565,7 @@ export class Planner {
    */
   private resolveColumns(query: string, base: number, body: SingleRelationBody): void {
     if (isSystemRelation(body.relation)) return;
-    const item = findItem(this.view(), body.relation, base);
+    const item = findItem(this.view(), body.relation, base, this.scope());
     if (item?.kind !== 'table') return;
     // A table fed by a source has the upstream's columns, which the catalog knows only for the
     // single-output load generators: anything else is left to the data plane, as a source is.
@@ -1571,7 +1589,7 @@ export class Planner {
 
   private createIndex(s: S<'create_index'>, at: number): StatementPlan {
     const notices: string[] = [];
-    const onItem = resolveItem(this.view(), s.on, ITEM_KINDS_ALL, 'relation', at);
+    const onItem = resolveItem(this.view(), s.on, ITEM_KINDS_ALL, 'relation', at, this.scope());
     // plan_create_index: an index is built on a relation, and not on a replacement materialized view.
     const full = this.view().qualifiedName(onItem).join('.');
     if (!(RELATION_KINDS as readonly string[]).includes(onItem.kind)) throw mz.IndexOnNonRelation(full, mzItemType(onItem)).at(at);
@@ -1592,7 +1610,7 @@ export class Planner {
       throw alreadyExists(existing, this.view().qualifiedName(existing), at);
     }
     const cluster = this.cluster(s.inCluster, at);
-    const typeIds = (s.keyParts ?? []).flatMap((k) => typesNamedIn(this.view(), k.text));
+    const typeIds = (s.keyParts ?? []).flatMap((k) => typesNamedIn(this.view(), k.text, this.scope()));
     const index = this.base('index', name, [schemaId, cluster.id, on.id, ...typeIds], { schemaId, createSql: print(s), clusterId: cluster.id, onId: on.id, keyParts, ...retention(s.withOptions, at) });
     // An index on a temporary view is temporary too, as in Materialize: it vanishes with the
     // request before the data plane could build it, so it is planned and never committed.
@@ -1612,13 +1630,13 @@ export class Planner {
       if (s.objectType === 'schema' && name.length === 1 && name[0] === 'mz_temp') {
         throw mz.DropTemporarySchema().at(at);
       }
-      if (s.objectType === 'schema' && name.length === 1 && SYSTEM_SCHEMAS.includes(name[0]!)) {
+      if (s.objectType === 'schema' && name.length === 1 && SYSTEM_SCHEMAS.has(name[0]!)) {
         throw mz.DropSystemObject('schema', name[0]!).at(at);
       }
       if ((s.objectType === 'cluster' || s.objectType === 'cluster replica') && SYSTEM_CLUSTERS.has(name[0]!)) {
         throw notOwner(s.objectType.toUpperCase(), name.join('.'), at);
       }
-      if (name.length >= 2 && SYSTEM_SCHEMAS.includes(name[name.length - 2]!)) {
+      if (name.length >= 2 && SYSTEM_SCHEMAS.has(name[name.length - 2]!)) {
         throw mz.DropSystemObject(s.objectType, name.join('.')).at(at);
       }
       if (s.objectType === 'type' && builtinTypeName(name)) {
@@ -1644,7 +1662,7 @@ export class Planner {
                 : unknownItem(name, at);
       }
       if (s.objectType === 'view' && target.kind === 'materialized_view') {
-        throw mz.DropViewOnMaterializedView(minimalName(this.view().qualifiedName(target))).at(at);
+        throw mz.DropViewOnMaterializedView(this.minimal(target)).at(at);
       }
       if (!KINDS_OF_TYPE[s.objectType].includes(target.kind)) throw wrongType(target, s.objectType, at);
       // Materialize's RESTRICT checks on containers, in its words, before any dependents are listed.
@@ -1694,12 +1712,12 @@ export class Planner {
       case 'database':
         return view.database(name[0]!);
       case 'schema': {
-        const [dbName, schemaName] = name.length === 2 ? [name[0]!, name[1]!] : [DEFAULT_DATABASE, name[0]!];
+        const [dbName, schemaName] = name.length === 2 ? [name[0]!, name[1]!] : [this.scope().database, name[0]!];
         const db = view.database(dbName);
         return db ? view.schema(db.id, schemaName) : undefined;
       }
       default:
-        return findItem(view, name, at);
+        return findItem(view, name, at, this.scope());
     }
   }
 
@@ -1727,7 +1745,7 @@ export class Planner {
         // A type named like a built-in one keeps its schema (`public.bool`): unqualified, the name means the built-in.
         const minimal = (x: CatalogObject) => {
           const q = view.qualifiedName(x);
-          return x.kind === 'type' && builtinTypeName([x.name]) ? q.slice(q[0] === DEFAULT_DATABASE ? 1 : 0).join('.') : minimalName(q);
+          return x.kind === 'type' && builtinTypeName([x.name]) ? q.slice(q[0] === this.scope().database ? 1 : 0).join('.') : minimalName(view, x, this.scope());
         };
         // Materialize's item types: a subsource is a source there.
         const label = (x: CatalogObject) => (x.kind === 'subsource' ? 'source' : KIND_LABEL[x.kind]);
@@ -1815,7 +1833,7 @@ export class Planner {
       if (s.ifExists) return skip();
       throw s.objectType === 'database' ? unknownDatabase(s.name[0]!, at) : unknownItem(s.name, at);
     }
-    const minimal = minimalName(view.qualifiedName(found));
+    const minimal = minimalName(view, found, this.scope());
     if (s.objectType === 'view' && found.kind === 'materialized_view') throw mz.AlterViewOnMaterializedView(minimal).at(at);
     if (!KINDS_OF_TYPE[s.objectType].includes(found.kind)) throw mz.MismatchedObjectType(minimal, mzItemType(found), s.objectType).at(at);
     validateName(s.newName, at, KIND_LABEL[found.kind]);
@@ -1843,7 +1861,7 @@ export class Planner {
       let next: Statement = statement;
       if (self && next.kind === 'create_index') next = { ...next, name: to };
       else if (self && 'name' in next && Array.isArray(next.name)) next = { ...next, name: [...next.name.slice(0, -1), to] } as Statement;
-      const renamedAt = (n: ObjectName) => findItem(view, n, at)?.id === item.id;
+      const renamedAt = (n: ObjectName) => findItem(view, n, at, this.scope())?.id === item.id;
       const renamed = (n: ObjectName) => [...n.slice(0, -1), to];
       let query: string | undefined;
       if (next.kind === 'create_view' || next.kind === 'create_materialized_view') {
@@ -1877,7 +1895,7 @@ export class Planner {
     if (isSystemRelation(n)) return { database: '', schema: n.length >= 2 ? n[n.length - 2]! : 'mz_catalog', item: n[n.length - 1]! };
     let found: ItemObject | undefined;
     try {
-      found = findItem(this.view(), n, at);
+      found = findItem(this.view(), n, at, this.scope());
     } catch {
       return undefined;
     }
@@ -1895,8 +1913,8 @@ export class Planner {
   private renameSchema(s: S<'alter_rename'>, at: number): StatementPlan {
     if (s.name.length === 1 && s.name[0] === TEMP_SCHEMA) throw mz.AmbientSchemaRename(TEMP_SCHEMA).at(at);
     const view = this.view();
-    const [dbName, schemaName] = s.name.length === 2 ? [s.name[0]!, s.name[1]!] : [DEFAULT_DATABASE, s.name[0]!];
-    if (s.name.length === 1 && SYSTEM_SCHEMAS.includes(schemaName)) throw mz.RenameSystemSchema(schemaName).at(at);
+    const [dbName, schemaName] = s.name.length === 2 ? [s.name[0]!, s.name[1]!] : [this.scope().database, s.name[0]!];
+    if (s.name.length === 1 && SYSTEM_SCHEMAS.has(schemaName)) throw mz.RenameSystemSchema(schemaName).at(at);
     const db = view.database(dbName);
     const schema = db ? view.schema(db.id, schemaName) : undefined;
     if (!schema) {
@@ -2030,7 +2048,7 @@ export class Planner {
   private alterSwap(s: S<'alter_swap'>, at: number): StatementPlan {
     const tag = `ALTER ${s.objectType.toUpperCase()}`;
     if (s.objectType === 'schema' && ((s.name.length === 1 && s.name[0] === TEMP_SCHEMA) || s.other === TEMP_SCHEMA)) throw mz.SwapAmbientSchema().at(at);
-    if (s.objectType === 'schema' && s.name.length === 1 && SYSTEM_SCHEMAS.includes(s.name[0]!)) throw mz.SwapAmbientSchema().at(at);
+    if (s.objectType === 'schema' && s.name.length === 1 && SYSTEM_SCHEMAS.has(s.name[0]!)) throw mz.SwapAmbientSchema().at(at);
     const a = this.findForAlter(s.objectType, s.name, false, at, false)!;
     const otherName = [...s.name.slice(0, -1), s.other];
     const b = this.findForAlter(s.objectType, otherName, false, at, false)!;
@@ -2114,7 +2132,7 @@ export class Planner {
       return this.write(tag);
     }
     if (!sourceOf(source.spec.sourceType) || !('upstreamTables' in sourceOf(source.spec.sourceType)!.source)) {
-      throw new PlanError(`source ${minimalName(this.view().qualifiedName(o))} does not support ALTER SOURCE.`, { code: SQLSTATE.internalError, position: at });
+      throw new PlanError(`source ${this.minimal(o)} does not support ALTER SOURCE.`, { code: SQLSTATE.internalError, position: at });
     }
     const existing = this.view().ofKind('subsource').filter((x) => x.spec.sourceId === o.id);
     const exported = new Set(existing.map((x) => x.spec.reference));
@@ -2122,7 +2140,7 @@ export class Planner {
     for (const r of a.references) {
       const reference = r.reference.join('.');
       if (exported.has(reference)) {
-        throw new PlanError(`another subsource of source ${minimalName(this.view().qualifiedName(o))} already refers to ${reference}`, { code: SQLSTATE.duplicateObject, position: at });
+        throw new PlanError(`another subsource of source ${this.minimal(o)} already refers to ${reference}`, { code: SQLSTATE.duplicateObject, position: at });
       }
       exported.add(reference);
       this.createSubsource(r.alias ?? [...qualifier, r.reference[r.reference.length - 1]!], o.id, reference, at, 'Name the subsource with AS.');
@@ -2190,7 +2208,7 @@ export class Planner {
       throw new PlanError(message, { code: SQLSTATE.duplicateColumn, position: s.columnPosition });
     }
     validateName(s.column, s.columnPosition, 'column');
-    const typeIds = resolveColumnType(this.view(), s.type, s.columnPosition);
+    const typeIds = resolveColumnType(this.view(), s.type, s.columnPosition, this.scope());
     const created = parse(o.spec.createSql)[0]?.statement;
     if (created?.kind !== 'create_table') throw new Error(`table ${o.id} has no CREATE TABLE definition`);
     const createSql = print({ ...created, columns: [...created.columns, { name: s.column, type: s.type, notNull: false }] });
@@ -2215,9 +2233,9 @@ export class Planner {
     const created = parse(sink.spec.createSql)[0]?.statement;
     if (created?.kind !== 'create_sink') throw new PlanError(`sink ${sink.name} has no definition to alter`, { code: SQLSTATE.internalError, position: at });
     refuseSystemSinkInput(s.from, s.fromPosition);
-    const found = findItem(this.view(), s.from, s.fromPosition);
+    const found = findItem(this.view(), s.from, s.fromPosition, this.scope());
     if (!found) throw unknownItem(s.from, s.fromPosition);
-    checkSinkInput(this.view(), found, s.fromPosition);
+    checkSinkInput(this.view(), found, s.fromPosition, this.scope());
     const statement = { ...created, from: s.from };
     checkSinkOptions(statement, at);
     if (found.kind === 'table' && !found.spec.fromSource && !found.spec.webhook) checkSinkColumns(statement, found.spec.columns, (type) => this.mapValueType(type, at), at);
@@ -2256,7 +2274,7 @@ export class Planner {
     }
     const view = this.view();
     if (s.objectType === 'column') {
-      const rel = findItem(view, s.name, at);
+      const rel = findItem(view, s.name, at, this.scope());
       if (!rel) throw unknownItem(s.name, at);
       const full = view.qualifiedName(rel).join('.');
       const columns = knownColumns(rel);
@@ -2305,12 +2323,12 @@ export class Planner {
     if (s.objectType === 'type') {
       const builtin = builtinTypeName(s.name);
       if (builtin) throw new PlanError(`cannot show create for system type ${builtin}`, { code: SQLSTATE.internalError, position: at });
-      const t = findItem(this.view(), s.name, at);
+      const t = findItem(this.view(), s.name, at, this.scope());
       if (!t || t.kind !== 'type') throw new PlanError(`type "${s.name.join('.')}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
     }
     if (s.objectType === 'view') {
-      const found = findItem(this.view(), s.name, at);
-      if (found?.kind === 'materialized_view') throw mz.ShowCreateViewOnMaterializedView(minimalName(this.view().qualifiedName(found))).at(at);
+      const found = findItem(this.view(), s.name, at, this.scope());
+      if (found?.kind === 'materialized_view') throw mz.ShowCreateViewOnMaterializedView(this.minimal(found)).at(at);
     }
     const o = this.findForAlter(s.objectType, s.name, false, at, false)!;
     const view = this.view();
@@ -2387,8 +2405,8 @@ function refuseSystemSinkInput(name: ObjectName, position: number): void {
 const SINKABLE_KINDS: ReadonlySet<string> = new Set(['table', 'source', 'subsource', 'materialized_view']);
 
 /** plan_sink: a sink exports a table, a source or a materialized view that is not a replacement. */
-function checkSinkInput(view: CatalogSnapshot, found: CatalogObject, position: number): void {
-  const name = minimalName(view.qualifiedName(found));
+function checkSinkInput(view: CatalogSnapshot, found: CatalogObject, position: number, scope: NameScope): void {
+  const name = minimalName(view, found, scope);
   if (!SINKABLE_KINDS.has(found.kind)) throw mz.InvalidSinkFrom(name, mzItemType(found)).at(position);
   if (found.kind === 'materialized_view' && found.spec.replacementFor) throw mz.InvalidSinkFrom(name, 'replacement materialized view').at(position);
 }
@@ -2433,7 +2451,6 @@ function stillDepended(type: string, name: string, dependents: readonly string[]
   });
 }
 
-/** A name as Materialize prints it for the default session: without `materialize.` and `public.`. */
 /** What a source asks of its upstream, without the subsource names (those are the catalog's). */
 function upstreamReferences(r: ExternalReferences): UpstreamReferences {
   switch (r.kind) {
@@ -2444,11 +2461,6 @@ function upstreamReferences(r: ExternalReferences): UpstreamReferences {
     case 'tables':
       return { kind: 'tables', tables: r.tables.map((t) => t.reference) };
   }
-}
-
-function minimalName(qualified: readonly string[]): string {
-  if (qualified.length !== 3 || qualified[0] !== DEFAULT_DATABASE) return qualified.join('.');
-  return qualified[1] === DEFAULT_SCHEMA ? qualified[2]! : qualified.slice(1).join('.');
 }
 
 /** Materialize's wording: the kind of what holds the name, and its full name in double quotes. */

@@ -7,6 +7,7 @@
  */
 import type { CatalogObject } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
+import type { NameScope } from './names';
 
 /** The PostgreSQL version Materialize reports itself as, for drivers' version checks. */
 export const SERVER_VERSION = '9.5.0';
@@ -311,4 +312,9 @@ export class Session {
     this.txnSaved = undefined;
     this.localSaved = undefined;
   }
+}
+
+/** Where the session resolves names that do not say their database or schema (its `database` and `search_path`). */
+export function sessionScope(session: Session): NameScope {
+  return { database: session.database, searchPath: session.searchPath };
 }

@@ -4,7 +4,8 @@
  * neither is looked up in the catalog among the user-defined types (`CREATE TYPE`); else it does
  * not exist (42704). `int list` and `map[text => int]` are Materialize's anonymous containers. Pure.
  */
-import { DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogSnapshot, type ObjectOf } from '../catalog/model';
+import type { CatalogSnapshot, ObjectOf } from '../catalog/model';
+import { DEFAULT_SCOPE, findItem, type NameScope } from './names';
 import { PlanError, SQLSTATE } from '../errors';
 import { mz } from '../mz-errors';
 import type { ColumnDef, DataType, SqlOption } from '../sql/ast';
@@ -61,7 +62,7 @@ function astName(type: DataType): string {
 }
 
 /** The named (not anonymous) type `type` stands for, arrays aside; throws 42704 when there is none. */
-function resolveNamed(view: CatalogSnapshot, type: DataType, at: number): NamedType {
+function resolveNamed(view: CatalogSnapshot, type: DataType, at: number, scope: NameScope): NamedType {
   const name = type.name;
   const base = baseName(type);
   const qualifierOk = name.length === 1 || (name.length === 2 && SYSTEM_TYPE_SCHEMAS.has(name[0]!));
@@ -72,23 +73,25 @@ function resolveNamed(view: CatalogSnapshot, type: DataType, at: number): NamedT
       position: at,
     });
   }
-  // The search path after the system schemas: the default database's `public`.
-  const [dbName, schemaName] = name.length === 3 ? [name[0]!, name[1]!] : name.length === 2 ? [DEFAULT_DATABASE, name[0]!] : [DEFAULT_DATABASE, DEFAULT_SCHEMA];
-  const db = view.database(dbName);
-  const schema = db && name.length <= 3 ? view.schema(db.id, schemaName) : undefined;
-  const item = schema ? view.item(schema.id, name[name.length - 1]!) : undefined;
+  // The search path after the system schemas: the session's (its database's schemas).
+  let item;
+  try {
+    item = name.length <= 3 ? findItem(view, name, at, scope) : undefined;
+  } catch {
+    item = undefined;
+  }
   if (item?.kind === 'type') return { user: item };
   throw new PlanError(`type "${name.join('.')}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
 }
 
 /** How Materialize names a type in its messages (`pg_catalog.int4 list`, `materialize.public.t`). */
-function fullName(view: CatalogSnapshot, type: DataType, named?: NamedType): string {
+function fullName(view: CatalogSnapshot, type: DataType, scope: NameScope, named?: NamedType): string {
   const arrays = '[]'.repeat(type.arrayDimensions);
-  if (type.list) return `${fullName(view, type.list)} list${arrays}`;
-  if (type.map) return `map[${fullName(view, type.map.key)}=>${fullName(view, type.map.value)}]${arrays}`;
+  if (type.list) return `${fullName(view, type.list, scope)} list${arrays}`;
+  if (type.map) return `map[${fullName(view, type.map.key, scope)}=>${fullName(view, type.map.value, scope)}]${arrays}`;
   let n: NamedType;
   try {
-    n = named ?? resolveNamed(view, type, 0);
+    n = named ?? resolveNamed(view, type, 0, scope);
   } catch {
     return `${type.name.join('.')}${arrays}`;
   }
@@ -97,9 +100,9 @@ function fullName(view: CatalogSnapshot, type: DataType, named?: NamedType): str
 }
 
 /** A type as Materialize's messages show it to a user (`integer`, `text`, `materialize.public.t`). */
-function humanName(view: CatalogSnapshot, type: DataType): string {
-  if (type.list || type.map || type.arrayDimensions > 0) return fullName(view, type);
-  const n = resolveNamed(view, type, 0);
+function humanName(view: CatalogSnapshot, type: DataType, scope: NameScope): string {
+  if (type.list || type.map || type.arrayDimensions > 0) return fullName(view, type, scope);
+  const n = resolveNamed(view, type, 0, scope);
   return 'user' in n ? view.qualifiedName(n.user).join('.') : (DISPLAY_NAMES[n.builtin] ?? n.builtin);
 }
 
@@ -108,8 +111,8 @@ function humanName(view: CatalogSnapshot, type: DataType): string {
  * with Materialize's errors; returns the ids of the user-defined types it names (the column's
  * relation depends on them). `at` is where errors point.
  */
-export function resolveColumnType(view: CatalogSnapshot, type: DataType, at: number): string[] {
-  const ids = resolveElementType(view, type, at);
+export function resolveColumnType(view: CatalogSnapshot, type: DataType, at: number, scope: NameScope = DEFAULT_SCOPE): string[] {
+  const ids = resolveElementType(view, type, at, scope);
   // Materialize has arrays of built-in types only (`_int4`): not of lists, maps or user-defined types.
   if (type.arrayDimensions > 0 && (type.list || type.map || ids.length > 0)) {
     throw new PlanError(`type "${astName(type)}" does not exist`, { code: SQLSTATE.undefinedObject, position: at });
@@ -117,24 +120,24 @@ export function resolveColumnType(view: CatalogSnapshot, type: DataType, at: num
   return ids;
 }
 
-function resolveElementType(view: CatalogSnapshot, type: DataType, at: number): string[] {
+function resolveElementType(view: CatalogSnapshot, type: DataType, at: number, scope: NameScope): string[] {
   if (type.list) {
     const element = type.list;
-    const ids = resolveColumnType(view, element, at);
-    const named = element.list || element.map || element.arrayDimensions > 0 ? undefined : resolveNamed(view, element, at);
+    const ids = resolveColumnType(view, element, at, scope);
+    const named = element.list || element.map || element.arrayDimensions > 0 ? undefined : resolveNamed(view, element, at, scope);
     if (named && 'builtin' in named && (named.builtin === 'char' || named.builtin === 'bpchar')) throw mz.Unsupported('char list').at(at);
     return ids;
   }
   if (type.map) {
     const key = type.map.key;
-    const keyIds = resolveColumnType(view, key, at);
-    const keyNamed = key.list || key.map || key.arrayDimensions > 0 ? undefined : resolveNamed(view, key, at);
+    const keyIds = resolveColumnType(view, key, at, scope);
+    const keyNamed = key.list || key.map || key.arrayDimensions > 0 ? undefined : resolveNamed(view, key, at, scope);
     if (!keyNamed || !('builtin' in keyNamed) || keyNamed.builtin !== 'text') {
-      throw new PlanError(`map key type must be text, got ${humanName(view, key)}`, { code: SQLSTATE.internalError, position: at });
+      throw new PlanError(`map key type must be text, got ${humanName(view, key, scope)}`, { code: SQLSTATE.internalError, position: at });
     }
-    return [...keyIds, ...resolveColumnType(view, type.map.value, at)];
+    return [...keyIds, ...resolveColumnType(view, type.map.value, at, scope)];
   }
-  const n = resolveNamed(view, type, at);
+  const n = resolveNamed(view, type, at, scope);
   return 'user' in n ? [n.user.id] : [];
 }
 
@@ -144,7 +147,7 @@ function resolveElementType(view: CatalogSnapshot, type: DataType, at: number): 
  * Materialize. Names that are no user-defined type (built-ins, unknown names) are skipped: the
  * data plane reads the body. Pure: a token walk, no SQL parser.
  */
-export function typesNamedIn(view: CatalogSnapshot, text: string): string[] {
+export function typesNamedIn(view: CatalogSnapshot, text: string, scope: NameScope = DEFAULT_SCOPE): string[] {
   let tokens;
   try {
     tokens = lex(text);
@@ -161,7 +164,7 @@ export function typesNamedIn(view: CatalogSnapshot, text: string): string[] {
     }
     if (name.length === 0 || name.length > 3) return;
     try {
-      const n = resolveNamed(view, { name, typmod: [], arrayDimensions: 0 }, 0);
+      const n = resolveNamed(view, { name, typmod: [], arrayDimensions: 0 }, 0, scope);
       if ('user' in n) ids.push(n.user.id);
     } catch {
       // Not a type we keep.
@@ -181,16 +184,16 @@ export function typesNamedIn(view: CatalogSnapshot, text: string): string[] {
  * type, not an anonymous list, map or array, and not `char`. Returns the user-defined type it names, if any.
  * `asType` is `LIST `, `MAP ` or `` (a record), `key` the option or field name.
  */
-export function resolveTypeComponent(view: CatalogSnapshot, type: DataType, asType: string, key: string, at: number): string | undefined {
+export function resolveTypeComponent(view: CatalogSnapshot, type: DataType, asType: string, key: string, at: number, scope: NameScope = DEFAULT_SCOPE): string | undefined {
   if (type.list || type.map || type.arrayDimensions > 0) {
     // The element must exist before its anonymity is the problem.
-    resolveColumnType(view, type, at);
+    resolveColumnType(view, type, at, scope);
     throw new PlanError(
-      `CREATE TYPE ... AS ${asType}option ${key} can only use named data types, but found unnamed data type ${fullName(view, type)}. Use CREATE TYPE to create a named type first`,
+      `CREATE TYPE ... AS ${asType}option ${key} can only use named data types, but found unnamed data type ${fullName(view, type, scope)}. Use CREATE TYPE to create a named type first`,
       { code: SQLSTATE.internalError, position: at },
     );
   }
-  const n = resolveNamed(view, type, at);
+  const n = resolveNamed(view, type, at, scope);
   if ('builtin' in n && (n.builtin === 'char' || n.builtin === 'bpchar')) throw mz.Unsupported('embedding char type in a list or map').at(at);
   return 'user' in n ? n.user.id : undefined;
 }

@@ -4,9 +4,9 @@
  * Pure: the caller loads the inputs.
  */
 import { KAFKA } from '../connectors';
-import { DEFAULT_DATABASE, DEFAULT_SCHEMA, TEMP_SCHEMA, type CatalogSnapshot } from '../catalog/model';
+import { DEFAULT_DATABASE, TEMP_SCHEMA, type CatalogSnapshot } from '../catalog/model';
 import { PlanError, SQLSTATE } from '../errors';
-import { findItem, isSystemRelation, tempSchema, unknownItem } from '../planner/names';
+import { activeDatabase, activeSchema, DEFAULT_SCOPE, findItem, isSystemRelation, SYSTEM_SCHEMAS as SYSTEM_SCHEMA_NAMES, tempSchema, unknownItem, type NameScope } from '../planner/names';
 import type { Expr, ObjectName, Statement } from '../sql/ast';
 import { reconfigurationNotice } from '../planner/reconfigure';
 import { typeDisplayName } from '../planner/types';
@@ -28,7 +28,23 @@ export function systemRelationName(name: ObjectName): string | undefined {
 }
 
 /** Materialize's system schemas: SHOW ... FROM one of them lists its system relations. */
-export const SYSTEM_SCHEMAS: ReadonlySet<string> = new Set(['mz_catalog', 'mz_catalog_unstable', 'mz_internal', 'mz_introspection', 'mz_unsafe', 'pg_catalog', 'information_schema']);
+export const SYSTEM_SCHEMAS: ReadonlySet<string> = SYSTEM_SCHEMA_NAMES;
+
+/** SHOWs that list the items of one schema: without FROM, the session's current schema's. */
+const ITEM_SHOWS: ReadonlySet<string> = new Set(['sources', 'sinks', 'connections', 'secrets', 'tables', 'views', 'materialized views', 'types', 'objects', 'indexes', 'subsources']);
+
+/**
+ * The SHOW as Materialize plans it for the session: an item listing without FROM lists the
+ * current schema (the first of search_path that exists, else 3F000; resolve_active_schema), so a
+ * system schema first on search_path lists its system relations. SHOW INDEXES ON and SHOW
+ * SUBSOURCES ON name no schema.
+ */
+export function showForSession<T extends Extract<Statement, { kind: 'show' }>>(s: T, snapshot: CatalogSnapshot, scope: NameScope): T {
+  if (s.from || s.on || !ITEM_SHOWS.has(s.what)) return s;
+  const active = activeSchema(snapshot, scope, 0);
+  if ('system' in active) return { ...s, from: [active.system] };
+  return { ...s, from: snapshot.qualifiedName(active.schema) };
+}
 
 /** The system schema a `SHOW ... FROM` names (`mz_internal`, `materialize.mz_internal`), if it names one. */
 export function systemSchemaOf(from: ObjectName | undefined): string | undefined {
@@ -47,9 +63,9 @@ export function inputsNeeded(s: Extract<Statement, { kind: 'show' | 'select' }>,
 }
 
 /** A user object named in FROM (the request's temporary items first, then materialize.public by default), if it is one. */
-function userRelation(snapshot: CatalogSnapshot, name: ObjectName) {
+function userRelation(snapshot: CatalogSnapshot, name: ObjectName, scope: NameScope) {
   try {
-    return findItem(snapshot, name, 0);
+    return findItem(snapshot, name, 0, scope);
   } catch {
     // An unknown database or schema: not a user object (a system relation, or unknown).
     return undefined;
@@ -57,12 +73,13 @@ function userRelation(snapshot: CatalogSnapshot, name: ObjectName) {
 }
 
 /** `SELECT ... FROM (SHOW ...)`: the SHOW's output, then the same WHERE, ORDER BY, LIMIT and columns (any other query goes to the SQL engine). */
-export function evaluateSelect(s: Extract<Statement, { kind: 'select' }>, inputs: SystemInputs, systemItems?: SystemSchemaItems): Relation {
+export function evaluateSelect(s: Extract<Statement, { kind: 'select' }>, inputs: SystemInputs, systemItems?: SystemSchemaItems, scope: NameScope = DEFAULT_SCOPE): Relation {
   if (!s.fromShow) throw new PlanError('a SELECT of a relation is answered by the SQL engine', { code: SQLSTATE.internalError });
-  return project(filterSortLimit(evaluateShow(s.fromShow, inputs, systemItems), s.where, s.orderBy, s.limit, s.offset), s.columns);
+  return project(filterSortLimit(evaluateShow(s.fromShow, inputs, systemItems, scope), s.where, s.orderBy, s.limit, s.offset), s.columns);
 }
 
-export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: SystemInputs, systemItems?: SystemSchemaItems): Relation {
+export function evaluateShow(shown: Extract<Statement, { kind: 'show' }>, inputs: SystemInputs, systemItems?: SystemSchemaItems, scope: NameScope = DEFAULT_SCOPE): Relation {
+  const s = showForSession(shown, inputs.snapshot, scope);
   let rel: Relation;
   switch (s.what) {
     case 'clusters': {
@@ -93,9 +110,9 @@ export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: Sy
       rel = { columns: [col('name'), col('comment')], rows: inputs.snapshot.ofKind('database').map((d) => [d.name, commentOf(d)]) };
       break;
     case 'schemas': {
-      const dbName = s.from?.[0] ?? DEFAULT_DATABASE;
-      const db = inputs.snapshot.database(dbName);
-      if (!db) throw new PlanError(`unknown database '${dbName}'`, { code: SQLSTATE.undefinedObject });
+      // Without FROM: the session's database, which must exist (show_schemas).
+      const db = s.from ? inputs.snapshot.database(s.from[0]!) : activeDatabase(inputs.snapshot, scope, 0);
+      if (!db) throw new PlanError(`unknown database '${s.from![0]}'`, { code: SQLSTATE.undefinedObject });
       rel = { columns: [col('name'), col('comment')], rows: inputs.snapshot.ofKind('schema').filter((x) => x.spec.databaseId === db.id).map((x) => [x.name, commentOf(x)]) };
       break;
     }
@@ -109,13 +126,13 @@ export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: Sy
       };
       break;
     case 'columns':
-      rel = showColumns(s, inputs.snapshot);
+      rel = showColumns(s, inputs.snapshot, scope);
       break;
     case 'subsources':
-      rel = showSubsources(s, inputs.snapshot);
+      rel = showSubsources(s, inputs.snapshot, scope);
       break;
     default:
-      rel = systemItems && systemSchemaOf(s.from) ? showSystemItems(s, systemSchemaOf(s.from)!, systemItems) : showItems(s, inputs.snapshot);
+      rel = systemItems && systemSchemaOf(s.from) ? showSystemItems(s, systemSchemaOf(s.from)!, systemItems) : showItems(s, inputs.snapshot, scope);
   }
   if (s.filter?.kind === 'like') {
     const nameIdx = rel.columns.findIndex((c) => c.name === 'name' || c.name === 'replica');
@@ -132,11 +149,11 @@ export function evaluateShow(s: Extract<Statement, { kind: 'show' }>, inputs: Sy
  * Materialize shows them. The catalog knows the columns of tables only (a view's or a source's
  * come from its query or upstream), so other relations answer 0A000.
  */
-function showColumns(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSnapshot): Relation {
+function showColumns(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSnapshot, scope: NameScope): Relation {
   const name = s.from!;
   const position = s.fromPosition;
   const at = position !== undefined ? { position } : {};
-  const o = userRelation(snapshot, name);
+  const o = userRelation(snapshot, name, scope);
   if (!o) {
     // A system relation (ours or one of Materialize's we do not serve): its columns are not kept here.
     if (systemRelationName(name) || name.some((part) => /^(?:mz_|pg_|information_schema$)/.test(part))) {
@@ -162,26 +179,31 @@ function showColumns(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogS
  * `SHOW SUBSOURCES [ON <source> | FROM <schema>]`: the subsources of a source, or of a schema
  * (public by default), as Materialize shows them (name and type; we make no progress subsources).
  */
-function showSubsources(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSnapshot): Relation {
+function showSubsources(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSnapshot, scope: NameScope): Relation {
   let items = snapshot.items().filter((i) => i.kind === 'subsource');
   if (s.on) {
-    const source = userRelation(snapshot, s.on);
+    const source = userRelation(snapshot, s.on, scope);
     if (!source) throw new PlanError(`unknown catalog item '${s.on.join('.')}'`, { code: SQLSTATE.undefinedTable });
     if (source.kind !== 'source') {
       throw new PlanError(`cannot show subsources on ${snapshot.qualifiedName(source).join('.')} because it is a ${OBJECT_TYPE[source.kind] ?? source.kind}`, { code: SQLSTATE.internalError });
     }
     items = items.filter((i) => i.kind === 'subsource' && i.spec.sourceId === source.id);
   } else {
-    const schema = schemaOf(snapshot, s.from);
+    const schema = schemaOf(snapshot, s.from, scope);
     items = items.filter((i) => i.spec.schemaId === schema.id);
   }
   return { columns: [col('name'), col('type')], rows: items.map((i) => [i.name, 'subsource']) };
 }
 
-/** The schema `SHOW ... FROM` names (`public` of `materialize` by default); `mz_temp` is the request's temporary items (none yet: empty). */
-function schemaOf(snapshot: CatalogSnapshot, from: ObjectName | undefined): { readonly id: string } {
-  if (from?.length === 1 && from[0] === TEMP_SCHEMA) return tempSchema(snapshot) ?? { id: '\u0000no temporary schema' };
-  const [dbName, schemaName] = !from ? [DEFAULT_DATABASE, DEFAULT_SCHEMA] : from.length === 2 ? [from[0]!, from[1]!] : [DEFAULT_DATABASE, from[0]!];
+/**
+ * The schema `SHOW ... FROM` names (a schema alone: the session's database's); `mz_temp` is the
+ * request's temporary items (none yet: empty); a system schema holds no user item.
+ */
+function schemaOf(snapshot: CatalogSnapshot, from: ObjectName | undefined, scope: NameScope): { readonly id: string } {
+  if (!from) return schemaOf(snapshot, showForSession({ kind: 'show', what: 'objects' } as Extract<Statement, { kind: 'show' }>, snapshot, scope).from, scope);
+  if (from.length === 1 && from[0] === TEMP_SCHEMA) return tempSchema(snapshot) ?? { id: '\u0000no temporary schema' };
+  const [dbName, schemaName] = from.length === 2 ? [from[0]!, from[1]!] : [scope.database, from[0]!];
+  if (SYSTEM_SCHEMAS.has(schemaName)) return { id: `\u0000system schema ${schemaName}` };
   const db = snapshot.database(dbName);
   if (!db) throw new PlanError(`unknown database '${dbName}'`, { code: SQLSTATE.undefinedObject });
   const schema = snapshot.schema(db.id, schemaName);
@@ -345,7 +367,7 @@ function showSystemItems(s: Extract<Statement, { kind: 'show' }>, schema: string
 }
 
 /** SHOW SOURCES | SINKS | ... [FROM schema] [IN CLUSTER c]: the items of one schema (public by default). */
-function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSnapshot): Relation {
+function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSnapshot, scope: NameScope): Relation {
   const kinds: Record<string, readonly string[]> = {
     sources: ['source', 'subsource'],
     sinks: ['sink'],
@@ -360,19 +382,19 @@ function showItems(s: Extract<Statement, { kind: 'show' }>, snapshot: CatalogSna
   };
   const wanted = kinds[s.what];
   if (!wanted) throw new PlanError(`SHOW ${s.what.toUpperCase()} is not supported`, { code: SQLSTATE.featureNotSupported });
-  const schema = schemaOf(snapshot, s.from);
+  const schema = schemaOf(snapshot, s.from, scope);
   const clusterName = (id: string | undefined) => (id ? (snapshot.get(id)?.name ?? null) : null);
   // `SHOW INDEXES ON x` lists x's indexes, which live in x's schema (mz_temp for a temporary view's).
   let items = snapshot.items().filter((i) => wanted.includes(i.kind) && ((s.what === 'indexes' && s.on && !s.from) || i.spec.schemaId === schema.id));
   if (s.on && s.what === 'tables') {
     // Materialize's wording (an unstructured plan error there).
-    const source = findItem(snapshot, s.on, 0);
+    const source = findItem(snapshot, s.on, 0, scope);
     if (!source) throw unknownItem(s.on, 0);
     if (source.kind !== 'source') throw new PlanError(`cannot show tables on ${snapshot.qualifiedName(source).join('.')} because it is a ${OBJECT_TYPE[source.kind] ?? source.kind}`, { code: SQLSTATE.internalError });
     items = items.filter((i) => i.kind === 'table' && i.spec.fromSource?.sourceId === source.id);
   } else if (s.on) {
     // Resolved like any name (Materialize: `unknown catalog item 't'`); a system relation has no user indexes.
-    const on = isSystemRelation(s.on) ? undefined : findItem(snapshot, s.on, 0);
+    const on = isSystemRelation(s.on) ? undefined : findItem(snapshot, s.on, 0, scope);
     if (!on && !isSystemRelation(s.on)) throw unknownItem(s.on, 0);
     items = items.filter((i) => i.kind === 'index' && i.spec.onId === on?.id);
   }

@@ -31,6 +31,79 @@ describe('session variables', () => {
     expect(await rows(sql, 'SHOW cluster')).toEqual([['quickstart']]);
     expect(errorOf(await sql('SET cluster = nope; CREATE MATERIALIZED VIEW mv2 AS SELECT 1 AS a'))).toMatchObject({ code: '42704', message: "unknown cluster 'nope'" });
   });
+
+  it("SET search_path and SET database move where the request's later statements create, find and list names", async () => {
+    const { sql } = await sqlClient(p);
+    await ok(sql, "CREATE CLUSTER quickstart (SIZE = '25cc'); CREATE SCHEMA analytics; CREATE DATABASE d; CREATE SCHEMA d.s");
+    await ok(sql, 'SET search_path = nope, analytics, public; CREATE TABLE t (a int); CREATE VIEW v AS SELECT a FROM t; CREATE INDEX i ON t (a)');
+    expect(await rows(sql, "SELECT o.name, s.name FROM mz_objects o JOIN mz_schemas s ON s.id = o.schema_id WHERE o.name IN ('t', 'v', 'i') ORDER BY 1")).toEqual([
+      ['i', 'analytics'],
+      ['t', 'analytics'],
+      ['v', 'analytics'],
+    ]);
+    // SHOW lists the current schema; a later request is a fresh session, back on public.
+    expect((await ok(sql, 'SET schema = analytics; SHOW TABLES'))[1].rows).toEqual([['t', '']]);
+    expect(await rows(sql, 'SHOW TABLES')).toEqual([]);
+    expect(errorOf(await sql('DROP VIEW v'))).toMatchObject({ code: '42P01', message: "unknown catalog item 'v'" });
+    await ok(sql, 'SET search_path = analytics; DROP VIEW v');
+    // The session's database: its schemas, for names with a schema and without.
+    await ok(sql, 'SET database = d; CREATE TABLE s.x (a int); CREATE TABLE y (a int); CREATE SCHEMA s2');
+    expect(await rows(sql, "SELECT d.name, s.name, t.name FROM mz_tables t JOIN mz_schemas s ON s.id = t.schema_id JOIN mz_databases d ON d.id = s.database_id WHERE t.name IN ('x', 'y') ORDER BY 3")).toEqual([
+      ['d', 's', 'x'],
+      ['d', 'public', 'y'],
+    ]);
+    expect((await ok(sql, 'SET database = d; SHOW SCHEMAS'))[1].rows.map((r: string[]) => r[0]).sort()).toEqual(expect.arrayContaining(['public', 's', 's2']));
+    expect(errorOf(await sql('SET search_path = nope; CREATE TABLE z (a int)'))).toMatchObject({ code: '3F000', message: 'no valid schema selected' });
+    expect(errorOf(await sql('SET database = nope; CREATE SCHEMA z'))).toMatchObject({ message: 'no database specified and no active database' });
+  });
+
+  it("SHOW schema is the session's current schema, and SET of a database or cluster that does not exist says so, as Materialize does", async () => {
+    const { sql } = await sqlClient(p);
+    await ok(sql, 'CREATE SCHEMA analytics');
+    const r = await ok(sql, "SET search_path = nope, analytics; SHOW schema; SET search_path = nope; SHOW schema; SET database = nope; SET cluster = 'nope'");
+    expect(r[1]).toMatchObject({ rows: [['analytics']], desc: { columns: [{ name: 'schema' }] } });
+    expect(r[3]).toMatchObject({ rows: [[null]], notices: [{ message: 'no schema on the search path exists: nope', severity: 'notice' }] });
+    expect(r[4].notices).toEqual([{ message: 'database "nope" does not exist', severity: 'notice' }]);
+    expect(r[5].notices).toEqual([{ message: 'cluster "nope" does not exist', severity: 'notice' }]);
+  });
+
+  it('the options query parameter gives the session its variables first, as Materialize\'s HTTP API does', async () => {
+    const { sql } = await sqlClient(p);
+    await ok(sql, 'CREATE SCHEMA analytics');
+    const r = await sql('CREATE TABLE t (a int); SHOW search_path; SHOW TABLES', { options: { search_path: 'analytics', application_name: 'dbt' } });
+    expect(r.status).toBe(200);
+    expect(r.body.results[1].rows).toEqual([['analytics']]);
+    expect(r.body.results[2].rows).toEqual([['t', '']]);
+    expect(await rows(sql, 'SHOW TABLES FROM analytics')).toEqual([['t', '']]);
+    // A SET in the request still wins over the options, for the statements after it.
+    const set = await sql('SET search_path = public; SHOW search_path', { options: { search_path: 'analytics' } });
+    expect(set.body.results[1].rows).toEqual([['public']]);
+  });
+
+  it('refuses options that are not a JSON object of strings, or that SET would refuse, before any statement runs', async () => {
+    const { sql, password } = await sqlClient(p);
+    const send = async (options: string) => {
+      const r = await fetch(`${p.url}/api/sql?options=${encodeURIComponent(options)}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${password}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'CREATE TABLE t (a int)' }),
+      });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    for (const [options, code, message] of [
+      ['[1]', '08P01', 'Failed to deserialize "options" map'],
+      ['{"search_path": 5}', '08P01', 'Failed to deserialize "options" map'],
+      ['not json', '08P01', 'Failed to deserialize "options" map'],
+      ['{"nope": "1"}', '42704', 'options: unrecognized configuration parameter "nope"'],
+      ['{"transaction_isolation": "bogus"}', '22023', 'options: invalid value for parameter "transaction_isolation": "bogus"'],
+      ['{"mz_version": "1"}', '55P02', 'options: parameter "mz_version" cannot be changed'],
+    ] as const) {
+      const r = await send(options);
+      expect({ options, status: r.status, error: r.body.error ?? r.body.results?.[0]?.error }).toMatchObject({ options, status: 400, error: { code, message } });
+    }
+    // Nothing ran.
+    expect(await rows(sql, 'SHOW TABLES')).toEqual([]);
+  });
 });
 
 describe('ALTER ROLE ... SET / RESET', () => {

@@ -8,7 +8,11 @@
  * rules or our test files. The scores of each part may not drop below floor.json (a ratchet: raise
  * it when they improve). Statements the tests run on other connections (as mz_system or a role
  * they made) are replayed as that user for the state they leave, and not scored; mz_system makes
- * the quickstart cluster, as in Materialize. The environment mirrors a fresh
+ * the quickstart cluster, as in Materialize. Each statement is a request of its own, which keeps
+ * what the test's connection would keep between statements: the session variables it SET (sent as
+ * the request's `options`) and its temporary items (made again in the request, before it).
+ * Transaction blocks are not carried: BEGIN, each statement of the block and COMMIT are requests of
+ * their own. The environment mirrors a fresh
  * Materialize one: the `quickstart` cluster exists. Upstream systems (Kafka, PostgreSQL) of
  * Materialize's test harness are not here, so connections are not probed.
  */
@@ -18,6 +22,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDynamoLocal, type DynamoLocal } from '../../local/emulators';
 import type { Pipeline } from '../../local/pipeline';
 import { sqlClient, testPipeline, type SqlClient } from '../helpers/pipeline';
+import { normalizeSetting, variableName } from '../../shared/planner/session';
+import type { ParsedStatement } from '../../shared/sql/ast';
+import { parse } from '../../shared/sql/parser';
 import type { CaseFile } from './extract';
 import { caseFileNames, HELD_BACK_FILE, heldBack } from './parts';
 import { Blocked, kindOf, tally, type OurAnswer, type Scores, type Verdict } from './score';
@@ -51,12 +58,98 @@ afterAll(async () => {
   await ddb?.stop();
 });
 
-async function answer(sql: SqlClient, query: string): Promise<OurAnswer> {
-  const r = await sql(query);
+async function answer(sql: SqlClient, query: string, session?: Session): Promise<OurAnswer> {
+  const prefix = session?.temporaries.statements() ?? [];
+  const r = await sql(prefix.length ? [...prefix, query].join(';\n') : query, session ? { options: session.vars.values() } : {});
   const results: any[] = r.body?.results ?? [];
-  const failed = results.find((x) => x.error) ?? (r.body?.error ? { error: r.body.error } : undefined);
+  const at = results.findIndex((x) => x.error);
+  // The session's temporary items could not be made again (what they read is gone, as a CASCADE in
+  // Materialize would have taken them): the statement is answered without them.
+  if (at >= 0 && at < prefix.length) return answer(sql, query, session && { vars: session.vars, temporaries: new Temporaries() });
+  const failed = results[at] ?? (r.body?.error ? { error: r.body.error } : undefined);
   if (failed) return { ok: false, ...failed.error };
   return { ok: r.status === 200 };
+}
+
+/** A case's statements as our parser reads them; none when it does not (such a statement changes no session state here). */
+function statementsOf(sql: string): ParsedStatement[] {
+  try {
+    return parse(sql);
+  } catch {
+    return [];
+  }
+}
+
+/** What a test file's connection keeps between its statements, which are requests of their own here. */
+interface Session {
+  readonly vars: SessionVars;
+  readonly temporaries: Temporaries;
+}
+
+/**
+ * The session's temporary items (`CREATE TEMPORARY VIEW`, an index on one), which Materialize's
+ * session keeps for its later statements and an HTTP request (a session of its own) cannot be
+ * given: the statements that made them (and dropped them since) are sent again before each later
+ * statement, in the same request, so that it sees them as the test's connection does. Nothing of
+ * theirs is ever committed.
+ */
+class Temporaries {
+  private readonly made: string[] = [];
+  private readonly names = new Set<string>();
+
+  statements(): readonly string[] {
+    return this.made;
+  }
+
+  /** After `sql` succeeded: whether it made or dropped temporary items. */
+  took(sql: string): void {
+    const statements = statementsOf(sql);
+    const temporary = (n: readonly string[]) => (n.length === 1 || (n.length === 2 && n[0] === 'mz_temp')) && this.names.has(n[n.length - 1]!);
+    for (const { statement: s } of statements) {
+      if (s.kind === 'create_view' && s.temporary) {
+        this.made.push(sql);
+        this.names.add(s.name[s.name.length - 1]!);
+      } else if (s.kind === 'create_index' && temporary(s.on)) {
+        this.made.push(sql);
+        if (s.name) this.names.add(s.name);
+      } else if (s.kind === 'drop' && s.names.length > 0 && s.names.every(temporary)) {
+        this.made.push(sql);
+        for (const n of s.names) this.names.delete(n[n.length - 1]!);
+      }
+    }
+  }
+}
+
+/**
+ * The session variables a test file's connection SET (search_path, database, cluster, ...), sent
+ * with each later statement as the HTTP API's `options`: each statement is a request of its own,
+ * and a real session keeps what it SET. A SET is taken when it succeeded, as the server normalized
+ * it (the planner's own rules); RESET and SET ... TO DEFAULT go back to the default. SET LOCAL lasts
+ * until the end of its transaction, which is its own request here, so it is not carried.
+ */
+class SessionVars {
+  private readonly vars = new Map<string, string>();
+
+  values(): Record<string, string> {
+    return Object.fromEntries(this.vars);
+  }
+
+  /** After `sql` succeeded: what it SET or RESET (statements that fail to parse here change nothing). */
+  took(sql: string): void {
+    const statements = statementsOf(sql);
+    for (const { statement: s } of statements) {
+      if (s.kind === 'set_variable' && !s.local) {
+        if (s.value === 'default') this.vars.delete(variableName(s.name));
+        else {
+          const n = normalizeSetting(s.name, s.value);
+          this.vars.set(n.name, n.value);
+        }
+      } else if (s.kind === 'reset_variable') {
+        if (s.name === 'all') this.vars.clear();
+        else this.vars.delete(variableName(s.name));
+      }
+    }
+  }
 }
 
 /** Setup statements whose outcome was not Materialize's (listed with CONFORMANCE_ONLY). */
@@ -71,6 +164,7 @@ async function replay(file: CaseFile): Promise<{ file: CaseFile; cases: CaseFile
   const verdicts: Verdict[] = [];
   const answers: OurAnswer[] = [];
   let blocked = new Blocked();
+  let session: Session = { vars: new SessionVars(), temporaries: new Temporaries() };
   for (const c of file.cases) {
     if (!client || c.reset) {
       // Materialize's tests run as the role materialize, which is no superuser there.
@@ -80,6 +174,7 @@ async function replay(file: CaseFile): Promise<{ file: CaseFile; cases: CaseFile
       const made = await answer(system, PREAMBLE);
       if (!made.ok) throw new Error(`preamble: ${made.code} ${made.message}`);
       blocked = new Blocked();
+      session = { vars: new SessionVars(), temporaries: new Temporaries() };
     }
     if (c.setup) {
       // Another connection's statement, replayed for the state it leaves and not scored, with a
@@ -95,7 +190,11 @@ async function replay(file: CaseFile): Promise<{ file: CaseFile; cases: CaseFile
       if (a.ok !== (c.expect === 'ok')) setupMisses.push({ at: `${file.source}:${c.line}`, user, sql: c.sql.slice(0, 300), expect: c.expect, got: a.ok ? 'ok' : `${a.code} ${a.message}` });
       continue;
     }
-    const a = await answer(client, c.sql);
+    const a = await answer(client, c.sql, session);
+    if (a.ok) {
+      session.vars.took(c.sql);
+      session.temporaries.took(c.sql);
+    }
     cases.push(c);
     answers.push(a);
     verdicts.push(blocked.judge(c, a));

@@ -59,7 +59,17 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
 }
 
 export interface SqlClient {
-  (query: string, init?: { password?: string | null; body?: string; contentType?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  (
+    query: string,
+    init?: {
+      password?: string | null;
+      body?: string;
+      contentType?: string | null;
+      headers?: Record<string, string>;
+      /** Session variables for the request's session: the `options` query parameter (Materialize's). */
+      options?: Readonly<Record<string, string>>;
+    },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 /**
@@ -75,7 +85,8 @@ export async function sqlClient(p: Pipeline, tenant = `t${randomBytes(4).toStrin
     const ct = init.contentType === undefined ? 'application/json' : init.contentType;
     if (ct !== null) headers['content-type'] = ct;
     Object.assign(headers, init.headers ?? {});
-    const res = await fetch(`${p.url}/api/sql`, { method: 'POST', headers, body: init.body ?? JSON.stringify({ query }) });
+    const options = init.options && Object.keys(init.options).length ? `?options=${encodeURIComponent(JSON.stringify(init.options))}` : '';
+    const res = await fetch(`${p.url}/api/sql${options}`, { method: 'POST', headers, body: init.body ?? JSON.stringify({ query }) });
     const text = await res.text();
     let body: any = text;
     try {

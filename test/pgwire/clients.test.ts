@@ -223,6 +223,33 @@ describe('node-postgres', () => {
     }
   });
 
+  it("resolves names by the connection's search_path and database across its statements and blocks, as Materialize's session does", async () => {
+    const c = new pg.Client({ ...config(), options: `--tenant=${tenant} --search_path=wire_s,public` });
+    await c.connect();
+    try {
+      await c.query('CREATE SCHEMA wire_s');
+      // The startup parameter holds for the connection's later statements.
+      await c.query('CREATE TABLE wire_t (a int)');
+      await c.query('CREATE VIEW wire_v AS SELECT a FROM wire_t');
+      expect((await c.query('SHOW TABLES')).rows).toEqual([{ name: 'wire_t', comment: '' }]);
+      expect(await rows(http, "SELECT s.name FROM mz_objects o JOIN mz_schemas s ON s.id = o.schema_id WHERE o.name IN ('wire_t', 'wire_v')")).toEqual([['wire_s'], ['wire_s']]);
+      // A block is planned again at its COMMIT with the SETs it made.
+      await c.query('BEGIN');
+      await c.query('SET search_path = public');
+      await c.query('CREATE TABLE wire_p (a int)');
+      await c.query('COMMIT');
+      expect(await rows(http, "SELECT s.name FROM mz_tables t JOIN mz_schemas s ON s.id = t.schema_id WHERE t.name = 'wire_p'")).toEqual([['public']]);
+      const e = await c.query('DROP VIEW wire_v').catch((x: Error & { code?: string }) => x);
+      expect((e as { code?: string }).code).toBe('42P01');
+      await c.query('SET schema = wire_s');
+      await c.query('DROP VIEW wire_v');
+      await c.query('DROP TABLE wire_t');
+      await c.query('DROP TABLE public.wire_p');
+    } finally {
+      await c.end();
+    }
+  });
+
   it('serves a pool of many concurrent connections', async () => {
     const pool = new pg.Pool({ ...config(), max: 40 });
     try {

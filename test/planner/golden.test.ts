@@ -27,6 +27,7 @@ import { CatalogSnapshot, DEFAULT_DATABASE, DEFAULT_SCHEMA, type CatalogObject }
 import { objectsAfter, type CatalogOp, type NameSpace } from '../../shared/catalog/ops';
 import { ControlPlaneError } from '../../shared/errors';
 import { occasionalNeeded, Planner, type PlanContext, type StatementPlan } from '../../shared/planner/plan';
+import { Session, sessionScope } from '../../shared/planner/session';
 import { Workspace } from '../../shared/planner/workspace';
 import type { Statement } from '../../shared/sql/ast';
 import { parse } from '../../shared/sql/parser';
@@ -180,28 +181,41 @@ function tryParse(sql: string): ReturnType<typeof parse> {
   }
 }
 
+/** SET and RESET as the SQL API applies them to the request's session. */
+function applySession(session: Session, plan: StatementPlan): void {
+  if (plan.kind !== 'session') return;
+  if (plan.statement.kind === 'set_variable') session.set(plan.statement.name, plan.statement.value, plan.statement.local);
+  else if (plan.statement.kind === 'reset_variable') session.reset(plan.statement.name);
+}
+
 function run(input: string): Outcome {
   const lines = input.split('\n');
   const setup = lines.filter((l) => l.startsWith('> ')).map((l) => l.slice(2));
   const request = lines.filter((l) => !l.startsWith('> ')).join('\n');
   let n = 0;
   // The occasional planner parts only where the API would load them: every case checks occasionalNeeded().
+  // Each request is a session of its own, as over HTTP: its SETs move where its later statements resolve names.
+  let session = new Session();
   const ctxFor = (sql: string): PlanContext => ({
     principal: 'tester',
     now: NOW,
     newId: () => `u${++n}`,
+    currentCluster: () => session.get('cluster'),
+    nameScope: () => sessionScope(session),
     relationsReferenced,
     viewShape,
     ...(tryParse(sql).some((ps) => occasionalNeeded(ps.statement)) ? { occasional } : {}),
   });
   let snapshot = new CatalogSnapshot('t', bootstrap());
   for (const sql of setup) {
+    session = new Session();
     const ws = new Workspace(snapshot, NOW);
     const planner = new Planner(ws, ctxFor(sql));
-    for (const ps of parse(sql)) planner.plan(ps);
+    for (const ps of parse(sql)) applySession(session, planner.plan(ps));
     // What the commit writes, as the store applies it (a temporary item is in no commit).
     snapshot = new CatalogSnapshot('t', [...CatalogSnapshot.derive(snapshot, objectsAfter(ws.diff())).byId.values()]);
   }
+  session = new Session();
   const ws = new Workspace(snapshot, NOW);
   const planner = new Planner(ws, ctxFor(request));
   const out: string[] = [];
@@ -210,7 +224,9 @@ function run(input: string): Outcome {
     for (const ps of parse(request)) {
       kinds.push(ps.statement.kind);
       if (ps.statement.kind === 'explain_effects') kinds.push(ps.statement.statement.kind);
-      out.push(...planLines(planner.plan(ps)));
+      const plan = planner.plan(ps);
+      applySession(session, plan);
+      out.push(...planLines(plan));
     }
   } catch (e) {
     if (!(e instanceof ControlPlaneError)) throw e;
