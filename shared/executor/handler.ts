@@ -8,10 +8,10 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { ChangeMessageVisibilityBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { RetryLater, SimulatedCrash } from '../errors';
+import { loadSqs, type SqsSender } from '../clients/lazy';
 import type { Controller } from '../definitions';
 import type { Admission } from '../router/admission';
 import { sendEffects } from '../router/fast-path';
@@ -20,7 +20,8 @@ import { backoffMs, budgetSpent } from '../effects/retry-policies';
 import { EffectExecutor, type ExecutorDeps } from './executor';
 
 export interface ExecutorHandlerDeps extends ExecutorDeps {
-  readonly sqs: SQSClient;
+  /** Called only to delay failed messages and to send a tenant's next effects: it may load on first use (shared/clients/lazy.ts). */
+  readonly sqs: SqsSender;
   readonly queueUrl: string;
   readonly logger: Logger;
   /**
@@ -77,6 +78,7 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
   };
 
   const setVisibility = async (records: readonly SQSRecord[], delaySeconds: number): Promise<void> => {
+    const { ChangeMessageVisibilityBatchCommand } = await loadSqs();
     for (let i = 0; i < records.length; i += 10) {
       const chunk = records.slice(i, i + 10);
       const r = await deps.sqs.send(

@@ -10,17 +10,25 @@
  * (shared/router/admission.ts); admission is idempotent, so the router admits the same ones again.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { loadSqs, type LazySqsSender, type SqsSender } from '../clients/lazy';
 import type { FaultInjector } from '../dataplane/faults';
 import type { Controller } from '../definitions';
 import { messageForEffect, type RoutedMessage } from './routing';
 import type { Admission } from './admission';
 import type { EffectRecord } from '../effects/model';
 
-export type EffectSender = (effects: readonly EffectRecord[]) => Promise<void>;
+export interface EffectSender {
+  (effects: readonly EffectRecord[]): Promise<void>;
+  /**
+   * Called as a commit with effects starts: a client that loads on first use starts loading while
+   * the commit is in flight (shared/clients/lazy.ts), not after it. Optional: a no-op.
+   */
+  prepare?(): void;
+}
 
 export interface FastPathDeps {
-  readonly sqs: SQSClient;
+  /** A lazily loaded client is preloaded by the sender's `prepare`. */
+  readonly sqs: SqsSender & Partial<Pick<LazySqsSender, 'preload'>>;
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly logger: Logger;
   readonly faults?: FaultInjector;
@@ -36,12 +44,14 @@ const SQS_BATCH = 10;
  * order given within a queue, so a message group's messages keep their outbox order. Throws at
  * the first entry refused: sending past it could put a group's later effect ahead of an earlier one.
  */
-export async function sendEffects(sqs: SQSClient, queueUrls: Readonly<Record<Controller, string>>, effects: readonly EffectRecord[]): Promise<void> {
+export async function sendEffects(sqs: SqsSender, queueUrls: Readonly<Record<Controller, string>>, effects: readonly EffectRecord[]): Promise<void> {
   const byQueue = new Map<Controller, RoutedMessage[]>();
   for (const e of effects) {
     const m = messageForEffect(e);
     if (m) byQueue.set(m.controller, [...(byQueue.get(m.controller) ?? []), m]);
   }
+  if (byQueue.size === 0) return;
+  const { SendMessageBatchCommand } = await loadSqs();
   const sendAll = async ([controller, messages]: [Controller, RoutedMessage[]]) => {
     for (let i = 0; i < messages.length; i += SQS_BATCH) {
       const chunk = messages.slice(i, i + SQS_BATCH);
@@ -60,7 +70,7 @@ export async function sendEffects(sqs: SQSClient, queueUrls: Readonly<Record<Con
 }
 
 export function createEffectSender(deps: FastPathDeps): EffectSender {
-  return async (effects) => {
+  const send: EffectSender = async (effects) => {
     // A crash here (after the commit, before the send) is the case the stream path covers.
     deps.faults?.point('api.before-fast-path');
     try {
@@ -71,4 +81,6 @@ export function createEffectSender(deps: FastPathDeps): EffectSender {
       deps.logger.warn('fast path send failed; the router sends these effects', { error: String((err as Error)?.message ?? err) });
     }
   };
+  send.prepare = () => deps.sqs.preload?.();
+  return send;
 }
