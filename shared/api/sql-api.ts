@@ -239,8 +239,6 @@ export class SqlApi {
     const txn: TxnRecord = { txnId: newTxnId(now), principal, statements: statements.map((s) => print(s.statement, { redacted: true })), tags: writeTags, createdAt: ctx.now };
     try {
       await writeSecretValues(secrets, tenant, planner.secretWrites());
-      // The fast path's SQS client, when it loads on first use, loads while the commit is in flight.
-      if (changes.effects.length) this.deps.sendEffects?.prepare?.();
       await store.commit(tenant, changes, txn, idem && { ...idem, status: 200, body: JSON.stringify({ results }) }, basis);
     } catch (err) {
       if (err instanceof CommitConflictError || !(err instanceof ControlPlaneError)) throw err;

@@ -5,8 +5,10 @@
  *
  * - SQS: the executors send only when a settle frees a slot for a tenant's next effect or a
  *   message must be delayed, the sweeper only when it replays an effect, the DDL function only
- *   after a commit with effects (it preloads the client while that commit is in flight). The
- *   stream router sends on every event and keeps ./sqs.ts.
+ *   after a commit with effects (a read never sends). The stream router sends on every event and
+ *   keeps ./sqs.ts. (Starting the DDL function's load as its commit went out, to overlap the
+ *   commit's round trip, measured no better: the load's synchronous work delayed the handling of
+ *   the commit's answer about as much as it saved.)
  * - EventBridge: the stream router publishes only the records that are status events.
  *
  * Callers build their commands from {@link loadSqs} / {@link loadEventBridge}: a static import of a
@@ -39,29 +41,14 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-/** An {@link SqsSender} over ./sqs.ts's client, built on the first `send` (or {@link LazySqsSender.preload}). */
-export interface LazySqsSender extends SqsSender {
-  /**
-   * Starts loading the client without waiting for it, once the I/O already started (a request in
-   * flight) has gone out: the load's synchronous work overlaps the wait for that answer instead of
-   * coming after it.
-   */
-  preload(): void;
-}
-
 /** `send` forwarded to a client built on the first call. */
 function forwardSend<C extends { send: (...args: never[]) => unknown }>(client: () => Promise<C>): C['send'] {
   return (async (...args: Parameters<C['send']>) => (await client()).send(...args)) as C['send'];
 }
 
-export function lazySqsClient(o: ClientOptions): LazySqsSender {
-  const client = loadOnce(() => loadSqs().then((m) => m.makeSqsClient(o)));
-  return {
-    send: forwardSend(client),
-    preload: () => {
-      setImmediate(() => client().catch(() => undefined));
-    },
-  };
+/** An {@link SqsSender} over ./sqs.ts's client, built on the first `send`. */
+export function lazySqsClient(o: ClientOptions): SqsSender {
+  return { send: forwardSend(loadOnce(() => loadSqs().then((m) => m.makeSqsClient(o)))) };
 }
 
 export function lazyEventBridgeClient(o: ClientOptions): EventBridgeSender {

@@ -13,13 +13,13 @@ import { realProber } from '../probes/lazy';
 import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
 import { type DynamoClients, makeDynamoClients } from '../clients/dynamodb';
-import { lazySqsClient, type LazySqsSender } from '../clients/lazy';
+import { lazySqsClient, type SqsSender } from '../clients/lazy';
 import { lazyAwsFingerprintKey, lazyAwsSecretStore } from './lazy-secrets';
 import type { FingerprintKey } from '../secrets/fingerprint-key';
 
 export interface SqlApiDependencies {
-  /** SQS loads on first use, or as a commit with effects starts (the fast path's `prepare`): a read never loads it. */
-  readonly clients: DynamoClients & { readonly sqs: LazySqsSender };
+  /** SQS loads on the fast path's first send: a read never loads it. */
+  readonly clients: DynamoClients & { readonly sqs: SqsSender };
   readonly secrets: SecretStore;
   readonly prober: Prober;
   /** The Idempotency-Key fingerprint's key (a Secrets Manager secret under the stack's prefix, read on the first keyed request). */

@@ -10,25 +10,18 @@
  * (shared/router/admission.ts); admission is idempotent, so the router admits the same ones again.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { loadSqs, type LazySqsSender, type SqsSender } from '../clients/lazy';
+import { loadSqs, type SqsSender } from '../clients/lazy';
 import type { FaultInjector } from '../dataplane/faults';
 import type { Controller } from '../definitions';
 import { messageForEffect, type RoutedMessage } from './routing';
 import type { Admission } from './admission';
 import type { EffectRecord } from '../effects/model';
 
-export interface EffectSender {
-  (effects: readonly EffectRecord[]): Promise<void>;
-  /**
-   * Called as a commit with effects starts: a client that loads on first use starts loading while
-   * the commit is in flight (shared/clients/lazy.ts), not after it. Optional: a no-op.
-   */
-  prepare?(): void;
-}
+export type EffectSender = (effects: readonly EffectRecord[]) => Promise<void>;
 
 export interface FastPathDeps {
-  /** A lazily loaded client is preloaded by the sender's `prepare`. */
-  readonly sqs: SqsSender & Partial<Pick<LazySqsSender, 'preload'>>;
+  /** A real client, or one loaded on its first send (shared/clients/lazy.ts). */
+  readonly sqs: SqsSender;
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly logger: Logger;
   readonly faults?: FaultInjector;
@@ -70,7 +63,7 @@ export async function sendEffects(sqs: SqsSender, queueUrls: Readonly<Record<Con
 }
 
 export function createEffectSender(deps: FastPathDeps): EffectSender {
-  const send: EffectSender = async (effects) => {
+  return async (effects) => {
     // A crash here (after the commit, before the send) is the case the stream path covers.
     deps.faults?.point('api.before-fast-path');
     try {
@@ -81,6 +74,4 @@ export function createEffectSender(deps: FastPathDeps): EffectSender {
       deps.logger.warn('fast path send failed; the router sends these effects', { error: String((err as Error)?.message ?? err) });
     }
   };
-  send.prepare = () => deps.sqs.preload?.();
-  return send;
 }

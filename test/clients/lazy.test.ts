@@ -1,7 +1,7 @@
 /**
  * SDK clients loaded on first use (shared/clients/lazy.ts): the load runs once, a failed one is
  * tried again by the next call, and the lazy SQS client answers like the real one against the SQS
- * emulator (its first send loads the client; a preload loads it without a send).
+ * emulator (its first send loads the client).
  */
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +52,6 @@ describe('lazySqsClient', () => {
   it('sends commands built from the runtime package like an SQSClient', async () => {
     // Prepare
     const lazy = lazySqsClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoints: { sqs: sqs.endpoint } });
-    lazy.preload();
 
     // Act
     const created = await lazy.send(new CreateQueueCommand({ QueueName: 'lazy-test.fifo', Attributes: { FifoQueue: 'true' } }));
