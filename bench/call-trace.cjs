@@ -2,8 +2,20 @@
 // its own, never a timed one): preloaded with `node --require`, it wraps http.request (the SDK's
 // node-http-handler sends through it) and, at exit, prints one line
 // `CALLS <json>`: each call's operation (X-Amz-Target), start and end in ms from the process's start.
+// It also prints `SDK <json>`: each `@aws-sdk/*` package the bundle itself required (the runtime's
+// SDK, loaded with require()), with when, so the phase can tell the packages its import loads from
+// those it loads on first use.
 'use strict';
 const http = require('node:http');
+const Module = require('node:module');
+const sdk = [];
+const load = Module._load;
+Module._load = function _load(request, parent, ...rest) {
+  if (/^@aws-sdk\//.test(request) && parent && !/[\\/]node_modules[\\/]/.test(parent.filename ?? '') && !sdk.some((s) => s.module === request)) {
+    sdk.push({ module: request, at: Math.round(performance.now() * 10) / 10 });
+  }
+  return load.call(this, request, parent, ...rest);
+};
 const original = http.request;
 const calls = [];
 http.request = function request(...args) {
@@ -17,5 +29,6 @@ http.request = function request(...args) {
   return req;
 };
 process.once('exit', () => {
+  process.stderr.write(`SDK ${JSON.stringify(sdk)}\n`);
   process.stderr.write(`CALLS ${JSON.stringify(calls.map((c) => ({ op: c.op, start: Math.round(c.start * 10) / 10, end: c.end === undefined ? null : Math.round(c.end * 10) / 10 })))}\n`);
 });

@@ -233,7 +233,7 @@ export function writeReport(r: Results, dir: string): string[] {
   if (r.bundles) {
     md.push('## 7. Lambda bundles', '');
     md.push(
-      'Cold init = importing the bundle in a fresh `node` (module scope included) + serving one event against the local emulators, p50 of the runs; the AWS SDK column loads only the `@aws-sdk/*` packages the entry leaves external (the Lambda runtime provides them; the bundles load them with `require()`) in a fresh process: the floor under the import time.',
+      'Cold init = importing the bundle in a fresh `node` (module scope included) + serving one event against the local emulators, p50 of the runs; the AWS SDK column loads only the `@aws-sdk/*` packages the import of the bundle loads (the Lambda runtime provides them; the bundles load them with `require()`; seen in a traced run, so a client loaded on first use is not counted) in a fresh process: the floor under the import time.',
       '',
       '| Function | split | entry KiB | chunks (KiB) | largest inputs of the entry (KiB) | cold init p50 ms (import + event) | no source maps ms | AWS SDK import alone ms (packages) | only the SDK it calls ms | SDK bundled in: entry KiB · cold init ms | node boot ms | first event answered |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|',

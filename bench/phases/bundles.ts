@@ -59,8 +59,14 @@ export interface BundleFigure {
   readonly coldInit: ColdInit;
   /** The same without NODE_OPTIONS=--enable-source-maps. */
   readonly coldInitNoSourceMaps: ColdInit;
-  /** The packages the entry leaves external (the runtime's AWS SDK), and importing only them in a fresh process (p50 ms). */
+  /**
+   * The runtime's AWS SDK packages the import loads (seen in the traced run: a package the bundle
+   * loads on first use, with `import()`, is not one), else the packages the entry file names as
+   * external; and importing only them in a fresh process (p50 ms).
+   */
   readonly externalImports: string[];
+  /** The SDK packages the traced run loaded after the import, while serving the first event. */
+  readonly sdkLoadedOnFirstEvent?: string[];
   readonly sdkImportMsP50: number;
   /** Importing only the SDK packages the handler calls (SDK_NEEDED), p50 ms: the difference is spent on clients it never uses. */
   readonly sdkNeededImports: string[];
@@ -305,7 +311,10 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       coldInit: bundled.figure,
     };
     const entryKey = Object.keys(metafile.outputs).find((k) => k.endsWith(`${fn}/index.mjs`))!;
-    const externalImports = [...new Set(metafile.outputs[entryKey]!.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path))].sort();
+    const traced = await tracedCalls(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, eventFor[fn], tmpDir);
+    const externalImports = traced?.sdk
+      ? traced.sdk.atImport
+      : [...new Set(metafile.outputs[entryKey]!.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path))].sort();
     const sdkNeededImports = externalImports.filter((m) => SDK_NEEDED[fn].includes(m));
     const importTimes = async (modules: readonly string[]) => {
       const times: number[] = [];
@@ -328,7 +337,7 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
       if (file) coldProfile = summarizeProfile(JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile, join(profDir, file));
     }
-    const firstEventCalls = await tracedCalls(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, eventFor[fn], tmpDir);
+    const firstEventCalls = traced?.calls;
     out.push({
       function: fn,
       splitChunks: isSplit,
@@ -340,6 +349,7 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       coldInit: withMaps.figure,
       coldInitNoSourceMaps: withoutMaps.figure,
       externalImports,
+      ...(traced?.sdk ? { sdkLoadedOnFirstEvent: traced.sdk.onFirstEvent } : {}),
       sdkImportMsP50: Math.round(summarize(sdk).p50 * 10) / 10,
       sdkNeededImports,
       sdkNeededImportMsP50: Math.round(summarize(sdkNeeded).p50 * 10) / 10,
@@ -351,7 +361,7 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); without source maps ${withoutMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms (only what it calls ${summarize(sdkNeeded).p50.toFixed(1)} ms); SDK bundled: entry ${sdkBundled.entryKiB} KiB, cold init ${sdkBundled.coldInit.totalMsP50} ms; ${withMaps.lastResult.slice(0, 80)}`);
   }
   const after = await coldStarts(baselineFile, 'baseline', baselineEnv, baselineRuns, async () => ({}), tmpDir);
-  const baselineFirstEventCalls = await tracedCalls(baselineFile, 'baseline', baselineEnv, async () => ({}), tmpDir);
+  const baselineFirstEventCalls = (await tracedCalls(baselineFile, 'baseline', baselineEnv, async () => ({}), tmpDir))?.calls;
   const baselineColdInit = mergeColdInits(before.figure, after.figure, before.samples, after.samples);
   bench.log(`cold-init baseline (client-dynamodb + one GetItem): p50 ${baselineColdInit.totalMsP50} ms (before the functions ${before.figure.totalMsP50}, after ${after.figure.totalMsP50})`);
   // The router's cold runs sent real messages to the (paused) live queues: drop them.
@@ -364,14 +374,37 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
   return out.map((b) => ({ ...b, baselineColdInit, ...(baselineFirstEventCalls ? { baselineFirstEventCalls } : {}), coldInitRatio: Math.round((b.coldInit.totalMsP50 / baselineColdInit.totalMsP50) * 100) / 100 }));
 }
 
-/** One more cold run of `bundle`, untimed, with bench/call-trace.cjs preloaded: the first event's AWS calls. */
-async function tracedCalls(bundle: string, fn: string, env: Record<string, string>, event: () => Promise<unknown>, tmpDir: string): Promise<FirstEventCalls | undefined> {
+/**
+ * One more cold run of `bundle`, untimed, with bench/call-trace.cjs preloaded: the first event's AWS
+ * calls, and the SDK packages the bundle loaded during its import and after it.
+ */
+async function tracedCalls(
+  bundle: string,
+  fn: string,
+  env: Record<string, string>,
+  event: () => Promise<unknown>,
+  tmpDir: string,
+): Promise<{ calls?: FirstEventCalls; sdk?: { atImport: string[]; onFirstEvent: string[] } } | undefined> {
   const eventFile = join(tmpDir, `event-${fn}.json`);
   writeFileSync(eventFile, JSON.stringify(await event()));
   const r = await run(process.execPath, ['--require', join(import.meta.dirname, '..', 'call-trace.cjs'), join(import.meta.dirname, '..', 'cold-start.mjs'), bundle, eventFile, fn], env, 60_000);
-  const line = r.stderr.split('\n').find((l) => l.startsWith('CALLS '));
-  if (!line) return undefined;
-  return callRounds(JSON.parse(line.slice('CALLS '.length)) as { op: string; start: number; end: number | null }[]);
+  const lines = r.stderr.split('\n');
+  const callsLine = lines.find((l) => l.startsWith('CALLS '));
+  const sdkLine = lines.find((l) => l.startsWith('SDK '));
+  let imported: number | undefined;
+  try {
+    const o = JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as { bootMs: number; importMs: number };
+    imported = o.bootMs + o.importMs;
+  } catch {
+    imported = undefined;
+  }
+  const loads = sdkLine ? (JSON.parse(sdkLine.slice('SDK '.length)) as { module: string; at: number }[]) : undefined;
+  return {
+    ...(callsLine ? { calls: callRounds(JSON.parse(callsLine.slice('CALLS '.length)) as { op: string; start: number; end: number | null }[]) } : {}),
+    ...(loads && imported !== undefined
+      ? { sdk: { atImport: loads.filter((l) => l.at <= imported).map((l) => l.module).sort(), onFirstEvent: loads.filter((l) => l.at > imported).map((l) => l.module).sort() } }
+      : {}),
+  };
 }
 
 /** Calls grouped into sequential rounds: a call that starts after every earlier call ended begins a new one. Pure. */

@@ -1,17 +1,19 @@
 import { loadConfig } from '../../shared/config';
 import { makeDynamoClients } from '../../shared/clients/dynamodb';
-import { makeSqsClient } from '../../shared/clients/sqs';
+import { lazySqsClient } from '../../shared/clients/lazy';
 import { executorHandler } from '../../shared/lambda/executor';
 import { makeLogger } from '../../shared/lambda/logger';
-import { awsSecretStore } from '../../shared/lambda/secrets';
+import { lazyAwsSecretStore } from '../../shared/lambda/lazy-secrets';
 
 const config = loadConfig(process.env);
 const clients = { region: config.region };
-// Every message this function serves reads or prunes Secrets Manager: its client loads at cold start.
+// Secrets Manager and SQS load on first use: a duplicate delivery (the effect already settled) needs
+// neither, and a message that does need Secrets Manager pays its load where it would have paid the
+// client's first call anyway.
 export const handler = executorHandler({
   config,
-  clients: { ...makeDynamoClients(clients), sqs: makeSqsClient(clients) },
+  clients: { ...makeDynamoClients(clients), sqs: lazySqsClient(clients) },
   controller: 'secrets',
   logger: makeLogger('executor-secrets'),
-  secrets: awsSecretStore(config),
+  secrets: lazyAwsSecretStore(config),
 });

@@ -2,6 +2,12 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { clientConfig, type ClientOptions } from './options';
 
+// The commands the control plane sends, for the callers that load this module on first use
+// (./lazy.ts `loadSqs`): a dynamic import of the client package itself gives a bundle with code
+// splitting only its default export (esbuild wraps the runtime's CommonJS package), of this ES
+// module its named exports.
+export { ChangeMessageVisibilityBatchCommand, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+
 export function makeSqsClient(o: ClientOptions): SQSClient {
   // Requests go to the client's endpoint (the region's, or AWS_ENDPOINT_URL_SQS / `endpoints.sqs`),
   // never to the host a QueueUrl names: our queues are the stack's own, in the function's region,

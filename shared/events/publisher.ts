@@ -2,7 +2,7 @@
  * Where the stream router sends status events: an interface, with the EventBridge adapter for AWS
  * here and the local event log (local/event-log.ts) for `npm start` and the tests.
  */
-import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { loadEventBridge, type EventBridgeSender } from '../clients/lazy';
 import type { ControlPlaneEvent } from './model';
 
 export interface EventPublisher {
@@ -19,12 +19,15 @@ const PUT_EVENTS_BATCH = 10;
 /** The stack's own bus. EventBridge assigns its own event id; ours travels in `detail.event_id`. */
 export class EventBridgePublisher implements EventPublisher {
   constructor(
-    private readonly client: EventBridgeClient,
+    /** An `EventBridgeClient`, or one loaded on first use (shared/clients/lazy.ts). */
+    private readonly client: EventBridgeSender,
     private readonly busName: string,
   ) {}
 
   async publish(events: readonly ControlPlaneEvent[]): Promise<readonly string[]> {
     const failed: string[] = [];
+    if (events.length === 0) return failed;
+    const { PutEventsCommand } = await loadEventBridge();
     for (let i = 0; i < events.length; i += PUT_EVENTS_BATCH) {
       const chunk = events.slice(i, i + PUT_EVENTS_BATCH);
       try {

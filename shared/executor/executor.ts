@@ -33,8 +33,12 @@ export class EffectExecutor {
     };
   }
 
-  /** Processes one delivery; `attempt` is SQS's ApproximateReceiveCount. */
-  async process(msg: EffectMessage, attempt: number): Promise<Outcome> {
+  /**
+   * Processes one delivery; `attempt` is SQS's ApproximateReceiveCount. `o.applying` is told when
+   * the effect is found pending and is about to be applied (a settle, which releases its slot, is
+   * then likely), before the data plane is called.
+   */
+  async process(msg: EffectMessage, attempt: number, o: { applying?: (effect: EffectRecord) => void } = {}): Promise<Outcome> {
     const { effect, object } = await this.load(msg);
     // Gone (aged out) or settled: a duplicate delivery, nothing to do.
     if (!effect || effect.state !== 'pending') return 'duplicate';
@@ -45,6 +49,7 @@ export class EffectExecutor {
       await this.recordAttempt(effect, attempt, `catalog not yet at generation ${effect.generation}`);
       throw new RetryLater(`catalog not yet at generation ${effect.generation} for ${effect.objectId}`, attempt);
     }
+    o.applying?.(effect);
     this.deps.faults?.point('executor.before-dataplane');
     const handler = EFFECT_HANDLERS[effect.kind];
     if (handler.shape === 'step') return handler.run(this.context, effect, attempt);

@@ -8,19 +8,21 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { ChangeMessageVisibilityBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { RetryLater, SimulatedCrash } from '../errors';
+import { loadSqs, type SqsSender } from '../clients/lazy';
 import type { Controller } from '../definitions';
 import type { Admission } from '../router/admission';
 import { sendEffects } from '../router/fast-path';
-import type { EffectMessage } from '../effects/model';
+import type { EffectMessage, EffectRecord } from '../effects/model';
+import type { AdmissionState } from '../catalog/outbox-store';
 import { backoffMs, budgetSpent } from '../effects/retry-policies';
 import { EffectExecutor, type ExecutorDeps } from './executor';
 
 export interface ExecutorHandlerDeps extends ExecutorDeps {
-  readonly sqs: SQSClient;
+  /** Called only to delay failed messages and to send a tenant's next effects: it may load on first use (shared/clients/lazy.ts). */
+  readonly sqs: SqsSender;
   readonly queueUrl: string;
   readonly logger: Logger;
   /**
@@ -32,6 +34,12 @@ export interface ExecutorHandlerDeps extends ExecutorDeps {
 }
 
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+/** A tenant whose slots this invocation released: the effect ids, and its admission item as read early (Admission.next). */
+interface Refill {
+  readonly released: string[];
+  early?: Promise<AdmissionState>;
+}
 
 /** The failed message a group stopped at: the delay the messages behind it get too. */
 interface Blocker {
@@ -45,12 +53,30 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
   /** SQS moves a message to the DLQ on its next receive once this one was its last: maxReceiveCount is the policy's budget. */
   const lastReceive = (record: SQSRecord) => budgetSpent(deps.policy, receiveCount(record));
 
-  /** `released`: the tenants this invocation settled an effect of (released a slot); their next effects go out after the batch. */
-  const processRecord = async (record: SQSRecord, released: Set<string>): Promise<void> => {
+  /**
+   * `refills`: the tenants this invocation settled an effect of (released a slot); their next
+   * effects go out after the batch. The refill's first read, the tenant's admission item, starts
+   * as an effect is found pending, alongside the data plane call, instead of after the settle.
+   */
+  const processRecord = async (record: SQSRecord, refills: Map<string, Refill>): Promise<void> => {
     const msg = JSON.parse(record.body) as EffectMessage;
     const attempt = receiveCount(record);
-    const outcome = await executor.process(msg, attempt);
-    if (outcome === 'applied' || outcome === 'superseded' || outcome === 'failed') released.add(msg.tenant);
+    let early: { readonly effectId: string; readonly state: Promise<AdmissionState> } | undefined;
+    const applying = (effect: EffectRecord) => {
+      if (!deps.admission) return;
+      const state = deps.admission.admission.state(effect.tenant);
+      // Awaited by the refill, or by nobody (the apply failed): never unhandled meanwhile.
+      state.catch(() => undefined);
+      early = { effectId: effect.effectId, state };
+    };
+    const outcome = await executor.process(msg, attempt, { applying });
+    if (outcome === 'applied' || outcome === 'superseded' || outcome === 'failed') {
+      const refill = refills.get(msg.tenant) ?? { released: [] };
+      refill.released.push(early?.effectId ?? msg.effectId);
+      // The latest read: taken before this settle, after the tenant's earlier ones in the batch.
+      if (early) refill.early = early.state;
+      refills.set(msg.tenant, refill);
+    }
     logger.info('effect processed', { effectId: msg.effectId, objectId: msg.objectId, generation: msg.generation, outcome, attempt });
   };
 
@@ -59,14 +85,14 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
    * Best effort: what fails here stays pending, and the next settle of the tenant's effects or
    * the sweeper sends it.
    */
-  const sendNext = async (tenants: ReadonlySet<string>): Promise<void> => {
+  const sendNext = async (refills: ReadonlyMap<string, Refill>): Promise<void> => {
     const a = deps.admission;
-    if (!a || tenants.size === 0) return;
+    if (!a || refills.size === 0) return;
     deps.faults?.point('executor.before-next');
     await Promise.all(
-      [...tenants].map(async (tenant) => {
+      [...refills].map(async ([tenant, refill]) => {
         try {
-          const next = await a.admission.next(tenant);
+          const next = await a.admission.next(tenant, refill.early ? { state: refill.early, released: refill.released } : undefined);
           await sendEffects(deps.sqs, a.queueUrls, next);
           if (next.length) logger.info('admitted and sent the next effects of a tenant', { tenant, count: next.length });
         } catch (err) {
@@ -77,6 +103,7 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
   };
 
   const setVisibility = async (records: readonly SQSRecord[], delaySeconds: number): Promise<void> => {
+    const { ChangeMessageVisibilityBatchCommand } = await loadSqs();
     for (let i = 0; i < records.length; i += 10) {
       const chunk = records.slice(i, i + 10);
       const r = await deps.sqs.send(
@@ -100,7 +127,7 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
    * sweeper while its copy waits there, and a later redrive would duplicate it.
    */
   const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const released = new Set<string>();
+    const refills = new Map<string, Refill>();
     const failures: SQSRecord[] = [];
     const blocked = new Map<string, Blocker>();
     const skipped = new Map<number, SQSRecord[]>();
@@ -114,7 +141,7 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
         continue;
       }
       try {
-        await processRecord(record, released);
+        await processRecord(record, refills);
       } catch (err) {
         failures.push(record);
         if (err instanceof SimulatedCrash) {
@@ -136,7 +163,7 @@ export function createExecutorHandler(deps: ExecutorHandlerDeps): SqsHandler {
       logger.info('messages behind a failed one in their group come back with it', { count: records.length, delaySeconds });
       await setVisibility(records, delaySeconds);
     }
-    await sendNext(released);
+    await sendNext(refills);
     return { batchItemFailures: failures.map((r) => ({ itemIdentifier: r.messageId })) };
   };
 

@@ -9,14 +9,14 @@ import type { Config } from '../config';
 import type { Prober } from '../probes/types';
 import type { FingerprintKey } from '../secrets/fingerprint-key';
 import type { SecretStore } from '../secrets/store';
-import { createEffectSender } from '../router/fast-path';
+import { createEffectSender, type FastPathDeps } from '../router/fast-path';
 import type { FaultInjector } from '../dataplane/faults';
 import { makeAdmission } from './admission';
 
 /** The SQL API of the DDL function, as its handler and the Postgres wire endpoint run it. */
 export function sqlApiFor(
   cfg: Config,
-  clients: Pick<Clients, 'doc'> & Partial<Pick<Clients, 'sqs'>>,
+  clients: Pick<Clients, 'doc'> & { readonly sqs?: FastPathDeps['sqs'] },
   logger: Logger,
   secrets?: SecretStore,
   prober?: Prober,
@@ -37,7 +37,7 @@ export function sqlApiFor(
 /** With an SQS client, committed effects take the fast path to their queues (shared/router/fast-path.ts). */
 export function apiHandler(
   cfg: Config,
-  clients: Pick<Clients, 'doc'> & Partial<Pick<Clients, 'sqs'>>,
+  clients: Pick<Clients, 'doc'> & { readonly sqs?: FastPathDeps['sqs'] },
   logger: Logger,
   secrets?: SecretStore,
   prober?: Prober,

@@ -1,6 +1,7 @@
 /** An effect executor's handler (one controller's queue → the data plane), built from a Config and its clients. */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clients } from '../aws';
+import type { SqsSender } from '../clients/lazy';
 import { tableStores } from '../catalog/stores';
 import type { Config } from '../config';
 import type { DataPlane } from '../dataplane/contract';
@@ -14,7 +15,8 @@ import { makeAdmission } from './admission';
 
 export interface ExecutorHandlerOptions {
   readonly config: Config;
-  readonly clients: Pick<Clients, 'doc' | 'sqs'>;
+  /** SQS may be a client loaded on first use (shared/clients/lazy.ts): an executor's typical message sends nothing. */
+  readonly clients: Pick<Clients, 'doc'> & { readonly sqs: SqsSender };
   readonly controller: Controller;
   readonly logger: Logger;
   /** Fault injection for the reference data plane (tests, chaos). @default none */

@@ -1,7 +1,8 @@
 /**
  * The Secrets Manager secret store, loaded on first use. The DDL API needs it only for CREATE /
- * ALTER SECRET and the sweeper only to probe a connector that uses a secret: their cold start
- * should not load the Secrets Manager client (with code splitting, ./secrets becomes a chunk).
+ * ALTER SECRET, the sweeper only to probe a connector that uses a secret, and the secrets executor
+ * not for a duplicate delivery: their cold start should not load the Secrets Manager client (with
+ * code splitting, ./secrets becomes a chunk).
  */
 import type { Config } from '../config';
 import type { FingerprintKey } from '../secrets/fingerprint-key';

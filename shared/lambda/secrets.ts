@@ -1,7 +1,7 @@
 /**
  * In AWS, secret values live in Secrets Manager. Importing this module loads the Secrets Manager
- * client package: the secrets executor does (every message it serves needs it); the functions that
- * need it only for some requests use {@link lazyAwsSecretStore} (lazy-secrets.ts) instead.
+ * client package: the functions use {@link lazyAwsSecretStore} (lazy-secrets.ts), which imports it
+ * on first use, so a cold start whose first event reads no secret does not load it.
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Config } from '../config';

@@ -7,19 +7,19 @@
  * fast-path sender through either door, and both get the grants of `grantSqlApi`
  * (cdk/constructs/ddl-api.ts).
  */
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
 import { probeNetworkPolicy } from '../probes/addresses';
 import { realProber } from '../probes/lazy';
 import type { Prober } from '../probes/types';
 import type { SecretStore } from '../secrets/store';
 import { type DynamoClients, makeDynamoClients } from '../clients/dynamodb';
-import { makeSqsClient } from '../clients/sqs';
+import { lazySqsClient, type SqsSender } from '../clients/lazy';
 import { lazyAwsFingerprintKey, lazyAwsSecretStore } from './lazy-secrets';
 import type { FingerprintKey } from '../secrets/fingerprint-key';
 
 export interface SqlApiDependencies {
-  readonly clients: DynamoClients & { readonly sqs: SQSClient };
+  /** SQS loads on the fast path's first send: a read never loads it. */
+  readonly clients: DynamoClients & { readonly sqs: SqsSender };
   readonly secrets: SecretStore;
   readonly prober: Prober;
   /** The Idempotency-Key fingerprint's key (a Secrets Manager secret under the stack's prefix, read on the first keyed request). */
@@ -29,7 +29,7 @@ export interface SqlApiDependencies {
 export function awsSqlApiDependencies(cfg: Config): SqlApiDependencies {
   const clients = { region: cfg.region };
   return {
-    clients: { ...makeDynamoClients(clients), sqs: makeSqsClient(clients) },
+    clients: { ...makeDynamoClients(clients), sqs: lazySqsClient(clients) },
     secrets: lazyAwsSecretStore(cfg),
     // Where probes may connect: PROBE_NETWORKS (`-c probeNetworks=private`), as for the sweeper and the reporter.
     prober: realProber({ network: probeNetworkPolicy(cfg.probeNetworks) }),

@@ -6,6 +6,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import type { Clients } from '../aws';
+import type { SqsSender } from '../clients/lazy';
 import { tableStores } from '../catalog/stores';
 import type { Config } from '../config';
 import type { DataPlane } from '../dataplane/contract';
@@ -18,7 +19,7 @@ import { makeDataPlane } from './data-plane';
 import { makeAdmission } from './admission';
 import { FULL_PASS_EVENT } from '../definitions';
 
-export function makeSweeper(cfg: Config, clients: Pick<Clients, 'doc' | 'sqs'>, logger: Logger, extra: { dataPlane?: DataPlane; prober?: Prober; secrets?: SecretStore; fullPass?: FullPassOptions | false; faults?: FaultInjector } = {}): Sweeper {
+export function makeSweeper(cfg: Config, clients: Pick<Clients, 'doc'> & { readonly sqs: SqsSender }, logger: Logger, extra: { dataPlane?: DataPlane; prober?: Prober; secrets?: SecretStore; fullPass?: FullPassOptions | false; faults?: FaultInjector } = {}): Sweeper {
   return new Sweeper({ ...tableStores(clients.doc, cfg.catalogTable), sqs: clients.sqs, queueUrls: cfg.queueUrls, logger, admission: makeAdmission(cfg, clients.doc), ...extra });
 }
 
@@ -35,7 +36,7 @@ export const SWEEP_TIME_BUDGET = 0.5;
  * its own schedule ({@link FULL_PASS_EVENT}), the full pass, so the full pass's period does not
  * depend on the due work's. Both stop at {@link SWEEP_TIME_BUDGET} of the invocation's time.
  */
-export function sweeperHandler(cfg: Config, clients: Pick<Clients, 'doc' | 'sqs'>, logger: Logger, metrics: Metrics, extra: { prober?: Prober; secrets?: SecretStore } = {}) {
+export function sweeperHandler(cfg: Config, clients: Pick<Clients, 'doc'> & { readonly sqs: SqsSender }, logger: Logger, metrics: Metrics, extra: { prober?: Prober; secrets?: SecretStore } = {}) {
   const sweeper = makeSweeper(cfg, clients, logger, { dataPlane: makeDataPlane(cfg, clients), ...extra });
   const handler = async (event: ScheduledEvent | typeof FULL_PASS_EVENT, context: Context) => {
     const deadline = Date.now() + Math.floor(context.getRemainingTimeInMillis() * SWEEP_TIME_BUDGET);

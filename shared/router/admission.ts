@@ -17,7 +17,7 @@
  *
  * The state is one item per tenant, owned by OutboxStore (shared/catalog/outbox-store.ts).
  */
-import type { AdmitResult, OutboxStore, PendingEffect } from '../catalog/outbox-store';
+import type { AdmissionState, AdmitResult, OutboxStore, PendingEffect } from '../catalog/outbox-store';
 
 export interface AdmissionDeps {
   readonly outbox: Pick<OutboxStore, 'admit' | 'admission' | 'unadmitted'>;
@@ -39,6 +39,23 @@ export function byTenant<T extends Admissible>(items: readonly T[]): Map<string,
   const out = new Map<string, T[]>();
   for (const item of items) out.set(item.tenant, [...(out.get(item.tenant) ?? []), item]);
   return out;
+}
+
+/**
+ * A tenant's admission item read before the settles that make a refill (started as the effect was
+ * found pending, alongside the data plane call), and the ids those settles released.
+ */
+export interface EarlyAdmissionRead {
+  readonly state: Promise<AdmissionState>;
+  readonly released: readonly string[];
+}
+
+/** An admission state read before `released` were released, as it is after: without them. Pure. */
+export function withoutReleased(state: AdmissionState, released: readonly string[]): AdmissionState {
+  if (!released.some((id) => state.admitted.has(id))) return state;
+  const admitted = new Set(state.admitted);
+  for (const id of released) admitted.delete(id);
+  return { ...state, admitted };
 }
 
 /** Free slots of a tenant whose set holds `admitted` ids. Pure. */
@@ -92,14 +109,27 @@ export class Admission {
     return items.filter((i) => admitted.has(i));
   }
 
+  /** The tenant's admission item (admitted ids and refill floor), strongly consistent: {@link next}'s first read, for a caller that starts it early. */
+  state(tenant: string): Promise<AdmissionState> {
+    return this.deps.outbox.admission(tenant);
+  }
+
   /**
    * A tenant's next pending effects, admitted, up to its free slots, oldest commit first: what
    * the executor that settled one of its effects sends next. An effect another instance admitted
    * meanwhile is skipped by the read; one refused (the slots filled meanwhile) ends the round.
+   *
+   * `early`: the admission item as read before the settles (one round trip less after them). Its
+   * ids and floor are a hint, as a read here is by the time it is used: the admit is conditioned
+   * on the set's size, an id admitted twice is sent twice (SQS drops the copy by deduplication id,
+   * generation fencing makes a late one a no-op), and the floor moves by compare-and-set on the
+   * value read, so an older floor reads more records, never skips one. A failed early read is
+   * read again here.
    */
-  async next(tenant: string): Promise<PendingEffect[]> {
+  async next(tenant: string, early?: EarlyAdmissionRead): Promise<PendingEffect[]> {
     // The admitted ids and the floor the read starts from: one read of the tenant's admission item.
-    const state = await this.deps.outbox.admission(tenant);
+    const read = early ? await early.state.catch(() => undefined) : undefined;
+    const state = read ? withoutReleased(read, early!.released) : await this.deps.outbox.admission(tenant);
     const free = freeSlots(state.admitted.size, this.deps.cap);
     if (free === 0) return [];
     const candidates = await this.deps.outbox.unadmitted(tenant, state.admitted, free, state);

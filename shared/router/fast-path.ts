@@ -10,7 +10,7 @@
  * (shared/router/admission.ts); admission is idempotent, so the router admits the same ones again.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { loadSqs, type SqsSender } from '../clients/lazy';
 import type { FaultInjector } from '../dataplane/faults';
 import type { Controller } from '../definitions';
 import { messageForEffect, type RoutedMessage } from './routing';
@@ -20,7 +20,8 @@ import type { EffectRecord } from '../effects/model';
 export type EffectSender = (effects: readonly EffectRecord[]) => Promise<void>;
 
 export interface FastPathDeps {
-  readonly sqs: SQSClient;
+  /** A real client, or one loaded on its first send (shared/clients/lazy.ts). */
+  readonly sqs: SqsSender;
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly logger: Logger;
   readonly faults?: FaultInjector;
@@ -36,12 +37,14 @@ const SQS_BATCH = 10;
  * order given within a queue, so a message group's messages keep their outbox order. Throws at
  * the first entry refused: sending past it could put a group's later effect ahead of an earlier one.
  */
-export async function sendEffects(sqs: SQSClient, queueUrls: Readonly<Record<Controller, string>>, effects: readonly EffectRecord[]): Promise<void> {
+export async function sendEffects(sqs: SqsSender, queueUrls: Readonly<Record<Controller, string>>, effects: readonly EffectRecord[]): Promise<void> {
   const byQueue = new Map<Controller, RoutedMessage[]>();
   for (const e of effects) {
     const m = messageForEffect(e);
     if (m) byQueue.set(m.controller, [...(byQueue.get(m.controller) ?? []), m]);
   }
+  if (byQueue.size === 0) return;
+  const { SendMessageBatchCommand } = await loadSqs();
   const sendAll = async ([controller, messages]: [Controller, RoutedMessage[]]) => {
     for (let i = 0; i < messages.length; i += SQS_BATCH) {
       const chunk = messages.slice(i, i + SQS_BATCH);

@@ -12,8 +12,8 @@
  * or between admission and send) and, when the tenant is at its cap, first releases the slots of
  * effects no longer pending (settled, aged out, dead-lettered), so no slot is held for good.
  */
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { loadSqs, type SqsSender } from '../clients/lazy';
 import type { Controller } from '../definitions';
 import { backoffMs, RETRY_POLICIES } from '../effects/retry-policies';
 import { routeRecord } from '../router/routing';
@@ -32,7 +32,8 @@ import { silenceToMark } from '../status/data-plane';
 import { FullPass, type FullPassOptions, type FullPassReport } from './full-pass';
 
 export interface SweeperDeps extends TableStores {
-  readonly sqs: SQSClient;
+  /** Called only to replay an effect: it may load on first use (shared/clients/lazy.ts). */
+  readonly sqs: SqsSender;
   readonly queueUrls: Readonly<Record<Controller, string>>;
   readonly logger: Logger;
   /** For the connector pass (statuses); without it only the outbox replay runs. */
@@ -249,6 +250,7 @@ export class Sweeper {
     // The same routing the stream router uses, from the record as stored.
     const msg = routeRecord({ eventName: 'INSERT', dynamodb: { NewImage: marshall(effect, { removeUndefinedValues: true }) as never } });
     if (!msg) return false;
+    const { SendMessageCommand } = await loadSqs();
     await this.deps.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.deps.queueUrls[msg.controller],

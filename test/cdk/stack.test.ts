@@ -19,7 +19,8 @@ import { SWEEPER_METRICS } from '../../cdk/constructs/observability';
 import { SECRET_STORE_ACCESS } from '../../cdk/constructs/secret-store';
 import { SWEEPER_ACCESS, type SweeperResource } from '../../cdk/constructs/sweeper';
 import { DdlControlPlaneStack } from '../../cdk/stack';
-import { LOCAL_CREDENTIALS } from '../../local/emulators';
+import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { LOCAL_CREDENTIALS, startSqsEmulator } from '../../local/emulators';
 import { ensureTable } from '../../local/resources';
 import { makeClients } from '../../shared/aws';
 import { CatalogStore } from '../../shared/catalog/store';
@@ -916,27 +917,48 @@ describe('bundles', () => {
     expect(sourcesOf(coldStart).filter((src) => /\/(node-sql-parser|big-integer)\//.test(src))).toEqual([]);
   });
 
-  it('every bundle loads as an ES module in Node and exports handler (with the SDK provided, as in Lambda)', async () => {
-    // Prepare: each bundle alone in a folder whose node_modules stands in for the runtime's SDK
+  it('every bundle loads as an ES module in Node and exports handler (with the SDK provided, as in Lambda), loading only the SDK clients its first event needs', async () => {
+    // Prepare: each bundle alone in a folder whose node_modules stands in for the runtime's SDK.
+    // The script notes each `@aws-sdk/*` package the bundle itself requires while it is imported
+    // (but util-dynamodb, which lib-dynamodb loads anyway: some bundles name it, some do not).
+    const script = [
+      "import Module from 'node:module';",
+      'const sdk = new Set(); const load = Module._load;',
+      "Module._load = function (request, parent, ...rest) { if (request.startsWith('@aws-sdk/') && request !== '@aws-sdk/util-dynamodb' && !/[\\\\/]node_modules[\\\\/]/.test(parent?.filename ?? '')) sdk.add(request.slice('@aws-sdk/'.length)); return load.call(this, request, parent, ...rest); };",
+      "const m = await import('./index.mjs');",
+      "console.log(typeof m.handler, [...sdk].sort().join(','));",
+    ].join('\n');
     const runs = (Object.keys(BUNDLE_BUDGET) as FunctionName[]).map(async (name) => {
       const dir = stageBundle(name);
       try {
         // Act
-        const { stdout } = await execFileAsync(
-          process.execPath,
-          ['--enable-source-maps', '--input-type=module', '-e', "const m = await import('./index.mjs'); console.log(typeof m.handler);"],
-          { cwd: dir, env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', ...environmentOf(name) }, timeout: 30_000 },
-        );
+        const { stdout } = await execFileAsync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
+          cwd: dir,
+          env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', ...environmentOf(name) },
+          timeout: 30_000,
+        });
         return [name, stdout.trim()] as const;
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     });
 
-    // Assess
-    expect(Object.fromEntries(await Promise.all(runs))).toEqual(
-      Object.fromEntries(Object.keys(BUNDLE_BUDGET).map((name) => [name, 'function'])),
-    );
+    // Assess: each client package is milliseconds of a cold start (bench/phases/bundles.ts). SQS,
+    // EventBridge and Secrets Manager load on first use (shared/clients/lazy.ts,
+    // shared/lambda/lazy-secrets.ts) where a typical first event does not call them; the stream
+    // router sends on every event, the reporter reads its token and sends health reports.
+    const dynamo = 'client-dynamodb,lib-dynamodb';
+    expect(Object.fromEntries(await Promise.all(runs))).toEqual({
+      'ddl-api': `function ${dynamo}`,
+      authorizer: `function ${dynamo}`,
+      'stream-router': `function client-dynamodb,client-sqs,lib-dynamodb`,
+      'executor-compute': `function ${dynamo}`,
+      'executor-storage': `function ${dynamo}`,
+      'executor-secrets': `function ${dynamo}`,
+      sweeper: `function ${dynamo}`,
+      'status-ingest': `function ${dynamo}`,
+      'reference-reporter': `function client-dynamodb,client-secrets-manager,client-sqs,lib-dynamodb`,
+    });
   });
 
   describe('ddl-api bundle behind a fake API Gateway event, on DynamoDB Local', () => {
@@ -947,7 +969,7 @@ describe('bundles', () => {
      * Runs the bundled handler once per SQL text, in a fresh Node process (a cold start each), and
      * returns per text the response and the error the handler logged, if any.
      */
-    async function invoke(dir: string, table: string, queries: readonly string[]) {
+    async function invoke(dir: string, table: string, queries: readonly string[], extraEnv: Record<string, string> = {}) {
       const script = `
         const m = await import('./index.mjs');
         const context = { functionName: 'ddl-api', functionVersion: '$LATEST', invokedFunctionArn: 'arn:aws:lambda:${REGION}:123456789012:function:ddl-api', memoryLimitInMB: '512', awsRequestId: 'r-1', logGroupName: 'g', logStreamName: 's', getRemainingTimeInMillis: () => 25000, callbackWaitsForEmptyEventLoop: true };
@@ -967,6 +989,7 @@ describe('bundles', () => {
             AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
             ...environmentOf('ddl-api'),
             [ENV.catalogTable]: table,
+            ...extraEnv,
           },
           timeout: 30_000,
         });
@@ -981,6 +1004,36 @@ describe('bundles', () => {
       }
       return out;
     }
+
+    it('a commit with effects sends them on the fast path, the SQS client loaded on first use', { timeout: 120_000 }, async () => {
+      // Prepare: an empty catalog and the controllers' FIFO queues on the SQS emulator
+      const table = `t-bundle-${randomBytes(3).toString('hex')}-catalog`;
+      const clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: dynamodbEndpoint() } });
+      await ensureTable(clients.ddb, CATALOG_TABLE, table);
+      await new CatalogStore(clients.doc, table).ensureTenantCatalog(TENANT);
+      const emulator = await startSqsEmulator();
+      const sqs = new SQSClient({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoint: emulator.endpoint });
+      const dir = stageBundle('ddl-api');
+      try {
+        const queues: Record<string, string> = {};
+        for (const c of CONTROLLERS) {
+          const q = await sqs.send(new CreateQueueCommand({ QueueName: `bundle-${randomBytes(3).toString('hex')}-${c}.fifo`, Attributes: { FifoQueue: 'true' } }));
+          queues[ENV.queueUrl(c)] = q.QueueUrl!;
+        }
+
+        // Act
+        const [created] = await invoke(dir, table, ['CREATE TABLE t1 (a int)'], { ...queues, AWS_ENDPOINT_URL_SQS: emulator.endpoint });
+        const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queues[ENV.queueUrl('storage')], MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+
+        // Assess: the collection's effect went out from the function itself (no router runs here)
+        expect(created).toEqual({ response: { statusCode: 200, body: { results: [{ ok: 'CREATE TABLE', notices: [] }] } } });
+        expect((received.Messages ?? []).map((m) => JSON.parse(m.Body!) as { controller: string; tenant: string })).toEqual([expect.objectContaining({ controller: 'storage', tenant: TENANT, generation: 1 })]);
+      } finally {
+        sqs.destroy();
+        await emulator.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
 
     // Six cold Node processes one after the other: a hang guard wide enough for a loaded 2-core machine.
     it('a view statement loads the parser chunk on first use and commits; other statements never load it; the probe chunk loads too', { timeout: 240_000 }, async () => {

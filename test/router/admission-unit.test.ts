@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmitResult } from '../../shared/catalog/outbox-store';
 import { effSk, effectSkOfId } from '../../shared/catalog/keys';
-import { Admission, byTenant, freeSlots, leakedSlots } from '../../shared/router/admission';
+import { Admission, byTenant, freeSlots, leakedSlots, withoutReleased } from '../../shared/router/admission';
 import { EFFECT_CAPACITY, EXECUTOR_MAPPING } from '../../shared/definitions';
 
 /** An outbox fake that keeps one admission set per tenant with the store's rule (size < cap OR already in). */
@@ -102,5 +102,38 @@ describe('admission in order', () => {
 
     expect(next.map((e) => e.effectId)).toEqual(['b-4', 'b-5']);
     expect([...outbox.sets.get('big')!].sort()).toEqual(['b-3', 'b-4', 'b-5']);
+  });
+
+  it('a refill on the admission item read before the settles counts their slots free, and reads nothing more of it', async () => {
+    // Prepare: b-1 and b-2 admitted; the executor read the item, then settled b-1 (its release).
+    const settled = new Set<string>();
+    const outbox = fakeOutbox({ big: ['b-1', 'b-2', 'b-3', 'b-4'] }, settled);
+    let reads = 0;
+    const counting = { ...outbox, admission: (tenant: string) => (reads++, outbox.admission(tenant)) };
+    const a = new Admission({ outbox: counting, cap: 2 });
+    await a.admitInOrder([eff('big', 'b-1'), eff('big', 'b-2')]);
+    const early = a.state('big');
+    settled.add('b-1');
+    outbox.sets.get('big')!.delete('b-1');
+    reads = 0;
+
+    // Act
+    const next = await a.next('big', { state: early, released: ['b-1'] });
+
+    // Assess: one free slot (b-1's), filled by the oldest pending one; no second read of the item.
+    expect(next.map((e) => e.effectId)).toEqual(['b-3']);
+    expect(reads).toBe(0);
+    expect([...outbox.sets.get('big')!].sort()).toEqual(['b-2', 'b-3']);
+  });
+
+  it('a failed early read is read again; an early read without the released ids is kept as it is', async () => {
+    const outbox = fakeOutbox({ t: ['t-1'] });
+    const a = new Admission({ outbox, cap: 1 });
+    const failed = Promise.reject(new Error('throttled'));
+    failed.catch(() => undefined);
+    expect((await a.next('t', { state: failed, released: [] })).map((e) => e.effectId)).toEqual(['t-1']);
+    const state = { admitted: new Set(['x-1']), floor: 'EFF#x' };
+    expect(withoutReleased(state, ['y-1'])).toBe(state);
+    expect(withoutReleased(state, ['x-1'])).toEqual({ admitted: new Set(), floor: 'EFF#x' });
   });
 });
