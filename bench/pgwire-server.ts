@@ -64,6 +64,12 @@ process.on('message', (m) => {
       writeFileSync(o.profile!, JSON.stringify(profile));
       process.send!({ profile: o.profile });
     });
+  } else if (m === 'engine') {
+    // When the engine's worker reached each step of its start, in ms from this process's start.
+    void engine.then((h) => {
+      const since = (t: number) => t - performance.timeOrigin;
+      process.send!({ running: since(h.steps.running), imported: since(h.steps.imported), opened: since(h.steps.opened) });
+    });
   } else if (m === 'exit') {
     void server.close().finally(() => process.exit(0));
   }

@@ -438,7 +438,12 @@ function pgwireRows(r: Results, push: (row: BenchRow) => void): void {
         ? `≤ ${GOALS.coldOverPgliteCreate}× PGlite create() is out of reach in this run: ${arithmetic}, over the budget before the query is read. Nearest honest target: ≤ ${GOALS.coldOverFloor}× that floor`
         : `≤ ${GOALS.coldOverPgliteCreate}× PGlite create()`,
       met: c.ratioP50 <= GOALS.coldOverPgliteCreate || (outOfReach && overFloor <= GOALS.coldOverFloor),
-      cause: `${arithmetic}; after it, the catalog read, the query's analysis (libpg-query), the first fill and the run took ${f1(c.catalog.answered.p50 - floor)} ms${profileCause(c.profile)}${load}`,
+      cause:
+        `${arithmetic}; ` +
+        (c.worker
+          ? `the server's engine ran on its worker at ${f1(c.worker.running.p50)} ms, had its modules at ${f1(c.worker.imported.p50)} and was open at ${f1(c.worker.opened.p50)} (the engine alone: open at ${f1(c.engine.opened.p50)}); `
+          : '') +
+        `after the floor, the wait for the engine, the catalog read, the query's analysis (libpg-query), the first fill and the run took ${f1(c.catalog.answered.p50 - floor)} ms${profileCause(c.profile)}${load}`,
     });
   }
   if (w.connections) {

@@ -107,6 +107,8 @@ export interface ColdResult {
    * template and answered `SELECT 1` (ms). The part of the first SELECT no server can skip.
    */
   readonly engine: { answered: Summary; opened: Summary; boot: Summary };
+  /** The server's engine on its worker thread: when its code ran, its modules were loaded and the engine opened (ms from the server process's start). */
+  readonly worker?: { running: Summary; imported: Summary; opened: Summary };
   /** Fresh process start → `PGlite.create()` of an empty instance returned (ms), and the create call alone. */
   readonly pglite: { created: Summary; create: Summary; boot: Summary };
   readonly ratioP50: number;
@@ -429,7 +431,8 @@ async function coldFirstSelect(bench: Bench, tmpDir: string): Promise<ColdResult
       await client.end();
       if (r.rowCount !== 1) throw new Error(`cold SELECT answered ${r.rowCount} rows`);
       if (profile) await s.ask('profile');
-      return { bodyStart: s.bodyStartMs, listening: s.listeningMs, connected, answered };
+      const worker = await s.ask<{ running: number; imported: number; opened: number }>('engine');
+      return { bodyStart: s.bodyStartMs, listening: s.listeningMs, connected, answered, worker };
     } finally {
       await s.stop();
     }
@@ -467,6 +470,11 @@ async function coldFirstSelect(bench: Bench, tmpDir: string): Promise<ColdResult
       bodyStart: rounded(summarize(catalog.map((c) => c.bodyStart))),
       listening: rounded(summarize(catalog.map((c) => c.listening))),
       connected: rounded(summarize(catalog.map((c) => c.connected))),
+    },
+    worker: {
+      running: rounded(summarize(catalog.map((c) => c.worker.running))),
+      imported: rounded(summarize(catalog.map((c) => c.worker.imported))),
+      opened: rounded(summarize(catalog.map((c) => c.worker.opened))),
     },
     engine: { answered: rounded(engineAnswered), opened: rounded(summarize(engine.map((c) => c.openedMs))), boot: rounded(summarize(engine.map((c) => c.bootMs))) },
     pglite: { created: rounded(created), create: rounded(summarize(pglite.map((c) => c.createMs))), boot: rounded(summarize(pglite.map((c) => c.bootMs))) },

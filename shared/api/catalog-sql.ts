@@ -101,10 +101,17 @@ export class CatalogSql {
     return this.hostPromise;
   }
 
-  /** Starts the engine and the parser without waiting for them (a request about to query starts them before it reads the catalog). */
-  start(): void {
-    this.parserPromise ??= this.o.parser();
-    this.parserPromise.catch(() => undefined);
+  /**
+   * Starts the engine and, unless `parser: false`, the parser without waiting for them (a request
+   * about to query starts both before it reads the catalog; a server starting its engine early
+   * leaves the parser to the first query, which waits for the engine longer than the parser takes
+   * to load, so that the two do not compete for the cores while the server starts).
+   */
+  start(o: { readonly parser?: boolean } = {}): void {
+    if (o.parser !== false) {
+      this.parserPromise ??= this.o.parser();
+      this.parserPromise.catch(() => undefined);
+    }
     this.host().catch(() => undefined);
   }
 

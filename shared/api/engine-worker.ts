@@ -25,6 +25,16 @@ export interface EngineWorkerOptions {
   readonly templateDir?: string;
 }
 
+/**
+ * When the worker's start reached each step, as epoch milliseconds (performance.timeOrigin + now,
+ * comparable across threads): its code running, its modules loaded, the engine open.
+ */
+export interface EngineStartSteps {
+  readonly running: number;
+  readonly imported: number;
+  readonly opened: number;
+}
+
 /** A load as it crosses to the worker: its rows only when the worker does not hold its key. */
 interface SentLoad {
   readonly table: string;
@@ -37,7 +47,7 @@ type SentRun = Omit<RunRequest, 'loads'> & { readonly loads: readonly SentLoad[]
 type ToWorker = { readonly id: number; readonly req: SentRun } | { readonly id: number; readonly close: true };
 
 type FromWorker =
-  | { readonly ready: true }
+  | { readonly ready: true; readonly steps: EngineStartSteps }
   | { readonly failed: string }
   | { readonly id: number; readonly result: RunResult; readonly held: readonly (readonly [string, string])[] }
   | { readonly id: number; readonly error: string; readonly held: readonly (readonly [string, string])[] }
@@ -52,11 +62,11 @@ function workerCode(): string {
 }
 
 /** Starts a worker and waits for its engine to open (the template, built first when missing). */
-async function spawnEngine(o: EngineWorkerOptions): Promise<Worker> {
+async function spawnEngine(o: EngineWorkerOptions): Promise<{ worker: Worker; steps: EngineStartSteps }> {
   const worker = new Worker(workerCode(), { eval: true, workerData: { role: ROLE, options: o } });
   // The worker never keeps the process alive: a server with open sockets is alive anyway.
   worker.unref();
-  await new Promise<void>((resolve, reject) => {
+  const steps = await new Promise<EngineStartSteps>((resolve, reject) => {
     const early = (e: Error) => reject(e);
     const exit = (code: number) => reject(new Error(`the SQL engine's worker exited (${code}) before its engine opened`));
     worker.once('error', early);
@@ -64,11 +74,11 @@ async function spawnEngine(o: EngineWorkerOptions): Promise<Worker> {
     worker.once('message', (m: FromWorker) => {
       worker.off('error', early);
       worker.off('exit', exit);
-      if ('ready' in m) resolve();
+      if ('ready' in m) resolve(m.steps);
       else reject(new Error(`the SQL engine could not start: ${'failed' in m ? m.failed : JSON.stringify(m)}`));
     });
   });
-  return worker;
+  return { worker, steps };
 }
 
 /**
@@ -86,13 +96,19 @@ export class WorkerEngineHost implements SqlEngineHost {
   private closed = false;
   /** Workers started after the first (each after one died). */
   restarts = 0;
+  /** When the first worker's start reached each step. */
+  readonly steps: EngineStartSteps;
 
   private constructor(
-    private worker: Worker,
+    started: { worker: Worker; steps: EngineStartSteps },
     private readonly o: EngineWorkerOptions,
   ) {
-    this.attach(worker);
+    this.worker = started.worker;
+    this.steps = started.steps;
+    this.attach(this.worker);
   }
+
+  private worker: Worker;
 
   private attach(worker: Worker): void {
     worker.on('message', (m: FromWorker) => {
@@ -127,7 +143,7 @@ export class WorkerEngineHost implements SqlEngineHost {
     if (this.closed) throw new Error("the SQL engine's worker exited: its host was closed");
     if (this.dead) {
       // A new engine holds nothing: every table is sent again.
-      this.worker = await spawnEngine(this.o);
+      this.worker = (await spawnEngine(this.o)).worker;
       this.attach(this.worker);
       this.dead = undefined;
       this.held.clear();
@@ -166,7 +182,10 @@ export class WorkerEngineHost implements SqlEngineHost {
 
 /** The worker's end: opens the engine, then answers runs until told to close. */
 async function serve(port: MessagePort, o: EngineWorkerOptions): Promise<void> {
+  const at = () => performance.timeOrigin + performance.now();
+  const running = at();
   const [{ PgliteHost }, { engineSchemaSql }] = await Promise.all([import('../pglite/host'), import('../system/registry')]);
+  const imported = at();
   let host;
   try {
     host = await PgliteHost.open({ schemaSql: engineSchemaSql(), ...o });
@@ -174,7 +193,7 @@ async function serve(port: MessagePort, o: EngineWorkerOptions): Promise<void> {
     port.postMessage({ failed: e instanceof Error ? e.message : String(e) } satisfies FromWorker);
     return;
   }
-  port.postMessage({ ready: true } satisfies FromWorker);
+  port.postMessage({ ready: true, steps: { running, imported, opened: at() } } satisfies FromWorker);
   const h = host;
   port.on('message', (m: ToWorker) => {
     if ('close' in m) {

@@ -113,7 +113,7 @@ export class SqlApi {
    */
   startEngine(engine?: Promise<SqlEngineHost>): void {
     this.catalogSqlPromise ??= this.deps.catalogSql ? Promise.resolve(this.deps.catalogSql) : import('./catalog-sql').then((m) => m.inProcessCatalogSql(engine ? { engine } : { worker: true }));
-    this.catalogSqlPromise.then((c) => c.start(), () => undefined);
+    this.catalogSqlPromise.then((c) => c.start({ parser: false }), () => undefined);
   }
 
   async handle(
