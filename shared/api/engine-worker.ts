@@ -87,6 +87,8 @@ async function spawnEngine(o: EngineWorkerOptions): Promise<{ worker: Worker; st
  * replaced by the next run; after {@link close}, runs fail.
  */
 export class WorkerEngineHost implements SqlEngineHost {
+  /** The worker serving now (a new one after one dies). */
+  private worker: Worker;
   private nextId = 0;
   private queue: Promise<unknown> = Promise.resolve();
   /** Table → key the worker's engine holds (as it last said). */
@@ -107,8 +109,6 @@ export class WorkerEngineHost implements SqlEngineHost {
     this.steps = started.steps;
     this.attach(this.worker);
   }
-
-  private worker: Worker;
 
   private attach(worker: Worker): void {
     worker.on('message', (m: FromWorker) => {

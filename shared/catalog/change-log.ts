@@ -14,7 +14,7 @@
  * (`CatalogStore.catchUp`). Pure: no I/O.
  */
 import type { CatalogObject, CatalogSnapshot } from './model';
-import type { ChangeSet } from './ops';
+import { objectsAfter, type ChangeSet } from './ops';
 
 /** An object whose only change was its dependents counter: the new count (the rest is as the version before left it). */
 export interface DependentsChange {
@@ -57,28 +57,9 @@ const isObject = (c: LoggedChange): c is CatalogObject => 'kind' in c;
  * counter-only change written as its new count when the plan read the object as the basis holds it.
  */
 export function logEntry(version: number, changes: ChangeSet, basis: CatalogSnapshot): ChangeLogEntry {
-  const out: LoggedChange[] = [];
-  for (const op of changes.ops) {
-    switch (op.op) {
-      case 'create_object':
-        out.push(op.object);
-        break;
-      case 'update_object':
-      case 'drop_object':
-        out.push(op.after);
-        break;
-      case 'adjust_dependents': {
-        const dependents = op.before.dependents + op.delta;
-        // Exact only when the rest of the object is the basis's: else the whole object.
-        out.push(basis.get(op.id) === op.before ? { id: op.id, dependents } : { ...op.before, dependents });
-        break;
-      }
-      case 'claim_name':
-      case 'release_name':
-        break;
-    }
-  }
-  return { v: version, changes: out };
+  // Exact only when the rest of the object is the basis's: else the whole object.
+  const changed: LoggedChange[] = objectsAfter(changes, (before, dependents) => (basis.get(before.id) === before ? { id: before.id, dependents } : { ...before, dependents }));
+  return { v: version, changes: changed };
 }
 
 function idsOnly(e: ChangeLogEntry): ChangeLogEntry {

@@ -67,9 +67,14 @@ export interface ChangeSet {
   readonly effects: readonly EffectIntent[];
 }
 
-/** The objects a change leaves behind, as the catalog then holds them (dropped ones included). */
-export function objectsAfter(changes: ChangeSet): CatalogObject[] {
-  const out: CatalogObject[] = [];
+/**
+ * The objects a change leaves behind, as the catalog then holds them (dropped ones included). A
+ * counter-only change is the object with its new count, or what `adjusted` makes of it.
+ */
+export function objectsAfter(changes: ChangeSet): CatalogObject[];
+export function objectsAfter<T>(changes: ChangeSet, adjusted: (before: CatalogObject, dependents: number) => T): (CatalogObject | T)[];
+export function objectsAfter<T>(changes: ChangeSet, adjusted?: (before: CatalogObject, dependents: number) => T): (CatalogObject | T)[] {
+  const out: (CatalogObject | T)[] = [];
   for (const op of changes.ops) {
     switch (op.op) {
       case 'create_object':
@@ -79,9 +84,11 @@ export function objectsAfter(changes: ChangeSet): CatalogObject[] {
       case 'drop_object':
         out.push(op.after);
         break;
-      case 'adjust_dependents':
-        out.push({ ...op.before, dependents: op.before.dependents + op.delta });
+      case 'adjust_dependents': {
+        const dependents = op.before.dependents + op.delta;
+        out.push(adjusted ? adjusted(op.before, dependents) : { ...op.before, dependents });
         break;
+      }
       case 'claim_name':
       case 'release_name':
         break;
