@@ -66,9 +66,11 @@ process.on('message', (m) => {
     });
   } else if (m === 'engine') {
     // When the engine's worker reached each step of its start, in ms from this process's start.
-    void engine.then((h) => {
+    void Promise.all([engine, import('../shared/api/catalog-sql')]).then(([h, { firstQuerySteps }]) => {
       const since = (t: number) => t - performance.timeOrigin;
-      process.send!({ running: since(h.steps.running), imported: since(h.steps.imported), opened: since(h.steps.opened) });
+      const q = firstQuerySteps();
+      const first = q ? Object.fromEntries(Object.entries(q).map(([k, v]) => [k, since(v)])) : undefined;
+      process.send!({ running: since(h.steps.running), imported: since(h.steps.imported), opened: since(h.steps.opened), first });
     });
   } else if (m === 'exit') {
     void server.close().finally(() => process.exit(0));

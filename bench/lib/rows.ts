@@ -443,6 +443,9 @@ function pgwireRows(r: Results, push: (row: BenchRow) => void): void {
         (c.worker
           ? `the server's engine ran on its worker at ${f1(c.worker.running.p50)} ms, had its modules at ${f1(c.worker.imported.p50)} and was open at ${f1(c.worker.opened.p50)} (the engine alone: open at ${f1(c.engine.opened.p50)}); `
           : '') +
+        (c.first
+          ? `its first query began at ${f1(c.first.start.p50)} ms, had the parser at ${f1(c.first.parser.p50)}, its inputs at ${f1(c.first.inputs.p50)}, the engine at ${f1(c.first.engine.p50)} and the engine's answer (the first fill and the run) at ${f1(c.first.answered.p50)}; `
+          : '') +
         `after the floor, the wait for the engine, the catalog read, the query's analysis (libpg-query), the first fill and the run took ${f1(c.catalog.answered.p50 - floor)} ms${profileCause(c.profile)}${load}`,
     });
   }

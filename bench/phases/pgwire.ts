@@ -18,7 +18,7 @@
  *   answering a catalog query, then held idle: the server's RSS and heap before and after.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startPipeline, type Pipeline } from '../../local/pipeline';
@@ -109,6 +109,8 @@ export interface ColdResult {
   readonly engine: { answered: Summary; opened: Summary; boot: Summary };
   /** The server's engine on its worker thread: when its code ran, its modules were loaded and the engine opened (ms from the server process's start). */
   readonly worker?: { running: Summary; imported: Summary; opened: Summary };
+  /** The server's first catalog query (shared/api/catalog-sql.ts firstQuerySteps): when it began, had the parser, had read its inputs, had the engine, had its answer (ms from the process's start). */
+  readonly first?: { start: Summary; parser: Summary; inputs: Summary; engine: Summary; answered: Summary };
   /** Fresh process start → `PGlite.create()` of an empty instance returned (ms), and the create call alone. */
   readonly pglite: { created: Summary; create: Summary; boot: Summary };
   readonly ratioP50: number;
@@ -330,24 +332,24 @@ async function clusterReadAt(bench: Bench, p: Pipeline, objects: number, tmpDir:
  * code in, node_modules out, code splitting on (as the DDL function's bundle: what the code loads
  * with `import()` stays out of the start-up, as it does under tsx).
  */
+/** The image's NODE_OPTIONS (cdk/constructs/pgwire-service.ts pgwireDockerfile): stack traces through the source maps. */
+const IMAGE_NODE_OPTIONS = ['--enable-source-maps'];
+
 async function serverBundles(tmpDir: string): Promise<{ server: string; engine: string }> {
-  const esbuild = await import('esbuild');
-  const outdir = join(tmpDir, 'pgwire-server');
-  rmSync(outdir, { recursive: true, force: true });
-  await esbuild.build({
-    entryPoints: { index: join(import.meta.dirname, '..', 'pgwire-server.ts'), engine: join(import.meta.dirname, '..', 'pglite-template.ts') },
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outdir,
-    logLevel: 'error',
-  });
-  // The bundles resolve their packages from the nearest node_modules: this checkout's.
-  if (!existsSync(join(import.meta.dirname, '..', '..', 'node_modules'))) throw new Error('node_modules not found beside bench/');
-  return { server: join(outdir, 'index.js'), engine: join(outdir, 'engine.js') };
+  // As the pgwire image is built (cdk/constructs/pgwire-service.ts stagePgwireImage): minified ES
+  // modules with code splitting, the AWS SDK bundled in, PGlite's WebAssembly and the engine's
+  // template beside the chunk that reads them. The engine alone is bundled the same way.
+  const { bundleFunction } = await import('../../cdk/constructs/ddl-function');
+  const dir = (name: string) => {
+    const d = join(tmpDir, name);
+    rmSync(d, { recursive: true, force: true });
+    return d;
+  };
+  const server = dir('pgwire-server');
+  const engine = dir('pgwire-engine');
+  bundleFunction({ entry: join(import.meta.dirname, '..', 'pgwire-server.ts'), splitChunks: true, sdk: 'bundled' }, server);
+  bundleFunction({ entry: join(import.meta.dirname, '..', 'pglite-template.ts'), splitChunks: true, sdk: 'bundled' }, engine);
+  return { server: join(server, 'index.mjs'), engine: join(engine, 'index.mjs') };
 }
 
 interface ServerChild {
@@ -361,7 +363,7 @@ interface ServerChild {
 }
 
 async function startServerChild(bundle: string, endpoint: string, table: string, execArgv: string[] = [], profile?: string): Promise<ServerChild> {
-  const child = fork(bundle, [JSON.stringify({ endpoint, table, ...(profile ? { profile } : {}) })], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: process.env });
+  const child = fork(bundle, [JSON.stringify({ endpoint, table, ...(profile ? { profile } : {}) })], { execArgv: [...IMAGE_NODE_OPTIONS, ...execArgv], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: process.env });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const first = await new Promise<{ port: number; origin: number; bodyStartMs: number; listeningMs: number }>((resolve, reject) => {
@@ -414,9 +416,7 @@ async function coldFirstSelect(bench: Bench, tmpDir: string): Promise<ColdResult
   const login = await newTenant(p, `${bench.tag}-pg-cold`);
   const seed = new SqlApi({ store: new CatalogStore(p.clients.doc, p.config.catalogTable), logger: makeLogger('bench-pgwire') });
   await seed.handle(login.tenant, `${login.tenant}/bench`, JSON.stringify({ query: "CREATE CLUSTER tf_cold (SIZE = '25cc', REPLICATION FACTOR = 1)" }), 'application/json');
-  // The prebuilt template: built once per schema, before any measured start (npm start ships it built).
-  const [{ ensureTemplate }, { engineSchemaSql }] = await Promise.all([import('../../shared/pglite/host'), import('../../shared/system/registry')]);
-  const templateDir = await ensureTemplate(engineSchemaSql());
+  // Each bundle ships the engine's prebuilt template, as the image does (built before any measured start).
   const bundles = await serverBundles(tmpDir);
   const query = simpleRead('tf_cold');
 
@@ -431,13 +431,14 @@ async function coldFirstSelect(bench: Bench, tmpDir: string): Promise<ColdResult
       await client.end();
       if (r.rowCount !== 1) throw new Error(`cold SELECT answered ${r.rowCount} rows`);
       if (profile) await s.ask('profile');
-      const worker = await s.ask<{ running: number; imported: number; opened: number }>('engine');
+      const worker = await s.ask<{ running: number; imported: number; opened: number; first?: { start: number; parser: number; inputs: number; engine: number; answered: number } }>('engine');
+      if (!worker.first) throw new Error('the cold server recorded no first catalog query');
       return { bodyStart: s.bodyStartMs, listening: s.listeningMs, connected, answered, worker };
     } finally {
       await s.stop();
     }
   };
-  const oneEngine = () => jsonChild<{ bootMs: number; openedMs: number; answeredMs: number }>([bundles.engine, JSON.stringify({ templateDir })]);
+  const oneEngine = () => jsonChild<{ bootMs: number; openedMs: number; answeredMs: number }>([...IMAGE_NODE_OPTIONS, bundles.engine]);
   const onePglite = () => jsonChild<{ bootMs: number; createMs: number; createdMs: number }>([join(import.meta.dirname, '..', 'pglite-create.mjs')]);
   // Not measured: the page cache holds every child's files afterwards, for all alike.
   await oneCatalog();
@@ -476,6 +477,7 @@ async function coldFirstSelect(bench: Bench, tmpDir: string): Promise<ColdResult
       imported: rounded(summarize(catalog.map((c) => c.worker.imported))),
       opened: rounded(summarize(catalog.map((c) => c.worker.opened))),
     },
+    first: Object.fromEntries((['start', 'parser', 'inputs', 'engine', 'answered'] as const).map((k) => [k, rounded(summarize(catalog.map((c) => c.worker.first![k])))])) as NonNullable<ColdResult['first']>,
     engine: { answered: rounded(engineAnswered), opened: rounded(summarize(engine.map((c) => c.openedMs))), boot: rounded(summarize(engine.map((c) => c.bootMs))) },
     pglite: { created: rounded(created), create: rounded(summarize(pglite.map((c) => c.createMs))), boot: rounded(summarize(pglite.map((c) => c.bootMs))) },
     ratioP50: ratio,

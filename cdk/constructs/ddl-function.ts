@@ -9,6 +9,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type * as esbuild from 'esbuild';
 import type { Controller } from '../../shared/definitions';
+import { SHIPPED_TEMPLATE } from '../../shared/pglite/host';
 import { PropsValidator } from './props-validation';
 
 /** The repository root: `functions/`, `shared/` and the lock file live here. */
@@ -61,6 +62,13 @@ export const FUNCTION_DEFAULTS = {
     moduleAssets: {
       'node_modules/libpg-query/wasm/libpg-query.js': ['libpg-query.wasm'],
       'node_modules/@electric-sql/pglite/dist/chunk-CTPU3OXM.js': ['pglite.wasm', 'pglite.data', 'initdb.wasm'],
+    },
+    // Folders a bundled module reads from its own folder, written by a script at bundling: the SQL
+    // engine's prebuilt template (its tables and functions, ~26 MB, most of it a WAL segment of
+    // zeros), so that a cold Lambda's or pgwire task's first catalog query opens it instead of
+    // running initdb (2 s and more) in a fresh /tmp.
+    moduleFolders: {
+      'shared/pglite/host.ts': { folder: SHIPPED_TEMPLATE, script: 'cdk/scripts/engine-template.ts' },
     },
   },
 } as const;
@@ -161,8 +169,8 @@ export interface BundleRequest {
 export function bundleFunction(request: BundleRequest, outdir: string, o: { metafile?: boolean } = {}): esbuild.Metafile | undefined {
   const options = { ...functionBuildOptions(request.entry, request.splitChunks), outdir, metafile: o.metafile === true };
   const runtimeModules = request.sdk === 'bundled' ? [] : FUNCTION_DEFAULTS.bundling.runtimeModules;
-  const { moduleAssets } = FUNCTION_DEFAULTS.bundling;
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'cdk', 'constructs', 'esbuild-bundle.mjs'), JSON.stringify({ options, runtimeModules, moduleAssets })], {
+  const { moduleAssets, moduleFolders } = FUNCTION_DEFAULTS.bundling;
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'cdk', 'constructs', 'esbuild-bundle.mjs'), JSON.stringify({ options, runtimeModules, moduleAssets, moduleFolders })], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,

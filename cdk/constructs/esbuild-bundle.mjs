@@ -1,15 +1,18 @@
 /**
  * Builds one Lambda bundle with esbuild: `node esbuild-bundle.mjs '<request as JSON>'`, where the
- * request is `{ options, runtimeModules, moduleAssets }`: esbuild build options (JSON, `outdir`
- * included), the module prefixes the Lambda runtime provides, and the files some bundled modules
- * read beside themselves at run time (module path → file names in its folder), copied beside each
- * output file that holds such a module. Prints the metafile as JSON when `options.metafile`.
+ * request is `{ options, runtimeModules, moduleAssets, moduleFolders }`: esbuild build options
+ * (JSON, `outdir` included), the module prefixes the Lambda runtime provides, the files some
+ * bundled modules read beside themselves at run time (module path → file names in its folder),
+ * copied beside each output file that holds such a module, and the folders some modules read
+ * beside themselves (module path → the folder's name and the script that writes it). Prints the
+ * metafile as JSON when `options.metafile`.
  *
  * Run by `bundleFunction` (cdk/constructs/ddl-function.ts) for the CDK stack and the benchmark
  * alike. A process of its own because the CDK's local bundling is synchronous and esbuild runs
  * plugins only in its asynchronous API.
  */
-import { copyFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -66,7 +69,35 @@ function copyModuleAssets(metafile, moduleAssets, cwd) {
   }
 }
 
-const { options, runtimeModules, moduleAssets = {} } = JSON.parse(process.argv[2] ?? '{}');
+/**
+ * Writes a folder beside every output file that holds one of `moduleFolders`' modules, by running
+ * that module's writer script (`node --import tsx <script> <dest>`, from the repository root) once
+ * and copying its result beside the other outputs: the SQL engine's template beside the chunk
+ * holding shared/pglite/host.ts (cdk/scripts/engine-template.ts), which the engine opens from there.
+ *
+ * @param {esbuild.Metafile} metafile
+ * @param {Readonly<Record<string, { readonly folder: string; readonly script: string }>>} moduleFolders
+ * @param {string} cwd
+ */
+function writeModuleFolders(metafile, moduleFolders, cwd) {
+  for (const [module, { folder, script }] of Object.entries(moduleFolders)) {
+    let first;
+    for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+      if (!Object.keys(inputs).some((i) => i === module || i.endsWith(`/${module}`))) continue;
+      const dest = join(dirname(resolve(cwd, output)), folder);
+      if (first !== undefined) {
+        cpSync(first, dest, { recursive: true });
+        continue;
+      }
+      const r = spawnSync(process.execPath, ['--import', 'tsx', script, dest], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      if (r.status !== 0) throw new Error(`${script} failed (exit ${r.status ?? r.signal}): ${r.error?.message ?? r.stderr}`);
+      first = dest;
+    }
+  }
+}
+
+const { options, runtimeModules, moduleAssets = {}, moduleFolders = {} } = JSON.parse(process.argv[2] ?? '{}');
 const result = await esbuild.build({ ...options, metafile: true, plugins: runtimeModules?.length ? [runtimeRequire(runtimeModules)] : [] });
 copyModuleAssets(result.metafile, moduleAssets, options.absWorkingDir ?? process.cwd());
+writeModuleFolders(result.metafile, moduleFolders, options.absWorkingDir ?? process.cwd());
 if (options.metafile) process.stdout.write(JSON.stringify(result.metafile));

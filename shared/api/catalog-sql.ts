@@ -81,6 +81,26 @@ export interface CatalogSqlOptions {
   readonly environmentId?: string;
 }
 
+/**
+ * When this process's first catalog query reached each step, as epoch milliseconds
+ * (performance.timeOrigin + now): it began, had the parser, had read its inputs, had the engine,
+ * had the engine's answer. What a cold start waits for (bench/phases/pgwire.ts reports it).
+ */
+export interface FirstQuerySteps {
+  readonly start: number;
+  readonly parser: number;
+  readonly inputs: number;
+  readonly engine: number;
+  readonly answered: number;
+}
+
+let firstQuery: FirstQuerySteps | undefined;
+
+/** The steps of this process's first catalog query that the engine answered, once there was one. */
+export function firstQuerySteps(): FirstQuerySteps | undefined {
+  return firstQuery;
+}
+
 export class CatalogSql {
   private hostPromise: Promise<SqlEngineHost> | undefined;
   private parserPromise: Promise<PgParser> | undefined;
@@ -122,11 +142,14 @@ export class CatalogSql {
   }
 
   async query(q: CatalogQuery): Promise<CatalogAnswer> {
+    const at = firstQuery ? undefined : () => performance.timeOrigin + performance.now();
+    const steps: Partial<Record<keyof FirstQuerySteps, number>> = { start: at?.() };
     this.parserPromise ??= this.o.parser();
     // The engine starts (on a first query) while the query is read: reading needs only the parser.
     const hostReady = this.host();
     hostReady.catch(() => undefined);
     const [parser] = await Promise.all([this.parserPromise, loadMaterializeNames()]);
+    steps.parser = at?.();
     let analyzed;
     try {
       analyzed = analyzeQuery(q.text, { parser, resolve: (name) => resolve(q.snapshot, q.session, name) });
@@ -142,7 +165,9 @@ export class CatalogSql {
     const inputs = needs.size || tables.length ? await q.inputs(needs) : undefined;
     const catalogKey = keyOf(q.snapshot);
     const loads = tables.map((t) => this.load(t, inputs!, catalogKey));
+    steps.inputs = at?.();
     const host = await hostReady;
+    steps.engine = at?.();
     const result = await host.run({
       sql: analyzed.sql,
       paramTypes: q.paramTypes ?? [],
@@ -154,6 +179,7 @@ export class CatalogSql {
       ...(q.describeOnly ? { describeOnly: true } : {}),
       maxRows: q.maxRows ?? MAX_QUERY_ROWS,
     });
+    if (at) firstQuery = { ...(steps as FirstQuerySteps), answered: at() };
     if (!result.ok) {
       const pos = result.error.position;
       const at = pos !== undefined ? q.position + analyzed.originalOffset(charPositionToByte(analyzed.sql, pos)) : undefined;

@@ -73,7 +73,7 @@ export type RunResult =
 export interface HostOptions {
   /** The schema (tables, functions, roles) every query runs against: shared/system/engine-schema.ts. */
   readonly schemaSql: string;
-  /** A prepared data folder to open (a copy of it); absent: the template under `cacheDir`, built when missing. */
+  /** A prepared data folder to open (a copy of it); absent: the one shipped beside the bundle ({@link shippedTemplate}), else the template under `cacheDir`, built when missing. */
   readonly templateDir?: string;
   /** @default `<os temp>/ddl-control-plane-pglite-<uid>` */
   readonly cacheDir?: string;
@@ -82,7 +82,19 @@ export interface HostOptions {
 const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
+/**
+ * V8's budget for tiering a WebAssembly function up to its optimizing compiler, set before PGlite's
+ * module is instantiated (the budget is read then). At V8's default (1.8 M) PostgreSQL's own start
+ * (zeroing its shared buffers, reading its catalogs) exhausts it for a few functions, whose
+ * optimized compile then holds the engine's thread 70-120 ms right after the engine opened, in the
+ * first query's way (measured on 2 cores: a 2 ms timer fired 100 ms late). At 500 M the start tiers
+ * nothing up and a warm engine still does: a fill of 10 000 rows took 62 ms against 58, a join of
+ * PostgreSQL's catalogs 3.5 ms against 3.3. Process-wide: it reaches libpg-query as well.
+ */
+const WASM_TIERING_BUDGET = 500_000_000;
+
 async function pglite(): Promise<typeof import('@electric-sql/pglite')> {
+  (await import('node:v8')).setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
   return import('@electric-sql/pglite');
 }
 
@@ -118,6 +130,60 @@ const TEMPLATE_STAND_INS = '.stand-in-types.json';
  * types since layout 3): part of its key.
  */
 const TEMPLATE_LAYOUT = 'layout 3';
+
+/**
+ * The folder a bundle ships its template in, beside the output file (chunk) holding this module:
+ * cdk/constructs/esbuild-bundle.mjs writes it there with {@link exportTemplate}.
+ */
+export const SHIPPED_TEMPLATE = 'pglite-template';
+
+/** A shipped template's file naming the schema it was built for ({@link shippedKey}). */
+const SHIPPED_KEY = '.schema-key';
+
+/**
+ * The key of a shipped template: its layout and schema. PGlite's version is not part of it (a
+ * bundle cannot read PGlite's package.json; the template ships with the PGlite it was built by).
+ */
+function shippedKey(schemaSql: string): string {
+  return createHash('sha256').update(TEMPLATE_LAYOUT).update('\0').update(schemaSql).digest('hex').slice(0, 16);
+}
+
+/**
+ * The template this code was shipped with (a Lambda's or the pgwire image's bundle), when it is
+ * there and was built for `schemaSql`: a deployed engine starts from it rather than running initdb
+ * in a fresh /tmp. Under tsx (npm start, tests) there is none: the cache's template is used.
+ */
+export function shippedTemplate(schemaSql: string, dir = join(import.meta.dirname, SHIPPED_TEMPLATE)): string | undefined {
+  try {
+    return readFileSync(join(dir, SHIPPED_KEY), 'utf8').trim() === shippedKey(schemaSql) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Copies what an engine reads of `template` (as {@link templateReader} reads it: the cluster-wide
+ * files and the engine's own database, with the template's notes) into `dest`, emptied first, and
+ * marks it with its schema's key: the folder a bundle ships (26 MB of the template's 40).
+ */
+export function exportTemplate(template: string, dest: string, schemaSql: string): void {
+  rmSync(dest, { recursive: true, force: true });
+  const database = readFileSync(join(template, TEMPLATE_DATABASE), 'utf8').trim();
+  const copy = (from: string, to: string, top: boolean) => {
+    mkdirSync(to, { recursive: true });
+    for (const e of readdirSync(from, { withFileTypes: true })) {
+      if (top && e.name === '.complete') continue;
+      const src = join(from, e.name);
+      const dst = join(to, e.name);
+      if (e.isDirectory()) {
+        if (to === join(dest, 'base') && e.name !== database) mkdirSync(dst);
+        else copy(src, dst, false);
+      } else writeFileSync(dst, readFileSync(src));
+    }
+  };
+  copy(template, dest, true);
+  writeFileSync(join(dest, SHIPPED_KEY), `${shippedKey(schemaSql)}\n`);
+}
 
 /** The template's folder for this schema, built once (concurrent builders each build aside and the first rename wins). */
 export async function ensureTemplate(schemaSql: string, cacheDir = defaultCacheDir()): Promise<string> {
@@ -184,6 +250,14 @@ export interface TemplateFs {
   writeFile(path: string, data: Uint8Array): void;
 }
 
+/**
+ * PostgreSQL settings of the engine beyond PGlite's own. The template's postgresql.conf (initdb's)
+ * has 128 MB of shared buffers, which PostgreSQL zeroes as it starts: 74 ms of a 400 ms cold open
+ * (a CPU profile's `memset`). The engine's tables at 10 000 objects fit in 16 MB; a page past it is
+ * read back from the in-memory file system, not from a disk.
+ */
+const ENGINE_SETTINGS = ['shared_buffers=16MB'];
+
 /** A refill empties a table of at most this many rows with DELETE, a larger one with TRUNCATE. */
 const DELETE_UP_TO_ROWS = 1000;
 
@@ -202,7 +276,7 @@ export class PgliteHost {
   ) {}
 
   static async open(o: HostOptions): Promise<PgliteHost> {
-    const template = o.templateDir ?? (await ensureTemplate(o.schemaSql, o.cacheDir));
+    const template = o.templateDir ?? shippedTemplate(o.schemaSql) ?? (await ensureTemplate(o.schemaSql, o.cacheDir));
     const { PGlite, MemoryFS } = await pglite();
     const read = templateReader(template);
     /** PGlite's in-memory file system, holding the template's files before PostgreSQL starts. */
@@ -212,7 +286,7 @@ export class PgliteHost {
         return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), (mod: { FS: TemplateFs }) => read(mod.FS, PGlite.paths.PGDATA)] } };
       }
     }
-    const options: PGliteOptions = { fs: new TemplateInMemory(), relaxedDurability: true };
+    const options: PGliteOptions = { fs: new TemplateInMemory(), relaxedDurability: true, startParams: [...PGlite.defaultStartParams, ...ENGINE_SETTINGS.flatMap((s) => ['-c', s])] };
     const db = await PGlite.create(options);
     const known = join(template, TEMPLATE_STAND_INS);
     const standIns = existsSync(known) ? new Map(JSON.parse(readFileSync(known, 'utf8')) as [number, number][]) : await standInTypes(db);

@@ -2002,7 +2002,15 @@ export class Parser {
         hint: 'Run SHOW CREATE on its own: its create_sql column is the statement.',
       });
     }
+    const variableTok = this.peek();
     const show = this.nested(() => this.parseShow());
+    if (show.kind === 'show_variable') {
+      // Materialize reads a variable there too; we serve the listing forms only.
+      throw new NotSupportedError(`SHOW ${show.name} in a subquery is not supported by this control plane`, {
+        position: this.byte(variableTok.start),
+        hint: `Run SHOW ${show.name} on its own, or read current_setting('${show.name}').`,
+      });
+    }
     this.expectOp(')');
     return show as ShowStatement;
   }

@@ -25,6 +25,8 @@ import {
 } from '../../cdk/stack';
 import { loadConfig, loadPgwireConfig } from '../../shared/config';
 import { ENV, PGWIRE_DEFAULTS } from '../../shared/definitions';
+import { SHIPPED_TEMPLATE, shippedTemplate } from '../../shared/pglite/host';
+import { engineSchemaSql } from '../../shared/system/registry';
 import { BUNDLING_STACKS, captureError, fakeResolve, logicalId, statementsOfRole, testApp } from './helpers';
 
 const run = promisify(execFile);
@@ -378,6 +380,13 @@ describe('the image directory', () => {
       const beside = join(dir, 'app', pgliteChunk!, '..');
       for (const f of ['pglite.wasm', 'pglite.data', 'initdb.wasm']) expect(existsSync(join(beside, f)), f).toBe(true);
       expect(files.some((f) => f.endsWith('libpg-query.wasm'))).toBe(true);
+      // The engine's template, for this schema, beside the chunk that opens it: a new task's first
+      // catalog query does not run initdb.
+      const hostChunk = files.find((f) => f.endsWith('.mjs') && readFileSync(join(dir, 'app', f), 'utf8').includes(`"${SHIPPED_TEMPLATE}"`));
+      expect(hostChunk, 'the chunk that opens the template').toBeDefined();
+      const template = join(dir, 'app', hostChunk!, '..', SHIPPED_TEMPLATE);
+      expect(shippedTemplate(engineSchemaSql(), template)).toBe(template);
+      expect(shippedTemplate(`${engineSchemaSql()}\n-- another schema`, template)).toBeUndefined();
       // The AWS SDK is inside: no runtime provides it in the container.
       expect(readFileSync(join(dir, 'app', 'index.mjs'), 'utf8')).not.toMatch(/require\("@aws-sdk\//);
       expect(result.code).toBe(1);

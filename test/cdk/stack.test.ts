@@ -24,6 +24,7 @@ import { LOCAL_CREDENTIALS, startSqsEmulator } from '../../local/emulators';
 import { ensureTable } from '../../local/resources';
 import { makeClients } from '../../shared/aws';
 import { CatalogStore } from '../../shared/catalog/store';
+import { SHIPPED_TEMPLATE } from '../../shared/pglite/host';
 import { loadConfig } from '../../shared/config';
 import { ATTENTION_INDEX, CATALOG_TABLE, CONTROLLERS, DATAPLANE_TABLE, deploymentNames, EFFECT_QUEUES, ENV, FULL_PASS_EVENT } from '../../shared/definitions';
 import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
@@ -876,11 +877,15 @@ describe('bundles', () => {
           ...modules.filter((f) => f !== 'index.mjs').map((f) => `  ${f}: ${kib(statSync(join(dir, f)).size)}${coldStart.includes(f) ? ' (cold start)' : ' (on first import())'}`),
         ].join('\n'),
       );
-      // Besides modules and their maps, only the files a bundled module reads beside itself.
-      const assets = files.filter((f) => !f.endsWith('.mjs') && !f.endsWith('.mjs.map'));
+      // Besides modules and their maps, only the files a bundled module reads beside itself, and the
+      // folders written beside it (the SQL engine's template, in the function that queries).
+      const folders = Object.values(FUNCTION_DEFAULTS.bundling.moduleFolders).map((m) => m.folder);
+      const inFolder = (f: string) => folders.some((d) => f.startsWith(`${d}/`) || f.includes(`/${d}/`));
+      const assets = files.filter((f) => !f.endsWith('.mjs') && !f.endsWith('.mjs.map') && !inFolder(f));
       const allowedAssets = new Set<string>(Object.values(FUNCTION_DEFAULTS.bundling.moduleAssets).flat());
       for (const f of assets) expect(allowedAssets.has(f.split('/').pop()!), f).toBe(true);
-      expect(files.filter((f) => !assets.includes(f))).toEqual(modules.flatMap((f) => [f, `${f}.map`]).sort());
+      expect(files.some(inFolder), 'the engine template ships with the function whose queries run the engine').toBe(name === 'ddl-api');
+      expect(files.filter((f) => !assets.includes(f) && !inFolder(f))).toEqual(modules.flatMap((f) => [f, `${f}.map`]).sort());
       if (!SPLIT.includes(name)) expect(files).toEqual(['index.mjs', 'index.mjs.map']);
       for (const f of modules) {
         expect(readFileSync(join(dir, f), 'utf8').startsWith(ESM_REQUIRE_BANNER), f).toBe(true);
@@ -965,6 +970,15 @@ describe('bundles', () => {
     const REGION = 'eu-west-1';
     const TENANT = 'bundle-test';
 
+    /** A catalog table of its own on DynamoDB Local, holding the tenant's default database and schema. */
+    async function emptyCatalog() {
+      const table = `t-bundle-${randomBytes(3).toString('hex')}-catalog`;
+      const clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: dynamodbEndpoint() } });
+      await ensureTable(clients.ddb, CATALOG_TABLE, table);
+      await new CatalogStore(clients.doc, table).ensureTenantCatalog(TENANT);
+      return { table, clients };
+    }
+
     /**
      * Runs the bundled handler once per SQL text, in a fresh Node process (a cold start each), and
      * returns per text the response and the error the handler logged, if any.
@@ -1007,10 +1021,7 @@ describe('bundles', () => {
 
     it('a commit with effects sends them on the fast path, the SQS client loaded on first use', { timeout: 120_000 }, async () => {
       // Prepare: an empty catalog and the controllers' FIFO queues on the SQS emulator
-      const table = `t-bundle-${randomBytes(3).toString('hex')}-catalog`;
-      const clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: dynamodbEndpoint() } });
-      await ensureTable(clients.ddb, CATALOG_TABLE, table);
-      await new CatalogStore(clients.doc, table).ensureTenantCatalog(TENANT);
+      const { table, clients } = await emptyCatalog();
       const emulator = await startSqsEmulator();
       const sqs = new SQSClient({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoint: emulator.endpoint });
       const dir = stageBundle('ddl-api');
@@ -1038,10 +1049,7 @@ describe('bundles', () => {
     // Six cold Node processes one after the other: a hang guard wide enough for a loaded 2-core machine.
     it('a view statement loads the parser chunk on first use and commits; other statements never load it; the probe chunk loads too', { timeout: 240_000 }, async () => {
       // Prepare: an empty catalog with the tenant's default database and schema
-      const table = `t-bundle-${randomBytes(3).toString('hex')}-catalog`;
-      const clients = makeClients({ region: REGION, credentials: LOCAL_CREDENTIALS, endpoints: { dynamodb: dynamodbEndpoint() } });
-      await ensureTable(clients.ddb, CATALOG_TABLE, table);
-      await new CatalogStore(clients.doc, table).ensureTenantCatalog(TENANT);
+      const { table, clients } = await emptyCatalog();
       const dir = stageBundle('ddl-api');
       const viewChunks = relativeImports(dir, 'index.mjs').dynamic.filter((f) => /\/view-deps-[A-Z0-9]+\.mjs$/.test(f));
       const withoutChunk = stageBundle('ddl-api');
@@ -1081,6 +1089,37 @@ describe('bundles', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
         rmSync(withoutChunk, { recursive: true, force: true });
+      }
+    });
+
+    it("a catalog query in a cold function opens the engine's template shipped beside its chunk, building none in /tmp", { timeout: 120_000 }, async () => {
+      // Prepare: a catalog with one schema besides the default, an empty temp folder for the function
+      const { table, clients } = await emptyCatalog();
+      const dir = stageBundle('ddl-api');
+      const tmp = mkdtempSync(join(tmpdir(), 'bundle-tmp-'));
+      const shipped = filesUnder(dir).filter((f) => f.includes(`/${SHIPPED_TEMPLATE}/`));
+      try {
+        // Act: a cold process creates a schema, another reads the catalog with a JOIN
+        const [created, read] = await invoke(
+          dir,
+          table,
+          ['CREATE SCHEMA s1', "SELECT s.name, d.name AS db FROM mz_schemas s JOIN mz_databases d ON s.database_id = d.id WHERE s.name IN ('public', 's1') ORDER BY 1"],
+          { TMPDIR: tmp },
+        );
+
+        // Assess: answered by the engine, from the shipped template (the cache folder a build would make is absent)
+        expect(created!.response.statusCode).toBe(200);
+        expect(read!.response).toEqual({ statusCode: 200, body: { results: [expect.objectContaining({ rows: [['public', 'materialize'], ['s1', 'materialize']] })] } });
+        expect(shipped).toEqual(expect.arrayContaining([`${CHUNKS_DIR}/${SHIPPED_TEMPLATE}/PG_VERSION`, `${CHUNKS_DIR}/${SHIPPED_TEMPLATE}/.schema-key`]));
+        expect(readdirSync(tmp)).toEqual([]);
+        // Negative control: without the shipped folder the same query builds a template in /tmp.
+        rmSync(join(dir, CHUNKS_DIR, SHIPPED_TEMPLATE), { recursive: true });
+        const [again] = await invoke(dir, table, ["SELECT name FROM mz_schemas WHERE name = 's1'"], { TMPDIR: tmp });
+        expect(again!.response).toEqual({ statusCode: 200, body: { results: [expect.objectContaining({ rows: [['s1']] })] } });
+        expect(readdirSync(tmp)).toEqual([expect.stringMatching(/^ddl-control-plane-pglite-/)]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        rmSync(tmp, { recursive: true, force: true });
       }
     });
   });

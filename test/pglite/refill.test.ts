@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgliteHost, type Load } from '../../shared/pglite/host';
 import { engineSchemaSql, engineTable, systemRelation } from '../../shared/system/registry';
+import { engineRows } from '../helpers/engine';
 
 const clusters = engineTable(systemRelation('mz_catalog', 'mz_clusters')!);
 let host: PgliteHost;
@@ -21,19 +22,8 @@ const load = (key: string, count: number, prefix: string): Load => ({
 
 /** The table's row count and how many rows carry `prefix`, as the engine answers. */
 async function census(l: Load, prefix: string): Promise<[number, number]> {
-  const r = await host.run({
-    sql: `SELECT count(*)::int4, count(*) FILTER (WHERE name LIKE '${prefix}%')::int4 FROM ${clusters}`,
-    paramTypes: [],
-    params: [],
-    paramFormats: [],
-    resultFormats: [],
-    session: { user: 'materialize', database: 'materialize', settings: {} },
-    loads: [l],
-    maxRows: 1,
-  });
-  if (!r.ok) throw new Error(r.error.message);
-  const first = r.rows.readInt32BE(7);
-  return [Number(r.rows.subarray(11, 11 + first).toString()), Number(r.rows.subarray(15 + first).toString())];
+  const [row] = await engineRows(host, `SELECT count(*)::int4, count(*) FILTER (WHERE name LIKE '${prefix}%')::int4 FROM ${clusters}`, [l], 1);
+  return [Number(row![0]), Number(row![1])];
 }
 
 describe('refilling a system table', () => {
@@ -48,4 +38,10 @@ describe('refilling a system table', () => {
     ];
     for (const [key, count, prefix] of steps) expect([key, ...(await census(load(key, count, prefix), prefix))]).toEqual([key, count, count]);
   }, 120_000);
+});
+
+describe("the engine's settings", () => {
+  it('runs with 16 MB of shared buffers (initdb writes 128 MB, zeroed at every start)', async () => {
+    expect(await engineRows(host, "SELECT current_setting('shared_buffers')")).toEqual([['16MB']]);
+  });
 });

@@ -1,9 +1,9 @@
 // The SQL engine opens its prebuilt template in memory (shared/pglite/host.ts): what it reads of it.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { templateReader, type TemplateFs } from '../../shared/pglite/host';
+import { exportTemplate, shippedTemplate, templateReader, type TemplateFs } from '../../shared/pglite/host';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -43,5 +43,47 @@ describe('templateReader', () => {
     const fs = fakeFs();
     templateReader(template(false))(fs, '/pglite/data');
     expect([...fs.files.keys()].sort()).toEqual(['/pglite/data/PG_VERSION', '/pglite/data/base/1/1259', '/pglite/data/base/4/1259', '/pglite/data/base/5/1259', '/pglite/data/global/pg_control']);
+  });
+});
+
+describe('exportTemplate and shippedTemplate', () => {
+  const dest = () => {
+    const d = mkdtempSync(join(tmpdir(), 'template-export-'));
+    dirs.push(d);
+    return join(d, 'pglite-template');
+  };
+
+  it("ships what an engine reads (the engine's database, not template0/template1), with its notes and its schema's key", () => {
+    // Prepare
+    const to = dest();
+    mkdirSync(join(to, 'stale'), { recursive: true });
+
+    // Act
+    exportTemplate(template(true), to, 'CREATE TABLE a ();');
+
+    // Assess
+    const files = (readdirSync(to, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[]).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name).slice(to.length + 1));
+    expect(files.sort()).toEqual(['.database-oid', '.schema-key', 'PG_VERSION', 'base/5/1259', 'global/pg_control']);
+    expect(readdirSync(join(to, 'base')).sort()).toEqual(['1', '4', '5']);
+    expect(existsSync(join(to, 'stale'))).toBe(false);
+    expect(shippedTemplate('CREATE TABLE a ();', to)).toBe(to);
+    // What the engine then reads of it is what it read of the template.
+    const fs = fakeFs();
+    templateReader(to)(fs, '/d');
+    expect(Object.fromEntries(fs.files)).toEqual({ '/d/PG_VERSION': '17\n', '/d/base/5/1259': 'postgres', '/d/global/pg_control': 'control' });
+  });
+
+  it('is not used for another schema, nor when absent or unmarked', () => {
+    // Prepare
+    const to = dest();
+    exportTemplate(template(true), to, 'CREATE TABLE a ();');
+    const unmarked = dest();
+    mkdirSync(unmarked);
+
+    // Act / Assess
+    expect(shippedTemplate('CREATE TABLE b ();', to)).toBeUndefined();
+    expect(shippedTemplate('CREATE TABLE a ();', join(to, 'missing'))).toBeUndefined();
+    expect(shippedTemplate('CREATE TABLE a ();', unmarked)).toBeUndefined();
+    expect(readFileSync(join(to, '.schema-key'), 'utf8')).toMatch(/^[0-9a-f]{16}\n$/);
   });
 });

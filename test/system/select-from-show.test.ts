@@ -103,4 +103,12 @@ describe('SELECT ... FROM (SHOW ...)', () => {
     const sql = 'SELECT create_sql FROM (SHOW CREATE TABLE t)';
     expect(failure(sql)).toEqual({ code: '0A000', message: 'SHOW CREATE in a subquery is not supported by this control plane', position: sql.indexOf('SHOW') });
   });
+
+  it('answers 0A000 for a variable there (a name that is no listing SHOW reads as one), pointing at it', () => {
+    // Found by the SQL text fuzz: this crashed the evaluator with a TypeError.
+    for (const sql of ['SELECT name FROM (SHOW CLURS)', 'SELECT * FROM (SHOW search_path)']) {
+      const name = sql.slice(sql.indexOf('SHOW') + 5, -1);
+      expect(failure(sql)).toMatchObject({ code: '0A000', message: `SHOW ${name.toLowerCase()} in a subquery is not supported by this control plane`, position: sql.indexOf(name) });
+    }
+  });
 });
