@@ -498,13 +498,23 @@ function pgwireSection(w: PgwireResult): string[] {
   if (w.cold) {
     const c = w.cold;
     md.push(
-      `Cold, ${c.runs} runs each, interleaved: a fresh \`node\` serving pgwire (bench/pgwire-server.ts bundled by esbuild with code splitting, node_modules external) from its process start to its first catalog SELECT (\`${c.query}\`) answered to a client that connects as soon as it listens; a fresh \`node\` with the engine alone (bench/pglite-template.ts: PgliteHost opens the template and answers \`SELECT 1\`); and a fresh \`node\` running PGlite's plain \`PGlite.create()\` (bench/pglite-create.mjs). p50 / p99 ms from the process's start; each run's first SELECT over the create() run after it: ${c.pairRatios.map(n2).join(', ')}.`,
+      `Cold, ${c.runs} runs each, interleaved: a fresh \`node --enable-source-maps\` serving pgwire (bench/pgwire-server.ts bundled as the pgwire image is: cdk/constructs/pgwire-service.ts, esbuild with code splitting, the AWS SDK bundled in, the engine's template beside its chunk) from its process start to its first catalog SELECT (\`${c.query}\`) answered to a client that connects as soon as it listens; a fresh \`node\` with the engine alone (bench/pglite-template.ts, bundled the same way: PgliteHost opens the shipped template and answers \`SELECT 1\`); and a fresh \`node\` running PGlite's plain \`PGlite.create()\` (bench/pglite-create.mjs). p50 / p99 ms from the process's start; each run's first SELECT over the create() run after it: ${c.pairRatios.map(n2).join(', ')}.`,
       '',
       '| server: module code starts | listening | logged in (SCRAM) | first SELECT answered | engine alone: opened | engine alone: SELECT 1 answered | PGlite: node booted | PGlite.create() alone | create() done | ratio (p50) | engine alone ratio |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
       `| ${sm(c.catalog.bodyStart)} | ${sm(c.catalog.listening)} | ${sm(c.catalog.connected)} | ${sm(c.catalog.answered)} | ${sm(c.engine.opened)} | ${sm(c.engine.answered)} | ${sm(c.pglite.boot)} | ${sm(c.pglite.create)} | ${sm(c.pglite.created)} | ${n2(c.ratioP50)} | ${n2(c.engineRatioP50)} |`,
       '',
     );
+    if (c.worker && c.first) {
+      md.push(
+        "The server's side of its first SELECT (p50 / p99 ms from its process's start): its engine's worker running, its modules loaded, the engine open; the first query began (the client logged in), had PostgreSQL's parser (libpg-query), had read its inputs (the catalog), had the engine, and had the engine's answer (the first fill and the run).",
+        '',
+        '| worker running | worker modules | engine open | query began | parser | inputs | engine | answer |',
+        '|---|---|---|---|---|---|---|---|',
+        `| ${sm(c.worker.running)} | ${sm(c.worker.imported)} | ${sm(c.worker.opened)} | ${sm(c.first.start)} | ${sm(c.first.parser)} | ${sm(c.first.inputs)} | ${sm(c.first.engine)} | ${sm(c.first.answered)} |`,
+        '',
+      );
+    }
     const pr = c.profile;
     if (pr) md.push(`Cold start profile of the server (one more run, profiled from its module code's start to the answer; ${pr.sampledMs} ms sampled, busy ${pr.busyPct}%): ${pr.byArea.slice(0, 6).map((a) => `${a.area} ${a.pct}%`).join(' · ')}. Top: ${pr.topFunctions.slice(0, 6).map((f) => `\`${f.fn}\`${f.where ? ` (${f.where.slice(0, 60)})` : ''} ${f.pct}%`).join(', ')}.`, '');
   }

@@ -253,8 +253,8 @@ export interface TemplateFs {
 /**
  * PostgreSQL settings of the engine beyond PGlite's own. The template's postgresql.conf (initdb's)
  * has 128 MB of shared buffers, which PostgreSQL zeroes as it starts: 74 ms of a 400 ms cold open
- * (a CPU profile's `memset`). The engine's tables at 10 000 objects fit in 16 MB; a page past it is
- * read back from the in-memory file system, not from a disk.
+ * (a CPU profile's `memset`). A page past 16 MB is read back from the in-memory file system, not
+ * from a disk (warm reads at 10 000 objects: bench/results/latest.md row 9).
  */
 const ENGINE_SETTINGS = ['shared_buffers=16MB'];
 
