@@ -2004,6 +2004,7 @@ export class Parser {
     }
     const variableTok = this.peek();
     const show = this.nested(() => this.parseShow());
+    this.expectOp(')');
     if (show.kind === 'show_variable') {
       // Materialize reads a variable there too; we serve the listing forms only.
       throw new NotSupportedError(`SHOW ${show.name} in a subquery is not supported by this control plane`, {
@@ -2011,7 +2012,6 @@ export class Parser {
         hint: `Run SHOW ${show.name} on its own, or read current_setting('${show.name}').`,
       });
     }
-    this.expectOp(')');
     return show as ShowStatement;
   }
 
