@@ -103,7 +103,7 @@ type BundleFigure = NonNullable<Results['bundles']>[number];
  * the ratio's floor while its first event needs them.
  */
 function coldInitCause(b: BundleFigure, importShare: number): string {
-  const importPart = `import ${f1(b.coldInit.importMsP50)} ms against ${f1(b.baselineColdInit.importMsP50)} ms (entry ${f1(b.entryKiB)} KiB; SDK packages ${b.externalImports.length}, ${f1(b.sdkImportMsP50)} ms alone${b.sdkLoadedOnFirstEvent?.length ? `; ${b.sdkLoadedOnFirstEvent.map((m) => m.replace('@aws-sdk/', '')).join(', ')} loaded by the first event` : ''})`;
+  const importPart = `import ${f1(b.coldInit.importMsP50)} ms against ${f1(b.baselineColdInit.importMsP50)} ms (entry ${f1(b.entryKiB)} KiB, the SDK bundled in; its SDK packages ${b.externalImports.length}, ${f1(b.sdkImportMsP50)} ms alone from the runtime${b.sdkLoadedOnFirstEvent?.length ? `; ${b.sdkLoadedOnFirstEvent.map((m) => m.replace('@aws-sdk/', '')).join(', ')} loaded by the first event` : ''})`;
   const firstPart = `first event ${f1(b.coldInit.firstEventMsP50)} ms against ${f1(b.baselineColdInit.firstEventMsP50)} ms`;
   const calls = b.firstEventCalls;
   if (!calls) {

@@ -1,7 +1,8 @@
 /**
  * 7. The Lambda bundles: built by the CDK stack's own code (cdk/constructs/ddl-function.ts:
- *    `bundleFunction` with FUNCTION_DEFAULTS.bundling — ESM, minified, node22, the AWS SDK left to
- *    the runtime and loaded with require(), the createRequire banner, source maps; code splitting
+ *    `bundleFunction` with FUNCTION_DEFAULTS.bundling — ESM, minified, node22, the AWS SDK bundled
+ *    in (beside it, the same function with the runtime's SDK loaded with require(), the stack's
+ *    choice until issue 32), the createRequire banner, source maps; code splitting
  *    for the functions whose construct sets `splitChunks`), minified size per function (entry and chunks), and cold
  *    initialisation: a fresh `node` per run imports the bundle with the function's environment
  *    (configToEnv of the live pipeline, AWS_ENDPOINT_URL_* at the emulators, NODE_OPTIONS as the
@@ -60,9 +61,10 @@ export interface BundleFigure {
   /** The same without NODE_OPTIONS=--enable-source-maps. */
   readonly coldInitNoSourceMaps: ColdInit;
   /**
-   * The runtime's AWS SDK packages the import loads (seen in the traced run: a package the bundle
-   * loads on first use, with `import()`, is not one), else the packages the entry file names as
-   * external; and importing only them in a fresh process (p50 ms).
+   * The AWS SDK packages the import loads, as packages: seen in a traced run of the build with the
+   * runtime's SDK (a package loaded on first use, with `import()`, is not one), else the packages
+   * its entry names as external; and requiring only them from node_modules in a fresh process (p50
+   * ms), what they cost when the runtime provides them.
    */
   readonly externalImports: string[];
   /** The SDK packages the traced run loaded after the import, while serving the first event. */
@@ -72,10 +74,10 @@ export interface BundleFigure {
   readonly sdkNeededImports: string[];
   readonly sdkNeededImportMsP50: number;
   /**
-   * The same function with the AWS SDK bundled in (no `@aws-sdk/*` external), as an experiment
-   * against the construct's choice: entry size and cold init (p50, source maps on).
+   * The same function with the Lambda runtime's AWS SDK (`@aws-sdk/*` external, loaded with
+   * require()), against the construct's choice: entry size and cold init (p50, source maps on).
    */
-  readonly sdkBundled: { entryKiB: number; totalKiB: number; coldInit: ColdInit };
+  readonly sdkRuntime: { entryKiB: number; totalKiB: number; coldInit: ColdInit };
   /**
    * The baseline on the same machine in the same run (bench/baseline-handler.mjs: imports only
    * `@aws-sdk/client-dynamodb`, answers one event with one GetItem), and this function's cold init
@@ -301,20 +303,23 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     const env = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: fn, POWERTOOLS_SERVICE_NAME: fn };
     const withMaps = await coldStarts(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, runs, eventFor[fn], tmpDir);
     const withoutMaps = await coldStarts(join(dir, 'index.mjs'), fn, env, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
-    const bundledDir = join(root, `${fn}-sdk-bundled`);
-    bundleFunction({ ...request, sdk: 'bundled' }, bundledDir);
-    const bundledFiles = listFiles(bundledDir).filter((f) => f.endsWith('.mjs'));
-    const bundled = await coldStarts(join(bundledDir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
-    const sdkBundled = {
-      entryKiB: kib(statSync(join(bundledDir, 'index.mjs')).size),
-      totalKiB: kib(bundledFiles.reduce((a, f) => a + statSync(f).size, 0)),
-      coldInit: bundled.figure,
+    const runtimeDir = join(root, `${fn}-sdk-runtime`);
+    const runtimeMeta = bundleFunction({ ...request, sdk: 'runtime' }, runtimeDir, { metafile: true })!;
+    const runtimeFiles = listFiles(runtimeDir).filter((f) => f.endsWith('.mjs'));
+    const runtimeBuilt = await coldStarts(join(runtimeDir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
+    const sdkRuntime = {
+      entryKiB: kib(statSync(join(runtimeDir, 'index.mjs')).size),
+      totalKiB: kib(runtimeFiles.reduce((a, f) => a + statSync(f).size, 0)),
+      coldInit: runtimeBuilt.figure,
     };
-    const entryKey = Object.keys(metafile.outputs).find((k) => k.endsWith(`${fn}/index.mjs`))!;
+    // The first event's calls from the deployed build; which SDK packages the import loads, from the
+    // runtime-SDK build (a bundled package leaves no require() to see).
     const traced = await tracedCalls(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, eventFor[fn], tmpDir);
-    const externalImports = traced?.sdk
-      ? traced.sdk.atImport
-      : [...new Set(metafile.outputs[entryKey]!.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path))].sort();
+    const tracedRuntime = await tracedCalls(join(runtimeDir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, eventFor[fn], tmpDir);
+    const runtimeEntry = Object.keys(runtimeMeta.outputs).find((k) => k.endsWith(`${fn}-sdk-runtime/index.mjs`))!;
+    const externalImports = tracedRuntime?.sdk
+      ? tracedRuntime.sdk.atImport
+      : [...new Set(runtimeMeta.outputs[runtimeEntry]!.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path))].sort();
     const sdkNeededImports = externalImports.filter((m) => SDK_NEEDED[fn].includes(m));
     const importTimes = async (modules: readonly string[]) => {
       const times: number[] = [];
@@ -349,16 +354,16 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       coldInit: withMaps.figure,
       coldInitNoSourceMaps: withoutMaps.figure,
       externalImports,
-      ...(traced?.sdk ? { sdkLoadedOnFirstEvent: traced.sdk.onFirstEvent } : {}),
+      ...(tracedRuntime?.sdk ? { sdkLoadedOnFirstEvent: tracedRuntime.sdk.onFirstEvent } : {}),
       sdkImportMsP50: Math.round(summarize(sdk).p50 * 10) / 10,
       sdkNeededImports,
       sdkNeededImportMsP50: Math.round(summarize(sdkNeeded).p50 * 10) / 10,
-      sdkBundled,
+      sdkRuntime,
       ...(coldProfile ? { coldProfile } : {}),
       firstEvent: withMaps.lastResult,
       ...(firstEventCalls ? { firstEventCalls } : {}),
     });
-    bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); without source maps ${withoutMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms (only what it calls ${summarize(sdkNeeded).p50.toFixed(1)} ms); SDK bundled: entry ${sdkBundled.entryKiB} KiB, cold init ${sdkBundled.coldInit.totalMsP50} ms; ${withMaps.lastResult.slice(0, 80)}`);
+    bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); without source maps ${withoutMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms (only what it calls ${summarize(sdkNeeded).p50.toFixed(1)} ms); with the runtime's SDK: entry ${sdkRuntime.entryKiB} KiB, cold init ${sdkRuntime.coldInit.totalMsP50} ms; ${withMaps.lastResult.slice(0, 80)}`);
   }
   const after = await coldStarts(baselineFile, 'baseline', baselineEnv, baselineRuns, async () => ({}), tmpDir);
   const baselineFirstEventCalls = (await tracedCalls(baselineFile, 'baseline', baselineEnv, async () => ({}), tmpDir))?.calls;

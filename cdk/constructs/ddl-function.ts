@@ -50,8 +50,13 @@ export const FUNCTION_DEFAULTS = {
     // Prefer the ES module build of dependencies: it tree-shakes, the CommonJS one does not.
     mainFields: ['module', 'main'],
     banner: ESM_REQUIRE_BANNER,
-    // The Node.js runtime ships the AWS SDK v3: modules whose name starts with one of these stay
-    // out of the bundle and are loaded from the runtime with require() (esbuild-bundle.mjs says why).
+    // The AWS SDK v3 is bundled in, tree-shaken from its ES module build and pinned by the lock
+    // file, as AWS's Lambda best practices advise: measured on the same quiet run
+    // (bench/phases/bundles.ts), each function's cold init was 5-40 ms shorter than with the
+    // runtime's copy loaded through require() (the sweeper 87 ms against 127, the router 90
+    // against 99, the DDL function 133 against 168). A build with `sdk: 'runtime'` (the bench's
+    // comparison) leaves modules whose name starts with one of these out of the bundle and loads
+    // them from the runtime with require() (esbuild-bundle.mjs says why require()).
     runtimeModules: ['@aws-sdk/'],
     // Files a bundled module reads from its own folder at run time, copied beside every output
     // file that holds the module (esbuild-bundle.mjs): libpg-query's Emscripten loader reads its
@@ -154,9 +159,9 @@ export interface BundleRequest {
   readonly entry: string;
   readonly splitChunks: boolean;
   /**
-   * `runtime` (what the stack deploys): the AWS SDK is the Lambda runtime's, loaded with require().
-   * `bundled`: the SDK is bundled in, tree-shaken (an experiment the benchmark measures).
-   * @default 'runtime'
+   * `bundled` (what the stack deploys, and the pgwire image): the AWS SDK is bundled in, tree-shaken.
+   * `runtime`: the SDK is the Lambda runtime's, loaded with require() (the benchmark's comparison).
+   * @default 'bundled'
    */
   readonly sdk?: 'runtime' | 'bundled';
 }
@@ -168,7 +173,7 @@ export interface BundleRequest {
  */
 export function bundleFunction(request: BundleRequest, outdir: string, o: { metafile?: boolean } = {}): esbuild.Metafile | undefined {
   const options = { ...functionBuildOptions(request.entry, request.splitChunks), outdir, metafile: o.metafile === true };
-  const runtimeModules = request.sdk === 'bundled' ? [] : FUNCTION_DEFAULTS.bundling.runtimeModules;
+  const runtimeModules = request.sdk === 'runtime' ? FUNCTION_DEFAULTS.bundling.runtimeModules : [];
   const { moduleAssets, moduleFolders } = FUNCTION_DEFAULTS.bundling;
   const r = spawnSync(process.execPath, [join(REPO_ROOT, 'cdk', 'constructs', 'esbuild-bundle.mjs'), JSON.stringify({ options, runtimeModules, moduleAssets, moduleFolders })], {
     cwd: REPO_ROOT,
@@ -213,7 +218,7 @@ export function functionCode(entry: string, splitChunks: boolean): lambda.Code {
 
 /**
  * A control-plane Lambda with the shared defaults: Node.js 22 on ARM64, a minified ESM bundle
- * with source maps, the AWS SDK left to the runtime (loaded with require()), active tracing, its
+ * with source maps, the AWS SDK bundled in, active tracing, its
  * own log group with a retention, and its own role with no managed policy (only the grants made to
  * it).
  */

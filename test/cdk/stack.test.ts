@@ -45,7 +45,9 @@ const BUNDLE_BUDGET: Record<FunctionName, number> = {
   // connections, sinks and load generators are on the synchronous path. The parts few statements
   // need load on first use (planner/occasional.ts), which took it from 418 to 400 KiB; the rules
   // merged after brought it to 408 KiB. 416 KiB, with the cause of each KiB above 400 known.
-  'ddl-api': 416 * 1024,
+  // 656 KiB since issue 32: the AWS SDK's DynamoDB clients are bundled in (~240 KiB of the 648 KiB
+  // measured then), where the runtime's copy was loaded with require() before.
+  'ddl-api': 656 * 1024,
   authorizer: 1024 * 1024,
   'stream-router': 1024 * 1024,
   'executor-compute': 1024 * 1024,
@@ -61,7 +63,7 @@ const BUNDLE_BUDGET: Record<FunctionName, number> = {
  * such a connection's first probe (mysql2 ~524 KiB, tedious ~1 023 KiB minified), beside the
  * Postgres/Kafka probes (~850 KiB): ~3 MiB on disk, none of it in the cold start.
  */
-const TOTAL_SANITY_CAP = 4 * 1024 * 1024;
+const TOTAL_SANITY_CAP = 5 * 1024 * 1024; // 4 MiB until the AWS SDK was bundled in (issue 32): the DDL function's is 4.35 MiB
 /** The functions built with code splitting (`splitChunks`); the others are one `index.mjs`. */
 const SPLIT: readonly FunctionName[] = ['ddl-api', 'sweeper', 'reference-reporter'];
 
@@ -840,12 +842,27 @@ function coldStartFiles(dir: string): string[] {
 const sizeOf = (dir: string, files: readonly string[]) => files.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
 const kib = (bytes: number) => `${bytes} bytes (${(bytes / 1024).toFixed(1)} KiB)`;
 
-/** A fresh copy of a function's code, with node_modules standing in for the runtime's AWS SDK. */
-function stageBundle(name: FunctionName): string {
+/**
+ * A fresh copy of a function's code; with `nodeModules`, the repository's node_modules beside it
+ * (as tests that stub a package need; the bundles themselves need none).
+ */
+function stageBundle(name: FunctionName, o: { nodeModules?: boolean } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), `bundle-${name}-`));
   cpSync(assetDirOf(name), dir, { recursive: true });
-  symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  if (o.nodeModules !== false) symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;
+}
+
+/** The AWS SDK client packages (`client-*`) whose code is in these bundled files, by their source maps. */
+function sdkClientsIn(dir: string, files: readonly string[]): string[] {
+  const clients = new Set<string>();
+  for (const f of files) {
+    for (const src of (JSON.parse(readFileSync(join(dir, `${f}.map`), 'utf8')) as { sources: string[] }).sources) {
+      const m = /node_modules\/@aws-sdk\/(client-[a-z0-9-]+)\//.exec(src);
+      if (m) clients.add(m[1]!);
+    }
+  }
+  return [...clients].sort();
 }
 
 /** The function's environment from the template, with references as placeholder strings. */
@@ -888,10 +905,13 @@ describe('bundles', () => {
       expect(files.filter((f) => !assets.includes(f) && !inFolder(f))).toEqual(modules.flatMap((f) => [f, `${f}.map`]).sort());
       if (!SPLIT.includes(name)) expect(files).toEqual(['index.mjs', 'index.mjs.map']);
       for (const f of modules) {
-        expect(readFileSync(join(dir, f), 'utf8').startsWith(ESM_REQUIRE_BANNER), f).toBe(true);
-        const map = JSON.parse(readFileSync(join(dir, `${f}.map`), 'utf8')) as { sources: string[] };
-        expect(map.sources.filter((src) => src.includes('node_modules/@aws-sdk/')), f).toEqual([]);
+        const code = readFileSync(join(dir, f), 'utf8');
+        expect(code.startsWith(ESM_REQUIRE_BANNER), f).toBe(true);
+        // The AWS SDK is inside: nothing is required from the runtime's copy (but the optional
+        // SigV4a signers, which the SDK tries inside a try block and these calls never need).
+        expect(code, f).not.toMatch(/require\(["']@aws-sdk\/(?!signature-v4-crt["']|signature-v4a["'])/);
       }
+      expect(sdkClientsIn(dir, coldStartFiles(dir))).toContain('client-dynamodb');
       // Built from its own entry (two functions must never share a cached bundle).
       const entryMap = JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
       expect(entryMap.sources.some((src) => src.endsWith(`functions/${name}/handler.ts`))).toBe(true);
@@ -922,19 +942,12 @@ describe('bundles', () => {
     expect(sourcesOf(coldStart).filter((src) => /\/(node-sql-parser|big-integer)\//.test(src))).toEqual([]);
   });
 
-  it('every bundle loads as an ES module in Node and exports handler (with the SDK provided, as in Lambda), loading only the SDK clients its first event needs', async () => {
-    // Prepare: each bundle alone in a folder whose node_modules stands in for the runtime's SDK.
-    // The script notes each `@aws-sdk/*` package the bundle itself requires while it is imported
-    // (but util-dynamodb, which lib-dynamodb loads anyway: some bundles name it, some do not).
-    const script = [
-      "import Module from 'node:module';",
-      'const sdk = new Set(); const load = Module._load;',
-      "Module._load = function (request, parent, ...rest) { if (request.startsWith('@aws-sdk/') && request !== '@aws-sdk/util-dynamodb' && !/[\\\\/]node_modules[\\\\/]/.test(parent?.filename ?? '')) sdk.add(request.slice('@aws-sdk/'.length)); return load.call(this, request, parent, ...rest); };",
-      "const m = await import('./index.mjs');",
-      "console.log(typeof m.handler, [...sdk].sort().join(','));",
-    ].join('\n');
-    const runs = (Object.keys(BUNDLE_BUDGET) as FunctionName[]).map(async (name) => {
-      const dir = stageBundle(name);
+  it('every bundle loads as an ES module in Node and exports handler with no node_modules beside it (the AWS SDK inside); split bundles leave the clients a first event does not call out of the cold start', async () => {
+    // Prepare: each bundle alone in a folder with no node_modules: a package left external fails the import.
+    const script = "const m = await import('./index.mjs'); console.log(typeof m.handler);";
+    const names = Object.keys(BUNDLE_BUDGET) as FunctionName[];
+    const runs = names.map(async (name) => {
+      const dir = stageBundle(name, { nodeModules: false });
       try {
         // Act
         const { stdout } = await execFileAsync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
@@ -947,23 +960,17 @@ describe('bundles', () => {
         rmSync(dir, { recursive: true, force: true });
       }
     });
+    const atStart = Object.fromEntries(SPLIT.map((name) => [name, sdkClientsIn(assetDirOf(name), coldStartFiles(assetDirOf(name))).join(',')]));
 
-    // Assess: each client package is milliseconds of a cold start (bench/phases/bundles.ts). SQS,
-    // EventBridge and Secrets Manager load on first use (shared/clients/lazy.ts,
-    // shared/lambda/lazy-secrets.ts) where a typical first event does not call them; the stream
-    // router sends on every event, the reporter reads its token and sends health reports.
-    const dynamo = 'client-dynamodb,lib-dynamodb';
-    expect(Object.fromEntries(await Promise.all(runs))).toEqual({
-      'ddl-api': `function ${dynamo}`,
-      authorizer: `function ${dynamo}`,
-      'stream-router': `function client-dynamodb,client-sqs,lib-dynamodb`,
-      'executor-compute': `function ${dynamo}`,
-      'executor-storage': `function ${dynamo}`,
-      'executor-secrets': `function ${dynamo}`,
-      sweeper: `function ${dynamo}`,
-      'status-ingest': `function ${dynamo}`,
-      'reference-reporter': `function client-dynamodb,client-secrets-manager,client-sqs,lib-dynamodb`,
-    });
+    // Assess
+    expect(Object.fromEntries(await Promise.all(runs))).toEqual(Object.fromEntries(names.map((n) => [n, 'function'])));
+    // Each client package is milliseconds of a cold start (bench/phases/bundles.ts). SQS, EventBridge
+    // and Secrets Manager load on first use (shared/clients/lazy.ts, shared/lambda/lazy-secrets.ts)
+    // where a typical first event does not call them: in a split bundle from a chunk of their own;
+    // in a single-file bundle their code is in the file, evaluated on first use (esbuild's lazy
+    // module init), which the bench's cold init measures. The reporter reads its token and sends
+    // health reports at once.
+    expect(atStart).toEqual({ 'ddl-api': 'client-dynamodb', sweeper: 'client-dynamodb', 'reference-reporter': 'client-dynamodb,client-secrets-manager,client-sqs' });
   });
 
   describe('ddl-api bundle behind a fake API Gateway event, on DynamoDB Local', () => {
