@@ -51,10 +51,10 @@ export const FUNCTION_DEFAULTS = {
     mainFields: ['module', 'main'],
     banner: ESM_REQUIRE_BANNER,
     // The AWS SDK v3 is bundled in, tree-shaken from its ES module build and pinned by the lock
-    // file, as AWS's Lambda best practices advise: measured on the same quiet run
-    // (bench/phases/bundles.ts), each function's cold init was 5-40 ms shorter than with the
-    // runtime's copy loaded through require() (the sweeper 87 ms against 127, the router 90
-    // against 99, the DDL function 133 against 168). A build with `sdk: 'runtime'` (the bench's
+    // file, as AWS's Lambda best practices advise: in bench/phases/bundles.ts's runs, every
+    // function's cold init was as short or 3-40 ms shorter than with the runtime's copy loaded
+    // through require() (the import alone 7-25 ms shorter; the DDL function 193 ms against 217,
+    // the router 109 against 121 in one run). A build with `sdk: 'runtime'` (the bench's
     // comparison) leaves modules whose name starts with one of these out of the bundle and loads
     // them from the runtime with require() (esbuild-bundle.mjs says why require()).
     runtimeModules: ['@aws-sdk/'],
