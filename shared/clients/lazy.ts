@@ -13,7 +13,7 @@
  *
  * Callers build their commands from {@link loadSqs} / {@link loadEventBridge}: a static import of a
  * command class would load the package at cold start again. They are the client modules' own
- * re-exports of the runtime's package, so the command classes and the client's are the same.
+ * re-exports of the SDK package, so the command classes and the client's are the same.
  */
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { SQSClient } from '@aws-sdk/client-sqs';

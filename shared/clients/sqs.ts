@@ -3,9 +3,9 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { clientConfig, type ClientOptions } from './options';
 
 // The commands the control plane sends, for the callers that load this module on first use
-// (./lazy.ts `loadSqs`): a dynamic import of the client package itself gives a bundle with code
-// splitting only its default export (esbuild wraps the runtime's CommonJS package), of this ES
-// module its named exports.
+// (./lazy.ts `loadSqs`): a dynamic import of the client package itself gave a bundle with code
+// splitting only its default export while the bundles required the runtime's CommonJS package
+// (esbuild wraps it); of this ES module, its named exports, however the SDK is bundled.
 export { ChangeMessageVisibilityBatchCommand, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 
 export function makeSqsClient(o: ClientOptions): SQSClient {
