@@ -13,7 +13,7 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { newObjectId, newTxnId, SqlApi } from '../../shared/api/sql-api';
-import { CatalogStore, type CatalogBasis, type IdempotencyRecord, type TxnRecord } from '../../shared/catalog/store';
+import { CatalogStore, type CatalogBasis, type CommitOptions, type IdempotencyRecord, type TxnRecord } from '../../shared/catalog/store';
 import { CatalogSnapshot, type CatalogObject } from '../../shared/catalog/model';
 import type { ChangeSet } from '../../shared/planner/workspace';
 import { Workspace } from '../../shared/planner/workspace';
@@ -46,10 +46,10 @@ export class TimedStore extends CatalogStore {
       this.loadMs.push(now() - t0);
     }
   }
-  override async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis): Promise<void> {
+  override async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis, o?: CommitOptions): Promise<{ optional: boolean }> {
     const t0 = now();
     try {
-      return await super.commit(tenant, changes, txn, idempotency, basis);
+      return await super.commit(tenant, changes, txn, idempotency, basis, o);
     } finally {
       this.commitMs.push(now() - t0);
     }

@@ -26,7 +26,7 @@ class FloorStore extends CatalogStore {
   readonly writeMs: number[] = [];
   readonly transactions: number[] = [];
   readonly items: number[] = [];
-  override async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis): Promise<void> {
+  override async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis): Promise<{ optional: boolean }> {
     this.forget(tenant);
     // The fence (lock check, version update on the basis's version) goes with the first transaction.
     const all = [...this.fenceItems(tenant, basis?.version), ...this.transactItems(tenant, changes, txn, idempotency, basis ? { catalogVersion: basis.version + 1 } : {})];
@@ -37,6 +37,7 @@ class FloorStore extends CatalogStore {
     this.writeMs.push(now() - t0);
     this.transactions.push(chunks.length);
     this.items.push(all.length);
+    return { optional: false };
   }
 }
 

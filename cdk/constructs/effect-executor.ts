@@ -173,6 +173,7 @@ export class EffectExecutor extends Construct {
       timeout,
       memorySize: props.memorySize,
       environment: { ...props.environment, ...dataPlaneTokenEnvironment(tokenSecret) },
+      splitChunks: true,
     });
     const fn = this.handler.function;
 

@@ -257,16 +257,20 @@ export class SqlApi {
     if (changes.ops.length === 0) return { response: { status: 200, body: { results } }, committed: false, recordAnswer: idem !== undefined };
     // Statement history never holds a secret value.
     const txn: TxnRecord = { txnId: newTxnId(now), principal, statements: statements.map((s) => print(s.statement, { redacted: true })), tags: writeTags, createdAt: ctx.now };
+    // The records the commit writes (the same ids as the outbox's), so the router's copies are duplicates.
+    const effects = this.deps.sendEffects && changes.effects.length ? changes.effects.map((e, i) => effectItem(tenant, txn, e, i + 1)) : [];
+    // Their admission rides in the commit's transaction when the tenant has room: no round trip of its own.
+    const admitting = effects.length ? this.deps.sendEffects!.admitWithCommit(tenant, effects) : undefined;
+    let committed: { optional: boolean };
     try {
       await writeSecretValues(secrets, tenant, planner.secretWrites());
-      await store.commit(tenant, changes, txn, idem && { ...idem, status: 200, body: JSON.stringify({ results }) }, basis);
+      committed = await store.commit(tenant, changes, txn, idem && { ...idem, status: 200, body: JSON.stringify({ results }) }, basis, admitting && { optional: admitting });
     } catch (err) {
       if (err instanceof CommitConflictError || !(err instanceof ControlPlaneError)) throw err;
       return { response: { status: statusFor(err), body: { results: [{ error: errorBody(err) }] } }, committed: false };
     }
     this.deps.logger.info('committed', { tenant, txnId: txn.txnId, writes: changes.ops.length, effects: changes.effects.length, tags: writeTags });
-    // The records the commit wrote (the same ids as the outbox's), so the router's copies are duplicates.
-    if (this.deps.sendEffects && changes.effects.length) await this.deps.sendEffects(changes.effects.map((e, i) => effectItem(tenant, txn, e, i + 1)));
+    if (effects.length) await this.deps.sendEffects!.send(effects, { admitted: committed.optional });
     return { response: { status: 200, body: { results } }, committed: true };
   }
 }

@@ -135,10 +135,21 @@ const admissionKey = (tenant: string) => ({ pk: tenantPk(tenant), sk: ADMISSION_
 /** Every shard of the attention index, in order. */
 export const ALL_SHARDS: readonly number[] = Array.from({ length: ATTENTION_SHARDS }, (_, k) => k);
 
+/**
+ * How many records a refill may read below the first one that needs admitting before it moves the
+ * tenant's admission floor up past them ({@link OutboxStore.unadmitted}). The move is a write and
+ * a round trip of its own after the read, at the end of an executor's batch; the records it
+ * spares the next reads are small (an effect record is well under 1 KB: 8 of them are 1–2 read
+ * units of a strongly consistent Query, against one write unit, five times a read unit's price).
+ */
+export const FLOOR_SLACK = 8;
+
 export class OutboxStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly table: string,
+    /** @default {@link FLOOR_SLACK} (0: the floor follows every read) */
+    private readonly floorSlack = FLOOR_SLACK,
   ) {}
 
   /** One effect record, strongly consistent. */
@@ -185,6 +196,26 @@ export class OutboxStore {
    * The write that takes a settled effect's id out of its tenant's admission set (nothing when it
    * was not there): in the same transaction as the settle, so a slot is released exactly once.
    */
+  /**
+   * The write that admits a commit's new effects in the commit's own transaction: their ids join
+   * the tenant's admission set while it has room for all of them. No check that they are pending
+   * (the same transaction creates them). When its condition fails the commit goes without it
+   * (CatalogStore.commit's `optional` item) and the effects are admitted after it, one by one, as
+   * ever ({@link admit}: the first one refused moves the floor). None: more effects than the cap.
+   */
+  admitWithCommitItem(tenant: string, effectIds: readonly string[], cap: number, now: Date): TransactItem | undefined {
+    if (effectIds.length === 0 || effectIds.length > cap) return undefined;
+    return {
+      Update: {
+        TableName: this.table,
+        Key: admissionKey(tenant),
+        UpdateExpression: 'ADD ids :ids SET updatedAt = :now',
+        ConditionExpression: 'attribute_not_exists(ids) OR size(ids) <= :room',
+        ExpressionAttributeValues: { ':ids': new Set(effectIds), ':room': cap - effectIds.length, ':now': now.toISOString() },
+      },
+    };
+  }
+
   releaseItem(effect: Pick<EffectRecord, 'tenant' | 'effectId'>): TransactItem {
     return { Update: { TableName: this.table, Key: admissionKey(effect.tenant), UpdateExpression: 'DELETE ids :id', ExpressionAttributeValues: { ':id': new Set([effect.effectId]) } } };
   }
@@ -287,8 +318,9 @@ export class OutboxStore {
    * got lost is the sweeper's replay). Reading from the oldest record cost every refill the
    * tenant's week of settled effects: with 5 000 of them each executor batch read 5 000 items, and a
    * burst of 10 000 effects drained at 2.7 a second. The read moves the floor up to the first effect
-   * it returns (by a compare-and-set on the floor it read, so a lowering meanwhile wins); an effect
-   * refused admission below the floor moves it down again (`admit`).
+   * it returns (by a compare-and-set on the floor it read, so a lowering meanwhile wins) once more
+   * than the store's slack ({@link FLOOR_SLACK}) of records lie below that; an effect refused
+   * admission below the floor moves it down again (`admit`).
    */
   async unadmitted(tenant: string, admitted: ReadonlySet<string>, limit: number, read?: Pick<AdmissionState, 'floor'>): Promise<PendingEffect[]> {
     // The floor as read with `admitted` ({@link admission}), else read here.
@@ -299,6 +331,8 @@ export class OutboxStore {
     let start: Record<string, unknown> | undefined;
     let firstPending: string | undefined;
     let lastRead: string | undefined;
+    /** Records read before the first one returned: what the floor's move would spare the next read. */
+    let passed = 0;
     // Pages of about what the answer needs: past the floor lie the tenant's admitted effects (in
     // flight, or settled since the floor moved), then the unadmitted ones. Without a Limit every
     // page is up to 1 MB: a burst's whole backlog read again by every refill (a lone tenant's 5 000
@@ -317,7 +351,10 @@ export class OutboxStore {
       );
       for (const item of (r.Items ?? []) as PendingEffect[]) {
         lastRead = item.sk;
-        if (item.state !== 'pending' || item.deadLettered || admitted.has(item.effectId)) continue;
+        if (item.state !== 'pending' || item.deadLettered || admitted.has(item.effectId)) {
+          if (firstPending === undefined) passed++;
+          continue;
+        }
         firstPending ??= item.sk;
         if (out.length < limit) out.push(item);
       }
@@ -326,8 +363,9 @@ export class OutboxStore {
     }
     // Nothing unadmitted up to the end: the floor may move past everything read ("~" sorts after
     // every character of a key, so the next read starts right after the last record).
+    // A few records below it are left for the next reads (FLOOR_SLACK): no write for them.
     const next = firstPending ?? (lastRead === undefined ? undefined : start ? lastRead : `${lastRead}~`);
-    if (next !== undefined && (floor === undefined || next > floor)) await this.moveFloor(tenant, next, floor === undefined ? { absent: true } : { from: floor });
+    if (next !== undefined && (floor === undefined || next > floor) && passed > this.floorSlack) await this.moveFloor(tenant, next, floor === undefined ? { absent: true } : { from: floor });
     return out;
   }
 

@@ -12,7 +12,7 @@ import { CommitConflictError, ControlPlaneError, SQLSTATE, StagedConflict } from
 import { objectsAfter, type ChangeSet } from './ops';
 import { expectationsOf, objectItem, opItem, TOMBSTONE_TTL_SECONDS } from './op-items';
 import { CATALOG_VERSION_SK, idemSk, OBJ_PREFIX, objSk, tenantPk, TENANTS_PK, tenantSk, TXN_PREFIX } from './keys';
-import { outboxItems, type TxnRecord } from './outbox-store';
+import { outboxItems, type TransactItem, type TxnRecord } from './outbox-store';
 import { createHash } from 'node:crypto';
 import { queryPartition } from '../dynamo';
 
@@ -30,6 +30,15 @@ export const DEFAULT_SCHEMA_ID = 'u000000000002';
 
 /** DynamoDB's per-transaction limit: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html */
 export const MAX_TRANSACTION_ITEMS = 100;
+
+/** What else a commit may write. */
+export interface CommitOptions {
+  /**
+   * Another store's write to make in the commit's transaction if it can (OutboxStore's admission of
+   * the new effects): the commit never fails for it, and never turns staged for it.
+   */
+  readonly optional?: TransactItem;
+}
 export { TOMBSTONE_TTL_SECONDS };
 
 /** A retried request with the same Idempotency-Key gets this response back instead of running again. */
@@ -462,12 +471,15 @@ export class CatalogStore {
    * `basis`, the commit holds only if the catalog is still at the basis's version, and the cached
    * snapshot moves forward with it; a conflict throws CommitConflictError (replan).
    */
-  async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis): Promise<void> {
+  async commit(tenant: string, changes: ChangeSet, txn: TxnRecord, idempotency?: IdempotencyRecord, basis?: CatalogBasis, o: CommitOptions = {}): Promise<{ optional: boolean }> {
     // Whatever happens below, the cached snapshot may no longer be the catalog until we know.
     this.cache.delete(tenant);
     const { items: all, log } = this.commitItems(tenant, changes, txn, idempotency, basis);
     let version: number | undefined = basis && basis.version + 1;
     const staged = all.length > MAX_TRANSACTION_ITEMS || approximateSize(all) > MAX_TRANSACTION_BYTES;
+    // The optional write rides along only where it fits: never the reason a commit is staged.
+    const optional = !staged && o.optional && all.length < MAX_TRANSACTION_ITEMS && approximateSize([o.optional, ...all]) <= MAX_TRANSACTION_BYTES ? o.optional : undefined;
+    let wroteOptional = false;
     if (staged) {
       try {
         version = await this.staged.commit(tenant, txn.txnId, expectationsOf(changes), this.finalOps(tenant, changes, txn, idempotency), basis?.version);
@@ -477,13 +489,14 @@ export class CatalogStore {
       }
     } else {
       try {
-        // The token makes a network-level retry of this very call idempotent for 10 minutes.
-        await this.doc.send(new TransactWriteCommand({ TransactItems: all, ClientRequestToken: txn.txnId }));
+        wroteOptional = await this.transact(all, txn.txnId, optional);
       } catch (err) {
         if (err instanceof TransactionCanceledException) {
-          const reasons = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None').filter((c) => c !== 'None');
+          // The commit's own items' reasons (an optional write's, first, is not the commit's refusal).
+          const own = (err.CancellationReasons ?? []).slice(err.CancellationReasons?.length === all.length + 1 ? 1 : 0);
+          const reasons = own.map((r) => r.Code ?? 'None').filter((c) => c !== 'None');
           if (reasons.every((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict' || r === 'ThrottlingError')) {
-            throw this.conflict(tenant, basis, reasons, plainItem(err.CancellationReasons?.[all.length - 1]?.Item));
+            throw this.conflict(tenant, basis, reasons, plainItem(own[all.length - 1]?.Item));
           }
         }
         if (err instanceof Error && err.name === 'TransactionInProgressException') throw this.conflict(tenant, basis, ['TransactionInProgress']);
@@ -500,6 +513,30 @@ export class CatalogStore {
       const written = !staged && log ? { log } : {};
       this.cache.set(tenant, { snapshot: CatalogSnapshot.derive(basis.snapshot, objectsAfter(changes)), version, ...written });
     }
+    return { optional: wroteOptional };
+  }
+
+  /**
+   * One commit transaction. With `optional` (another store's write, first in the transaction): when
+   * the transaction is refused for that write alone (its condition, or a conflict on its item),
+   * the commit is sent again without it, and false says so. The token makes a network-level retry
+   * of the very same call idempotent for 10 minutes; the second call is another transaction, with
+   * a token of its own (a token names one transaction's items).
+   */
+  private async transact(items: TransactItem[], token: string, optional?: TransactItem): Promise<boolean> {
+    if (optional) {
+      try {
+        await this.doc.send(new TransactWriteCommand({ TransactItems: [optional, ...items], ClientRequestToken: token }));
+        return true;
+      } catch (err) {
+        if (!(err instanceof TransactionCanceledException)) throw err;
+        const [first, ...rest] = err.CancellationReasons ?? [];
+        const only = first && (first.Code ?? 'None') !== 'None' && rest.length === items.length && rest.every((r) => (r.Code ?? 'None') === 'None');
+        if (!only) throw err;
+      }
+    }
+    await this.doc.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: optional ? `${token}b` : token }));
+    return false;
   }
 
   /**

@@ -17,10 +17,10 @@
  *
  * The state is one item per tenant, owned by OutboxStore (shared/catalog/outbox-store.ts).
  */
-import type { AdmissionState, AdmitResult, OutboxStore, PendingEffect } from '../catalog/outbox-store';
+import type { AdmissionState, AdmitResult, OutboxStore, PendingEffect, TransactItem } from '../catalog/outbox-store';
 
 export interface AdmissionDeps {
-  readonly outbox: Pick<OutboxStore, 'admit' | 'admission' | 'unadmitted'>;
+  readonly outbox: Pick<OutboxStore, 'admit' | 'admission' | 'unadmitted' | 'admitWithCommitItem'>;
   /** Effects of one tenant admitted at a time. */
   readonly cap: number;
   readonly clock?: () => Date;
@@ -83,6 +83,15 @@ export class Admission {
 
   get cap(): number {
     return this.deps.cap;
+  }
+
+  /**
+   * The write that admits a commit's new effects (all of one tenant) in the commit's transaction,
+   * while the tenant has room for all of them: no round trip of its own after the commit. None
+   * when they could never fit at once.
+   */
+  withCommit(tenant: string, effectIds: readonly string[]): TransactItem | undefined {
+    return this.deps.outbox.admitWithCommitItem(tenant, effectIds, this.deps.cap, this.clock());
   }
 
   /** Admits one pending effect (idempotent): `full` when its tenant is at the cap, `settled` when it needs no sending. */

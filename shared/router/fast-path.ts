@@ -16,8 +16,18 @@ import type { Controller } from '../definitions';
 import { messageForEffect, type RoutedMessage } from './routing';
 import type { Admission } from './admission';
 import type { EffectRecord } from '../effects/model';
+import type { TransactItem } from '../catalog/outbox-store';
 
-export type EffectSender = (effects: readonly EffectRecord[]) => Promise<void>;
+/** What the DDL function does with a commit's new effects: admits them (with the commit, when it can) and sends them. */
+export interface EffectSender {
+  /**
+   * The write that admits `effects` (new, all of one tenant) in the commit's own transaction; none:
+   * no admission, or they cannot all fit at once (then {@link send} admits them one by one).
+   */
+  admitWithCommit(tenant: string, effects: readonly EffectRecord[]): TransactItem | undefined;
+  /** Sends committed effects; `admitted`: the commit's transaction admitted them already. Never throws. */
+  send(effects: readonly EffectRecord[], o: { readonly admitted: boolean }): Promise<void>;
+}
 
 export interface FastPathDeps {
   /** A real client, or one loaded on its first send (shared/clients/lazy.ts). */
@@ -63,15 +73,22 @@ export async function sendEffects(sqs: SqsSender, queueUrls: Readonly<Record<Con
 }
 
 export function createEffectSender(deps: FastPathDeps): EffectSender {
-  return async (effects) => {
-    // A crash here (after the commit, before the send) is the case the stream path covers.
-    deps.faults?.point('api.before-fast-path');
-    try {
-      // Over its tenant's cap an effect stays pending: the executor that settles one of the tenant's effects sends it.
-      const admitted = deps.admission ? await deps.admission.admitInOrder(effects) : effects;
-      await sendEffects(deps.sqs, deps.queueUrls, admitted);
-    } catch (err) {
-      deps.logger.warn('fast path send failed; the router sends these effects', { error: String((err as Error)?.message ?? err) });
-    }
+  return {
+    admitWithCommit: (tenant, effects) =>
+      deps.admission?.withCommit(
+        tenant,
+        effects.map((e) => e.effectId),
+      ),
+    async send(effects, o) {
+      // A crash here (after the commit, before the send) is the case the stream path covers.
+      deps.faults?.point('api.before-fast-path');
+      try {
+        // Over its tenant's cap an effect stays pending: the executor that settles one of the tenant's effects sends it.
+        const admitted = o.admitted || !deps.admission ? effects : await deps.admission.admitInOrder(effects);
+        await sendEffects(deps.sqs, deps.queueUrls, admitted);
+      } catch (err) {
+        deps.logger.warn('fast path send failed; the router sends these effects', { error: String((err as Error)?.message ?? err) });
+      }
+    },
   };
 }

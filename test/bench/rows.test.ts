@@ -111,7 +111,17 @@ describe('benchRows', () => {
       { op: 'DynamoDB.TransactWriteItems', start: 131, end: 140 },
       { op: 'DynamoDB.UpdateItem', start: 141, end: 146 },
     ]);
-    expect(calls).toEqual({ ops: ['DynamoDB.GetItem', 'DynamoDB.GetItem', 'DynamoDB.TransactWriteItems', 'DynamoDB.UpdateItem'], rounds: 3, roundMs: [30, 9, 5] });
+    expect(calls).toEqual({
+      ops: ['DynamoDB.GetItem', 'DynamoDB.GetItem', 'DynamoDB.TransactWriteItems', 'DynamoDB.UpdateItem'],
+      rounds: 3,
+      roundMs: [30, 9, 5],
+      calls: [
+        { op: 'DynamoDB.GetItem', at: 0, ms: 30 },
+        { op: 'DynamoDB.GetItem', at: 1, ms: 27 },
+        { op: 'DynamoDB.TransactWriteItems', at: 31, ms: 9 },
+        { op: 'DynamoDB.UpdateItem', at: 41, ms: 5 },
+      ],
+    });
     const bundle = { function: 'executor-compute', entryKiB: 150, externalImports: ['a', 'b'], sdkImportMsP50: 50, coldInit: cold(120, 80), baselineColdInit: cold(80, 20), coldInitRatio: 2, firstEventCalls: calls };
     const [row] = benchRows({ machine, quick: false, bundles: [bundle] } as unknown as Results);
     expect(row!.met).toBe(false);

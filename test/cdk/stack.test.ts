@@ -65,7 +65,7 @@ const BUNDLE_BUDGET: Record<FunctionName, number> = {
  */
 const TOTAL_SANITY_CAP = 5 * 1024 * 1024; // 4 MiB until the AWS SDK was bundled in (issue 32): the DDL function's is 4.35 MiB
 /** The functions built with code splitting (`splitChunks`); the others are one `index.mjs`. */
-const SPLIT: readonly FunctionName[] = ['ddl-api', 'sweeper', 'reference-reporter'];
+const SPLIT: readonly FunctionName[] = ['ddl-api', 'sweeper', 'reference-reporter', 'executor-compute', 'executor-storage', 'executor-secrets'];
 
 let stack: DdlControlPlaneStack;
 let template: Template;
@@ -970,7 +970,14 @@ describe('bundles', () => {
     // in a single-file bundle their code is in the file, evaluated on first use (esbuild's lazy
     // module init), which the bench's cold init measures. The reporter reads its token and sends
     // health reports at once.
-    expect(atStart).toEqual({ 'ddl-api': 'client-dynamodb', sweeper: 'client-dynamodb', 'reference-reporter': 'client-dynamodb,client-secrets-manager,client-sqs' });
+    expect(atStart).toEqual({
+      'ddl-api': 'client-dynamodb',
+      sweeper: 'client-dynamodb',
+      'reference-reporter': 'client-dynamodb,client-secrets-manager,client-sqs',
+      'executor-compute': 'client-dynamodb',
+      'executor-storage': 'client-dynamodb',
+      'executor-secrets': 'client-dynamodb',
+    });
   });
 
   describe('ddl-api bundle behind a fake API Gateway event, on DynamoDB Local', () => {

@@ -25,9 +25,10 @@ export class SnapshotCachingStore extends CatalogStore {
     this.forget(tenant);
   }
 
-  override async commit(tenant: string, ...rest: Parameters<CatalogStore['commit']> extends [string, ...infer R] ? R : never): Promise<void> {
-    await super.commit(tenant, ...rest);
+  override async commit(tenant: string, ...rest: Parameters<CatalogStore['commit']> extends [string, ...infer R] ? R : never): Promise<{ optional: boolean }> {
+    const r = await super.commit(tenant, ...rest);
     this.commits.set(tenant, (this.commits.get(tenant) ?? 0) + 1);
+    return r;
   }
 }
 

@@ -23,6 +23,7 @@ function fakeOutbox(pending: Record<string, string[]> = {}, settled = new Set<st
     async admission(tenant: string) {
       return { admitted: new Set(sets.get(tenant) ?? []), floor: undefined };
     },
+    admitWithCommitItem: () => undefined,
     async unadmitted(tenant: string, admitted: ReadonlySet<string>, limit: number) {
       return (pending[tenant] ?? []).filter((id) => !admitted.has(id) && !settled.has(id)).slice(0, limit).map((effectId) => ({ tenant, effectId, sk: effectSkOfId(effectId)! }) as never);
     },

@@ -11,7 +11,7 @@ import { dynamodbEndpoint } from '../helpers/endpoints';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pipeline } from '../../local/pipeline';
 import { ADMISSION_SK, tenantPk } from '../../shared/catalog/keys';
-import { OutboxStore } from '../../shared/catalog/outbox-store';
+import { FLOOR_SLACK, OutboxStore } from '../../shared/catalog/outbox-store';
 import { FaultInjector } from '../../shared/dataplane/faults';
 import { RETRY_POLICIES } from '../../shared/effects/retry-policies';
 import { partitionItems, tenantItems } from '../helpers/catalog';
@@ -158,6 +158,37 @@ describe('admission refills read from the floor', () => {
     expect(await outbox.admit(effects[31], 1, new Date())).toBe('full');
     expect(await floor()).toBe(effects[31].sk);
     expect(skOf(await outbox.unadmitted(tenant, new Set(), 3))).toEqual(skOf(effects.slice(31, 34)));
+    client.destroy();
+  });
+
+  it(`leaves the floor where it is while at most ${FLOOR_SLACK} records lie below the first one a refill returns: no write for them`, async () => {
+    // Prepare: 12 pending effects, nothing admitted, no floor yet.
+    p = await testPipeline('adm-slack', { workers: false });
+    const { sql, tenant } = await sqlClient(p);
+    expect((await sql(replicas('s', 12))).status).toBe(200);
+    const writes: string[] = [];
+    const client = new DynamoDBClient({ endpoint: dynamodbEndpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'UpdateItemCommand') writes.push(context.commandName);
+        return next(args);
+      },
+      { step: 'initialize', name: 'countWrites' },
+    );
+    const outbox = new OutboxStore(DynamoDBDocumentClient.from(client), p.config.catalogTable);
+    const effects = (await effectsOf(p, tenant)).sort((a, b) => (a.sk < b.sk ? -1 : 1)) as any[];
+    const floor = async () => (await partitionItems(p!, `T#${tenant}`)).find((i) => i.sk === ADMISSION_SK)?.scanFrom;
+
+    // Act and assess: the first FLOOR_SLACK admitted, a refill returns the next one and writes nothing...
+    const slack = new Set(effects.slice(0, FLOOR_SLACK).map((e) => e.effectId));
+    expect((await outbox.unadmitted(tenant, slack, 1)).map((e) => e.sk)).toEqual([effects[FLOOR_SLACK].sk]);
+    expect(writes).toEqual([]);
+    expect(await floor()).toBeUndefined();
+    // ...one more below it, and the floor moves up to the one returned.
+    const past = new Set(effects.slice(0, FLOOR_SLACK + 1).map((e) => e.effectId));
+    expect((await outbox.unadmitted(tenant, past, 1)).map((e) => e.sk)).toEqual([effects[FLOOR_SLACK + 1].sk]);
+    expect(writes).toEqual(['UpdateItemCommand']);
+    expect(await floor()).toBe(effects[FLOOR_SLACK + 1].sk);
     client.destroy();
   });
 });
