@@ -340,9 +340,14 @@ function instancesCause(i: NonNullable<Results['instances']>[number], attemptsPe
     i.cpuMsPerCommit !== undefined && i.singleCpuMsPerCommit !== undefined
       ? `: the bench process (all ${i.instances} instances) spent ${f2(i.cpuMsPerCommit)} ms of CPU per commit against one instance's ${f2(i.singleCpuMsPerCommit)} (${f2(i.cpuMsPerCommit / i.singleCpuMsPerCommit)}×), so without a spare core the rate is held near ${f2(i.singleCpuMsPerCommit / i.cpuMsPerCommit)}× one instance's`
       : '';
+  // Transactions the emulator ran per second, won and refused, against one instance's (one each).
+  const lane =
+    i.singlePerSecond !== undefined && Number.isFinite(attemptsPerCommit)
+      ? `. DynamoDB Local runs transactions one at a time and a refused one takes its turn like a won one: it ran ${f1(i.commitsPerSecond * attemptsPerCommit)} transactions/s here against ${f1(i.singlePerSecond)} for one instance alone, so at ${f2(attemptsPerCommit)} attempts per commit even one instance's transaction rate allows only ${f2(1 / attemptsPerCommit)}× its commit rate; the rest is the backoff between attempts (a shorter or no backoff measured more attempts per commit and a lower rate, up to 5 attempts per commit without one)`
+      : `. DynamoDB Local runs transactions one at a time, so the refused attempts also take the winners' turns there`;
   return (
-    `the version race: every commit on one tenant moves the catalog-version item under a condition, so of ${i.instances} instances one wins each version and the others pay a refused transaction and a replan (${f2(attemptsPerCommit)} attempts per commit; the refusal's change log spares the catch-up read${i.logCatchUps !== undefined && i.logCatchUps < i.catchUps ? ` for ${i.logCatchUps} of ${i.catchUps}, the others read the objects of the commits the log holds by id` : ''})${cpu}. ` +
-    `DynamoDB Local runs transactions one at a time, so the refused attempts also take the winners' turns there`
+    `the version race: every commit on one tenant moves the catalog-version item under a condition, so of ${i.instances} instances one wins each version and the others pay a refused transaction and a replan (${f2(attemptsPerCommit)} attempts per commit; the refusal's change log spares the catch-up read${i.logCatchUps !== undefined && i.logCatchUps < i.catchUps ? ` for ${i.logCatchUps} of ${i.catchUps}, the others read the objects of the commits the log holds by id` : ''})${cpu}` +
+    lane
   );
 }
 

@@ -96,6 +96,9 @@ describe('benchRows', () => {
     // With the CPU per commit measured, the arithmetic: one instance's CPU per commit over this level's.
     const withCpu = benchRows({ machine, quick: false, phaseTimes, instances: [row(1, 100, 0), { ...row(8, 40, 48), logCatchUps: 30, cpuMsPerCommit: 8, singleCpuMsPerCommit: 2 }] } as Results);
     expect(withCpu[0]!.cause).toMatch(/30 of 48, the others read .* spent 8\.00 ms of CPU per commit against one instance's 2\.00 \(4\.00×\), so without a spare core the rate is held near 0\.25×/);
+    // With one instance's rate just before: the emulator's transactions, won and refused, against its.
+    const lane = benchRows({ machine, quick: false, phaseTimes, instances: [{ ...row(8, 40, 48), singlePerSecond: 100 }] } as Results);
+    expect(lane[0]!.cause).toMatch(/it ran 80\.0 transactions\/s here against 100 for one instance alone, so at 2\.00 attempts per commit even one instance's transaction rate allows only 0\.50× its commit rate/);
     const loaded = benchRows({ machine, quick: false, phaseTimes: [{ ...phaseTimes[0]!, loadAverage1m: { start: 25, end: 25 } }], instances: [row(1, 100, 0), row(8, 40, 48)] } as Results);
     expect(loaded[0]!.cause).toMatch(/^machine-bound: 1-min load average 25\.0 → 25\.0 on 2 cores/);
     const met = benchRows({ machine, quick: false, phaseTimes, instances: [row(1, 100, 0), row(8, 144, 30)] } as Results);
