@@ -35,7 +35,7 @@ function instance() {
   const client = new DynamoDBClient({ endpoint: dynamodbEndpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      calls.push(context.commandName.replace(/Command$/, ''));
+      calls.push((context.commandName ?? '').replace(/Command$/, ''));
       return next(args);
     },
     { step: 'initialize', name: 'recordCalls' },
