@@ -5,7 +5,7 @@
  * (a DDL commit through the catalog store, or the full pass's repairs).
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandOutput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ATTENTION_INDEX, ATTENTION_SHARDS } from '../definitions';
 import { queryPartition } from '../dynamo';
 import type { EffectIntent, EffectRecord, EffectState } from '../effects/model';
@@ -454,22 +454,27 @@ export class OutboxStore {
    */
   async *attention(horizon: string, now: Date, shards: readonly number[] = ALL_SHARDS): AsyncGenerator<AttentionEntry> {
     for (const shard of shards) {
-      for await (const item of this.attentionRange(shard, 'attnSk < :h', { ':h': horizon })) {
+      // The shard's two ranges are read side by side (one round trip, not two, for a quiet shard)
+      // and yielded in order: what is due first, then the connectors past their deadline.
+      const deadlines = this.attentionPage(shard, 'attnSk BETWEEN :from AND :to', { ':from': DEADLINE_PREFIX, ':to': `${DEADLINE_PREFIX}${now.toISOString()}` });
+      // Awaited below, or by nobody when the first range fails: never unhandled meanwhile.
+      deadlines.first.catch(() => undefined);
+      for await (const item of this.attentionPage(shard, 'attnSk < :h', { ':h': horizon }).all()) {
         if (item.type === 'lock') yield { kind: 'lock', tenant: item.tenant as string, lock: item };
         else if (item.type === 'effect') yield { kind: 'effect', effect: item as unknown as PendingEffect };
         else if (item.type === 'connector_status') yield { kind: 'deadline', status: item as unknown as StoredStatus & { tenant: string } };
         else yield { kind: 'other' };
       }
-      for await (const item of this.attentionRange(shard, 'attnSk BETWEEN :from AND :to', { ':from': DEADLINE_PREFIX, ':to': `${DEADLINE_PREFIX}${now.toISOString()}` })) {
+      for await (const item of deadlines.all()) {
         yield item.type === 'connector_status' ? { kind: 'deadline', status: item as unknown as StoredStatus & { tenant: string } } : { kind: 'other' };
       }
     }
   }
 
-  private async *attentionRange(shard: number, range: string, values: Record<string, unknown>): AsyncGenerator<Record<string, unknown>> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const r = await this.doc.send(
+  /** A range of one attention shard: its first page's read starts at once; `all()` yields it and the pages after it. */
+  private attentionPage(shard: number, range: string, values: Record<string, unknown>): { first: Promise<QueryCommandOutput>; all: () => AsyncGenerator<Record<string, unknown>> } {
+    const page = (start?: Record<string, unknown>) =>
+      this.doc.send(
         new QueryCommand({
           TableName: this.table,
           IndexName: ATTENTION_INDEX,
@@ -478,9 +483,18 @@ export class OutboxStore {
           ExclusiveStartKey: start,
         }),
       );
-      start = r.LastEvaluatedKey;
-      yield* r.Items ?? [];
-    } while (start);
+    const first = page();
+    return {
+      first,
+      async *all() {
+        let r = await first;
+        yield* r.Items ?? [];
+        while (r.LastEvaluatedKey) {
+          r = await page(r.LastEvaluatedKey);
+          yield* r.Items ?? [];
+        }
+      },
+    };
   }
 
   async fullPassMarker(): Promise<FullPassMarker | undefined> {

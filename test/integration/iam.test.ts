@@ -29,9 +29,11 @@ const PGWIRE_TLS_SECRET_ARN = `arn:aws:secretsmanager:${LOCAL_REGION}:${ACCOUNT}
 
 /**
  * Granted actions no recorded call uses (`<function> <action> <resource>`), each with why it stays.
- * A grant that is neither used nor covered here fails the test: remove it, or say why here.
+ * A grant that is neither used nor covered here fails the test: remove it, or say why here. A
+ * reason no unused grant needs is stale, and fails it too, unless it is marked `'timing'`: a grant
+ * whose use in a run depends on which of two racing paths gets there first.
  */
-const UNUSED: readonly (readonly [RegExp, string])[] = [
+const UNUSED: readonly (readonly [RegExp, string, 'timing'?])[] = [
   [/^\S+ logs:(CreateLogStream|PutLogEvents) \S*Logs/, "the Lambda runtime writes the function's own log group; no SDK call of ours"],
   [/^\S+ xray:(PutTraceSegments|PutTelemetryRecords) \*$/, 'active X-Ray tracing: the Lambda runtime sends the segments; AWS requires Resource "*"'],
   [
@@ -67,6 +69,11 @@ const UNUSED: readonly (readonly [RegExp, string])[] = [
     "the secret store's get (grantSqlApi): purification reads a connection's committed secrets to probe its upstream; the test pipeline runs without a prober, and the DDL function leaves it unused too",
   ],
   [/^pgwire secretsmanager:GetSecretValue \S*pgwire-tls-AbCdEf$/, 'the TLS certificate, read by the task at start and every hour (functions/pgwire-server/main.ts); the local runtime serves no TLS'],
+  [
+    /^stream-router sqs:SendMessage (compute|storage|secrets)-queue$/,
+    "the router's copy of an effect the DDL function's fast path sent: the router sends only what is still pending when it reads the stream, and the executor often applied the fast path's copy first (the fast path admits in the commit's own transaction); the grant is the path for a send that never happened",
+    'timing',
+  ],
 ];
 const reasonFor = (key: string) => UNUSED.find(([re]) => re.test(key))?.[1];
 
@@ -216,6 +223,6 @@ describe('IAM', () => {
     expect(refused).toEqual([]);
     expect(report.filter((k) => !reasonFor(k))).toEqual([]);
     // A reason no unused grant needs any more is stale.
-    expect(UNUSED.filter(([re]) => !report.some((k) => re.test(k))).map(([re]) => String(re))).toEqual([]);
+    expect(UNUSED.filter(([re, , timing]) => !timing && !report.some((k) => re.test(k))).map(([re]) => String(re))).toEqual([]);
   });
 });
