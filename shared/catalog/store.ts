@@ -78,6 +78,8 @@ export interface CatalogBasis {
 
 /** Past this many versions behind, a snapshot is read again whole rather than caught up. */
 const MAX_CATCH_UP = 100;
+/** Pages of transaction records a catch-up reads at most before it reads the whole catalog instead. */
+const CATCH_UP_PAGES = 4;
 
 /** Room for ~50 000 objects (tens of MB) by default: far inside a Lambda's memory. */
 export const DEFAULT_SNAPSHOT_CACHE_OBJECTS = 50_000;
@@ -165,24 +167,35 @@ export class CatalogStore {
     if (gap < 0 || gap > MAX_CATCH_UP) return undefined;
     const ids = new Set<string>();
     if (gap > 0) {
-      // Transaction ids sort by time, not by version: read the newest few, newest first, and
-      // require every version in between.
-      const r = await this.doc.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :txn)',
-          ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':txn': TXN_PREFIX },
-          ProjectionExpression: 'catalogVersion, changedIds',
-          ScanIndexForward: false,
-          // Room for the commits that landed since the target was read (they are caught up too).
-          Limit: 2 * gap + 32,
-          ConsistentRead: true,
-        }),
-      );
+      // Transaction ids sort by time, not by version: read the newest, newest first, and require
+      // every version in between. Pages of the gap and room for the commits that landed since the
+      // target was read; under contention more than that can land while a loser backs off, so
+      // older pages follow until the gap is covered (at most CATCH_UP_PAGES: then read everything).
       const changedAt = new Map<number, readonly string[]>();
-      for (const t of r.Items ?? []) {
-        const v = t.catalogVersion as number | undefined;
-        if (v !== undefined && v > from.version) changedAt.set(v, (t.changedIds as string[] | undefined) ?? []);
+      const covered = () => {
+        for (let v = from.version + 1; v <= target; v++) if (!changedAt.has(v)) return false;
+        return true;
+      };
+      let start: Record<string, unknown> | undefined;
+      for (let page = 0; page < CATCH_UP_PAGES; page++) {
+        const r = await this.doc.send(
+          new QueryCommand({
+            TableName: this.table,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :txn)',
+            ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':txn': TXN_PREFIX },
+            ProjectionExpression: 'catalogVersion, changedIds',
+            ScanIndexForward: false,
+            Limit: 2 * gap + 32,
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const t of r.Items ?? []) {
+          const v = t.catalogVersion as number | undefined;
+          if (v !== undefined && v > from.version) changedAt.set(v, (t.changedIds as string[] | undefined) ?? []);
+        }
+        start = r.LastEvaluatedKey;
+        if (!start || covered()) break;
       }
       // Commits that landed after the target was read are caught up too: under contention the
       // version a refusal showed is already old when the loser replans.

@@ -63,4 +63,44 @@ describe(`${N} independent API instances on one tenant`, () => {
     expect(instances.reduce((n, i) => n + i.store.catchUps, 0)).toBeGreaterThan(0);
     expect(instances.map((i) => i.store.fullLoads)).toEqual(warm);
   });
+
+  it('a loser that backed off while more commits landed than its first read of the transaction records holds still catches up, reading older pages', async () => {
+    // Prepare: A is warm; B moves the catalog 10 versions on (past what the version item's log holds).
+    const tenant = `lag${Math.random().toString(36).slice(2, 8)}`;
+    await p.passwords.create(tenant);
+    const b = instance(tenant);
+    expect((await b.run('CREATE TABLE seed (a int)')).status).toBe(200);
+    let landedMeanwhile = false;
+    /** A's store: after its first refused commit (the "backoff"), 60 more commits land before it catches up. */
+    class Lagging extends CatalogStore {
+      override async commit(...args: Parameters<CatalogStore['commit']>): ReturnType<CatalogStore['commit']> {
+        try {
+          return await super.commit(...args);
+        } catch (err) {
+          if (!landedMeanwhile) {
+            landedMeanwhile = true;
+            for (let i = 0; i < 60; i++) expect((await b.run(`CREATE TABLE late${i} (a int)`)).status).toBe(200);
+          }
+          throw err;
+        }
+      }
+    }
+    const store = new Lagging(p.clients.doc, p.config.catalogTable);
+    const api = new SqlApi({ store, logger, secrets: p.secrets });
+    const run = async (query: string) => (await api.handle(tenant, 'tester', JSON.stringify({ query }), 'application/json')).status;
+    expect(await run('SHOW TABLES')).toBe(200);
+    const warm = store.fullLoads;
+    for (let i = 0; i < 10; i++) expect((await b.run(`CREATE TABLE early${i} (a int)`)).status).toBe(200);
+
+    // Act: A commits on its stale snapshot: refused, 60 commits land, it catches up and commits.
+    const status = await run('CREATE TABLE by_a (a int)');
+
+    // Assess: committed, caught up without reading the whole catalog, and its snapshot holds every table.
+    expect(status).toBe(200);
+    expect(landedMeanwhile).toBe(true);
+    expect(store.fullLoads).toBe(warm);
+    expect(store.catchUps).toBeGreaterThanOrEqual(1);
+    const shown = await api.handle(tenant, 'tester', JSON.stringify({ query: 'SHOW TABLES' }), 'application/json');
+    expect((shown.body as { results: { rows: unknown[][] }[] }).results[0]!.rows).toHaveLength(1 + 60 + 10 + 1);
+  });
 });
