@@ -58,8 +58,12 @@ export interface BundleFigure {
   /** The largest inputs in the entry file (from esbuild's metafile), KiB. */
   readonly largestInputs: { input: string; kib: number }[];
   readonly coldInit: ColdInit;
-  /** The same without NODE_OPTIONS=--enable-source-maps. */
-  readonly coldInitNoSourceMaps: ColdInit;
+  /**
+   * The same with NODE_OPTIONS=--enable-source-maps (Node reads every loaded module's map at load),
+   * what the functions ran with before their traces were mapped lazily (shared/lambda/stack-traces.ts).
+   * Absent from runs before that change.
+   */
+  readonly coldInitEagerSourceMaps?: ColdInit;
   /**
    * The AWS SDK packages the import loads, as packages: seen in a traced run of the build with the
    * runtime's SDK (a package loaded on first use, with `import()`, is not one), else the packages
@@ -75,7 +79,7 @@ export interface BundleFigure {
   readonly sdkNeededImportMsP50: number;
   /**
    * The same function with the Lambda runtime's AWS SDK (`@aws-sdk/*` external, loaded with
-   * require()), against the construct's choice: entry size and cold init (p50, source maps on).
+   * require()), against the construct's choice: entry size and cold init (p50, as deployed).
    */
   readonly sdkRuntime: { entryKiB: number; totalKiB: number; coldInit: ColdInit };
   /**
@@ -286,7 +290,8 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
   // The baseline runs before and after the functions, so drift in the machine's load falls on both.
   const baselineFile = join(import.meta.dirname, '..', 'baseline-handler.mjs');
   const baselineRuns = bench.quick ? 2 : 5;
-  const baselineEnv = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: 'baseline', NODE_OPTIONS: '--enable-source-maps' };
+  // As the stack runs them: no NODE_OPTIONS (cdk/constructs/ddl-function.ts; traces are mapped when printed).
+  const baselineEnv = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: 'baseline' };
   const before = await coldStarts(baselineFile, 'baseline', baselineEnv, baselineRuns, async () => ({}), tmpDir);
   const out: Omit<BundleFigure, 'baselineColdInit' | 'coldInitRatio'>[] = [];
   // BENCH_FUNCTIONS=a,b: only these functions (a diagnostic run; the baseline still runs).
@@ -305,12 +310,12 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
 
     const runs = bench.quick ? 2 : 5;
     const env = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: fn, POWERTOOLS_SERVICE_NAME: fn };
-    const withMaps = await coldStarts(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, runs, eventFor[fn], tmpDir);
-    const withoutMaps = await coldStarts(join(dir, 'index.mjs'), fn, env, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
+    const withMaps = await coldStarts(join(dir, 'index.mjs'), fn, env, runs, eventFor[fn], tmpDir);
+    const eagerMaps = await coldStarts(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
     const runtimeDir = join(root, `${fn}-sdk-runtime`);
     const runtimeMeta = bundleFunction({ ...request, sdk: 'runtime' }, runtimeDir, { metafile: true })!;
     const runtimeFiles = listFiles(runtimeDir).filter((f) => f.endsWith('.mjs'));
-    const runtimeBuilt = await coldStarts(join(runtimeDir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
+    const runtimeBuilt = await coldStarts(join(runtimeDir, 'index.mjs'), fn, env, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
     const sdkRuntime = {
       entryKiB: kib(statSync(join(runtimeDir, 'index.mjs')).size),
       totalKiB: kib(runtimeFiles.reduce((a, f) => a + statSync(f).size, 0)),
@@ -318,8 +323,8 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     };
     // The first event's calls from the deployed build; which SDK packages the import loads, from the
     // runtime-SDK build (a bundled package leaves no require() to see).
-    const traced = await tracedCalls(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, eventFor[fn], tmpDir);
-    const tracedRuntime = await tracedCalls(join(runtimeDir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, eventFor[fn], tmpDir);
+    const traced = await tracedCalls(join(dir, 'index.mjs'), fn, env, eventFor[fn], tmpDir);
+    const tracedRuntime = await tracedCalls(join(runtimeDir, 'index.mjs'), fn, env, eventFor[fn], tmpDir);
     const runtimeEntry = Object.keys(runtimeMeta.outputs).find((k) => k.endsWith(`${fn}-sdk-runtime/index.mjs`))!;
     const externalImports = tracedRuntime?.sdk
       ? tracedRuntime.sdk.atImport
@@ -343,7 +348,7 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       rmSync(profDir, { recursive: true, force: true });
       const eventFile = join(tmpDir, `event-${fn}.json`);
       writeFileSync(eventFile, JSON.stringify(await eventFor[fn]()));
-      await run(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profDir, join(import.meta.dirname, '..', 'cold-start.mjs'), join(dir, 'index.mjs'), eventFile, fn], { ...env, NODE_OPTIONS: '--enable-source-maps' }, 60_000);
+      await run(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profDir, join(import.meta.dirname, '..', 'cold-start.mjs'), join(dir, 'index.mjs'), eventFile, fn], env, 60_000);
       const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
       if (file) coldProfile = summarizeProfile(JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile, join(profDir, file));
     }
@@ -357,7 +362,7 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       totalKiB: kib(totalBytes),
       largestInputs: largestInputs(metafile, `${fn}/index.mjs`),
       coldInit: withMaps.figure,
-      coldInitNoSourceMaps: withoutMaps.figure,
+      coldInitEagerSourceMaps: eagerMaps.figure,
       externalImports,
       ...(tracedRuntime?.sdk ? { sdkLoadedOnFirstEvent: tracedRuntime.sdk.onFirstEvent } : {}),
       sdkImportMsP50: Math.round(summarize(sdk).p50 * 10) / 10,
@@ -368,7 +373,7 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       firstEvent: withMaps.lastResult,
       ...(firstEventCalls ? { firstEventCalls } : {}),
     });
-    bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); without source maps ${withoutMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms (only what it calls ${summarize(sdkNeeded).p50.toFixed(1)} ms); with the runtime's SDK: entry ${sdkRuntime.entryKiB} KiB, cold init ${sdkRuntime.coldInit.totalMsP50} ms; ${withMaps.lastResult.slice(0, 80)}`);
+    bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); with Node's eager source maps ${eagerMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms (only what it calls ${summarize(sdkNeeded).p50.toFixed(1)} ms); with the runtime's SDK: entry ${sdkRuntime.entryKiB} KiB, cold init ${sdkRuntime.coldInit.totalMsP50} ms; ${withMaps.lastResult.slice(0, 80)}`);
   }
   const after = await coldStarts(baselineFile, 'baseline', baselineEnv, baselineRuns, async () => ({}), tmpDir);
   const baselineFirstEventCalls = (await tracedCalls(baselineFile, 'baseline', baselineEnv, async () => ({}), tmpDir))?.calls;

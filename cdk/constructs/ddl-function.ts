@@ -42,7 +42,9 @@ export const FUNCTION_DEFAULTS = {
     target: 'node22',
     minify: true,
     sourceMap: true,
-    // The maps serve stack traces (NODE_OPTIONS=--enable-source-maps), which need the mappings and
+    // The maps serve stack traces, mapped when one is printed (shared/lambda/stack-traces.ts, which
+    // every handler imports first; Node's own --enable-source-maps would read every loaded chunk's
+    // map at cold start: 10-20 ms of each function's first invocation). They need the mappings and
     // names only. Without the sources' text a function's map is about a fifth of the size (1 MB
     // down to 230 KB for an executor), and Node reads and parses every map when it loads the
     // module: the cold start pays for its size.
@@ -262,10 +264,8 @@ export class DdlFunction extends Construct {
       timeout: props.timeout ?? FUNCTION_DEFAULTS.timeout,
       role: this.role,
       logGroup: this.logGroup,
-      environment: {
-        NODE_OPTIONS: '--enable-source-maps',
-        ...props.environment,
-      },
+      // No NODE_OPTIONS=--enable-source-maps: traces are mapped lazily (shared/lambda/stack-traces.ts).
+      environment: { ...props.environment },
     };
     this.function = new lambda.Function(this, 'Function', { ...common, handler: 'index.handler', code: functionCode(props.entry, props.splitChunks === true) });
 

@@ -1,3 +1,4 @@
+import '../../shared/lambda/stack-traces';
 import { loadConfig } from '../../shared/config';
 import { authorizerHandler } from '../../shared/lambda/authorizer';
 import { makeDynamoClients } from '../../shared/clients/dynamodb';

@@ -1,3 +1,4 @@
+import '../../shared/lambda/stack-traces';
 import { loadConfig } from '../../shared/config';
 import { apiHandler } from '../../shared/lambda/api';
 import { makeLogger } from '../../shared/lambda/logger';

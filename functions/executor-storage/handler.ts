@@ -1,3 +1,4 @@
+import '../../shared/lambda/stack-traces';
 import { loadConfig } from '../../shared/config';
 import { makeDynamoClients } from '../../shared/clients/dynamodb';
 import { lazySqsClient } from '../../shared/clients/lazy';

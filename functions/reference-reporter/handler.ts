@@ -1,3 +1,4 @@
+import '../../shared/lambda/stack-traces';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { makeDynamoClients } from '../../shared/clients/dynamodb';
 import { makeSqsClient } from '../../shared/clients/sqs';

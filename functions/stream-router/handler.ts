@@ -1,3 +1,4 @@
+import '../../shared/lambda/stack-traces';
 import { loadConfig } from '../../shared/config';
 import { EventBridgePublisher } from '../../shared/events/publisher';
 import { makeDynamoClients } from '../../shared/clients/dynamodb';

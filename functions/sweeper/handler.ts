@@ -1,3 +1,4 @@
+import '../../shared/lambda/stack-traces';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { loadConfig } from '../../shared/config';
 import { makeDynamoClients } from '../../shared/clients/dynamodb';

@@ -568,7 +568,7 @@ describe('Sweeper', () => {
 });
 
 describe('every function', () => {
-  it('runs nodejs22.x on arm64 with active tracing, source maps and its own log group', () => {
+  it('runs nodejs22.x on arm64 with active tracing, lazily mapped stack traces and its own log group', () => {
     // Act
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
 
@@ -582,7 +582,8 @@ describe('every function', () => {
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
       });
-      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      // Traces are mapped when printed (shared/lambda/stack-traces.ts), not by Node at every cold start.
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       // Lambda refuses an actively traced function whose role cannot write traces yet.
       const xray = identityStatements(template).filter((s) => s.actions.includes('xray:PutTraceSegments'));
       expect(xray.some((s) => (fn.DependsOn as string[]).includes(s.policy))).toBe(true);
@@ -950,7 +951,7 @@ describe('bundles', () => {
       const dir = stageBundle(name, { nodeModules: false });
       try {
         // Act
-        const { stdout } = await execFileAsync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
+        const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
           cwd: dir,
           env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', ...environmentOf(name) },
           timeout: 30_000,
@@ -993,6 +994,21 @@ describe('bundles', () => {
       return { table, clients };
     }
 
+    /** The deployed function's environment, its table on DynamoDB Local. */
+    function bundleEnv(table: string, extraEnv: Record<string, string> = {}): Record<string, string | undefined> {
+      return {
+        PATH: process.env.PATH,
+        AWS_REGION: REGION,
+        AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+        AWS_ENDPOINT_URL_DYNAMODB: dynamodbEndpoint(),
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...environmentOf('ddl-api'),
+        [ENV.catalogTable]: table,
+        ...extraEnv,
+      };
+    }
+
     /**
      * Runs the bundled handler once per SQL text, in a fresh Node process (a cold start each), and
      * returns per text the response and the error the handler logged, if any.
@@ -1006,19 +1022,10 @@ describe('bundles', () => {
         console.log(JSON.stringify({ response: { statusCode: r.statusCode, body: JSON.parse(r.body) } }));`;
       const out: { response: { statusCode: number; body: unknown }; error?: { message: string; code?: string } }[] = [];
       for (const query of queries) {
-        const { stdout, stderr } = await execFileAsync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script, query], {
+        // As Lambda runs it: no NODE_OPTIONS (traces are mapped when printed, shared/lambda/stack-traces.ts).
+        const { stdout, stderr } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script, query], {
           cwd: dir,
-          env: {
-            PATH: process.env.PATH,
-            AWS_REGION: REGION,
-            AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-            AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-            AWS_ENDPOINT_URL_DYNAMODB: dynamodbEndpoint(),
-            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-            ...environmentOf('ddl-api'),
-            [ENV.catalogTable]: table,
-            ...extraEnv,
-          },
+          env: bundleEnv(table, extraEnv),
           timeout: 30_000,
         });
         // Powertools logs ERROR to stderr, the rest to stdout: one JSON document per line.
@@ -1056,6 +1063,60 @@ describe('bundles', () => {
       } finally {
         sqs.destroy();
         await emulator.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('a failure logs a stack that names the TypeScript sources, from maps read when it is printed; a request that succeeds reads no map', { timeout: 120_000 }, async () => {
+      // Prepare: a catalog, and a second staging whose table does not exist (every request fails)
+      const { table } = await emptyCatalog();
+      const dir = stageBundle('ddl-api');
+      try {
+        // Act: each run counts the source maps the process reads (fs.readFileSync of a .map file)
+        const counted = `
+          import fs from 'node:fs';
+          import { syncBuiltinESMExports } from 'node:module';
+          const read = fs.readFileSync;
+          globalThis.mapsRead = [];
+          fs.readFileSync = function (p, ...rest) { if (String(p).endsWith('.map')) globalThis.mapsRead.push(String(p)); return read.call(this, p, ...rest); };
+          syncBuiltinESMExports();`;
+        const run = async (catalogTable: string) => {
+          const script = `${counted}
+            const m = await import('./index.mjs');
+            const context = { functionName: 'ddl-api', functionVersion: '$LATEST', invokedFunctionArn: 'arn:aws:lambda:${REGION}:123456789012:function:ddl-api', memoryLimitInMB: '512', awsRequestId: 'r-1', logGroupName: 'g', logStreamName: 's', getRemainingTimeInMillis: () => 25000, callbackWaitsForEmptyEventLoop: true };
+            const event = { httpMethod: 'POST', path: '/api/sql', headers: { 'content-type': 'application/json' }, isBase64Encoded: false, body: JSON.stringify({ query: 'CREATE TABLE t1 (a int)' }), requestContext: { authorizer: { tenant: '${TENANT}', tokenId: 't' } } };
+            const r = await m.handler(event, context);
+            console.log(JSON.stringify({ statusCode: r.statusCode, mapsRead: globalThis.mapsRead.map((p) => p.split('/').slice(-2).join('/')) }));`;
+          const { stdout, stderr } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
+            cwd: dir,
+            env: bundleEnv(catalogTable),
+            timeout: 30_000,
+          });
+          const lines = `${stdout}\n${stderr}`
+            .split('\n')
+            .filter((l) => l.startsWith('{'))
+            .map((l) => JSON.parse(l) as Record<string, any>);
+          return { outcome: lines.find((l) => 'mapsRead' in l)!, logged: lines.find((l) => l.message === 'request failed')?.error as { name: string; stack: string; location: string } | undefined };
+        };
+        const ok = await run(table);
+        const failed = await run(`${table}-missing`);
+
+        // Assess: success reads no map (Node's --enable-source-maps would have read every loaded chunk's)
+        expect(ok.outcome).toEqual({ statusCode: 200, mapsRead: [] });
+        expect(ok.logged).toBeUndefined();
+        // The failure: DynamoDB's ResourceNotFoundException, its frames in the SDK's sources and ours.
+        expect(failed.outcome.statusCode).toBe(500);
+        expect(failed.logged?.name).toBe('ResourceNotFoundException');
+        const frames = failed.logged!.stack.split('\n').filter((l) => l.trimStart().startsWith('at '));
+        expect(frames.length).toBeGreaterThan(0);
+        expect(frames.filter((f) => /\.mjs:\d+:\d+/.test(f)), 'no frame left in a minified bundle file').toEqual([]);
+        // (sources as the repository names them, wherever the bundle was built)
+        expect(frames.some((f) => /(?:\(|at async )node_modules\/@smithy\/[^ ]+\.js:\d+:\d+/.test(f)), failed.logged!.stack).toBe(true);
+        expect(frames.some((f) => /\(shared\/catalog\/[a-z-]+\.ts:\d+:\d+\)$/.test(f)), failed.logged!.stack).toBe(true);
+        // Read when printed, each file's map once.
+        expect(failed.outcome.mapsRead.length).toBeGreaterThan(0);
+        expect(new Set(failed.outcome.mapsRead).size).toBe(failed.outcome.mapsRead.length);
+      } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     });
