@@ -51,39 +51,42 @@ export interface HttpAnswer {
   readonly body: { results?: { ok?: string; error?: { code: string; message: string } }[] } & Record<string, unknown>;
 }
 
-export async function sqlHttp(url: string, password: string, query: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+/** Keep-alive connections, as the AWS SDK's own client keeps to DynamoDB (the floor's path). */
+const keepAlive = new HttpAgent({ keepAlive: true });
+
+/**
+ * POST /api/sql with node:http and a keep-alive agent: the client the AWS SDK itself uses for the
+ * floor's TransactWriteItems, so the rows that time a request against that floor compare like with
+ * like. (fetch, undici, costs more per request in Node 20, in the same process as the server: the
+ * commit phase reports the same POST sent with it, {@link sqlHttpFetch}.)
+ */
+export function sqlHttp(url: string, password: string, query: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  return httpNode(url, 'POST', '/api/sql', { ...headers, authorization: `Bearer ${password}`, 'content-type': 'application/json' }, JSON.stringify({ query })).then((r) => ({
+    status: r.status,
+    body: JSON.parse(r.text) as HttpAnswer['body'],
+  }));
+}
+
+/** The same POST /api/sql sent with fetch (undici): the commit phase's comparison of client libraries. */
+export async function sqlHttpFetch(url: string, password: string, query: string): Promise<HttpAnswer> {
   const res = await fetch(`${url}/api/sql`, {
     method: 'POST',
-    headers: { ...headers, authorization: `Bearer ${password}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${password}`, 'content-type': 'application/json' },
     body: JSON.stringify({ query }),
   });
   return { status: res.status, body: (await res.json()) as HttpAnswer['body'] };
 }
 
-/** Stops the router and the queue pollers (each returns after its current poll). */
-const keepAlive = new HttpAgent({ keepAlive: true });
-
-/**
- * The same POST /api/sql as {@link sqlHttp}, sent with node:http (a keep-alive agent) instead of
- * fetch: what the HTTP row pays to its client library shows as the difference (fetch, undici, goes
- * through web streams for a request body; node:http writes it).
- */
-export function sqlHttpNode(url: string, password: string, query: string): Promise<HttpAnswer> {
-  const body = JSON.stringify({ query });
-  const u = new URL(`${url}/api/sql`);
+/** One request on the keep-alive agent: its status and body text. */
+export function httpNode(url: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
+  const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent: keepAlive, headers: { authorization: `Bearer ${password}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      { host: u.hostname, port: u.port, path, method, agent: keepAlive, headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as HttpAnswer['body'] });
-          } catch (err) {
-            reject(err as Error);
-          }
-        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       },
     );
@@ -92,6 +95,7 @@ export function sqlHttpNode(url: string, password: string, query: string): Promi
   });
 }
 
+/** Stops the router and the queue pollers (each returns after its current poll). */
 export async function pauseWorkers(p: Pipeline): Promise<void> {
   await Promise.all([p.router.stop(), ...CONTROLLERS.map((c) => p.pollers[c].stop())]);
 }
