@@ -28,7 +28,12 @@ export const PGWIRE_ENTRY = join(REPO_ROOT, 'functions', 'pgwire-server', 'main.
  */
 export const PGWIRE_BASE_IMAGE = 'public.ecr.aws/docker/library/node:22-bookworm-slim';
 
-/** The container's Dockerfile: the esbuild bundle under `app/`, run as the image's unprivileged `node` user. */
+/**
+ * The container's Dockerfile: the esbuild bundle under `app/`, run as the image's unprivileged
+ * `node` user. Unlike the Lambdas (shared/lambda/stack-traces.ts), the task keeps Node's own
+ * `--enable-source-maps`: it starts once per task rather than once per cold invocation, and its
+ * SQL engine runs on a worker thread, which Node's maps cover and a per-thread hook would not.
+ */
 export function pgwireDockerfile(): string {
   return [
     '# Built by cdk/constructs/pgwire-service.ts at synth; `cdk deploy` builds the image (linux/arm64).',
