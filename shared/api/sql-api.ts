@@ -264,7 +264,11 @@ export class SqlApi {
     let committed: { optional: boolean };
     try {
       await writeSecretValues(secrets, tenant, planner.secretWrites());
-      committed = await store.commit(tenant, changes, txn, idem && { ...idem, status: 200, body: JSON.stringify({ results }) }, basis, admitting && { optional: admitting });
+      const committing = store.commit(tenant, changes, txn, idem && { ...idem, status: 200, body: JSON.stringify({ results }) }, basis, admitting && { optional: admitting });
+      // Once the commit's request is out (setImmediate runs after the SDK's pipeline has written
+      // it), a cold function loads its SQS client during the wait instead of after it.
+      if (effects.length) setImmediate(() => this.deps.sendEffects!.prepare());
+      committed = await committing;
     } catch (err) {
       if (err instanceof CommitConflictError || !(err instanceof ControlPlaneError)) throw err;
       return { response: { status: statusFor(err), body: { results: [{ error: errorBody(err) }] } }, committed: false };

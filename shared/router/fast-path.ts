@@ -27,6 +27,11 @@ export interface EffectSender {
   admitWithCommit(tenant: string, effects: readonly EffectRecord[]): TransactItem | undefined;
   /** Sends committed effects; `admitted`: the commit's transaction admitted them already. Never throws. */
   send(effects: readonly EffectRecord[], o: { readonly admitted: boolean }): Promise<void>;
+  /**
+   * A commit with effects is on its way: load what {@link send} needs (a cold function's SQS client)
+   * while its round trip is waited for. Never throws.
+   */
+  prepare(): void;
 }
 
 export interface FastPathDeps {
@@ -79,6 +84,7 @@ export function createEffectSender(deps: FastPathDeps): EffectSender {
         tenant,
         effects.map((e) => e.effectId),
       ),
+    prepare: () => deps.sqs.prepare?.(),
     async send(effects, o) {
       // A crash here (after the commit, before the send) is the case the stream path covers.
       deps.faults?.point('api.before-fast-path');

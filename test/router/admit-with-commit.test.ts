@@ -32,23 +32,33 @@ afterAll(async () => {
 /** One DDL function instance: its DynamoDB calls by operation, and the effect ids it sent to SQS. */
 function instance() {
   const calls: string[] = [];
+  // In order: each DynamoDB call's start and answer, the SQS client's prepare and sends.
+  const events: string[] = [];
   const client = new DynamoDBClient({ endpoint: dynamodbEndpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      calls.push((context.commandName ?? '').replace(/Command$/, ''));
-      return next(args);
+      const op = (context.commandName ?? '').replace(/Command$/, '');
+      calls.push(op);
+      events.push(`${op} sent`);
+      try {
+        return await next(args);
+      } finally {
+        events.push(`${op} answered`);
+      }
     },
     { step: 'initialize', name: 'recordCalls' },
   );
   const sent: string[] = [];
   const sqs: SqsSender = {
     send: (async (command: { input: { Entries?: { MessageBody?: string }[] } }) => {
+      events.push('sqs send');
       for (const e of command.input.Entries ?? []) sent.push((JSON.parse(e.MessageBody!) as { effectId: string }).effectId);
       return { Successful: command.input.Entries ?? [], Failed: [] };
     }) as unknown as SqsSender['send'],
+    prepare: () => void events.push('sqs prepare'),
   };
   const api = sqlApiFor(p.config, { doc: DynamoDBDocumentClient.from(client), sqs }, new Logger({ serviceName: 'test', logLevel: 'ERROR' }));
-  return { calls, sent, api };
+  return { calls, events, sent, api };
 }
 
 /** A tenant with its catalog (what an app password's creation makes). */
@@ -61,6 +71,26 @@ async function newTenant(label: string): Promise<string> {
 const effectsOf = async (tenant: string, txnOf?: string) =>
   (await tenantItems(p, tenant)).filter((i) => i.type === 'effect' && (txnOf === undefined || i.txnId === txnOf)) as { effectId: string; sk: string; state: string; txnId: string }[];
 const admissionOf = async (tenant: string) => (await partitionItems(p, `T#${tenant}`)).find((i) => i.sk === ADMISSION_SK) as { ids?: Set<string>; scanFrom?: string } | undefined;
+
+describe("the fast path's SQS client", () => {
+  it('is loaded while a commit with effects waits for its answer, and not for a commit without effects', async () => {
+    // Prepare: a warm instance (its snapshot cached)
+    const tenant = await newTenant('adm-commit-prepare');
+    const { events, api } = instance();
+    expect((await api.handle(tenant, 'test', JSON.stringify({ query: 'CREATE SCHEMA warm' }), 'application/json')).status).toBe(200);
+    const noEffects = [...events];
+    events.length = 0;
+
+    // Act
+    const r = await api.handle(tenant, 'test', JSON.stringify({ query: 'CREATE TABLE t (a int)' }), 'application/json');
+
+    // Assess: after the commit went out, before its answer; then the send
+    expect(r.status).toBe(200);
+    expect(noEffects).toContain('TransactWriteItems answered');
+    expect(noEffects).not.toContain('sqs prepare');
+    expect(events.filter((e) => e.startsWith('TransactWriteItems') || e.startsWith('sqs'))).toEqual(['TransactWriteItems sent', 'sqs prepare', 'TransactWriteItems answered', 'sqs send']);
+  });
+});
 
 describe("the fast path's admission in the commit's transaction", () => {
   it('with room, admits the effects in the commit itself: one TransactWriteItems, then the send', async () => {
