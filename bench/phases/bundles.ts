@@ -289,7 +289,9 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
 
   // The baseline runs before and after the functions, so drift in the machine's load falls on both.
   const baselineFile = join(import.meta.dirname, '..', 'baseline-handler.mjs');
-  const baselineRuns = bench.quick ? 2 : 5;
+  // 9 cold starts a figure (5 until 7 December 2026): with 5, one function's p50 moved by 5-10 ms
+  // between two quiet runs (executor-compute 87 and 93 ms), as much as a row's margin.
+  const baselineRuns = bench.quick ? 3 : 9;
   // As the stack runs them: no NODE_OPTIONS (cdk/constructs/ddl-function.ts; traces are mapped when printed).
   const baselineEnv = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: 'baseline' };
   const before = await coldStarts(baselineFile, 'baseline', baselineEnv, baselineRuns, async () => ({}), tmpDir);
@@ -308,10 +310,10 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
     const chunks = files.filter((f) => !f.endsWith('/index.mjs') && f !== join(dir, 'index.mjs')).map((f) => ({ file: relative(dir, f), bytes: statSync(f).size }));
     const totalBytes = entryBytes + chunks.reduce((a, c) => a + c.bytes, 0);
 
-    const runs = bench.quick ? 2 : 5;
+    const runs = bench.quick ? 3 : 9;
     const env = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: fn, POWERTOOLS_SERVICE_NAME: fn };
     const withMaps = await coldStarts(join(dir, 'index.mjs'), fn, env, runs, eventFor[fn], tmpDir);
-    const eagerMaps = await coldStarts(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, bench.quick ? 1 : 3, eventFor[fn], tmpDir);
+    const eagerMaps = await coldStarts(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, bench.quick ? 1 : 5, eventFor[fn], tmpDir);
     const runtimeDir = join(root, `${fn}-sdk-runtime`);
     const runtimeMeta = bundleFunction({ ...request, sdk: 'runtime' }, runtimeDir, { metafile: true })!;
     const runtimeFiles = listFiles(runtimeDir).filter((f) => f.endsWith('.mjs'));
