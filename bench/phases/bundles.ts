@@ -60,8 +60,8 @@ export interface BundleFigure {
   readonly coldInit: ColdInit;
   /**
    * The same with NODE_OPTIONS=--enable-source-maps (Node reads every loaded module's map at load),
-   * what the functions ran with before their traces were mapped lazily (shared/lambda/stack-traces.ts).
-   * Absent from runs before that change.
+   * what the functions ran with before their traces were mapped lazily (shared/lambda/stack-traces.ts),
+   * its runs alternated with `coldInit`'s. Absent from runs before that change.
    */
   readonly coldInitEagerSourceMaps?: ColdInit;
   /**
@@ -312,8 +312,8 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
 
     const runs = bench.quick ? 3 : 9;
     const env = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: fn, POWERTOOLS_SERVICE_NAME: fn };
-    const withMaps = await coldStarts(join(dir, 'index.mjs'), fn, env, runs, eventFor[fn], tmpDir);
-    const eagerMaps = await coldStarts(join(dir, 'index.mjs'), fn, { ...env, NODE_OPTIONS: '--enable-source-maps' }, bench.quick ? 1 : 5, eventFor[fn], tmpDir);
+    // As deployed, alternated run by run with Node's eager source maps (what the stack ran until 7 December 2026).
+    const [withMaps, eagerMaps] = await pairedColdStarts(join(dir, 'index.mjs'), fn, env, { ...env, NODE_OPTIONS: '--enable-source-maps' }, runs, eventFor[fn], tmpDir);
     const runtimeDir = join(root, `${fn}-sdk-runtime`);
     const runtimeMeta = bundleFunction({ ...request, sdk: 'runtime' }, runtimeDir, { metafile: true })!;
     const runtimeFiles = listFiles(runtimeDir).filter((f) => f.endsWith('.mjs'));
@@ -444,46 +444,74 @@ export function callRounds(calls: readonly { op: string; start: number; end: num
   };
 }
 
-async function coldStarts(bundle: string, fn: string, env: Record<string, string>, runs: number, event: () => Promise<unknown>, tmpDir: string) {
-  const imports: number[] = [];
-  const firsts: number[] = [];
-  const totals: number[] = [];
-  const boots: number[] = [];
-  const errors: string[] = [];
-  let lastResult = '';
+/** Cold starts of one kind, as they are run. */
+interface ColdStartSamples {
+  readonly imports: number[];
+  readonly firsts: number[];
+  readonly totals: number[];
+  readonly boots: number[];
+  readonly errors: string[];
+  lastResult: string;
+}
+
+const noSamples = (): ColdStartSamples => ({ imports: [], firsts: [], totals: [], boots: [], errors: [], lastResult: '' });
+
+/** One cold start (bench/cold-start.mjs in a fresh process), its figures added to `into`. */
+async function coldStartInto(into: ColdStartSamples, bundle: string, fn: string, env: Record<string, string>, event: () => Promise<unknown>, tmpDir: string): Promise<void> {
   const child = join(import.meta.dirname, '..', 'cold-start.mjs');
-  for (let i = 0; i < runs; i++) {
-    const eventFile = join(tmpDir, `event-${fn}.json`);
-    writeFileSync(eventFile, JSON.stringify(await event()));
-    // Asynchronously: the SQS emulator answers from this very process.
-    const r = await run(process.execPath, [child, bundle, eventFile, fn], env, 60_000);
-    const line = r.stdout.trim().split('\n').pop() ?? '';
-    try {
-      const o = JSON.parse(line) as { bootMs: number; importMs: number; firstEventMs: number; result: string; error?: string };
-      imports.push(o.importMs);
-      firsts.push(o.firstEventMs);
-      totals.push(o.importMs + o.firstEventMs);
-      boots.push(o.bootMs);
-      lastResult = o.error ? `error: ${o.error}` : o.result;
-      if (o.error) errors.push(o.error);
-    } catch {
-      errors.push(`no result (exit ${r.status}): ${(r.stderr || r.stdout).slice(0, 300)}`);
-    }
+  const eventFile = join(tmpDir, `event-${fn}.json`);
+  writeFileSync(eventFile, JSON.stringify(await event()));
+  // Asynchronously: the SQS emulator answers from this very process.
+  const r = await run(process.execPath, [child, bundle, eventFile, fn], env, 60_000);
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  try {
+    const o = JSON.parse(line) as { bootMs: number; importMs: number; firstEventMs: number; result: string; error?: string };
+    into.imports.push(o.importMs);
+    into.firsts.push(o.firstEventMs);
+    into.totals.push(o.importMs + o.firstEventMs);
+    into.boots.push(o.bootMs);
+    into.lastResult = o.error ? `error: ${o.error}` : o.result;
+    if (o.error) into.errors.push(o.error);
+  } catch {
+    into.errors.push(`no result (exit ${r.status}): ${(r.stderr || r.stdout).slice(0, 300)}`);
   }
+}
+
+function coldStartFigure(s: ColdStartSamples) {
   const r1 = (x: number) => Math.round(x * 10) / 10;
   return {
-    samples: { imports, firsts, totals, boots },
+    samples: { imports: s.imports, firsts: s.firsts, totals: s.totals, boots: s.boots },
     figure: {
-      runs,
-      importMsP50: r1(summarize(imports).p50),
-      firstEventMsP50: r1(summarize(firsts).p50),
-      totalMsP50: r1(summarize(totals).p50),
-      totalMsMax: r1(summarize(totals).max),
-      nodeBootMsP50: r1(summarize(boots).p50),
-      errors: [...new Set(errors)],
+      runs: s.totals.length + s.errors.length,
+      importMsP50: r1(summarize(s.imports).p50),
+      firstEventMsP50: r1(summarize(s.firsts).p50),
+      totalMsP50: r1(summarize(s.totals).p50),
+      totalMsMax: r1(summarize(s.totals).max),
+      nodeBootMsP50: r1(summarize(s.boots).p50),
+      errors: [...new Set(s.errors)],
     },
-    lastResult,
+    lastResult: s.lastResult,
   };
+}
+
+async function coldStarts(bundle: string, fn: string, env: Record<string, string>, runs: number, event: () => Promise<unknown>, tmpDir: string) {
+  const s = noSamples();
+  for (let i = 0; i < runs; i++) await coldStartInto(s, bundle, fn, env, event, tmpDir);
+  return coldStartFigure(s);
+}
+
+/**
+ * The same bundle's cold starts with two environments, alternated run by run (a, b, a, b, ...): a
+ * difference between them that drift in the machine's load does not fall on one side of.
+ */
+async function pairedColdStarts(bundle: string, fn: string, env: Record<string, string>, other: Record<string, string>, runs: number, event: () => Promise<unknown>, tmpDir: string) {
+  const a = noSamples();
+  const b = noSamples();
+  for (let i = 0; i < runs; i++) {
+    await coldStartInto(a, bundle, fn, env, event, tmpDir);
+    await coldStartInto(b, bundle, fn, other, event, tmpDir);
+  }
+  return [coldStartFigure(a), coldStartFigure(b)] as const;
 }
 
 /** A child process, awaited without blocking this process's event loop. */
