@@ -44,7 +44,7 @@ export const FUNCTION_DEFAULTS = {
     sourceMap: true,
     // The maps serve stack traces, mapped when one is printed (shared/lambda/stack-traces.ts, which
     // every handler imports first; Node's own --enable-source-maps would read every loaded chunk's
-    // map at cold start: 10-20 ms of each function's first invocation). They need the mappings and
+    // map at cold start: 3-10 ms of a function's first invocation in the bench). They need the mappings and
     // names only. Without the sources' text a function's map is about a fifth of the size (1 MB
     // down to 230 KB for an executor), and Node reads and parses every map when it loads the
     // module: the cold start pays for its size.

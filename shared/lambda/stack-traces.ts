@@ -5,8 +5,9 @@
  *
  * Node's own `--enable-source-maps` reads and parses the source map of every module it loads, and
  * scans each module's text for its line lengths, whether or not a trace is ever printed: in
- * bench/phases/bundles.ts's cold starts that was 8–12 ms of CPU (10–20 ms of the wall clock) of
- * every function's first invocation, the DDL function's most (66 chunks, 5 MB of maps). Here V8's
+ * CPU profiles of bench/phases/bundles.ts's cold starts that was 8–12 ms of CPU, the DDL function's
+ * most (66 chunks, 5 MB of maps); cold starts alternated with it were 3–10 ms shorter without it for
+ * six of the seven functions (the DDL function's import alone 8 ms). Here V8's
  * `Error.prepareStackTrace` hook maps each frame when an error's `.stack` is first read (V8 formats
  * lazily): the map of a file is read the first time one of its frames is printed, and kept.
  *
