@@ -112,7 +112,10 @@ export function formatFrame(site: NodeJS.CallSite, read: ReadMap = readMapFile):
   const fn = site.getFunctionName();
   if (fn && el && ec) {
     const name = originalPosition(map, el, ec)?.name;
-    if (name && name !== fn) head = head.replace(new RegExp(`(^|\\.|\\s)${fn.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?= \\()`), `$1${name}`);
+    // V8 writes the name right before " (" (`fn (`, `async Type.fn (`, `new fn (`).
+    const k = head.lastIndexOf(`${fn} (`);
+    const whole = k === 0 || head[k - 1] === '.' || head[k - 1] === ' ';
+    if (name && name !== fn && k >= 0 && whole && k + fn.length + 2 === head.length) head = `${head.slice(0, k)}${name} (`;
   }
   return `${head}${at.source}:${at.line}:${at.column}${plain.slice(i + generated.length)}`;
 }

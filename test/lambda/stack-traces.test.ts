@@ -76,6 +76,9 @@ describe('mapping a frame', () => {
     expect(first).toBe('inner (shared/demo/calc.ts:5:14)');
     expect(second).toBe('shared/demo/calc.ts:5:14');
     expect(reads).toEqual([`${file}.map`]);
+    // A frame whose name only ends with the minified one keeps its name.
+    const tail = formatFrame({ ...site(file, minifiedInner, at, { line: enclosing.line, column: enclosing.column + 'function '.length }), toString: () => `async T.x${minifiedInner} (${file}:${at.line}:${at.column})` } as NodeJS.CallSite, read);
+    expect(tail).toBe(`async T.x${minifiedInner} (shared/demo/calc.ts:5:14)`);
   });
 
   it('leaves a frame as V8 prints it when its file has no map, or is not a file', () => {
