@@ -10,21 +10,24 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type * as esbuild from 'esbuild';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { newObjectId, SqlApi } from '../../shared/api/sql-api';
 import { CatalogStore } from '../../shared/catalog/store';
 import { configToEnv } from '../../shared/config';
-import { CONTROLLERS } from '../../shared/definitions';
+import { CATALOG_TABLE, CONTROLLERS } from '../../shared/definitions';
 import { makeLogger } from '../../shared/lambda/logger';
 import { routeRecord } from '../../shared/router/routing';
 import { LOCAL_CREDENTIALS } from '../../local/emulators';
+import { ensureTable } from '../../local/resources';
 import { newTenant, pauseWorkers, type Bench } from '../lib/harness';
 import { summarize } from '../lib/stats';
+import { sameCallsRounds, type CapturedCall } from '../lib/same-calls';
 import { summarizeProfile, type Profile, type ProfileSummary } from '../lib/profile';
 
 // The sweeper first: its event is then a quiet sweep (the other functions' events leave pending effects behind).
@@ -94,6 +97,15 @@ export interface BundleFigure {
   readonly firstEvent: string;
   /** The AWS calls of the first event, from a traced run of its own (not a timed one). */
   readonly firstEventCalls?: FirstEventCalls;
+  /**
+   * The same-calls floor (bench/lib/same-calls.ts, bench/same-calls-handler.mjs): the first event's
+   * own AWS calls, in the same rounds, made by bare SDK clients loaded like the baseline's —
+   * alternated run by run with the function's cold starts. Only when the first event needs more
+   * than one round of calls (else the baseline is that floor).
+   */
+  readonly sameCallsColdInit?: ColdInit;
+  /** The floor's own calls, traced (the same operations; its rounds' durations). */
+  readonly sameCallsFirstEventCalls?: FirstEventCalls;
   /** The same for the baseline (its one GetItem). */
   readonly baselineFirstEventCalls?: FirstEventCalls;
 }
@@ -296,6 +308,14 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
   const baselineEnv = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: 'baseline' };
   const before = await coldStarts(baselineFile, 'baseline', baselineEnv, baselineRuns, async () => ({}), tmpDir);
   const out: Omit<BundleFigure, 'baselineColdInit' | 'coldInitRatio'>[] = [];
+  // The same-calls floors' writes: a table like the catalog's (keys, indexes, stream), made once.
+  const sameCallsFile = join(import.meta.dirname, '..', 'same-calls-handler.mjs');
+  let floorTable: string | undefined;
+  const sameCallsTable = async () => {
+    const name = `${p.config.catalogTable}-same-calls`;
+    await ensureTable(p.clients.ddb, CATALOG_TABLE, name);
+    return name;
+  };
   // BENCH_FUNCTIONS=a,b: only these functions (a diagnostic run; the baseline still runs).
   const only = process.env.BENCH_FUNCTIONS?.split(',').filter(Boolean);
   for (const fn of FUNCTIONS.filter((f) => !only || only.includes(f))) {
@@ -312,8 +332,28 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
 
     const runs = bench.quick ? 3 : 9;
     const env = { ...baseEnv, AWS_LAMBDA_FUNCTION_NAME: fn, POWERTOOLS_SERVICE_NAME: fn };
-    // As deployed, alternated run by run with Node's eager source maps (what the stack ran until 7 December 2026).
-    const [withMaps, eagerMaps] = await pairedColdStarts(join(dir, 'index.mjs'), fn, env, { ...env, NODE_OPTIONS: '--enable-source-maps' }, runs, eventFor[fn], tmpDir);
+    // The first event's requests, from a run of the deployed build of its own before the timed ones:
+    // with more than one round of calls, the same calls made by bare SDK clients are its floor.
+    const bodiesFile = join(tmpDir, `calls-${fn}.json`);
+    rmSync(bodiesFile, { force: true });
+    const recorded = await tracedCalls(join(dir, 'index.mjs'), fn, { ...env, CALL_TRACE_BODIES: bodiesFile }, eventFor[fn], tmpDir);
+    const captured = recorded?.calls && recorded.calls.rounds > 1 && existsSync(bodiesFile) ? (JSON.parse(readFileSync(bodiesFile, 'utf8')) as CapturedCall[]) : undefined;
+    floorTable ??= captured ? await sameCallsTable() : undefined;
+    const floorSpec: ColdStartSpec | undefined =
+      captured && floorTable
+        ? { bundle: sameCallsFile, fn: `${fn}-same-calls`, env: { ...baselineEnv, AWS_LAMBDA_FUNCTION_NAME: `${fn}-same-calls` }, event: async () => ({ rounds: sameCallsRounds(captured, { floorTable: floorTable!, runId: randomUUID() }) }) }
+        : undefined;
+    // As deployed, alternated run by run with Node's eager source maps (what the stack ran until 7
+    // December 2026) and with the same-calls floor: drift in the machine's load falls on all three.
+    const specs: ColdStartSpec[] = [
+      { bundle: join(dir, 'index.mjs'), fn, env, event: eventFor[fn] },
+      { bundle: join(dir, 'index.mjs'), fn, env: { ...env, NODE_OPTIONS: '--enable-source-maps' }, event: eventFor[fn] },
+      ...(floorSpec ? [floorSpec] : []),
+    ];
+    const figures = await alternatedColdStarts(specs, runs, tmpDir);
+    const [withMaps, eagerMaps] = [figures[0]!, figures[1]!];
+    const sameCalls = floorSpec ? figures[2] : undefined;
+    const sameCallsCalls = floorSpec ? (await tracedCalls(floorSpec.bundle, floorSpec.fn, floorSpec.env, floorSpec.event, tmpDir))?.calls : undefined;
     const runtimeDir = join(root, `${fn}-sdk-runtime`);
     const runtimeMeta = bundleFunction({ ...request, sdk: 'runtime' }, runtimeDir, { metafile: true })!;
     const runtimeFiles = listFiles(runtimeDir).filter((f) => f.endsWith('.mjs'));
@@ -323,8 +363,9 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       totalKiB: kib(runtimeFiles.reduce((a, f) => a + statSync(f).size, 0)),
       coldInit: runtimeBuilt.figure,
     };
-    // The first event's calls from the deployed build; which SDK packages the import loads, from the
-    // runtime-SDK build (a bundled package leaves no require() to see).
+    // The first event's calls from the deployed build, timed after the cold starts (the run above was
+    // the first after the build); which SDK packages the import loads, from the runtime-SDK build (a
+    // bundled package leaves no require() to see).
     const traced = await tracedCalls(join(dir, 'index.mjs'), fn, env, eventFor[fn], tmpDir);
     const tracedRuntime = await tracedCalls(join(runtimeDir, 'index.mjs'), fn, env, eventFor[fn], tmpDir);
     const runtimeEntry = Object.keys(runtimeMeta.outputs).find((k) => k.endsWith(`${fn}-sdk-runtime/index.mjs`))!;
@@ -374,12 +415,15 @@ export async function bundles(bench: Bench, tmpDir: string): Promise<BundleFigur
       ...(coldProfile ? { coldProfile } : {}),
       firstEvent: withMaps.lastResult,
       ...(firstEventCalls ? { firstEventCalls } : {}),
+      ...(sameCalls ? { sameCallsColdInit: sameCalls.figure, ...(sameCallsCalls ? { sameCallsFirstEventCalls: sameCallsCalls } : {}) } : {}),
     });
+    if (sameCalls) bench.log(`bundle ${fn}: the same calls by bare SDK clients: cold init p50 ${sameCalls.figure.totalMsP50} ms (import ${sameCalls.figure.importMsP50} + first event ${sameCalls.figure.firstEventMsP50})${sameCalls.figure.errors.length ? `; errors: ${sameCalls.figure.errors[0]}` : ''}`);
     bench.log(`bundle ${fn}${isSplit ? ' (split)' : ''}: entry ${kib(entryBytes)} KiB, ${chunks.length} chunks, total ${kib(totalBytes)} KiB; cold init p50 ${withMaps.figure.totalMsP50} ms (import ${withMaps.figure.importMsP50} + first event ${withMaps.figure.firstEventMsP50}); with Node's eager source maps ${eagerMaps.figure.totalMsP50} ms; SDK import alone ${summarize(sdk).p50.toFixed(1)} ms (only what it calls ${summarize(sdkNeeded).p50.toFixed(1)} ms); with the runtime's SDK: entry ${sdkRuntime.entryKiB} KiB, cold init ${sdkRuntime.coldInit.totalMsP50} ms; ${withMaps.lastResult.slice(0, 80)}`);
   }
   const after = await coldStarts(baselineFile, 'baseline', baselineEnv, baselineRuns, async () => ({}), tmpDir);
   const baselineFirstEventCalls = (await tracedCalls(baselineFile, 'baseline', baselineEnv, async () => ({}), tmpDir))?.calls;
   const baselineColdInit = mergeColdInits(before.figure, after.figure, before.samples, after.samples);
+  if (floorTable) await p.clients.ddb.send(new DeleteTableCommand({ TableName: floorTable }));
   bench.log(`cold-init baseline (client-dynamodb + one GetItem): p50 ${baselineColdInit.totalMsP50} ms (before the functions ${before.figure.totalMsP50}, after ${after.figure.totalMsP50})`);
   // The router's cold runs sent real messages to the (paused) live queues: drop them.
   await Promise.all(CONTROLLERS.map((c) => p.clients.sqs.send(new PurgeQueueCommand({ QueueUrl: p.config.queueUrls[c] }))));
@@ -500,18 +544,24 @@ async function coldStarts(bundle: string, fn: string, env: Record<string, string
   return coldStartFigure(s);
 }
 
+/** What one kind of cold start runs: a bundle (or handler module), its environment and its event. */
+interface ColdStartSpec {
+  readonly bundle: string;
+  readonly fn: string;
+  readonly env: Record<string, string>;
+  readonly event: () => Promise<unknown>;
+}
+
 /**
- * The same bundle's cold starts with two environments, alternated run by run (a, b, a, b, ...): a
- * difference between them that drift in the machine's load does not fall on one side of.
+ * Cold starts of several kinds alternated run by run (a, b, c, a, b, c, ...): a difference between
+ * them that drift in the machine's load does not fall on one side of.
  */
-async function pairedColdStarts(bundle: string, fn: string, env: Record<string, string>, other: Record<string, string>, runs: number, event: () => Promise<unknown>, tmpDir: string) {
-  const a = noSamples();
-  const b = noSamples();
+async function alternatedColdStarts(specs: readonly ColdStartSpec[], runs: number, tmpDir: string) {
+  const samples = specs.map(() => noSamples());
   for (let i = 0; i < runs; i++) {
-    await coldStartInto(a, bundle, fn, env, event, tmpDir);
-    await coldStartInto(b, bundle, fn, other, event, tmpDir);
+    for (const [k, s] of specs.entries()) await coldStartInto(samples[k]!, s.bundle, s.fn, s.env, s.event, tmpDir);
   }
-  return [coldStartFigure(a), coldStartFigure(b)] as const;
+  return samples.map(coldStartFigure);
 }
 
 /** A child process, awaited without blocking this process's event loop. */
