@@ -32,9 +32,10 @@ export const GOALS = {
   liveThroughput: 0.8,
   coldInitRatio: 1.5,
   /**
-   * When 1.5× the baseline is out of reach (the function's own AWS calls, made by bare SDK clients
-   * with no code of ours, already past it): cold init over that same-calls floor. The same factor
-   * as a lost race over its floor.
+   * A function whose first event needs more than one round of AWS calls: cold init over its
+   * same-calls floor (those calls made by bare SDK clients, with no code of ours), met when 1.5×
+   * the baseline is not. The function's own code at most a quarter over the calls it must make;
+   * the same factor as a lost race over its floor.
    */
   coldInitOverSameCalls: 1.25,
   /** Commits per second of 8 API instances on one tenant as a share of one instance's. */
@@ -133,16 +134,15 @@ function coldInitCause(b: BundleFigure, importShare: number): string {
 }
 
 /**
- * A function's same-calls floor when it is past the cold-init goal: the first event's own AWS calls
- * (the same requests, in the same rounds) made by bare SDK clients loaded like the baseline's, with
- * none of our code — what no build of the function can beat while its first event needs those
- * calls. Undefined when the floor was not measured or is within the goal (then the goal stands).
+ * A function's same-calls floor: the first event's own AWS calls (the same requests, in the same
+ * rounds) made by bare SDK clients loaded like the baseline's, with none of our code — what no
+ * build of the function can beat while its first event needs those calls. Undefined when it was
+ * not measured (one round: the baseline is that floor) or its runs failed.
  */
 function sameCallsFloor(b: BundleFigure): { ms: number; overBaseline: number; ratio: number; calls: number; rounds: number } | undefined {
   const floor = b.sameCallsColdInit;
   if (!floor || floor.errors.length || !b.firstEventCalls) return undefined;
   const overBaseline = floor.totalMsP50 / b.baselineColdInit.totalMsP50;
-  if (overBaseline <= GOALS.coldInitRatio) return undefined;
   return { ms: floor.totalMsP50, overBaseline, ratio: b.coldInit.totalMsP50 / floor.totalMsP50, calls: b.firstEventCalls.ops.length, rounds: b.firstEventCalls.rounds };
 }
 
@@ -312,9 +312,9 @@ export function benchRows(r: Results): BenchRow[] {
       figure: `Cold init \`${b.function}\` against the baseline (client-dynamodb alone, one GetItem)`,
       measured: `${f1(b.coldInit.totalMsP50)} ms vs ${f1(b.baselineColdInit.totalMsP50)} ms = ${f2(b.coldInitRatio)}×`,
       target: floor
-        ? `≤ ${GOALS.coldInitRatio}× is out of reach in this run: the same ${floor.calls} calls in ${floor.rounds} rounds, made by bare SDK clients with no code of ours, already take ${f1(floor.ms)} ms = ${f2(floor.overBaseline)}× the baseline. Nearest honest target: ≤ ${GOALS.coldInitOverSameCalls}× that floor (here ${f2(floor.ratio)}×)`
+        ? `≤ ${GOALS.coldInitRatio}×, or ≤ ${GOALS.coldInitOverSameCalls}× the same ${floor.calls} calls in ${floor.rounds} rounds made by bare SDK clients with no code of ours (here ${f1(floor.ms)} ms = ${f2(floor.overBaseline)}× the baseline, leaving ${f2(Math.max(0, GOALS.coldInitRatio - floor.overBaseline))}× of the ${GOALS.coldInitRatio}× for all of the function's own code; the function ${f2(floor.ratio)}× that floor)`
         : `≤ ${GOALS.coldInitRatio}×`,
-      met: floor ? floor.ratio <= GOALS.coldInitOverSameCalls : b.coldInitRatio <= GOALS.coldInitRatio,
+      met: b.coldInitRatio <= GOALS.coldInitRatio || (floor !== undefined && floor.ratio <= GOALS.coldInitOverSameCalls),
       cause: coldInitCause(b, importShare) + loadNote(r, 'bundles'),
     });
   }
