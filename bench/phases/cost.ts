@@ -15,7 +15,7 @@ import { startPipeline, type Pipeline } from '../../local/pipeline';
 import { OutboxStore } from '../../shared/catalog/outbox-store';
 import { CONTROLLERS } from '../../shared/definitions';
 import { CallRecorder } from '../../shared/clients/call-recorder';
-import { newTenant, sqlHttp, type Bench } from '../lib/harness';
+import { freshDynamo, newTenant, sqlHttp, type Bench } from '../lib/harness';
 import { now } from '../lib/stats';
 import { KINDS } from './kinds';
 
@@ -67,7 +67,14 @@ function capacityMeter(p: Pipeline, localOnly: readonly string[]) {
 
 export async function costMeter(bench: Bench): Promise<CostRow[]> {
   const recorder = new CallRecorder({ region: LOCAL_REGION, accountId: '000000000000' });
-  const p = await startPipeline({ dynamodbEndpoint: bench.dynamo.endpoint, sqsEndpoint: bench.sqs.endpoint, prefix: `${bench.tag}-cost-`, port: 0, profile: 'deployed', recorder, fullPass: false });
+  // A DynamoDB Local of its own: after the recovery phase's 1 000 tables and their effects on the
+  // shared one, its 150-object staged commit outlasted the DDL function's timeout (a PutItem there
+  // took 39 ms p50; DynamoDB Local slows every stream-enabled table by the stream records before it).
+  const dynamo = await freshDynamo(bench.log);
+  const p = await startPipeline({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: bench.sqs.endpoint, prefix: `${bench.tag}-cost-`, port: 0, profile: 'deployed', recorder, fullPass: false }).catch(async (err: unknown) => {
+    await dynamo.stop();
+    throw err;
+  });
   try {
     const capacity = capacityMeter(p, [`${bench.tag}-cost-router-checkpoints`, p.secretsTable]);
     const outbox = new OutboxStore(p.clients.doc, p.config.catalogTable);
@@ -142,5 +149,6 @@ export async function costMeter(bench: Bench): Promise<CostRow[]> {
     return rows;
   } finally {
     await p.stop();
+    await dynamo.stop();
   }
 }
