@@ -118,9 +118,9 @@ function coldInitCause(b: BundleFigure, importShare: number): string {
   }
   const later = calls.roundMs.slice(1).reduce((a, x) => a + x, 0);
   const floor = (b.baselineColdInit.totalMsP50 + later) / b.baselineColdInit.totalMsP50;
-  const same = b.sameCallsColdInit;
+  const same = sameCallsFloor(b) && b.sameCallsColdInit;
   const sameCalls =
-    same && !same.errors.length
+    same
       ? `; the same calls by bare SDK clients: import ${f1(same.importMsP50)} ms, first event ${f1(same.firstEventMsP50)} ms${b.sameCallsFirstEventCalls ? ` (its rounds ${b.sameCallsFirstEventCalls.roundMs.map(f1).join(' + ')} ms)` : ''}, so the function's own code costs ${f1(b.coldInit.importMsP50 - same.importMsP50)} ms of import and ${f1(b.coldInit.firstEventMsP50 - same.firstEventMsP50)} ms of first event over them`
       : '';
   const ops = [...new Set(calls.ops)].map((op) => `${calls.ops.filter((o) => o === op).length} × ${op}`).join(', ');

@@ -539,9 +539,7 @@ function coldStartFigure(s: ColdStartSamples) {
 }
 
 async function coldStarts(bundle: string, fn: string, env: Record<string, string>, runs: number, event: () => Promise<unknown>, tmpDir: string) {
-  const s = noSamples();
-  for (let i = 0; i < runs; i++) await coldStartInto(s, bundle, fn, env, event, tmpDir);
-  return coldStartFigure(s);
+  return (await alternatedColdStarts([{ bundle, fn, env, event }], runs, tmpDir))[0]!;
 }
 
 /** What one kind of cold start runs: a bundle (or handler module), its environment and its event. */
