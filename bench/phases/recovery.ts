@@ -43,9 +43,9 @@ async function queued(p: Pipeline): Promise<number> {
   return n;
 }
 
-export async function recovery(bench: Bench): Promise<RecoveryResult> {
+/** `total`: the lost effects (1 000, 150 quick; test/bench/recovery.test.ts runs it small against a low admission cap). */
+export async function recovery(bench: Pick<Bench, 'live' | 'quick' | 'tag' | 'log'>, total = bench.quick ? 150 : 1000): Promise<RecoveryResult> {
   const p = bench.live;
-  const total = bench.quick ? 150 : 1000;
   resumeWorkers(p);
   await waitQuiet(p, 180_000);
   let s0 = now();
