@@ -7,7 +7,12 @@ import { inject } from 'vitest';
  * each other's writes; the files one worker runs one after another share it.
  */
 export function dynamodbEndpoint(): string {
+  return inject('dynamodbEndpoints')[dynamodbIndex()]!;
+}
+
+/** Which of the workers' DynamoDB Locals is this worker's. */
+export function dynamodbIndex(): number {
   const all = inject('dynamodbEndpoints');
   const id = Number(process.env.VITEST_POOL_ID ?? '1');
-  return all[(Number.isInteger(id) && id >= 1 ? id - 1 : 0) % all.length]!;
+  return (Number.isInteger(id) && id >= 1 ? id - 1 : 0) % all.length;
 }

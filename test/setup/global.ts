@@ -7,6 +7,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { startDynamoLocal, startSqsEmulator } from '../../local/emulators';
+import { startEmulatorControl } from './emulator-control';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,6 +16,8 @@ declare module 'vitest' {
     /** The first worker's DynamoDB Local; `dynamodbEndpoint()` gives each worker its own. */
     dynamodbEndpoint: string;
     sqsEndpoint: string;
+    /** Where a file, once done, lets its worker's DynamoDB Local be restarted (test/setup/emulator-control.ts). */
+    emulatorControl: string;
   }
 }
 
@@ -25,8 +28,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('dynamodbEndpoints', ddbs.map((d) => d.endpoint));
   project.provide('dynamodbEndpoint', ddbs[0]!.endpoint);
   project.provide('sqsEndpoint', sqs.endpoint);
+  const control = await startEmulatorControl(ddbs, { maxHeap: '1g' });
+  project.provide('emulatorControl', control.url);
   return async () => {
+    if (process.env.DEBUG_EMULATOR_RESTARTS) console.log(`DynamoDB Local restarts by worker: ${control.restarts.join(', ')}`);
     await sqs.stop();
-    await Promise.all(ddbs.map((d) => d.stop()));
+    await control.stop();
   };
 }
