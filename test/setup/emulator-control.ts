@@ -11,7 +11,7 @@
  *
  * After each file, the setup file every test file loads (test/setup/invariants.ts) asks here; the
  * worker's emulator is restarted, on the same port, when it has used more than `recycleCpuMs` of
- * CPU since it started (the work it did, whatever the clock says). A file that never touched it
+ * CPU since it started serving (the work it did, whatever the clock says; its start-up not counted). A file that never touched it
  * (a pure unit test) costs one loopback request and no restart.
  */
 import { createServer, type Server } from 'node:http';
