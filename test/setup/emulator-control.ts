@@ -11,8 +11,9 @@
  *
  * After each file, the setup file every test file loads (test/setup/invariants.ts) asks here; the
  * worker's emulator is restarted, on the same port, when it has used more than `recycleCpuMs` of
- * CPU since it started serving (the work it did, whatever the clock says; its start-up not counted). A file that never touched it
- * (a pure unit test) costs one loopback request and no restart.
+ * CPU since it started serving (the work it did, whatever the clock says; its start-up not
+ * counted). A file that never touched it (a pure unit test) costs one loopback request and no
+ * restart.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
