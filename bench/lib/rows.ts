@@ -362,24 +362,31 @@ export function benchRows(r: Results): BenchRow[] {
 
 /**
  * Why many instances on one tenant commit slower than one: the version race. The arithmetic from
- * the same run: each refused attempt is planned and sent like a commit, so the bench process's CPU
- * per commit grows with the attempts; where neither the process nor the emulator has a core to
- * spare, the rate follows it.
+ * the same run: the same instances on a tenant each (no race) give the rate the emulator and the
+ * process carry; each refused attempt takes an emulator turn, and what the attempts do not explain
+ * is the losers' backoff.
  */
 function instancesCause(i: NonNullable<Results['instances']>[number], attemptsPerCommit: number): string {
+  const race = `the version race: every commit on one tenant moves the catalog-version item under a condition, so of ${i.instances} instances one wins each version and the others pay a refused transaction and a replan (${f2(attemptsPerCommit)} attempts per commit; the refusal's change log spares the catch-up read${i.logCatchUps !== undefined && i.logCatchUps < i.catchUps ? ` for ${i.logCatchUps} of ${i.catchUps}, the others read the objects of the commits the log holds by id` : ''})`;
   const cpu =
     i.cpuMsPerCommit !== undefined && i.singleCpuMsPerCommit !== undefined
-      ? `: the bench process (all ${i.instances} instances) spent ${f2(i.cpuMsPerCommit)} ms of CPU per commit against one instance's ${f2(i.singleCpuMsPerCommit)} (${f2(i.cpuMsPerCommit / i.singleCpuMsPerCommit)}×), so without a spare core the rate is held near ${f2(i.singleCpuMsPerCommit / i.cpuMsPerCommit)}× one instance's`
+      ? `; the bench process (all ${i.instances} instances) spent ${f2(i.cpuMsPerCommit)} ms of CPU per commit against one instance's ${f2(i.singleCpuMsPerCommit)} (${f2(i.cpuMsPerCommit / i.singleCpuMsPerCommit)}×)`
       : '';
+  // Measured: the same instances without the race. Its rate is what the emulator and the process carry.
+  if (i.ownTenantsPerSecond !== undefined && i.ownTenantsOfSingle !== undefined && Number.isFinite(attemptsPerCommit)) {
+    // One version chain commits at most at one instance's rate (each commit is planned on the one before it).
+    const allows = Math.min(1, i.ownTenantsOfSingle) / attemptsPerCommit;
+    return (
+      `${race}${cpu}. Without the race the same ${i.instances} instances, on a tenant each, ran ${f1(i.ownTenantsPerSecond)} commits/s = ${f2(i.ownTenantsOfSingle)}× one instance: neither DynamoDB Local nor the bench process is the limit. ` +
+      `One tenant's commits form one version chain, each planned on the one before, so at most one instance's rate (1×), and a refused transaction takes an emulator turn like a won one: at ${f2(attemptsPerCommit)} attempts per commit that allows ${f2(allows)}×; the rest (${f2(Math.max(0, allows - i.ofSingle))}×) is time the version item waits while losers back off (a shorter or no backoff measured more attempts per commit and a lower rate, up to 5 attempts per commit without one; half the backoff measured the same, twice it 0.47–0.55×)`
+    );
+  }
   // Transactions the emulator ran per second, won and refused, against one instance's (one each).
   const lane =
     i.singlePerSecond !== undefined && Number.isFinite(attemptsPerCommit)
-      ? `. DynamoDB Local runs transactions one at a time and a refused one takes its turn like a won one: it ran ${f1(i.commitsPerSecond * attemptsPerCommit)} transactions/s here against ${f1(i.singlePerSecond)} for one instance alone, so at ${f2(attemptsPerCommit)} attempts per commit even one instance's transaction rate allows only ${f2(1 / attemptsPerCommit)}× its commit rate; the rest is the backoff between attempts (a shorter or no backoff measured more attempts per commit and a lower rate, up to 5 attempts per commit without one)`
+      ? `. DynamoDB Local runs transactions one at a time and a refused one takes its turn like a won one: it ran ${f1(i.commitsPerSecond * attemptsPerCommit)} transactions/s here against ${f1(i.singlePerSecond)} for one instance alone, so at ${f2(attemptsPerCommit)} attempts per commit one instance's transaction rate allows ${f2(1 / attemptsPerCommit)}× its commit rate; the rest is the backoff between attempts (a shorter or no backoff measured more attempts per commit and a lower rate, up to 5 attempts per commit without one)`
       : `. DynamoDB Local runs transactions one at a time, so the refused attempts also take the winners' turns there`;
-  return (
-    `the version race: every commit on one tenant moves the catalog-version item under a condition, so of ${i.instances} instances one wins each version and the others pay a refused transaction and a replan (${f2(attemptsPerCommit)} attempts per commit; the refusal's change log spares the catch-up read${i.logCatchUps !== undefined && i.logCatchUps < i.catchUps ? ` for ${i.logCatchUps} of ${i.catchUps}, the others read the objects of the commits the log holds by id` : ''})${cpu}` +
-    lane
-  );
+  return race + cpu + lane;
 }
 
 /**

@@ -95,10 +95,14 @@ describe('benchRows', () => {
     expect(rows[1]!.cause).toMatch(/^the version race: .* \(2\.00 attempts per commit;/);
     // With the CPU per commit measured, the arithmetic: one instance's CPU per commit over this level's.
     const withCpu = benchRows({ machine, quick: false, phaseTimes, instances: [row(1, 100, 0), { ...row(8, 40, 48), logCatchUps: 30, cpuMsPerCommit: 8, singleCpuMsPerCommit: 2 }] } as Results);
-    expect(withCpu[0]!.cause).toMatch(/30 of 48, the others read .* spent 8\.00 ms of CPU per commit against one instance's 2\.00 \(4\.00×\), so without a spare core the rate is held near 0\.25×/);
+    expect(withCpu[0]!.cause).toMatch(/30 of 48, the others read .*\); the bench process \(all 8 instances\) spent 8\.00 ms of CPU per commit against one instance's 2\.00 \(4\.00×\)/);
     // With one instance's rate just before: the emulator's transactions, won and refused, against its.
     const lane = benchRows({ machine, quick: false, phaseTimes, instances: [{ ...row(8, 40, 48), singlePerSecond: 100 }] } as Results);
-    expect(lane[0]!.cause).toMatch(/it ran 80\.0 transactions\/s here against 100 for one instance alone, so at 2\.00 attempts per commit even one instance's transaction rate allows only 0\.50× its commit rate/);
+    expect(lane[0]!.cause).toMatch(/it ran 80\.0 transactions\/s here against 100 for one instance alone, so at 2\.00 attempts per commit one instance's transaction rate allows 0\.50× its commit rate/);
+    // With the same instances measured on a tenant each (no race): that rate is the ceiling, and what the attempts leave is the backoff.
+    const ceiling = benchRows({ machine, quick: false, phaseTimes, instances: [{ ...row(8, 40, 48), singlePerSecond: 100, ownTenantsPerSecond: 105, ownTenantsOfSingle: 1.05 }] } as Results);
+    expect(ceiling[0]!.met).toBe(false);
+    expect(ceiling[0]!.cause).toMatch(/on a tenant each, ran 105 commits\/s = 1\.05× one instance: neither DynamoDB Local nor the bench process is the limit\. .* at 2\.00 attempts per commit that allows 0\.50×; the rest \(0\.10×\) is time the version item waits while losers back off/);
     const loaded = benchRows({ machine, quick: false, phaseTimes: [{ ...phaseTimes[0]!, loadAverage1m: { start: 25, end: 25 } }], instances: [row(1, 100, 0), row(8, 40, 48)] } as Results);
     expect(loaded[0]!.cause).toMatch(/^machine-bound: 1-min load average 25\.0 → 25\.0 on 2 cores/);
     const met = benchRows({ machine, quick: false, phaseTimes, instances: [row(1, 100, 0), row(8, 144, 30)] } as Results);
