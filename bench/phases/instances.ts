@@ -13,6 +13,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { SqlApi } from '../../shared/api/sql-api';
 import { CatalogStore } from '../../shared/catalog/store';
 import type { Bench } from '../lib/harness';
+import { GOALS } from '../lib/rows';
 import { now } from '../lib/stats';
 
 export interface InstancesRow {
@@ -58,8 +59,9 @@ export async function manyInstances(bench: Bench, levels = bench.quick ? [1, 8] 
   for (const n of levels) {
     const tenant = `${bench.tag}inst${n}`;
     await seedTenant(tenant);
-    /** `count` instances commit `total` CREATE TABLEs between them, back to back; instance k on `tenants[k]` (default: all on the level's tenant). */
-    const pass = async (count: number, label: string, tenants: readonly string[] = Array.from({ length: count }, () => tenant)) => {
+    /** One instance per entry of `tenants`, on that tenant; together they commit `total` CREATE TABLEs, back to back. */
+    const pass = async (label: string, tenants: readonly string[]) => {
+      const count = tenants.length;
       const instances = tenants.map((t) => {
         const store = new CatalogStore(p.clients.doc, p.config.catalogTable);
         return { tenant: t, store, api: new SqlApi({ store, logger }) };
@@ -92,14 +94,14 @@ export async function manyInstances(bench: Bench, levels = bench.quick ? [1, 8] 
         cpuMsPerCommit: Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, commits)) * 100) / 100,
       };
     };
-    const single = await pass(1, 's');
-    const row = n === 1 ? single : await pass(n, 'i');
+    const single = await pass('s', [tenant]);
+    const row = n === 1 ? single : await pass('i', Array.from({ length: n }, () => tenant));
     // The ceiling, at the binding level only (seeding a tenant per instance takes a second or two each).
     let own: Awaited<ReturnType<typeof pass>> | undefined;
-    if (n === 8) {
+    if (n === GOALS.instancesAt) {
       const tenants = Array.from({ length: n }, (_, k) => `${tenant}own${k}`);
       for (const t of tenants) await seedTenant(t);
-      own = await pass(n, 'o', tenants);
+      own = await pass('o', tenants);
     }
     const ofSingle = (perSecond: number) => Math.round((perSecond / single.commitsPerSecond) * 100) / 100;
     rows.push({

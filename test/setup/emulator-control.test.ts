@@ -3,7 +3,7 @@
 // on the same endpoint.
 import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startDynamoLocal, type DynamoLocal } from '../../local/emulators';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoLocal, type DynamoLocal } from '../../local/emulators';
 import { startEmulatorControl, type EmulatorControl } from './emulator-control';
 
 const controls: EmulatorControl[] = [];
@@ -11,9 +11,11 @@ afterAll(async () => {
   await Promise.all(controls.map((c) => c.stop()));
 });
 
+const clientOf = (endpoint: string) => new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+
 async function withOneTable(): Promise<{ d: DynamoLocal; client: DynamoDBClient }> {
   const d = await startDynamoLocal({ maxHeap: '256m' });
-  const client = new DynamoDBClient({ endpoint: d.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const client = clientOf(d.endpoint);
   await client.send(new CreateTableCommand({ TableName: 'left-behind', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], BillingMode: 'PAY_PER_REQUEST' }));
   return { d, client };
 }
@@ -46,7 +48,7 @@ describe("a worker's DynamoDB Local between files", () => {
     expect(r.restarted).toBe(true);
     expect(c.restarts).toEqual([1]);
     // The next file's client, on the endpoint it was given: a new JVM with nothing left behind.
-    const next = new DynamoDBClient({ endpoint: d.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const next = clientOf(d.endpoint);
     expect((await next.send(new ListTablesCommand({}))).TableNames).toEqual([]);
     expect(d.process.exitCode !== null || d.process.signalCode !== null).toBe(true);
     expect(pid).toBeDefined();

@@ -42,10 +42,10 @@ export async function startEmulatorControl(ddbs: DynamoLocal[], o: { maxHeap: st
 
   async function afterFile(i: number): Promise<{ restarted: boolean; cpuMs: number | undefined }> {
     const d = current[i]!;
-    const used = cpuOf(d);
+    const now = cpuOf(d);
+    const cpuMs = now === undefined ? undefined : now - startCpu[i]!;
     // Without /proc there is no measure of the work done: restart never (as before this existed).
-    if (used === undefined || used - startCpu[i]! < limit) return { restarted: false, cpuMs: used === undefined ? undefined : used - startCpu[i]! };
-    const cpuMs = used - startCpu[i]!;
+    if (cpuMs === undefined || cpuMs < limit) return { restarted: false, cpuMs };
     await d.stop();
     const fresh = await startDynamoLocal({ port: d.port, maxHeap: o.maxHeap });
     current[i] = fresh;
