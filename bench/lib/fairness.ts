@@ -57,6 +57,18 @@ export function drainProgress(heldAt: ReadonlyMap<string, number>, tenants: read
   return `held ${heldAt.size}; big tenant ${big} of ${shares[0]}, the others ${others} of ${shares.slice(1).reduce((a, b) => a + b, 0)} (${served} of ${tenants.length - 1} with at least one)`;
 }
 
+/**
+ * Every effect's place in the order the data plane came to hold them (1 for the first, ties in
+ * key order), from the times in `heldAt`. A wait counted in effects served before it, not in
+ * milliseconds: what the queueing order alone decides, the same on a machine whose speed changes
+ * during the drain (another process's CPU burst, an emulator slowing down as its tables grow),
+ * which in wall-clock waits stretches whichever tenants' effects happened to be served then.
+ */
+export function servicePositions(heldAt: ReadonlyMap<string, number>): Map<string, number> {
+  const order = [...heldAt].sort(([ka, a], [kb, b]) => a - b || (ka < kb ? -1 : ka > kb ? 1 : 0));
+  return new Map(order.map(([key], i) => [key, i + 1]));
+}
+
 export interface TenantWait {
   readonly tenant: string;
   readonly effects: number;

@@ -1,7 +1,7 @@
 // The pure part of the capacity phase (bench/lib/fairness.ts): the skewed split, the arrival
 // orders and the per-tenant figures the issue's fairness goal reads.
 import { describe, expect, it } from 'vitest';
-import { arrivalOrder, drainProgress, fairnessFigures, tenantShares } from '../../bench/lib/fairness';
+import { arrivalOrder, drainProgress, fairnessFigures, servicePositions, tenantShares } from '../../bench/lib/fairness';
 import { EFFECT_CAPACITY, EXECUTOR_MAPPING, executorConcurrency } from '../../shared/definitions';
 import { benchRows } from '../../bench/lib/rows';
 
@@ -80,6 +80,7 @@ describe('executor concurrency from the data plane’s allowed rate', () => {
 
 describe('the capacity rows (bench/lib/rows.ts, item 7)', () => {
   const machine = { cpuModel: 'x', cores: 2, memoryGiB: 1, os: 'linux', node: 'v20', java: '17', date: '2026-01-01', loadAverageAtStart: [1, 1, 1] };
+  const figures = (ratio: number, smallOverBig: number) => ({ tenants: [], medianTenantP99Ms: 100_000, worstTenant: 'b-7', worstTenantP99Ms: 100_000 * ratio, ratio, smallOverBig });
   const run = (o: { ratio: number; drain: number; effectMs: number; smallOverBig?: number; order?: 'burst-first' | 'interleaved' }) => ({
     order: o.order ?? ('burst-first' as const),
     tenants: 100,
@@ -93,7 +94,8 @@ describe('the capacity rows (bench/lib/rows.ts, item 7)', () => {
     maxConcurrency: 5,
     batchSize: 10,
     peakInFlight: 5,
-    fairness: { tenants: [], medianTenantP99Ms: 100_000, worstTenant: 'b-7', worstTenantP99Ms: 100_000 * o.ratio, ratio: o.ratio, smallOverBig: o.smallOverBig ?? 1.3 },
+    fairness: figures(o.ratio, o.smallOverBig ?? 1.3),
+    fairnessInServiceOrder: figures(o.ratio * 0.9, (o.smallOverBig ?? 1.3) * 0.9),
   });
 
   it('meets the goals when the worst tenant is within 3 × the median and the drain is near the allowed rate', () => {
@@ -107,6 +109,14 @@ describe('the capacity rows (bench/lib/rows.ts, item 7)', () => {
     ]);
     // The burst row is read on the burst-first order only.
     expect(rows.filter((r) => r.figure.startsWith('A burst cannot starve the others')).map((r) => r.measured)).toEqual(['0.40×']);
+    // The fairness row gives the service-order figures beside the wall-clock ones.
+    expect(rows[0]!.measured).toBe("120 s ÷ 100 s = 1.20× (small tenants' median p99 = 0.40× the big tenant's); in service order 1.08× (0.36×)");
+  });
+
+  it('reads a run recorded before the service-order figures (no such clause)', () => {
+    const { fairnessInServiceOrder: _, ...old } = run({ ratio: 1.2, drain: 45, effectMs: 105 });
+    const rows = benchRows({ machine, quick: false, capacity: { runs: [old as ReturnType<typeof run>] } });
+    expect(rows[0]!.measured).toBe("120 s ÷ 100 s = 1.20× (small tenants' median p99 = 1.30× the big tenant's)");
   });
 
   it('says why it missed: the starved tenant, or the effect time against the one the setting assumes', () => {
@@ -115,6 +125,44 @@ describe('the capacity rows (bench/lib/rows.ts, item 7)', () => {
     expect(rows[0]!.cause).toMatch(/^tenant b-7 waited behind/);
     expect(rows[1]!.cause).toMatch(/^the small tenants waited for the big tenant's burst to drain: its per-tenant cap \(EFFECT_CAPACITY.perTenantInQueue\) did not hold it back/);
     expect(rows[2]!.cause).toMatch(/^an effect takes 1114 ms here against the 100 ms the setting assumes/);
+  });
+});
+
+describe('servicePositions', () => {
+  it('places every effect in the order the data plane held them, ties in key order', () => {
+    const held = new Map([
+      ['b/2', 30],
+      ['a/1', 10],
+      ['b/1', 10],
+      ['a/2', 25],
+    ]);
+    expect([...servicePositions(held)]).toEqual([
+      ['a/1', 1],
+      ['b/1', 2],
+      ['a/2', 3],
+      ['b/2', 4],
+    ]);
+  });
+
+  it('does not move when the drain slows down: the same order at any speed gives the same figures', () => {
+    // Prepare: one order of service, once at a steady pace and once with the tail ten times slower
+    // (a CPU burst beside the drain), which in milliseconds stretches only the tail's tenant.
+    const order = ['s1/1', 's2/1', 'big/1', 's1/2', 'big/2', 's2/2', 'big/3', 'big/4'];
+    const steady = new Map(order.map((k, i) => [k, (i + 1) * 10]));
+    const burst = new Map(order.map((k, i) => [k, i < 6 ? (i + 1) * 10 : 60 + (i - 5) * 100]));
+    const byTenant = (times: Map<string, number>) => {
+      const out = new Map<string, number[]>();
+      for (const [k, v] of times) out.set(k.split('/')[0]!, [...(out.get(k.split('/')[0]!) ?? []), v]);
+      return out;
+    };
+
+    // Act
+    const ms = [steady, burst].map((t) => fairnessFigures(byTenant(t)).ratio);
+    const places = [steady, burst].map((t) => fairnessFigures(byTenant(servicePositions(t))).ratio);
+
+    // Assess
+    expect(ms[1]).toBeGreaterThan(ms[0]! * 2);
+    expect(places[0]).toBe(places[1]);
   });
 });
 
