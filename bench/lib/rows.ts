@@ -244,7 +244,7 @@ export function benchRows(r: Results): BenchRow[] {
     push({
       item: 3,
       figure: `${i.instances} API instances on one tenant (own caches, no shared queue): commit rate against one instance's`,
-      measured: `${f1(i.commitsPerSecond)} commits/s = ${f2(i.ofSingle)}× ${i.singlePerSecond === undefined ? '' : `one instance's ${f1(i.singlePerSecond)} just before `}· ${i.answers40001} × 40001 · ${i.catchUps} catch-ups for ${i.commits} commits (${f2(attemptsPerCommit)} attempts per commit${i.logCatchUps === undefined ? '' : `; ${i.logCatchUps} from the refusal's change log alone`}) · ${i.fullLoadsAfterWarmUp} whole reads`,
+      measured: `${f1(i.commitsPerSecond)} commits/s = ${f2(i.ofSingle)}× ${i.singlePerSecond === undefined ? '' : `one instance's ${f1(i.singlePerSecond)} ${i.alternated ? 'alternated with it (single · level · level · single) ' : 'just before '}`}· ${i.answers40001} × 40001 · ${i.catchUps} catch-ups for ${i.commits} commits (${f2(attemptsPerCommit)} attempts per commit${i.logCatchUps === undefined ? '' : `; ${i.logCatchUps} from the refusal's change log alone`}) · ${i.fullLoadsAfterWarmUp} whole reads`,
       target: binding ? `≥ ${GOALS.instancesOfSingle}× one instance, 0 × 40001, 0 whole reads` : `(goal at 8 instances)`,
       met: binding ? i.ofSingle >= GOALS.instancesOfSingle && i.answers40001 === 0 && i.fullLoadsAfterWarmUp === 0 : undefined,
       cause:
