@@ -6,8 +6,9 @@
  * fresh basis: catch-ups (from the change log the refusal brought back, or from the transaction
  * records: O(changes)) against whole-catalog reads. Each level's rate is taken against a single
  * instance's on the same tenant, the two alternated (single · level · level · single), so a machine
- * whose load drifts over the phase weighs on both alike. At 8 the same instances also run on a tenant each (no race): 1.03–1.20× one
- * instance on 7 December 2026, so neither the emulator nor this process is what the race costs.
+ * whose load drifts over the phase weighs on both alike. At 8 the same instances also run on a
+ * tenant each (no race): 1.03–1.41× one instance on 7 and 8 December 2026, so neither the emulator
+ * nor this process is what the race costs.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { SqlApi } from '../../shared/api/sql-api';
@@ -29,7 +30,7 @@ export interface InstancesRow {
   readonly singlePerSecond?: number;
   /** The single instance and the level ran alternated, single · level · level · single, each rate over its two passes (runs before 8 December 2026: one single pass just before). */
   readonly alternated?: boolean;
-  /** The bench process's CPU per commit (every instance runs in it), this level's and the single instance's just before. */
+  /** The bench process's CPU per commit (every instance runs in it), this level's and the single instance's (over the same passes as `singlePerSecond`). */
   readonly cpuMsPerCommit?: number;
   readonly singleCpuMsPerCommit?: number;
   /** Commits per second as a share of the single instance's. */
