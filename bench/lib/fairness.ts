@@ -114,3 +114,8 @@ export function fairnessFigures(waits: ReadonlyMap<string, readonly number[]>): 
     smallOverBig: tenants[0]!.p99Ms > 0 ? smallMedian / tenants[0]!.p99Ms : NaN,
   };
 }
+
+/** A recorded capacity run's service-order figures: none in runs recorded before they existed (before 8 December 2026). */
+export function recordedServiceOrder(run: { readonly fairnessInServiceOrder: FairnessFigures }): FairnessFigures | undefined {
+  return (run as { readonly fairnessInServiceOrder?: FairnessFigures }).fairnessInServiceOrder;
+}

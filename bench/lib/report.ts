@@ -13,7 +13,7 @@ import type { DeployedResult } from '../phases/deployed';
 import type { CacheSize } from '../phases/cache';
 import type { KindRow } from '../phases/kinds';
 import type { CapacityFigures } from '../phases/capacity';
-import type { FairnessFigures } from './fairness';
+import { recordedServiceOrder } from './fairness';
 import type { ScaleResult } from '../phases/scale';
 import type { PgwireResult } from '../phases/pgwire';
 import { barChart, cdfChart, logLogPanels } from './svg';
@@ -362,8 +362,7 @@ export function writeReport(r: Results, dir: string): string[] {
     );
     for (const c of r.capacity.runs) {
       const f = c.fairness;
-      // Runs recorded before the service-order figures existed have none.
-      const s = c.fairnessInServiceOrder as FairnessFigures | undefined;
+      const s = recordedServiceOrder(c);
       md.push(`| ${c.order} | ${int(c.effects)} · ${c.tenants} (${int(c.bigTenantEffects)}) | ${n1(c.drainSeconds)} | ${n1(c.drainPerSecond)} | ${c.allowedPerSecond} | ${n1(c.effectMs)} | ${n1(c.concurrencyAllowsPerSecond)} | ${c.peakInFlight}/${c.maxConcurrency} (batches of ${c.batchSize}) | ${n1(f.medianTenantP99Ms / 1000)} | ${n1(f.worstTenantP99Ms / 1000)} | ${n2(f.ratio)} | ${n2(f.smallOverBig)} | ${s ? `${n2(s.ratio)} · ${n2(s.smallOverBig)}` : '—'} |`);
     }
     md.push('');

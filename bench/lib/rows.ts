@@ -6,7 +6,7 @@
 import type { Results } from './report';
 import type { ProfileSummary } from './profile';
 import type { CapacityRun } from '../phases/capacity';
-import type { FairnessFigures } from './fairness';
+import { recordedServiceOrder } from './fairness';
 import { EFFECT_CAPACITY } from '../../shared/definitions';
 import { AWS_LATENCY, fullPassPeriodMinutes as fullPassPeriodMinutesAt, summarizeScale } from './scale-model';
 
@@ -323,9 +323,8 @@ export function benchRows(r: Results): BenchRow[] {
     });
   }
   from('capacity');
-  // Runs recorded before the service-order figures existed have none.
   const inServiceOrder = (c: CapacityRun) => {
-    const s = c.fairnessInServiceOrder as FairnessFigures | undefined;
+    const s = recordedServiceOrder(c);
     return s ? `; in service order ${f2(s.ratio)}× (${f2(s.smallOverBig)}×)` : '';
   };
   for (const c of r.capacity?.runs ?? []) {

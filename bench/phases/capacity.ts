@@ -223,7 +223,8 @@ export async function capacityFigures(bench: Bench, onRun?: (run: CapacityRun) =
         timeoutMs: 120 * 60_000,
         log: bench.log,
       });
-      runs.push({ ...run, fairness: { ...run.fairness, tenants: run.fairness.tenants.map((t) => rounded(t)) }, fairnessInServiceOrder: { ...run.fairnessInServiceOrder, tenants: run.fairnessInServiceOrder.tenants.map((t) => rounded(t)) } });
+      const roundedTenants = (f: FairnessFigures): FairnessFigures => ({ ...f, tenants: f.tenants.map((t) => rounded(t)) });
+      runs.push({ ...run, fairness: roundedTenants(run.fairness), fairnessInServiceOrder: roundedTenants(run.fairnessInServiceOrder) });
       onRun?.(runs.at(-1)!);
     } finally {
       await p.stop();
